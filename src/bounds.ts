@@ -1,0 +1,56 @@
+// Size and content bounds, enforced before anything is written (docs/contract.md, "Bounds").
+
+export const LIMITS = {
+  /** Whole hook input on stdin, and each stored record, in bytes. */
+  inputBytes: 64 * 1024,
+  recordBytes: 64 * 1024,
+  /** Native session ids and instance ids. */
+  idBytes: 512,
+  cwdBytes: 4096,
+  detailBytes: 512,
+  toolBytes: 256,
+  eventIdBytes: 128,
+  /** Terminal environment map captured into a record. */
+  envEntries: 32,
+  envKeyBytes: 64,
+  envValueBytes: 1024,
+  ttyBytes: 64,
+  processStartBytes: 160,
+  /** Timestamps in a record may be at most this far in the future (clock skew between writers). */
+  futureSkewMs: 5 * 60 * 1000,
+} as const;
+
+export function byteLength(text: string): number {
+  return Buffer.byteLength(text, "utf8");
+}
+
+/** Text we are willing to store: well-formed Unicode (so valid UTF-8) without NUL. */
+export function isStorableText(text: string): boolean {
+  return text.isWellFormed() && !text.includes("\0");
+}
+
+// C0/C1 controls (ESC included, so ANSI sequences lose their teeth), DEL, and the bidirectional overrides and isolates
+// that can make a terminal line read differently from what it contains.
+// eslint-disable-next-line no-control-regex
+const UNSAFE_FOR_DISPLAY = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+/** Collapse text for one display line: unsafe characters become spaces, runs of whitespace one space. */
+export function toDisplayLine(text: string): string {
+  return text.replace(UNSAFE_FOR_DISPLAY, " ").replace(/\s+/g, " ").trim();
+}
+
+/** Cut text to at most `maxBytes` UTF-8 bytes on a code point boundary, marking the cut with an ellipsis. */
+export function truncateBytes(text: string, maxBytes: number): string {
+  if (byteLength(text) <= maxBytes) return text;
+  const ellipsis = "…";
+  const budget = maxBytes - byteLength(ellipsis);
+  let out = "";
+  let used = 0;
+  for (const char of text) {
+    const size = byteLength(char);
+    if (used + size > budget) break;
+    out += char;
+    used += size;
+  }
+  return out + ellipsis;
+}

@@ -1,0 +1,190 @@
+import { readdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { fakeProcess, fakeProcessSource } from "../../test/fake-processes.ts";
+import { runCliProcess } from "../../test/processes.ts";
+import { makeSandbox, type Sandbox } from "../../test/sandbox.ts";
+import { canonicalId, digestOf } from "../identity.ts";
+import { ensureStateDirs } from "../paths.ts";
+import type { SessionRecord } from "../schema.ts";
+import type { SessionView } from "../sessions.ts";
+import { recordPath, writeRecord } from "../store.ts";
+import type { CliContext } from "./context.ts";
+import { runCli, type CliIo } from "./run.ts";
+
+const NOW = Date.parse("2026-11-29T12:00:00.000Z");
+const at = (secondsAgo: number) => new Date(NOW - secondsAgo * 1000).toISOString();
+
+let sandbox: Sandbox;
+let sessionsDir: string;
+let context: CliContext;
+let out: string[];
+let err: string[];
+const io: CliIo = { stdout: (text) => out.push(text), stderr: (text) => err.push(text), color: false, columns: 120 };
+
+function put(harness: string, session: string, pid: number | null, status: SessionRecord["status"], extra: Partial<SessionRecord> = {}): string {
+  const id = canonicalId(harness, session, `pid:${pid}`);
+  writeRecord(sessionsDir, digestOf(id) as string, {
+    schema_version: 1,
+    canonical_id: id,
+    harness,
+    session_id: session,
+    instance_id: `pid:${pid}`,
+    identity: pid === null ? "unresolved" : "process",
+    pid,
+    process_start: pid === null ? null : `linux:boot:${pid}00`,
+    cwd: `/work/${session}`,
+    status,
+    detail: `${status} detail`,
+    tool: "",
+    sequence: null,
+    arrival_sequence: 1,
+    last_event: `${harness}.x`,
+    created_at: at(600),
+    updated_at: at(60),
+    status_changed_at: at(60),
+    terminal: { env: {} },
+    ...extra,
+  });
+  return id;
+}
+
+beforeEach(() => {
+  sandbox = makeSandbox();
+  sessionsDir = ensureStateDirs(sandbox.stateDir).sessionsDir;
+  out = [];
+  err = [];
+  const alive = [fakeProcess(100, 1, "claude"), fakeProcess(200, 1, "codex"), fakeProcess(300, 1, "pi"), fakeProcess(400, 1, "claude"), fakeProcess(500, 1, "claude", ["claude"], { startToken: "linux:boot:other" })];
+  context = {
+    env: sandbox.env,
+    stateDir: sandbox.stateDir,
+    processes: fakeProcessSource(alive),
+    listProcesses: async () => [
+      { pid: 100, ppid: 1, name: "claude", cmd: "claude" },
+      { pid: 400, ppid: 1, name: "claude", cmd: "claude --resume" },
+      { pid: 401, ppid: 400, name: "claude", cmd: "claude" },
+      { pid: 600, ppid: 1, name: "codex", cmd: "/opt/codex app-server --managed-daemon" },
+      { pid: 700, ppid: 1, name: "claudette", cmd: "claudette" },
+    ],
+    now: NOW,
+  };
+});
+afterEach(() => sandbox.cleanup());
+
+const listJson = async (...args: string[]) => {
+  expect(await runCli(["list", "--json", ...args], context, io)).toBe(0);
+  return (JSON.parse(out.join("\n")) as { sessions: SessionView[] }).sessions;
+};
+
+describe("list", () => {
+  it("sorts by attention and hides ended and stale sessions unless --all", async () => {
+    put("claude", "running-one", 100, "running");
+    put("codex", "waiting-one", 200, "waiting");
+    put("pi", "idle-one", 300, "idle");
+    put("claude", "error-one", 100, "error", { status_changed_at: at(5) });
+    put("claude", "ended-one", 100, "ended");
+    put("claude", "dead-one", 999, "running");
+    put("claude", "reused-pid", 500, "waiting");
+    const sessions = await listJson();
+    expect(sessions.map((session) => `${session.status}:${session.session_id || session.id}`)).toEqual([
+      "waiting:waiting-one",
+      "error:error-one",
+      "idle:idle-one",
+      "running:running-one",
+      "discovered:discovered:claude:400",
+    ]);
+    const all = await (async () => {
+      out = [];
+      return listJson("--all");
+    })();
+    const stale = all.filter((session) => session.stale);
+    expect(stale.map((session) => [session.session_id, session.status, session.recorded_status])).toEqual(
+      expect.arrayContaining([
+        ["dead-one", "ended", "running"],
+        ["reused-pid", "ended", "waiting"],
+      ]),
+    );
+    expect(stale.find((session) => session.session_id === "reused-pid")?.stale_reason).toContain("another process");
+  });
+
+  it("discovers harness processes without a record by exact name only, skipping the daemon and helper children", async () => {
+    const sessions = await listJson();
+    expect(sessions.map((session) => session.id)).toEqual(["discovered:claude:100", "discovered:claude:400"]);
+  });
+
+  it("includes launch_id and profile_id, empty when absent", async () => {
+    put("claude", "launched", 100, "idle", { launch: { launch_id: "a".repeat(32), profile_id: "review" } });
+    put("codex", "plain", 200, "idle");
+    const sessions = await listJson();
+    expect(sessions.map((session) => [session.session_id, session.launch_id, session.profile_id])).toEqual(
+      expect.arrayContaining([
+        ["launched", "a".repeat(32), "review"],
+        ["plain", "", ""],
+      ]),
+    );
+  });
+
+  it("prints a table with short id, agent, status, age, directory and display-safe detail", async () => {
+    put("claude", "s1", 100, "waiting", { detail: "permission: Bash\u001b[2J" });
+    expect(await runCli(["list"], context, io)).toBe(0);
+    const [header, row] = out.join("\n").split("\n");
+    expect(header).toMatch(/^ID\s+AGENT\s+STATUS\s+AGE\s+DIRECTORY\s+DETAIL$/);
+    expect(row).toMatch(/^[0-9a-f]{10}\s+claude\s+waiting\s+1m\s+\/work\/s1\s+permission: Bash \[2J$/);
+  });
+
+  it("reports a state dir it refuses to use", async () => {
+    const { symlinkSync, mkdirSync } = await import("node:fs");
+    mkdirSync(join(sandbox.root, "real"));
+    symlinkSync(join(sandbox.root, "real"), join(sandbox.root, "link"));
+    expect(await runCli(["list"], { ...context, stateDir: join(sandbox.root, "link") }, io)).toBe(1);
+    expect(err.join("\n")).toContain("symlink");
+  });
+});
+
+describe("show", () => {
+  it("finds a session by canonical id, short-id prefix, native session id prefix or PID", async () => {
+    const id = put("codex", "019a-unique-session", 200, "waiting");
+    for (const query of [id, (digestOf(id) as string).slice(0, 6), "019a-uni", "200"]) {
+      out = [];
+      expect(await runCli(["show", query, "--json"], context, io)).toBe(0);
+      expect(JSON.parse(out.join("\n")).id).toBe(id);
+    }
+  });
+
+  it("lists the candidates when a query is ambiguous, and says when nothing matches", async () => {
+    put("claude", "same-prefix-a", 100, "idle");
+    put("codex", "same-prefix-b", 200, "idle");
+    expect(await runCli(["show", "same-prefix"], context, io)).toBe(4);
+    expect(err.join("\n")).toContain("2 sessions match");
+    expect(err.filter((line) => line.includes("/work/same-prefix"))).toHaveLength(2);
+    expect(await runCli(["show", "nothing-like-this"], context, io)).toBe(3);
+  });
+});
+
+describe("prune", () => {
+  it("removes ended and stale records, keeps live ones, and --dry-run removes nothing", async () => {
+    const live = put("claude", "live", 100, "running");
+    put("claude", "ended", 100, "ended");
+    put("claude", "dead", 999, "idle");
+    writeFileSync(join(sessionsDir, "instance-abc.json"), JSON.stringify({ schema_version: 1, canonical_id: canonicalId("claude", "gone", "x") }));
+    expect(await runCli(["prune", "--dry-run"], context, io)).toBe(0);
+    expect(out.join("\n")).toContain("Would remove 2 session record(s)");
+    expect(readdirSync(sessionsDir).filter((name) => name.endsWith(".json"))).toHaveLength(4);
+    out = [];
+    expect(await runCli(["prune", "--json"], context, io)).toBe(0);
+    expect(JSON.parse(out.join("\n")).removed.map((entry: { kind: string }) => entry.kind).sort()).toEqual(["pointer", "record", "record"]);
+    expect(readdirSync(sessionsDir).filter((name) => name.endsWith(".json"))).toEqual([`${digestOf(live)}.json`]);
+  });
+});
+
+describe("the installed CLI", () => {
+  it("runs as a process: usage errors exit 2, list works on an empty state dir", async () => {
+    const usage = await runCliProcess(["frobnicate"], sandbox.env);
+    expect(usage.code).toBe(2);
+    expect(usage.stderr).toContain("unknown command");
+    const list = await runCliProcess(["list", "--json", "--all"], sandbox.env);
+    expect(list.code).toBe(0);
+    expect(JSON.parse(list.stdout)).toMatchObject({ sessions: expect.any(Array) });
+    expect(recordPath(sessionsDir, "x")).toContain(sandbox.stateDir);
+  });
+});

@@ -1,0 +1,11 @@
+// What a CLI verb may use of the world, injected so tests need no global patching.
+import type { ListProcesses } from "../discovery.ts";
+import type { ProcessSource } from "../proc.ts";
+
+export interface CliContext {
+  readonly env: NodeJS.ProcessEnv;
+  readonly stateDir: string;
+  readonly processes: ProcessSource;
+  readonly listProcesses?: ListProcesses;
+  readonly now: number;
+}

@@ -1,0 +1,90 @@
+// Human output for the CLI: one line per session, safe for any terminal (control characters are neutralized).
+import { homedir } from "node:os";
+import { toDisplayLine } from "../bounds.ts";
+import type { SessionView, ViewStatus } from "../sessions.ts";
+
+export function formatAge(fromIso: string, now: number): string {
+  const seconds = Math.max(0, Math.round((now - Date.parse(fromIso)) / 1000));
+  if (seconds < 60) return `${seconds}s`;
+  if (seconds < 3600) return `${Math.floor(seconds / 60)}m`;
+  if (seconds < 86400) return `${Math.floor(seconds / 3600)}h`;
+  return `${Math.floor(seconds / 86400)}d`;
+}
+
+export function shortenHome(path: string, home: string = homedir()): string {
+  return home !== "/" && (path === home || path.startsWith(`${home}/`)) ? `~${path.slice(home.length)}` : path;
+}
+
+const STATUS_COLOR: Record<ViewStatus, number> = { waiting: 33, error: 31, idle: 32, running: 36, started: 36, discovered: 35, ended: 90 };
+
+export function colorStatus(status: ViewStatus, text: string, color: boolean): string {
+  return color ? `\u001b[${STATUS_COLOR[status]}m${text}\u001b[0m` : text;
+}
+
+export function statusLabel(session: SessionView): string {
+  return session.stale ? "stale" : session.status;
+}
+
+function pad(text: string, width: number): string {
+  const length = [...text].length;
+  return length >= width ? text : text + " ".repeat(width - length);
+}
+
+function cut(text: string, width: number): string {
+  const chars = [...text];
+  return chars.length <= width ? text : `${chars.slice(0, Math.max(0, width - 1)).join("")}…`;
+}
+
+export function formatTable(sessions: readonly SessionView[], { now, color, width }: { now: number; color: boolean; width: number }): string {
+  const rows = sessions.map((session) => ({
+    id: session.short_id,
+    harness: session.harness,
+    status: statusLabel(session),
+    view: session.status,
+    age: formatAge(session.status_changed_at, now),
+    dir: toDisplayLine(shortenHome(session.cwd)),
+    detail: toDisplayLine(session.stale ? session.stale_reason : session.detail),
+  }));
+  const header = { id: "ID", harness: "AGENT", status: "STATUS", age: "AGE", dir: "DIRECTORY", detail: "DETAIL" };
+  const widths = {
+    id: Math.max(2, ...rows.map((row) => row.id.length)),
+    harness: Math.max(5, ...rows.map((row) => row.harness.length)),
+    status: Math.max(6, ...rows.map((row) => row.status.length)),
+    age: Math.max(3, ...rows.map((row) => row.age.length)),
+    dir: Math.min(40, Math.max(9, ...rows.map((row) => [...row.dir].length))),
+  };
+  const line = (row: typeof header, status: string) =>
+    [pad(row.id, widths.id), pad(row.harness, widths.harness), status, pad(row.age, widths.age), pad(cut(row.dir, widths.dir), widths.dir), row.detail].join("  ");
+  const fixed = widths.id + widths.harness + widths.status + widths.age + widths.dir + 10;
+  const detailWidth = Math.max(10, width - fixed);
+  const out = [line(header, pad(header.status, widths.status))];
+  for (const row of rows) out.push(line({ ...row, detail: cut(row.detail, detailWidth) }, colorStatus(row.view, pad(row.status, widths.status), color)));
+  return out.join("\n");
+}
+
+export function formatDetails(session: SessionView, now: number): string {
+  const fields: [string, string][] = [
+    ["id", session.id],
+    ["short id", session.short_id],
+    ["agent", `${session.harness_name} (${session.harness})`],
+    ["status", session.stale ? `${session.status} (stale: ${session.stale_reason}; last event said ${session.recorded_status})` : session.status],
+    ["detail", session.detail],
+    ["directory", session.cwd],
+    ["pid", session.pid === null ? "unknown" : String(session.pid)],
+    ["identity", session.identity],
+    ["session id", session.session_id],
+    ["instance id", session.instance_id],
+    ["last event", session.last_event],
+    ["changed", `${formatAge(session.status_changed_at, now)} ago (${session.status_changed_at})`],
+    ["started", session.created_at],
+    ["launch id", session.launch_id],
+    ["profile", session.profile_id],
+    ["terminal", Object.entries(session.terminal.env).map(([key, value]) => `${key}=${value}`).join(" ")],
+    ["tty", session.terminal.tty ?? ""],
+  ];
+  if (session.terminal.unprovable) fields.push(["terminal note", session.terminal.unprovable]);
+  return fields
+    .filter(([, value]) => value !== "")
+    .map(([key, value]) => `${pad(`${key}:`, 14)}${toDisplayLine(value)}`)
+    .join("\n");
+}

@@ -1,0 +1,39 @@
+// The small vocabulary of expected failures, and the one table that maps them to exit codes (used only by the CLI).
+
+/** What an ambiguity error lists about each candidate (a SessionView has all of it). */
+export interface Candidate {
+  readonly id: string;
+  readonly short_id: string;
+  readonly harness: string;
+  readonly status: string;
+  readonly cwd: string;
+}
+
+export type Failure =
+  | { ok: false; reason: "usage"; detail: string }
+  | { ok: false; reason: "not-found"; detail: string }
+  | { ok: false; reason: "ambiguous"; detail: string; candidates: readonly Candidate[] }
+  | { ok: false; reason: "state-dir"; detail: string }
+  | { ok: false; reason: "io"; detail: string };
+
+/** Exit codes, documented in the README: 0 success; the others per outcome. */
+export const EXIT_CODES = {
+  ok: 0,
+  error: 1,
+  usage: 2,
+  "not-found": 3,
+  ambiguous: 4,
+} as const;
+
+export function exitCodeOf(failure: Failure): number {
+  switch (failure.reason) {
+    case "usage":
+      return EXIT_CODES.usage;
+    case "not-found":
+      return EXIT_CODES["not-found"];
+    case "ambiguous":
+      return EXIT_CODES.ambiguous;
+    default:
+      return EXIT_CODES.error;
+  }
+}

@@ -1,0 +1,216 @@
+// Process facts the hook and the CLI need: name, parent, arguments, controlling tty and a process-start token that
+// tells a live process from a later one that reused its PID. Linux reads /proc; macOS asks `ps`.
+import { execFile } from "node:child_process";
+import { closeSync, constants, openSync, readFileSync, readlinkSync, readSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import { basename } from "node:path";
+
+/** What can be learned about a process without waiting on it. */
+export interface ProcessBasics {
+  readonly pid: number;
+  readonly ppid: number;
+  /** Kernel process name (Linux comm, at most 15 bytes; macOS: basename of the executable). */
+  readonly comm: string;
+  /** Executable path when readable (Linux /proc/PID/exe). */
+  readonly exe: string | undefined;
+  /** Stable for the life of one process, different for a later process with the same PID. */
+  readonly startToken: string;
+  /** Controlling terminal device path, e.g. /dev/pts/3, when it can be named. */
+  readonly tty: string | undefined;
+}
+
+export interface ProcessInfo extends ProcessBasics {
+  readonly argv: readonly string[];
+}
+
+export interface ProcessSource {
+  basics(pid: number): Promise<ProcessBasics | undefined>;
+  /** Arguments may take the target's locks (Linux reads its memory): callers bound the wait. */
+  argv(pid: number): Promise<readonly string[] | undefined>;
+}
+
+/** Split `/proc/PID/stat`. The comm may contain spaces and parentheses ("tmux: client"), so cut at the last ")". */
+export function parseProcStat(stat: string): { comm: string; ppid: number; ttyNr: number; startTime: string } | undefined {
+  const open = stat.indexOf("(");
+  const close = stat.lastIndexOf(")");
+  if (open < 0 || close < open) return undefined;
+  const fields = stat.slice(close + 2).split(" ");
+  // After the comm: state(3) ppid(4) pgrp(5) session(6) tty_nr(7) ... starttime(22); fields[0] is field 3.
+  const ppid = Number(fields[1]);
+  const ttyNr = Number(fields[4]);
+  const startTime = fields[19];
+  if (!Number.isInteger(ppid) || !Number.isInteger(ttyNr) || startTime === undefined || !/^\d+$/.test(startTime)) return undefined;
+  return { comm: stat.slice(open + 1, close), ppid, ttyNr, startTime };
+}
+
+/** Name a Linux tty_nr: Unix98 ptys (majors 136-143) and virtual consoles (major 4, minors 1-63). */
+export function ttyNameFromNr(ttyNr: number): string | undefined {
+  if (ttyNr <= 0) return undefined;
+  const major = (ttyNr >> 8) & 0xfff;
+  const minor = (ttyNr & 0xff) | ((ttyNr >> 12) & 0xfff00);
+  if (major >= 136 && major <= 143) return `/dev/pts/${(major - 136) * 256 + minor}`;
+  if (major === 4 && minor >= 1 && minor < 64) return `/dev/tty${minor}`;
+  return undefined;
+}
+
+function readNonBlocking(path: string): string {
+  const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  try {
+    const buffer = Buffer.alloc(4096);
+    const length = readSync(fd, buffer, 0, buffer.length, null);
+    return buffer.toString("utf8", 0, length);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function readOr<T, F>(read: () => T, fallback: F): T | F {
+  try {
+    return read();
+  } catch {
+    return fallback;
+  }
+}
+
+/**
+ * /proc/PID/stat and the exe link are read synchronously: they never wait on the target process, and under CPU
+ * contention (dozens of hooks on two cores) every asynchronous hop costs a trip through the run queue.
+ * /proc/PID/cmdline takes the target's memory-map lock, so it is read asynchronously, where a deadline can win.
+ */
+export function linuxProcessSource(procRoot = "/proc"): ProcessSource {
+  let bootId: string | undefined;
+  const readBootId = () => (bootId ??= readOr(() => readFileSync(`${procRoot}/sys/kernel/random/boot_id`, "utf8").trim(), "unknown-boot"));
+  const valid = (pid: number) => Number.isInteger(pid) && pid > 0;
+  return {
+    async basics(pid) {
+      if (!valid(pid)) return undefined;
+      const dir = `${procRoot}/${pid}`;
+      // O_NONBLOCK: a FIFO where a file should be (a test's stand-in for a hung read) fails instead of blocking.
+      const parsed = readOr(() => parseProcStat(readNonBlocking(`${dir}/stat`)), undefined);
+      if (!parsed) return undefined;
+      const exe = readOr(() => readlinkSync(`${dir}/exe`), undefined);
+      return {
+        pid,
+        ppid: parsed.ppid,
+        comm: parsed.comm,
+        exe: exe?.replace(/ \(deleted\)$/, ""),
+        startToken: `linux:${readBootId()}:${parsed.startTime}`,
+        tty: ttyNameFromNr(parsed.ttyNr),
+      };
+    },
+    async argv(pid) {
+      if (!valid(pid)) return undefined;
+      const cmdline = await readFile(`${procRoot}/${pid}/cmdline`).catch(() => undefined);
+      if (cmdline === undefined) return undefined;
+      const argv = cmdline.toString("utf8").split("\0");
+      if (argv.at(-1) === "") argv.pop();
+      return argv;
+    },
+  };
+}
+
+export type RunCommand = (file: string, args: readonly string[]) => Promise<{ stdout: string; ok: boolean }>;
+
+const runBounded: RunCommand = (file, args) =>
+  new Promise((resolve) => {
+    execFile(file, [...args], { timeout: 1000, maxBuffer: 1024 * 1024, encoding: "utf8" }, (error, stdout) => resolve({ stdout: stdout ?? "", ok: !error }));
+  });
+
+/**
+ * Parse `ps -o pid=,ppid=,tty=,lstart=,comm= -p PID` as printed on macOS, e.g.
+ * `  812   801 ttys003  Sat Nov 28 09:14:02 2026     /Users/u/.local/bin/claude`.
+ * lstart has one-second resolution; a PID reused within the same second would not be told apart.
+ */
+export function parseDarwinPs(line: string): { pid: number; ppid: number; tty: string; lstart: string; comm: string } | undefined {
+  const match = /^\s*(\d+)\s+(\d+)\s+(\S+)\s+(\w{3} \w{3}\s+\d{1,2} \d{2}:\d{2}:\d{2} \d{4})\s+(.+?)\s*$/.exec(line);
+  if (!match) return undefined;
+  const [, pid, ppid, tty, lstart, comm] = match as unknown as [string, string, string, string, string, string];
+  return { pid: Number(pid), ppid: Number(ppid), tty, lstart: lstart.replace(/\s+/g, " "), comm };
+}
+
+export function darwinProcessSource(run: RunCommand = runBounded): ProcessSource {
+  return {
+    async basics(pid) {
+      if (!Number.isInteger(pid) || pid <= 0) return undefined;
+      const stat = await run("ps", ["-o", "pid=,ppid=,tty=,lstart=,comm=", "-p", String(pid)]);
+      const parsed = stat.ok ? parseDarwinPs(stat.stdout.split("\n")[0] ?? "") : undefined;
+      if (!parsed || parsed.pid !== pid) return undefined;
+      return {
+        pid,
+        ppid: parsed.ppid,
+        comm: basename(parsed.comm),
+        exe: parsed.comm.startsWith("/") ? parsed.comm : undefined,
+        startToken: `darwin:${parsed.lstart}`,
+        tty: parsed.tty === "??" ? undefined : `/dev/${parsed.tty}`,
+      };
+    },
+    async argv(pid) {
+      if (!Number.isInteger(pid) || pid <= 0) return undefined;
+      const args = await run("ps", ["-o", "args=", "-p", String(pid)]);
+      // ps joins argv with spaces: argv[0] is reliable only up to its first space.
+      return args.ok ? args.stdout.trim().split(/\s+/).filter(Boolean) : undefined;
+    },
+  };
+}
+
+export function defaultProcessSource(platform: NodeJS.Platform = process.platform): ProcessSource {
+  return platform === "linux" ? linuxProcessSource() : darwinProcessSource();
+}
+
+/** Does this process carry one of `names` as its comm or executable basename (argv[0] is checked separately)? */
+function namedByKernel(basics: ProcessBasics, names: readonly string[]): boolean {
+  return names.includes(basics.comm) || (basics.exe !== undefined && names.includes(basename(basics.exe)));
+}
+
+/** Does this process carry one of `names` as its comm, executable basename or argv[0] basename? */
+export function matchesProcessName(info: ProcessInfo, names: readonly string[]): boolean {
+  return namedByKernel(info, names) || (info.argv[0] !== undefined && names.includes(basename(info.argv[0])));
+}
+
+export type AncestorSearch =
+  | { found: true; process: ProcessBasics & { argv?: readonly string[] } }
+  | { found: false; reason: "not-found" | "timeout" | "unreadable" };
+
+/**
+ * The nearest process, from `startPid` (inclusive) upwards, named exactly one of `names`, bounded in depth and by
+ * `deadline` (epoch ms). The walk uses the cheap facts (comm, executable); only when no process in the chain carries
+ * the name there are the arguments read, all at once, to compare argv[0] (a process that renamed itself). Arguments
+ * can wait on the target, so that read loses to the deadline rather than holding the hook.
+ */
+export async function findAncestor(
+  startPid: number,
+  names: readonly string[],
+  { source, deadline, maxDepth = 24, now = Date.now }: { source: ProcessSource; deadline: number; maxDepth?: number; now?: () => number },
+): Promise<AncestorSearch> {
+  const chain: ProcessBasics[] = [];
+  for (let pid = startPid; chain.length < maxDepth && pid > 1; ) {
+    const basics = await withDeadline(source.basics(pid), deadline - now());
+    if (basics === "timeout") return { found: false, reason: "timeout" };
+    if (!basics) break;
+    if (namedByKernel(basics, names)) return { found: true, process: basics };
+    chain.push(basics);
+    pid = basics.ppid;
+  }
+  if (chain.length === 0) return { found: false, reason: "unreadable" };
+  const argvs = await withDeadline(Promise.all(chain.map((basics) => source.argv(basics.pid))), deadline - now());
+  if (argvs === "timeout") return { found: false, reason: "timeout" };
+  for (const [index, basics] of chain.entries()) {
+    const info: ProcessInfo = { ...basics, argv: argvs[index] ?? [] };
+    if (matchesProcessName(info, names)) return { found: true, process: info };
+  }
+  return { found: false, reason: "not-found" };
+}
+
+export async function withDeadline<T>(promise: Promise<T>, ms: number): Promise<T | "timeout"> {
+  if (ms <= 0) return "timeout";
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<"timeout">((resolve) => {
+    timer = setTimeout(() => resolve("timeout"), ms);
+    timer.unref();
+  });
+  try {
+    return await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

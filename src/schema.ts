@@ -1,0 +1,170 @@
+// Wire and storage schemas. Defined with zod/mini so the hook bundle stays small (docs/benchmarks.md); the same
+// schemas serve the CLI, the MCP server and the tests.
+import * as z from "zod/mini";
+import { LIMITS, byteLength, isStorableText } from "./bounds.ts";
+
+/** States a lifecycle event can set. `discovered` is a view-only state for processes without a record. */
+export const LIFECYCLE_STATUSES = ["started", "running", "waiting", "idle", "error", "ended"] as const;
+export type LifecycleStatus = (typeof LIFECYCLE_STATUSES)[number];
+
+function text(maxBytes: number, options: { nonEmpty?: boolean } = {}) {
+  return z.string().check(
+    z.refine(isStorableText, "contains NUL or is not well-formed Unicode"),
+    z.refine((value) => byteLength(value) <= maxBytes, `longer than ${maxBytes} bytes`),
+    z.refine((value) => !options.nonEmpty || value.length > 0, "empty"),
+  );
+}
+
+const idText = text(LIMITS.idBytes, { nonEmpty: true });
+const cwdText = text(LIMITS.cwdBytes, { nonEmpty: true });
+
+export const HARNESS_ID_PATTERN = /^[a-z][a-z0-9-]{0,31}$/;
+export const EVENT_ID_PATTERN = /^([a-z][a-z0-9-]{0,31})\.([a-z][a-z0-9-]{0,63})$/;
+
+/** The normalized payload read by `tongs-agents-hook fleet-event`, schema version 1, exactly these keys. */
+export const FleetEventSchema = z.strictObject({
+  schema_version: z.literal(1),
+  event_id: text(LIMITS.eventIdBytes).check(z.regex(EVENT_ID_PATTERN, "not <harness-id>.<event-name>")),
+  session_id: idText,
+  instance_id: idText,
+  sequence: z.int().check(z.gte(0)),
+  pid: z.int().check(z.gt(0)),
+  cwd: cwdText,
+  status: z.enum(LIFECYCLE_STATUSES),
+  detail: text(LIMITS.detailBytes),
+  tool: text(LIMITS.toolBytes),
+});
+export type FleetEvent = z.infer<typeof FleetEventSchema>;
+
+/**
+ * The fields tongs-agents reads from a harness's native hook JSON (Claude Code, Codex). Other fields are ignored and
+ * never stored. Free text (tool name, last message) is bounded later by cutting, since it is derived, not stored as is.
+ */
+export const NativePayloadSchema = z.looseObject({
+  session_id: idText,
+  cwd: cwdText,
+  tool_name: z.optional(z.string().check(z.refine(isStorableText, "contains NUL or is not well-formed Unicode"))),
+  last_assistant_message: z.optional(z.nullable(z.string().check(z.refine((value) => value.isWellFormed(), "not well-formed Unicode")))),
+  notification_type: z.optional(z.string()),
+});
+export type NativePayload = z.infer<typeof NativePayloadSchema>;
+
+export const LAUNCH_ID_PATTERN = /^[0-9a-f]{32}$/;
+export const PROFILE_ID_PATTERN = /^[a-z0-9][a-z0-9_-]{0,31}$/;
+
+export const LaunchSchema = z.strictObject({
+  launch_id: z.optional(z.string().check(z.regex(LAUNCH_ID_PATTERN))),
+  profile_id: z.optional(z.string().check(z.regex(PROFILE_ID_PATTERN))),
+});
+export type Launch = z.infer<typeof LaunchSchema>;
+
+export const ENV_KEY_PATTERN = /^[A-Z][A-Z0-9_]{0,63}$/;
+
+export const TerminalSchema = z.strictObject({
+  /** Allowlisted terminal variables from the harness's environment (see terminal.ts). */
+  env: z.record(z.string().check(z.regex(ENV_KEY_PATTERN)), text(LIMITS.envValueBytes)).check(
+    z.refine((env) => Object.keys(env).length <= LIMITS.envEntries, `more than ${LIMITS.envEntries} entries`),
+  ),
+  /** The harness process's controlling terminal, e.g. /dev/pts/3. */
+  tty: z.optional(text(LIMITS.ttyBytes)),
+  /** Set when the environment cannot prove which terminal the session is in (e.g. Codex's shared daemon). */
+  unprovable: z.optional(text(LIMITS.detailBytes)),
+});
+export type Terminal = z.infer<typeof TerminalSchema>;
+
+export const CANONICAL_ID_PATTERN = /^fleet:v1:([a-z][a-z0-9-]{0,31}):([0-9a-f]{64})$/;
+
+const isoTime = z.iso.datetime({ offset: true });
+
+/** Marks a record as the explicit stand-in for a session whose process could not be identified. */
+export const UNRESOLVED_INSTANCE = "unresolved";
+
+/**
+ * A stored session record. Unknown keys (from a newer writer) are dropped on read; fields added after the first
+ * release default, so the smallest record a writer of schema version 1 ever produced still reads (docs/contract.md).
+ */
+export const SessionRecordSchema = z.object({
+  schema_version: z.literal(1),
+  canonical_id: z.string().check(z.regex(CANONICAL_ID_PATTERN)),
+  harness: z.string().check(z.regex(HARNESS_ID_PATTERN)),
+  session_id: idText,
+  instance_id: idText,
+  /** How `pid` was established: `process` (ancestry), `emitter` (supplied by the extension), `unresolved` (none). */
+  identity: z._default(z.enum(["process", "emitter", "unresolved"]), "process"),
+  pid: z._default(z.nullable(z.int().check(z.gt(0))), null),
+  /** Process-start token of `pid` when recorded, for stale and PID-reuse checks (identity.ts). */
+  process_start: z._default(z.nullable(text(LIMITS.processStartBytes)), null),
+  cwd: cwdText,
+  status: z.enum(LIFECYCLE_STATUSES),
+  detail: z._default(text(LIMITS.detailBytes), ""),
+  tool: z._default(text(LIMITS.toolBytes), ""),
+  /** Emitter sequence of the last applied event (emitter identity only). */
+  sequence: z._default(z.nullable(z.int().check(z.gte(0))), null),
+  /** Local receipt order, incremented under the record lock for every applied event. */
+  arrival_sequence: z._default(z.int().check(z.gte(0)), 0),
+  last_event: z._default(text(LIMITS.eventIdBytes), ""),
+  created_at: z.optional(isoTime),
+  updated_at: isoTime,
+  status_changed_at: z.optional(isoTime),
+  launch: z.optional(LaunchSchema),
+  terminal: z._default(TerminalSchema, { env: {} }),
+});
+/** A record as held in memory: every timestamp present (parseRecord fills the defaults). */
+export type SessionRecord = z.infer<typeof SessionRecordSchema> & { created_at: string; status_changed_at: string };
+
+/** What an unresolved placeholder becomes once its session is identified: it is never revived afterwards. */
+export const TombstoneSchema = z.strictObject({
+  schema_version: z.literal(1),
+  tombstone: z.literal(true),
+  canonical_id: z.string().check(z.regex(CANONICAL_ID_PATTERN)),
+  migrated_to: z.string().check(z.regex(CANONICAL_ID_PATTERN)),
+  created_at: isoTime,
+});
+export type Tombstone = z.infer<typeof TombstoneSchema>;
+
+/** Points from one harness process (instance) to the session it currently runs, for session switching. */
+export const InstancePointerSchema = z.strictObject({
+  schema_version: z.literal(1),
+  canonical_id: z.string().check(z.regex(CANONICAL_ID_PATTERN)),
+});
+
+/**
+ * A lifecycle event after validation and identity resolution, as queued in a record's spool (spool.ts) and applied by
+ * apply.ts. Only tongs-agents writes these; they are validated again when read, like everything on disk.
+ */
+export const LifecycleEventSchema = z.strictObject({
+  harness: z.string().check(z.regex(HARNESS_ID_PATTERN)),
+  /** The hook alias that produced it (a native alias or fleet-event). */
+  alias: z.string().check(z.regex(/^[a-z][a-z-]{0,31}$/)),
+  /** Namespaced event id stored as `last_event`, e.g. `claude.stop` or `pi.agent-end`. */
+  eventId: text(LIMITS.eventIdBytes),
+  canonicalId: z.string().check(z.regex(CANONICAL_ID_PATTERN)),
+  sessionId: idText,
+  instanceId: idText,
+  identity: z.enum(["process", "emitter", "unresolved"]),
+  pid: z.nullable(z.int().check(z.gt(0))),
+  processStart: z.nullable(text(LIMITS.processStartBytes)),
+  cwd: cwdText,
+  status: z.enum(LIFECYCLE_STATUSES),
+  detail: text(LIMITS.detailBytes),
+  tool: text(LIMITS.toolBytes),
+  /** Emitter sequence; null for native aliases, which never trust a producer's sequence. */
+  sequence: z.nullable(z.int().check(z.gte(0))),
+  /** Starts (or restarts) a session: the only event that may capture launch and terminal into an existing record. */
+  startsSession: z.boolean(),
+  /** May this event create a record? (Unresolved placeholders: only session-start and prompt-submit.) */
+  mayCreate: z.boolean(),
+  /** The harness process hosts several sessions at once (Codex's shared daemon): starting one ends no other. */
+  sharedProcess: z.boolean(),
+  launch: z.optional(LaunchSchema),
+  terminal: TerminalSchema,
+});
+export type LifecycleEvent = z.infer<typeof LifecycleEventSchema>;
+
+/** First issue of a zod error as one short line. */
+export function describeIssue(error: z.core.$ZodError): string {
+  const issue = error.issues[0];
+  if (!issue) return "schema mismatch";
+  const where = issue.path.length > 0 ? issue.path.join(".") : "payload";
+  return `${where}: ${issue.message}`;
+}

@@ -1,0 +1,254 @@
+// One small JSON file per session under the sessions dir, named by the identity digest only. Reads never follow
+// symlinks; writes go to a private temp file, are flushed and renamed, so a reader sees the whole old or the whole new
+// record. Each record has its own lock with a bounded wait.
+//
+// File I/O here is synchronous on purpose: these are a few small files in a private local directory, and under CPU
+// contention (dozens of hooks at once) every asynchronous hop is another wait to be scheduled, while the record lock
+// is held. Only waiting for a lock is asynchronous and bounded.
+import { closeSync, constants, watch, type FSWatcher, fdatasyncSync, fstatSync, lstatSync, openSync, readdirSync, readSync, renameSync, unlinkSync, writeSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { basename, join } from "node:path";
+import lockfile from "proper-lockfile";
+import { LIMITS, byteLength } from "./bounds.ts";
+import { sanitizeLaunch } from "./launch.ts";
+import {
+  InstancePointerSchema,
+  SessionRecordSchema,
+  TombstoneSchema,
+  describeIssue,
+  type SessionRecord,
+  type Tombstone,
+} from "./schema.ts";
+
+export const RECORD_FILE = /^([0-9a-f]{64})\.json$/;
+
+export function recordPath(sessionsDir: string, digest: string): string {
+  return join(sessionsDir, `${digest}.json`);
+}
+
+/** Instance pointers live beside records with their own prefix, so a record listing never sees them. */
+export function instancePointerPath(sessionsDir: string, instanceDigest: string): string {
+  return join(sessionsDir, `instance-${instanceDigest}.json`);
+}
+
+export type FileRead =
+  | { kind: "absent" }
+  | { kind: "invalid"; reason: "symlink" | "not-a-file" | "too-large" | "not-json" | "schema" | "future-timestamp" | "newer-schema" | "io"; detail: string }
+  | { kind: "json"; value: unknown };
+
+/** Read a small JSON file without following a symlink at its name and without blocking on a FIFO planted there. */
+export function readJsonFile(path: string, maxBytes: number = LIMITS.recordBytes): FileRead {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT") return { kind: "absent" };
+    if (code === "ELOOP") return { kind: "invalid", reason: "symlink", detail: `${path} is a symlink` };
+    return { kind: "invalid", reason: "io", detail: `${path}: ${code ?? String(error)}` };
+  }
+  try {
+    const stats = fstatSync(fd);
+    if (!stats.isFile()) return { kind: "invalid", reason: "not-a-file", detail: `${path} is not a regular file` };
+    if (stats.size > maxBytes) return { kind: "invalid", reason: "too-large", detail: `${path} is ${stats.size} bytes` };
+    const buffer = Buffer.alloc(maxBytes + 1);
+    let length = 0;
+    for (;;) {
+      const bytesRead = readSync(fd, buffer, length, buffer.length - length, length);
+      if (bytesRead === 0) break;
+      length += bytesRead;
+      if (length > maxBytes) return { kind: "invalid", reason: "too-large", detail: `${path} grew past ${maxBytes} bytes` };
+    }
+    try {
+      return { kind: "json", value: JSON.parse(buffer.subarray(0, length).toString("utf8")) };
+    } catch {
+      return { kind: "invalid", reason: "not-json", detail: `${path} is not JSON` };
+    }
+  } catch (error) {
+    return { kind: "invalid", reason: "io", detail: `${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}` };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+export type RecordRead =
+  | { kind: "absent" }
+  | { kind: "invalid"; reason: Extract<FileRead, { kind: "invalid" }>["reason"]; detail: string }
+  | { kind: "record"; record: SessionRecord }
+  | { kind: "tombstone"; tombstone: Tombstone };
+
+/** Validate a parsed record file: schema, timestamps not too far ahead, defaults for older writers, launch sanitized. */
+export function parseRecord(value: unknown, now: number = Date.now()): RecordRead {
+  if (typeof value === "object" && value !== null) {
+    const version = (value as Record<string, unknown>).schema_version;
+    if (typeof version === "number" && version > 1) return { kind: "invalid", reason: "newer-schema", detail: `schema_version ${version} is newer than this reader` };
+    if ((value as Record<string, unknown>).tombstone === true) {
+      const tombstone = TombstoneSchema.safeParse(value);
+      return tombstone.success ? { kind: "tombstone", tombstone: tombstone.data } : { kind: "invalid", reason: "schema", detail: describeIssue(tombstone.error) };
+    }
+  }
+  const launch = typeof value === "object" && value !== null && "launch" in value ? sanitizeLaunch((value as { launch: unknown }).launch) : undefined;
+  const withoutLaunch = typeof value === "object" && value !== null ? { ...(value as object), launch: undefined } : value;
+  const parsed = SessionRecordSchema.safeParse(withoutLaunch);
+  if (!parsed.success) return { kind: "invalid", reason: "schema", detail: describeIssue(parsed.error) };
+  const data = parsed.data;
+  const record: SessionRecord = {
+    ...data,
+    created_at: data.created_at ?? data.updated_at,
+    status_changed_at: data.status_changed_at ?? data.updated_at,
+  };
+  if (launch) record.launch = launch;
+  else delete record.launch;
+  const latest = now + LIMITS.futureSkewMs;
+  for (const stamp of [record.created_at, record.updated_at, record.status_changed_at]) {
+    if (Date.parse(stamp) > latest) return { kind: "invalid", reason: "future-timestamp", detail: `timestamp ${stamp} is more than five minutes ahead` };
+  }
+  return { kind: "record", record };
+}
+
+export function readRecord(path: string, now?: number): RecordRead {
+  const file = readJsonFile(path);
+  return file.kind === "json" ? parseRecord(file.value, now) : file;
+}
+
+export type WriteResult = { ok: true } | { ok: false; reason: "too-large" | "io"; detail: string };
+
+/** Write JSON atomically: private temp file in the same directory, flushed, renamed over the target. */
+export function writeJsonAtomic(path: string, value: unknown, maxBytes: number = LIMITS.recordBytes): WriteResult {
+  const text = `${JSON.stringify(value, null, 2)}\n`;
+  if (byteLength(text) > maxBytes) return { ok: false, reason: "too-large", detail: `record would be ${byteLength(text)} bytes` };
+  const temp = `${path}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`;
+  let fd: number | undefined;
+  try {
+    fd = openSync(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
+    writeSync(fd, text);
+    fdatasyncSync(fd);
+    closeSync(fd);
+    fd = undefined;
+    renameSync(temp, path);
+    return { ok: true };
+  } catch (error) {
+    if (fd !== undefined) closeSync(fd);
+    try {
+      unlinkSync(temp);
+    } catch {
+      // never created, or already renamed
+    }
+    return { ok: false, reason: "io", detail: `${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}` };
+  }
+}
+
+export function writeRecord(sessionsDir: string, digest: string, record: SessionRecord | Tombstone): WriteResult {
+  return writeJsonAtomic(recordPath(sessionsDir, digest), record);
+}
+
+export type LockResult<T> = { ok: true; value: T } | { ok: false; reason: "timeout" | "not-needed" | "symlink" | "io"; detail: string };
+
+/** Locks older than this are taken over (a holder that crashed). proper-lockfile's minimum. */
+export const STALE_LOCK_MS = 2000;
+
+/**
+ * Run `fn` holding the record's lock. Waits at most until `deadline` (epoch ms), or until `stopWaiting` says the wait
+ * is no longer needed, then gives up; the lock is always released in `finally`. A waiter sleeps until the lock directory is removed (inotify through fs.watch) or a short
+ * jittered timer fires, whichever comes first: with dozens of hooks on two cores, waking on release instead of
+ * polling is what keeps every event inside the bound.
+ */
+export async function withRecordLock<T>(
+  sessionsDir: string,
+  digest: string,
+  deadline: number,
+  fn: () => Promise<T>,
+  { stopWaiting }: { stopWaiting?: () => boolean } = {},
+): Promise<LockResult<T>> {
+  const target = recordPath(sessionsDir, digest);
+  const lockPath = `${target}.lock`;
+  const lockName = basename(lockPath);
+  if (lstatSync(lockPath, { throwIfNoEntry: false })?.isSymbolicLink()) return { ok: false, reason: "symlink", detail: `${lockPath} is a symlink` };
+  let release: () => void;
+  let watcher: FSWatcher | undefined;
+  let wake: (() => void) | undefined;
+  try {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        release = lockfile.lockSync(target, { realpath: false, lockfilePath: lockPath, stale: STALE_LOCK_MS, onCompromised: () => undefined });
+        break;
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code !== "ELOCKED") return { ok: false, reason: "io", detail: `${lockPath}: ${code ?? String(error)}` };
+        const wait = Math.min(5 + Math.random() * Math.min(2 ** attempt, 40), deadline - Date.now());
+        if (stopWaiting?.()) return { ok: false, reason: "not-needed", detail: "another holder did the work" };
+        if (wait <= 0) return { ok: false, reason: "timeout", detail: `${lockPath} held past the wait bound` };
+        watcher ??= watchForRelease(sessionsDir, lockName, () => wake?.());
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, wait);
+          wake = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
+        wake = undefined;
+      }
+    }
+  } finally {
+    watcher?.close();
+  }
+  try {
+    return { ok: true, value: await fn() };
+  } finally {
+    try {
+      release();
+    } catch {
+      // already released or taken over as stale; nothing of ours to remove
+    }
+  }
+}
+
+function watchForRelease(dir: string, name: string, onChange: () => void): FSWatcher | undefined {
+  try {
+    const watcher = watch(dir, { persistent: false }, (_event, changed) => {
+      if (changed === name) onChange();
+    });
+    watcher.on("error", () => undefined);
+    return watcher;
+  } catch {
+    return undefined; // no inotify watches left: the timer alone still bounds the wait
+  }
+}
+
+export interface ListedRecord {
+  readonly digest: string;
+  readonly record: SessionRecord;
+}
+
+export interface RecordListing {
+  readonly records: ListedRecord[];
+  /** Files that could not be read as records, with the reason: shown by `list --all --json` and `doctor`. */
+  readonly invalid: { digest: string; reason: string; detail: string }[];
+}
+
+/** Every record in the sessions dir (tombstones skipped). */
+export function listRecords(sessionsDir: string, now: number = Date.now()): RecordListing {
+  let names: string[];
+  try {
+    names = readdirSync(sessionsDir);
+  } catch {
+    names = [];
+  }
+  const records: ListedRecord[] = [];
+  const invalid: RecordListing["invalid"] = [];
+  for (const name of names) {
+    const digest = RECORD_FILE.exec(name)?.[1];
+    if (digest === undefined) continue;
+    const read = readRecord(recordPath(sessionsDir, digest), now);
+    if (read.kind === "record") records.push({ digest, record: read.record });
+    else if (read.kind === "invalid") invalid.push({ digest, reason: read.reason, detail: read.detail });
+  }
+  return { records, invalid };
+}
+
+export function readInstancePointer(path: string): string | undefined {
+  const file = readJsonFile(path, 4096);
+  if (file.kind !== "json") return undefined;
+  const parsed = InstancePointerSchema.safeParse(file.value);
+  return parsed.success ? parsed.data.canonical_id : undefined;
+}

@@ -1,0 +1,95 @@
+// Real processes for tests: the built hook binary, and fake harness processes with exact process names.
+import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { mkdirSync, symlinkSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { createInterface } from "node:readline";
+import type { Sandbox } from "./sandbox.ts";
+
+export const ROOT = resolve(import.meta.dirname, "..");
+export const HOOK_BIN = join(ROOT, "bin", "tongs-agents-hook.js");
+export const CLI_BIN = join(ROOT, "bin", "tongs-agents.js");
+const FAKE_HARNESS = join(ROOT, "test", "fixtures", "fake-harness.mjs");
+
+export interface ProcessResult {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly ms: number;
+}
+
+export function runNode(script: string, args: readonly string[], { input = "", env, cwd }: { input?: string | Buffer; env: NodeJS.ProcessEnv; cwd?: string }): Promise<ProcessResult> {
+  return new Promise((done, fail) => {
+    const started = performance.now();
+    const child = spawn(process.execPath, [script, ...args], { env, cwd });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk) => (stdout += chunk));
+    child.stderr.on("data", (chunk) => (stderr += chunk));
+    child.stdin.on("error", () => undefined);
+    child.stdin.end(input);
+    child.on("error", fail);
+    child.on("close", (code) => done({ code, stdout, stderr, ms: performance.now() - started }));
+  });
+}
+
+export const runHook = (args: readonly string[], input: string | Buffer, env: NodeJS.ProcessEnv) => runNode(HOOK_BIN, args, { input, env });
+export const runCliProcess = (args: readonly string[], env: NodeJS.ProcessEnv) => runNode(CLI_BIN, args, { env });
+
+/** The hook command line a harness would run (the installer writes the same shape). */
+export function hookCommand(alias: string, agent: string): string {
+  const quote = (text: string) => `'${text.replaceAll("'", `'\\''`)}'`;
+  return `${quote(process.execPath)} ${quote(HOOK_BIN)} ${alias} --agent ${agent}`;
+}
+
+export interface FakeHarness {
+  readonly pid: number;
+  /** Run the hook as this harness does: Claude Code through `/bin/sh -c`, Codex as a direct child. */
+  emit(alias: string, agent: string, payload: unknown, options?: EmitOptions): Promise<HookRun>;
+  /** Run one hook per payload, all at once. */
+  emitMany(alias: string, agent: string, payloads: readonly unknown[], options?: EmitOptions): Promise<HookRun[]>;
+  stop(): Promise<void>;
+}
+
+export interface EmitOptions {
+  readonly shell?: boolean;
+  readonly env?: NodeJS.ProcessEnv;
+}
+
+export type HookRun = ProcessResult & { hookPid: number };
+
+export async function startFakeHarness(name: string, sandbox: Sandbox, env: NodeJS.ProcessEnv = {}): Promise<FakeHarness> {
+  const dir = join(sandbox.root, `bin-${name}-${Math.random().toString(16).slice(2)}`);
+  mkdirSync(dir, { recursive: true });
+  const executable = join(dir, name);
+  symlinkSync(process.execPath, executable);
+  const child: ChildProcessWithoutNullStreams = spawn(executable, [FAKE_HARNESS], { env: { ...sandbox.env, ...env } });
+  const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
+  let queue: Promise<unknown> = Promise.resolve();
+  const request = (alias: string, agent: string, payload: unknown, { shell = agent === "claude", env: extra = {} }: EmitOptions) => {
+    const text = typeof payload === "string" ? payload : JSON.stringify(payload);
+    return shell
+      ? { shell: true, command: hookCommand(alias, agent), payload: text, env: extra }
+      : { command: process.execPath, args: [HOOK_BIN, alias, "--agent", agent], payload: text, env: extra };
+  };
+  const send = (runs: unknown[]): Promise<HookRun[]> => {
+    const result = queue.then(async () => {
+      child.stdin.write(`${JSON.stringify({ runs })}\n`);
+      const next = await lines.next();
+      if (next.done) throw new Error(`fake ${name} exited`);
+      return (JSON.parse(next.value) as { results: HookRun[] }).results;
+    });
+    queue = result.catch(() => undefined);
+    return result;
+  };
+  return {
+    pid: child.pid as number,
+    emit: async (alias, agent, payload, options = {}) => (await send([request(alias, agent, payload, options)]))[0] as HookRun,
+    emitMany: (alias, agent, payloads, options = {}) => send(payloads.map((payload) => request(alias, agent, payload, options))),
+    async stop() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = new Promise((resolve) => child.on("exit", resolve));
+      process.kill(child.pid as number, "SIGTERM");
+      await exited;
+    },
+  };
+}

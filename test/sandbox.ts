@@ -1,0 +1,48 @@
+// Temp homes for tests: every config and state location a test could reach points into a fresh directory.
+import { mkdtempSync, mkdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+export interface Sandbox {
+  readonly root: string;
+  readonly home: string;
+  readonly stateDir: string;
+  readonly env: NodeJS.ProcessEnv;
+  cleanup(): void;
+}
+
+/** Variables that would let a test touch the real user's config or state. */
+export const SANDBOXED_VARS = [
+  "HOME",
+  "XDG_CONFIG_HOME",
+  "XDG_STATE_HOME",
+  "XDG_DATA_HOME",
+  "XDG_CACHE_HOME",
+  "CLAUDE_CONFIG_DIR",
+  "CODEX_HOME",
+  "PI_CODING_AGENT_DIR",
+  "TONGS_AGENTS_STATE_DIR",
+] as const;
+
+/** Variables of the developer's own terminal that must not leak into what a test captures. */
+const TERMINAL_VARS = ["TMUX", "TMUX_PANE", "KITTY_WINDOW_ID", "KITTY_LISTEN_ON", "KITTY_PID", "WEZTERM_PANE", "WEZTERM_UNIX_SOCKET", "ITERM_SESSION_ID", "TERM_SESSION_ID", "WINDOWID", "STY", "WINDOW", "TONGS_AGENTS_LAUNCH_ID", "TONGS_AGENTS_PROFILE", "TONGS_AGENTS_DEBUG"];
+
+export function makeSandbox(prefix = "tongs-test-"): Sandbox {
+  const root = mkdtempSync(join(tmpdir(), prefix));
+  const home = join(root, "home");
+  const dirs = {
+    HOME: home,
+    XDG_CONFIG_HOME: join(home, ".config"),
+    XDG_STATE_HOME: join(home, ".local", "state"),
+    XDG_DATA_HOME: join(home, ".local", "share"),
+    XDG_CACHE_HOME: join(home, ".cache"),
+    CLAUDE_CONFIG_DIR: join(home, ".claude"),
+    CODEX_HOME: join(home, ".codex"),
+    PI_CODING_AGENT_DIR: join(home, ".pi", "agent"),
+    TONGS_AGENTS_STATE_DIR: join(root, "state"),
+  } satisfies Record<(typeof SANDBOXED_VARS)[number], string>;
+  mkdirSync(home, { recursive: true });
+  const env: NodeJS.ProcessEnv = { ...process.env, ...dirs };
+  for (const name of TERMINAL_VARS) delete env[name];
+  return { root, home, stateDir: dirs.TONGS_AGENTS_STATE_DIR, env, cleanup: () => rmSync(root, { recursive: true, force: true }) };
+}

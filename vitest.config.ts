@@ -1,0 +1,18 @@
+import { defineConfig } from "vitest/config";
+
+// Hermetic by construction: test/setup.ts points HOME, XDG dirs and every harness config dir into a temp dir before
+// any test runs; test/global-setup.ts builds the bundles the process-level tests execute.
+export default defineConfig({
+  test: {
+    globalSetup: ["test/global-setup.ts"],
+    setupFiles: ["test/setup.ts"],
+    restoreMocks: true,
+    unstubEnvs: true,
+    projects: [
+      {
+        extends: true,
+        test: { name: "unit", include: ["src/**/*.test.ts", "backends/**/*.test.ts", "test/**/*.test.ts"], testTimeout: 20_000 },
+      },
+    ],
+  },
+});
