@@ -35,6 +35,11 @@ export default tseslint.config(
     },
   },
   {
+    files: ["**/*.cjs"],
+    languageOptions: { sourceType: "commonjs", globals: { ...nodeGlobals, require: "readonly", module: "writable" } },
+    rules: { "@typescript-eslint/no-require-imports": "off" },
+  },
+  {
     // Only the CLI layer talks to the terminal; the hook must never print.
     files: ["src/**/*.ts", "backends/**/*.ts"],
     ignores: ["src/cli/**", "**/*.test.ts"],

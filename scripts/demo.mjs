@@ -10,7 +10,7 @@ const root = fileURLToPath(new URL("..", import.meta.url));
 const temp = mkdtempSync(join(tmpdir(), "tongs-demo-"));
 const env = { ...process.env, TONGS_AGENTS_STATE_DIR: join(temp, "state"), HOME: temp };
 for (const name of ["TMUX", "TMUX_PANE", "TONGS_AGENTS_LAUNCH_ID", "TONGS_AGENTS_PROFILE"]) delete env[name];
-const hook = join(root, "bin", "tongs-agents-hook.js");
+const hook = join(root, "bin", "tongs-agents-hook.cjs");
 
 /** A long-lived process whose name is exactly `name`, that runs hooks as its children, like a harness does. */
 function agent(name) {

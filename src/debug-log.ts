@@ -1,6 +1,5 @@
 // A bounded debug log for the hook, written only when the user asks (TONGS_AGENTS_DEBUG=1). The hook never prints.
-import { constants } from "node:fs";
-import { open, rename, stat } from "node:fs/promises";
+import { closeSync, constants, openSync, renameSync, statSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { truncateBytes } from "./bounds.ts";
 
@@ -14,17 +13,16 @@ export function debugEnabled(env: NodeJS.ProcessEnv): boolean {
   return env[DEBUG_ENV] === "1";
 }
 
-export async function appendDebugLog(stateDir: string, entry: Record<string, unknown>): Promise<void> {
+export function appendDebugLog(stateDir: string, entry: Record<string, unknown>): void {
   const path = join(stateDir, DEBUG_LOG_FILE);
   try {
-    const size = await stat(path).then((stats) => stats.size, () => 0);
-    if (size > DEBUG_LOG_MAX_BYTES) await rename(path, `${path}.1`);
+    if ((statSync(path, { throwIfNoEntry: false })?.size ?? 0) > DEBUG_LOG_MAX_BYTES) renameSync(path, `${path}.1`);
     const line = `${truncateBytes(JSON.stringify({ time: new Date().toISOString(), pid: process.pid, ...entry }), LINE_MAX_BYTES)}\n`;
-    const handle = await open(path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW, 0o600);
+    const fd = openSync(path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW, 0o600);
     try {
-      await handle.write(line);
+      writeSync(fd, line);
     } finally {
-      await handle.close();
+      closeSync(fd);
     }
   } catch {
     // The log is a courtesy; failing to write it must not change what the hook does.

@@ -1,5 +1,6 @@
 // Entry point of `tongs-agents-hook`. Fail-open: whatever happens, exit 0, print nothing, and give up within
 // EXIT_BOUND_MS of process start. Keep this file's import graph small (a test checks the bundle's inputs).
+import { fstatSync, read } from "node:fs";
 import { appendDebugLog, debugEnabled } from "./debug-log.ts";
 import { LIMITS } from "./bounds.ts";
 import { runHook, type HookInput } from "./hook.ts";
@@ -25,28 +26,40 @@ const debug = debugEnabled(process.env);
 const argv = process.argv.slice(2);
 
 const watchdog = setTimeout(() => {
-  if (debug) void appendDebugLog(stateDir, { argv, outcome: "timeout", detail: `gave up after ${EXIT_BOUND_MS} ms` }).finally(quit);
-  else quit();
+  if (debug) appendDebugLog(stateDir, { argv, outcome: "timeout", detail: `gave up after ${EXIT_BOUND_MS} ms` });
+  quit();
 }, Math.max(0, started + EXIT_BOUND_MS - Date.now()));
 watchdog.unref();
 
+function isCharacterDevice(fd: number): boolean {
+  try {
+    return fstatSync(fd).isCharacterDevice();
+  } catch {
+    return true; // no stdin at all: nothing to read either
+  }
+}
+
+/**
+ * Read fd 0 with plain fs reads (in the thread pool, so the watchdog still fires if the writer never closes it):
+ * `process.stdin` would load the net and stream machinery, a large share of a hook's start-up.
+ */
 function readStdin(maxBytes: number): Promise<HookInput> {
-  if (process.stdin.isTTY) return Promise.resolve(Buffer.alloc(0));
+  // A terminal (someone running the hook by hand) has nothing to say; node:tty would load net, so ask fstat.
+  if (isCharacterDevice(0)) return Promise.resolve(Buffer.alloc(0));
+  const buffer = Buffer.alloc(maxBytes + 1);
   return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    process.stdin.on("data", (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > maxBytes) {
-        process.stdin.destroy();
-        resolve({ tooLarge: true });
-      } else chunks.push(chunk);
-    });
-    process.stdin.on("end", () => resolve(Buffer.concat(chunks)));
-    process.stdin.on("error", () => resolve(Buffer.concat(chunks)));
+    const next = (length: number) =>
+      read(0, buffer, length, buffer.length - length, null, (error, bytesRead) => {
+        if (error?.code === "EAGAIN") setTimeout(() => next(length), 5);
+        else if (error || bytesRead === 0) resolve(buffer.subarray(0, length));
+        else if (length + bytesRead > maxBytes) resolve({ tooLarge: true });
+        else next(length + bytesRead);
+      });
+    next(0);
   });
 }
 
+async function main(): Promise<void> {
 const input = await readStdin(LIMITS.inputBytes);
 const outcome = await runHook(argv, input, {
   env: process.env,
@@ -59,6 +72,9 @@ const outcome = await runHook(argv, input, {
 }).catch((error: unknown) => ({ ok: false, stage: "bug", detail: String(error) }));
 if (debug) {
   const elapsed = { elapsed_ms: Math.round(Date.now() - started), since_process_start_ms: Math.round(Date.now() - performance.timeOrigin) };
-  await appendDebugLog(stateDir, { argv, ...elapsed, ...outcome });
+  appendDebugLog(stateDir, { argv, ...elapsed, ...outcome });
 }
 quit();
+}
+
+void main();

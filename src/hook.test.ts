@@ -128,6 +128,36 @@ describe("native events", () => {
   });
 });
 
+describe("launch identity", () => {
+  const launchEnv = (launchId: string, profile: string) => ({ ...context, env: { ...context.env, TONGS_AGENTS_LAUNCH_ID: launchId, TONGS_AGENTS_PROFILE: profile } });
+  const good = "0123456789abcdef0123456789abcdef";
+
+  it("is captured on session start, each value validated on its own", async () => {
+    await runHook(["session-start", "--agent", "claude"], native(), launchEnv(good, "BAD PROFILE"));
+    expect(await read(claudeId)).toMatchObject({ kind: "record", record: { launch: { launch_id: good } } });
+    const record = await read(claudeId);
+    expect(record.kind === "record" && record.record.launch?.profile_id).toBeUndefined();
+  });
+
+  it("a bad value never rejects the event", async () => {
+    expect(await runHook(["session-start", "--agent", "claude"], native(), launchEnv("XYZ", "../../etc"))).toMatchObject({ ok: true, action: "written" });
+    const record = await read(claudeId);
+    expect(record.kind === "record" && record.record.launch).toBeUndefined();
+  });
+
+  it("later events cannot relabel a session, and session-end never reads it", async () => {
+    await runHook(["session-start", "--agent", "claude"], native(), launchEnv(good, "work"));
+    await runHook(["prompt-submit", "--agent", "claude"], native(), launchEnv("f".repeat(32), "other"));
+    await runHook(["session-end", "--agent", "claude"], native(), launchEnv("e".repeat(32), "third"));
+    expect(await read(claudeId)).toMatchObject({ kind: "record", record: { status: "ended", launch: { launch_id: good, profile_id: "work" } } });
+  });
+
+  it("is captured when a later event creates the record (hooks installed mid-session)", async () => {
+    await runHook(["tool-use", "--agent", "claude"], native({ tool_name: "Read" }), launchEnv(good, "late"));
+    expect(await read(claudeId)).toMatchObject({ kind: "record", record: { status: "running", launch: { profile_id: "late" } } });
+  });
+});
+
 describe("unresolved identity", () => {
   const orphan = () => ({ ...context, ppid: 50 }); // bash -> init: no harness process in the ancestry
 

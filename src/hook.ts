@@ -190,12 +190,20 @@ async function store(event: LifecycleEvent, context: HookContext): Promise<HookO
   if (event.identity === "unresolved" && readRecord(recordPath(sessionsDir, digest), context.now()).kind === "tombstone") {
     return done("skipped", "placeholder already migrated to an identified record");
   }
-  const queued = enqueue(sessionsDir, digest, event);
-  if (!queued.ok) return reject("store", queued.detail);
-
-  const drained = await withRecordLock(sessionsDir, digest, context.now() + context.lockBoundMs, async () => drain(sessionsDir, digest, context), {
-    stopWaiting: () => !isQueued(queued.path),
-  });
+  // The lock is usually free: apply at once, after anything others queued. Only when it is busy, queue the event and
+  // wait (bounded) for the lock or for another holder to apply it.
+  const now = await withRecordLock(sessionsDir, digest, context.now(), async () => drain(sessionsDir, digest, context, event));
+  let drained: typeof now;
+  let queuedPath: string | undefined;
+  if (now.ok || now.reason !== "timeout") drained = now;
+  else {
+    const queued = enqueue(sessionsDir, digest, event);
+    if (!queued.ok) return reject("store", queued.detail);
+    queuedPath = queued.path;
+    drained = await withRecordLock(sessionsDir, digest, context.now() + context.lockBoundMs, async () => drain(sessionsDir, digest, context), {
+      stopWaiting: () => !isQueued(queued.path),
+    });
+  }
   if (!drained.ok) {
     return drained.reason === "not-needed"
       ? done("deferred", "applied by a concurrent hook")
@@ -210,10 +218,13 @@ async function store(event: LifecycleEvent, context: HookContext): Promise<HookO
   const last = identified.at(-1);
   if (last) await migratePlaceholder(sessionsDir, last.event, context);
   for (const result of identified) if (result.event.startsSession || result.created) await supersedePrevious(sessionsDir, result.event, context);
-  const mine = drained.value.outcomes.get(queued.path);
+  const mine = drained.value.outcomes.get(queuedPath ?? OWN_EVENT);
   if (!mine) return done("deferred", "applied by a concurrent hook");
   return mine.applied ? done("written", `${event.eventId} -> ${event.status}`) : done("skipped", mine.detail);
 }
+
+/** Key of the caller's own, unqueued event in Drained.outcomes. */
+const OWN_EVENT = "own";
 
 interface Drained {
   /** Events written to the record, in order. */
@@ -223,9 +234,13 @@ interface Drained {
   readonly failure?: string;
 }
 
-/** Under the record lock: apply every queued event in arrival order, write the record once, then dequeue them. */
-function drain(sessionsDir: string, digest: string, context: HookContext): Drained {
+/**
+ * Under the record lock: apply every queued event in arrival order, then `own` (the caller's event, not queued), write
+ * the record once, then dequeue what was applied.
+ */
+function drain(sessionsDir: string, digest: string, context: HookContext, own?: LifecycleEvent): Drained {
   const entries = queuedEvents(sessionsDir, digest);
+  const all = own ? [...entries, { path: OWN_EVENT, event: own }] : entries;
   const outcomes: Drained["outcomes"] = new Map();
   const applied: Drained["applied"] = [];
   const current = readRecord(recordPath(sessionsDir, digest), context.now());
@@ -233,7 +248,7 @@ function drain(sessionsDir: string, digest: string, context: HookContext): Drain
   const migrated = current.kind === "tombstone";
   let record: SessionRecord | undefined = current.kind === "record" ? current.record : undefined;
   const nowIso = new Date(context.now()).toISOString();
-  for (const { path, event } of entries) {
+  for (const { path, event } of all) {
     if (!event) outcomes.set(path, { applied: false, detail: "malformed queue entry dropped" });
     else if (migrated) outcomes.set(path, { applied: false, detail: "placeholder already migrated" });
     else {

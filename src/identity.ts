@@ -2,16 +2,12 @@
 // - session_id: the harness's conversation id;
 // - instance_id: one running harness process;
 // - canonical_id: fleet:v1:<harness-id>:<sha256 of the tuple>, the record's key.
-import { createHash } from "node:crypto";
 import { CANONICAL_ID_PATTERN, UNRESOLVED_INSTANCE } from "./schema.ts";
+import { sha256Hex } from "./sha256.ts";
 
 /** SHA-256 (lowercase hex) of the UTF-8 bytes of the JSON array [harness_id, session_id, instance_id]. */
 export function identityDigest(harnessId: string, sessionId: string, instanceId: string): string {
   return sha256Hex(JSON.stringify([harnessId, sessionId, instanceId]));
-}
-
-export function sha256Hex(text: string): string {
-  return createHash("sha256").update(text, "utf8").digest("hex");
 }
 
 /** Key of one harness process (for its current-session pointer): SHA-256 of the JSON array [harness_id, instance_id]. */

@@ -1,8 +1,6 @@
 // Process facts the hook and the CLI need: name, parent, arguments, controlling tty and a process-start token that
 // tells a live process from a later one that reused its PID. Linux reads /proc; macOS asks `ps`.
-import { execFile } from "node:child_process";
-import { closeSync, constants, openSync, readFileSync, readlinkSync, readSync } from "node:fs";
-import { readFile } from "node:fs/promises";
+import { closeSync, constants, openSync, readFile, readFileSync, readlinkSync, readSync } from "node:fs";
 import { basename } from "node:path";
 
 /** What can be learned about a process without waiting on it. */
@@ -100,7 +98,7 @@ export function linuxProcessSource(procRoot = "/proc"): ProcessSource {
     },
     async argv(pid) {
       if (!valid(pid)) return undefined;
-      const cmdline = await readFile(`${procRoot}/${pid}/cmdline`).catch(() => undefined);
+      const cmdline = await new Promise<Buffer | undefined>((resolve) => readFile(`${procRoot}/${pid}/cmdline`, (error, data) => resolve(error ? undefined : data)));
       if (cmdline === undefined) return undefined;
       const argv = cmdline.toString("utf8").split("\0");
       if (argv.at(-1) === "") argv.pop();
@@ -111,10 +109,13 @@ export function linuxProcessSource(procRoot = "/proc"): ProcessSource {
 
 export type RunCommand = (file: string, args: readonly string[]) => Promise<{ stdout: string; ok: boolean }>;
 
-const runBounded: RunCommand = (file, args) =>
-  new Promise((resolve) => {
+// child_process is loaded only where it is used (macOS): the hook on Linux never pays for it.
+const runBounded: RunCommand = async (file, args) => {
+  const { execFile } = await import("node:child_process");
+  return new Promise((resolve) => {
     execFile(file, [...args], { timeout: 1000, maxBuffer: 1024 * 1024, encoding: "utf8" }, (error, stdout) => resolve({ stdout: stdout ?? "", ok: !error }));
   });
+};
 
 /**
  * Parse `ps -o pid=,ppid=,tty=,lstart=,comm= -p PID` as printed on macOS, e.g.

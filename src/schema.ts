@@ -7,11 +7,19 @@ import { LIMITS, byteLength, isStorableText } from "./bounds.ts";
 export const LIFECYCLE_STATUSES = ["started", "running", "waiting", "idle", "error", "ended"] as const;
 export type LifecycleStatus = (typeof LIFECYCLE_STATUSES)[number];
 
-function text(maxBytes: number, options: { nonEmpty?: boolean } = {}) {
+/** Storable text (no NUL, well-formed Unicode) of at most `maxBytes` UTF-8 bytes: one check, one issue naming the fault. */
+function text(maxBytes: number, { nonEmpty = false }: { nonEmpty?: boolean } = {}) {
   return z.string().check(
-    z.refine(isStorableText, "contains NUL or is not well-formed Unicode"),
-    z.refine((value) => byteLength(value) <= maxBytes, `longer than ${maxBytes} bytes`),
-    z.refine((value) => !options.nonEmpty || value.length > 0, "empty"),
+    z.check<string>((ctx) => {
+      const fault = !isStorableText(ctx.value)
+        ? "contains NUL or is not well-formed Unicode"
+        : byteLength(ctx.value) > maxBytes
+          ? `longer than ${maxBytes} bytes`
+          : nonEmpty && ctx.value.length === 0
+            ? "empty"
+            : undefined;
+      if (fault) ctx.issues.push({ code: "custom", message: fault, input: ctx.value });
+    }),
   );
 }
 

@@ -2,11 +2,10 @@
 // record lock. A hook that cannot get the lock within its bound leaves its event queued, and the next lock holder
 // applies it: under heavy contention events are deferred, never dropped, and one lock holder applies a burst at once.
 import { lstatSync, readdirSync, unlinkSync } from "node:fs";
-import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import { ensurePrivateDir } from "./paths.ts";
 import { LifecycleEventSchema, type LifecycleEvent } from "./schema.ts";
-import { readJsonFile, writeJsonAtomic } from "./store.ts";
+import { readJsonFile, uniqueSuffix, writeJsonAtomic } from "./store.ts";
 
 export function spoolDirOf(sessionsDir: string, digest: string): string {
   return join(sessionsDir, `${digest}.spool`);
@@ -19,7 +18,7 @@ export function enqueue(sessionsDir: string, digest: string, event: LifecycleEve
   const dir = spoolDirOf(sessionsDir, digest);
   const checked = ensurePrivateDir(dir);
   if (!checked.ok) return { ok: false, detail: checked.detail };
-  const path = join(dir, `${process.hrtime.bigint().toString().padStart(20, "0")}-${process.pid}-${randomBytes(4).toString("hex")}.json`);
+  const path = join(dir, `${process.hrtime.bigint().toString().padStart(20, "0")}-${process.pid}-${uniqueSuffix()}.json`);
   const written = writeJsonAtomic(path, { schema_version: 1, event });
   return written.ok ? { ok: true, path } : { ok: false, detail: written.detail };
 }

@@ -5,8 +5,7 @@
 // File I/O here is synchronous on purpose: these are a few small files in a private local directory, and under CPU
 // contention (dozens of hooks at once) every asynchronous hop is another wait to be scheduled, while the record lock
 // is held. Only waiting for a lock is asynchronous and bounded.
-import { closeSync, constants, watch, type FSWatcher, fdatasyncSync, fstatSync, lstatSync, openSync, readdirSync, readSync, renameSync, unlinkSync, writeSync } from "node:fs";
-import { randomBytes } from "node:crypto";
+import { closeSync, constants, mkdir, mkdirSync, realpath, realpathSync, rmdir, rmdirSync, stat, statSync, utimes, utimesSync, watch, type FSWatcher, fstatSync, lstatSync, openSync, readdirSync, readSync, renameSync, unlinkSync, writeSync } from "node:fs";
 import { basename, join } from "node:path";
 import lockfile from "proper-lockfile";
 import { LIMITS, byteLength } from "./bounds.ts";
@@ -113,16 +112,21 @@ export function readRecord(path: string, now?: number): RecordRead {
 
 export type WriteResult = { ok: true } | { ok: false; reason: "too-large" | "io"; detail: string };
 
-/** Write JSON atomically: private temp file in the same directory, flushed, renamed over the target. */
+/**
+ * Write JSON atomically: private temp file in the same directory, every byte written and the file closed, then
+ * renamed over the target, so a reader sees the whole old or the whole new content. No fsync: a record describes live
+ * processes, and after a power loss none of them is alive (the record is stale either way); a torn file left by a
+ * crash is refused by the reader and replaced by the next event. fdatasync cost a third of the hook's own time.
+ */
 export function writeJsonAtomic(path: string, value: unknown, maxBytes: number = LIMITS.recordBytes): WriteResult {
   const text = `${JSON.stringify(value, null, 2)}\n`;
   if (byteLength(text) > maxBytes) return { ok: false, reason: "too-large", detail: `record would be ${byteLength(text)} bytes` };
-  const temp = `${path}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`;
+  const temp = `${path}.${process.pid}.${uniqueSuffix()}.tmp`;
   let fd: number | undefined;
   try {
     fd = openSync(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
-    writeSync(fd, text);
-    fdatasyncSync(fd);
+    const bytes = Buffer.from(text, "utf8");
+    for (let written = 0; written < bytes.length; ) written += writeSync(fd, bytes, written, bytes.length - written);
     closeSync(fd);
     fd = undefined;
     renameSync(temp, path);
@@ -142,7 +146,18 @@ export function writeRecord(sessionsDir: string, digest: string, record: Session
   return writeJsonAtomic(recordPath(sessionsDir, digest), record);
 }
 
+/** Unique enough for temp names created with O_EXCL (a clash fails the write, never overwrites): no crypto needed. */
+export function uniqueSuffix(): string {
+  return Math.floor(Math.random() * 2 ** 32).toString(16).padStart(8, "0");
+}
+
 export type LockResult<T> = { ok: true; value: T } | { ok: false; reason: "timeout" | "not-needed" | "symlink" | "io"; detail: string };
+
+/**
+ * The file system calls proper-lockfile makes, and nothing else: its sync mode copies every key of the `fs` it is
+ * given, and copying all of node:fs (whose lazy getters load fs/promises) cost the hook milliseconds per lock.
+ */
+const LOCK_FS = { mkdir, mkdirSync, realpath, realpathSync, rmdir, rmdirSync, stat, statSync, utimes, utimesSync };
 
 /** Locks older than this are taken over (a holder that crashed). proper-lockfile's minimum. */
 export const STALE_LOCK_MS = 2000;
@@ -170,7 +185,7 @@ export async function withRecordLock<T>(
   try {
     for (let attempt = 0; ; attempt++) {
       try {
-        release = lockfile.lockSync(target, { realpath: false, lockfilePath: lockPath, stale: STALE_LOCK_MS, onCompromised: () => undefined });
+        release = lockfile.lockSync(target, { realpath: false, lockfilePath: lockPath, stale: STALE_LOCK_MS, onCompromised: () => undefined, fs: LOCK_FS });
         break;
       } catch (error) {
         const code = (error as NodeJS.ErrnoException).code;

@@ -188,7 +188,7 @@ describe("fail-open", () => {
     if (!existsSync("/usr/bin/node")) return expect.fail("this machine has no system Node to run the check with");
     const systemMajor = Number(spawnSync("/usr/bin/node", ["-p", "process.versions.node.split('.')[0]"], { encoding: "utf8" }).stdout.trim());
     if (systemMajor >= 22) return; // nothing older to test with on this machine
-    const hook = spawnSync("/usr/bin/node", [join(ROOT, "bin/tongs-agents-hook.js"), "stop", "--agent", "claude"], { input: "{}", env: sandbox.env, encoding: "utf8" });
+    const hook = spawnSync("/usr/bin/node", [join(ROOT, "bin/tongs-agents-hook.cjs"), "stop", "--agent", "claude"], { input: "{}", env: sandbox.env, encoding: "utf8" });
     expect([hook.status, hook.stdout, hook.stderr]).toEqual([0, "", ""]);
     const cli = spawnSync("/usr/bin/node", [join(ROOT, "bin/tongs-agents.js"), "list"], { env: sandbox.env, encoding: "utf8" });
     expect(cli.status).toBe(1);

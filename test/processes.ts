@@ -6,7 +6,7 @@ import { createInterface } from "node:readline";
 import type { Sandbox } from "./sandbox.ts";
 
 export const ROOT = resolve(import.meta.dirname, "..");
-export const HOOK_BIN = join(ROOT, "bin", "tongs-agents-hook.js");
+export const HOOK_BIN = join(ROOT, "bin", "tongs-agents-hook.cjs");
 export const CLI_BIN = join(ROOT, "bin", "tongs-agents.js");
 const FAKE_HARNESS = join(ROOT, "test", "fixtures", "fake-harness.mjs");
 

@@ -2,4 +2,4 @@
 // tongs-agents-hook: called by agent harnesses for every lifecycle event. On an unsupported Node it does nothing and
 // exits 0: a hook must never break the agent that runs it (`tongs-agents doctor` reports the version problem).
 if (Number(process.versions.node.split(".")[0]) < 22) process.exit(0);
-await import("../dist/hook.js");
+require("../dist/hook.cjs");
