@@ -3,6 +3,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { mkdirSync, symlinkSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { createInterface } from "node:readline";
+import { hookCommandLine } from "../src/install/command.ts";
 import type { Sandbox } from "./sandbox.ts";
 
 export const ROOT = resolve(import.meta.dirname, "..");
@@ -35,10 +36,9 @@ export function runNode(script: string, args: readonly string[], { input = "", e
 export const runHook = (args: readonly string[], input: string | Buffer, env: NodeJS.ProcessEnv) => runNode(HOOK_BIN, args, { input, env });
 export const runCliProcess = (args: readonly string[], env: NodeJS.ProcessEnv) => runNode(CLI_BIN, args, { env });
 
-/** The hook command line a harness would run (the installer writes the same shape). */
+/** The hook command line a harness would run, built as the installer builds it. */
 export function hookCommand(alias: string, agent: string): string {
-  const quote = (text: string) => `'${text.replaceAll("'", `'\\''`)}'`;
-  return `${quote(process.execPath)} ${quote(HOOK_BIN)} ${alias} --agent ${agent}`;
+  return hookCommandLine({ node: process.execPath, hook: HOOK_BIN, alias, agent });
 }
 
 export interface FakeHarness {
