@@ -11,7 +11,12 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: "unit", include: ["src/**/*.test.ts", "backends/**/*.test.ts", "test/**/*.test.ts"], testTimeout: 20_000 },
+        test: { name: "unit", include: ["src/**/*.test.ts", "backends/**/*.test.ts", "test/*.test.ts"], testTimeout: 20_000 },
+      },
+      {
+        // Real terminal programs on this machine (tmux, kitty under Xvfb, GNU screen) and real agent CLIs.
+        extends: true,
+        test: { name: "live", include: ["test/live/**/*.test.ts"], testTimeout: 60_000, hookTimeout: 60_000, fileParallelism: false },
       },
     ],
   },

@@ -1,23 +1,25 @@
 // Bundle the two entry points. The hook is one self-contained file so it starts fast; its metafile is kept in .cache/
 // for the test that proves its import graph stays small.
 import { build } from "esbuild";
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir, rm, writeFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 // proper-lockfile and its dependencies are CommonJS: give the ESM bundle a `require` for Node's built-ins.
 const banner = { js: 'import { createRequire as __createRequire } from "node:module"; const require = __createRequire(import.meta.url);' };
 // graceful-fs and signal-exit (under proper-lockfile) each cost the hook several milliseconds of start-up for cases it
-// never meets (EMFILE storms; locks held at a signal). The bundles use small stand-ins; each shim says why.
-const alias = { "graceful-fs": "./scripts/graceful-fs-shim.cjs", "signal-exit": "./scripts/signal-exit-shim.cjs" };
-const common = { alias, bundle: true, platform: "node", format: "esm", target: "node22", absWorkingDir: root, banner, metafile: true, logLevel: "warning", legalComments: "none" };
+// never meets (EMFILE storms; locks held at a signal). The hook bundle uses small stand-ins; each shim says why. (Only
+// the hook: execa in the CLI depends on signal-exit 4, whose API differs.)
+const hookAlias = { "graceful-fs": "./scripts/graceful-fs-shim.cjs", "signal-exit": "./scripts/signal-exit-shim.cjs" };
+const common = { bundle: true, platform: "node", format: "esm", target: "node22", absWorkingDir: root, banner, metafile: true, logLevel: "warning", legalComments: "none" };
 
 const entries = [
   // CommonJS: Node loads it measurably faster than an ES module, and the hook's start-up is its cost.
-  { name: "hook", entryPoints: ["src/hook-main.ts"], outfile: "dist/hook.cjs", minify: true, format: "cjs", banner: {} },
+  { name: "hook", entryPoints: ["src/hook-main.ts"], outfile: "dist/hook.cjs", minify: true, format: "cjs", banner: {}, alias: hookAlias },
   { name: "cli", entryPoints: ["src/cli/main.ts"], outfile: "dist/cli.js", minify: false },
 ];
 
+await rm(`${root}dist`, { recursive: true, force: true });
 await mkdir(`${root}.cache`, { recursive: true });
 await Promise.all(
   entries.map(async ({ name, ...options }) => {

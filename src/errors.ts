@@ -23,7 +23,18 @@ export const EXIT_CODES = {
   usage: 2,
   "not-found": 3,
   ambiguous: 4,
+  /** focus: at least one of selection and activation succeeded, not both. */
+  partial: 5,
+  /** focus: the target was located or looked for, and nothing succeeded. */
+  failed: 6,
+  /** focus: nothing can be focused (stale or ended session, no terminal target, terminal unreachable). */
+  unavailable: 7,
 } as const;
+
+/** Exit code of a focus state: 0 only for complete. */
+export function exitCodeOfFocus(state: "complete" | "partial" | "failed" | "unavailable" | "ambiguous" | "not-found"): number {
+  return state === "complete" ? EXIT_CODES.ok : EXIT_CODES[state];
+}
 
 export function exitCodeOf(failure: Failure): number {
   switch (failure.reason) {

@@ -1,6 +1,7 @@
 // Human output for the CLI: one line per session, safe for any terminal (control characters are neutralized).
 import { homedir } from "node:os";
 import { toDisplayLine } from "../bounds.ts";
+import type { FocusResult } from "../focus-types.ts";
 import type { SessionView, ViewStatus } from "../sessions.ts";
 
 export function formatAge(fromIso: string, now: number): string {
@@ -87,4 +88,19 @@ export function formatDetails(session: SessionView, now: number): string {
     .filter(([, value]) => value !== "")
     .map(([key, value]) => `${pad(`${key}:`, 14)}${toDisplayLine(value)}`)
     .join("\n");
+}
+
+/** One line saying what focus did, then what each operation did. */
+export function formatFocus(focus: FocusResult): string {
+  const who = focus.session ? `${focus.session.short_id} ${focus.session.harness} ${shortenHome(focus.session.cwd)}` : "";
+  const head = `${focus.state}${who ? `: ${who}` : ""}${focus.target ? ` -> ${focus.target}` : ""}`;
+  const lines = [toDisplayLine(head)];
+  if (focus.state === "unavailable" || focus.state === "not-found" || focus.state === "ambiguous") lines.push(`  ${toDisplayLine(focus.detail)}`);
+  else {
+    const mark = (succeeded: boolean, attempted: boolean) => (succeeded ? "ok" : attempted ? "FAILED" : "not done");
+    lines.push(`  selection:  ${mark(focus.selection.succeeded, focus.selection.attempted)} (${toDisplayLine(focus.selection.detail)})`);
+    lines.push(`  activation: ${mark(focus.activation.succeeded, focus.activation.attempted)} (${toDisplayLine(focus.activation.detail)})`);
+  }
+  for (const candidate of focus.candidates) lines.push(`  ${candidate.short_id}  ${candidate.harness}  ${candidate.status}  ${shortenHome(candidate.cwd)}`);
+  return lines.join("\n");
 }

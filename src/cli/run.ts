@@ -1,12 +1,13 @@
 // The CLI: parse the verb and its options, run it, print its data (human or --json), and map the outcome to an exit
 // code. The only place that decides exit codes.
 import { parseArgs, type ParseArgsConfig } from "node:util";
-import { EXIT_CODES, exitCodeOf, type Failure } from "../errors.ts";
+import { EXIT_CODES, exitCodeOf, exitCodeOfFocus, type Failure } from "../errors.ts";
+import { focusSession } from "../focus.ts";
 import { resolveStateDir } from "../paths.ts";
 import { defaultProcessSource } from "../proc.ts";
 import { prune } from "../prune.ts";
 import type { CliContext } from "./context.ts";
-import { formatDetails, formatTable, shortenHome } from "./format.ts";
+import { formatDetails, formatFocus, formatTable, shortenHome } from "./format.ts";
 import { listSessions } from "./list.ts";
 import { showSession } from "./show.ts";
 
@@ -23,6 +24,8 @@ Usage:
   tongs-agents list [--json] [--all]     sessions sorted by attention
   tongs-agents show <query> [--json]     one session (id, short id, session id prefix or PID)
   tongs-agents prune [--dry-run]         remove ended and stale records
+  tongs-agents focus <query> [--json] [--client <tty>]
+                                         jump to the session's pane, tab and window
   tongs-agents help
 
 The hook command, for harness configuration: tongs-agents-hook <event> --agent <claude|codex|pi>`;
@@ -86,6 +89,15 @@ const verbs: Record<string, Verb> = {
       for (const entry of records) io.stdout(`  ${entry.short_id}  ${entry.reason}`);
     }
     return EXIT_CODES.ok;
+  },
+  async focus(args, context, io) {
+    const parsed = parse(args, { json: { type: "boolean" }, client: { type: "string" } }, 1);
+    if ("ok" in parsed) return fail(parsed, io, false);
+    const client = typeof parsed.values.client === "string" && parsed.values.client !== "" ? parsed.values.client : undefined;
+    const result = await focusSession(parsed.positionals[0] as string, { stateDir: context.stateDir, processes: context.processes, listProcesses: context.listProcesses, env: context.env, client, now: context.now });
+    if (parsed.values.json === true) io.stdout(JSON.stringify(result, null, 2));
+    else (result.state === "complete" ? io.stdout : io.stderr)(formatFocus(result));
+    return exitCodeOfFocus(result.state);
   },
   async help(_args, _context, io) {
     io.stdout(USAGE);

@@ -1,0 +1,126 @@
+import { describe, expect, it } from "vitest";
+import type { RunOptions, RunResult, Runner } from "../src/exec.ts";
+import { done, failed, type FocusContext } from "../src/focus-types.ts";
+import { chooseClient, parseClients, parseTmuxEnv, tmuxBackend } from "./tmux.ts";
+
+const SOCKET = "/tmp/tmux-0/work";
+const ok = (stdout = ""): RunResult => ({ ok: true, code: 0, stdout, stderr: "" });
+const err = (stderr: string): RunResult => ({ ok: false, code: 1, stdout: "", stderr });
+
+/** A recording tmux: answers by subcommand, remembers every argv. */
+function fakeTmux(answers: Record<string, RunResult | ((args: readonly string[]) => RunResult)>) {
+  const calls: string[][] = [];
+  const run: Runner = async (file, args, _options?: RunOptions) => {
+    calls.push([file, ...args]);
+    const sub = args[2] as string;
+    const answer = answers[sub] ?? ok();
+    return typeof answer === "function" ? answer(args) : answer;
+  };
+  return { run, calls };
+}
+
+function context(run: Runner, extra: Partial<FocusContext> = {}): FocusContext {
+  return {
+    run,
+    env: {},
+    client: undefined,
+    platform: "linux",
+    environOf: async () => ({ KITTY_WINDOW_ID: "1" }),
+    raiseOuter: async () => done("raised the kitty OS window"),
+    ...extra,
+  };
+}
+
+const display = (args: readonly string[]) => (args.at(-1)?.includes("pane_active") ? ok("110") : ok("$2\twork\t1"));
+/** list-clients answers: the client table before the switch, the pane each client shows after. */
+const clientsShowing = (table: string, panes: string) => (args: readonly string[]) => (args.at(-1)?.includes("#{pane_id}") && !args.at(-1)?.includes("client_pid") ? ok(panes) : ok(table));
+
+describe("parsing", () => {
+  it("takes the socket from TMUX and the caller's session id from its third field", () => {
+    expect(parseTmuxEnv("/tmp/tmux-1000/default,4769,3")).toEqual({ socket: "/tmp/tmux-1000/default", sessionId: "$3" });
+    expect(parseTmuxEnv("/tmp/my socket,dir/s,1,0")?.socket).toBe("/tmp/my socket");
+    expect(parseTmuxEnv("relative,1,0")).toBeUndefined();
+    expect(parseTmuxEnv(undefined)).toBeUndefined();
+  });
+
+  it("detects only a tmux pane id", () => {
+    expect(tmuxBackend.detect({ env: { TMUX: `${SOCKET},1,0`, TMUX_PANE: "%12" } })).toEqual({ socket: SOCKET, pane: "%12" });
+    expect(tmuxBackend.detect({ env: { TMUX: `${SOCKET},1,0` } })).toBeUndefined(); // a popup: no pane
+    expect(tmuxBackend.detect({ env: { TMUX: `${SOCKET},1,0`, TMUX_PANE: "work:1.2" } })).toBeUndefined();
+  });
+
+  it("parses list-clients rows", () => {
+    expect(parseClients("/dev/pts/3\t$1\t100\t55\n/dev/pts/4\t$2\t200\t66\n")).toEqual([
+      { tty: "/dev/pts/3", sessionId: "$1", activity: 100, pid: 55 },
+      { tty: "/dev/pts/4", sessionId: "$2", activity: 200, pid: 66 },
+    ]);
+  });
+});
+
+describe("chooseClient", () => {
+  const list = parseClients(["/dev/pts/1\t$1\t300\t11", "/dev/pts/2\t$2\t100\t22", "/dev/pts/3\t$2\t200\t33", "/dev/pts/4\t$3\t400\t44"].join("\n"));
+  it.each([
+    ["--client wins (a popup passes #{client_tty})", { client: "/dev/pts/2", env: {} }, "/dev/pts/2", true],
+    ["else the client of the caller's own session", { client: undefined, env: { TMUX: `${SOCKET},9,1` } }, "/dev/pts/1", true],
+    ["the caller's session on another server does not count", { client: undefined, env: { TMUX: "/tmp/other,9,1" } }, "/dev/pts/3", false],
+    ["else the most recent client already on the target's session", { client: undefined, env: {} }, "/dev/pts/3", false],
+    ["an unknown --client falls through", { client: "/dev/pts/99", env: {} }, "/dev/pts/3", false],
+  ] as const)("%s", (_name, ctx, tty, pinned) => {
+    expect(chooseClient(list, "$2", SOCKET, ctx)).toMatchObject({ client: { tty }, pinned });
+  });
+
+  it("else the most recently active client anywhere, and nothing when none is attached", () => {
+    expect(chooseClient(list, "$9", SOCKET, { client: undefined, env: {} })).toMatchObject({ client: { tty: "/dev/pts/4" }, pinned: false });
+    expect(chooseClient([], "$2", SOCKET, { client: undefined, env: {} })).toBeUndefined();
+  });
+});
+
+describe("tmuxBackend.focus", () => {
+  const target = { socket: SOCKET, pane: "%7" };
+
+  it("switches session, window and pane in one command pinned with -c, then verifies", async () => {
+    const tmux = fakeTmux({ "list-clients": clientsShowing("/dev/pts/5\t$2\t10\t99", "/dev/pts/5\t%7"), "display-message": display });
+    const outcome = await tmuxBackend.focus(target, context(tmux.run, { client: "/dev/pts/5" }));
+    expect(tmux.calls).toEqual([
+      ["tmux", "-S", SOCKET, "has-session", "-t", "%7"],
+      ["tmux", "-S", SOCKET, "display-message", "-p", "-t", "%7", "#{session_id}\t#{session_name}\t#{window_index}"],
+      ["tmux", "-S", SOCKET, "list-clients", "-F", "#{client_tty}\t#{session_id}\t#{client_activity}\t#{client_pid}"],
+      ["tmux", "-S", SOCKET, "switch-client", "-c", "/dev/pts/5", "-t", "%7", ";", "select-window", "-t", "%7", ";", "select-pane", "-t", "%7"],
+      ["tmux", "-S", SOCKET, "display-message", "-p", "-t", "%7", "#{pane_active}#{window_active}#{window_zoomed_flag}"],
+      ["tmux", "-S", SOCKET, "list-clients", "-F", "#{client_tty}\t#{pane_id}"],
+    ]);
+    expect(outcome).toMatchObject({ located: true, selection: { succeeded: true }, activation: { succeeded: true } });
+  });
+
+  it("with no client attached: selection only, activation reported as not possible", async () => {
+    const tmux = fakeTmux({ "list-clients": ok(""), "display-message": display });
+    const outcome = await tmuxBackend.focus(target, context(tmux.run));
+    expect(tmux.calls.map((call) => call[3])).not.toContain("switch-client");
+    expect(tmux.calls).toContainEqual(["tmux", "-S", SOCKET, "select-window", "-t", "%7", ";", "select-pane", "-t", "%7"]);
+    expect(outcome).toMatchObject({ selection: { succeeded: true }, activation: { attempted: false, succeeded: false } });
+    expect(outcome.activation.detail).toContain("no tmux client is attached");
+  });
+
+  it("an unpinned client needs its outer terminal window raised to count as activation", async () => {
+    const tmux = fakeTmux({ "list-clients": clientsShowing("/dev/pts/5\t$2\t10\t99", "/dev/pts/5\t%7"), "display-message": display });
+    const raisedFor: Record<string, string>[] = [];
+    const raised = await tmuxBackend.focus(target, context(tmux.run, { raiseOuter: async (env) => (raisedFor.push(env), done("raised kitty window 1")) }));
+    expect(raisedFor).toEqual([{ KITTY_WINDOW_ID: "1" }]);
+    expect(raised.activation).toMatchObject({ succeeded: true, detail: expect.stringContaining("raised kitty window 1") });
+    const notRaised = await tmuxBackend.focus(target, context(tmux.run, { raiseOuter: async () => failed("unknown terminal") }));
+    expect(notRaised).toMatchObject({ selection: { succeeded: true }, activation: { attempted: true, succeeded: false } });
+  });
+
+  it("a client that does not show the pane afterwards is a failed activation, not a success", async () => {
+    const tmux = fakeTmux({ "list-clients": clientsShowing("/dev/pts/5\t$2\t10\t99", "/dev/pts/4\t%7\n/dev/pts/5\t%3"), "display-message": display });
+    const outcome = await tmuxBackend.focus(target, context(tmux.run, { client: "/dev/pts/5" }));
+    expect(outcome.activation).toMatchObject({ succeeded: false, detail: "client /dev/pts/5 shows %3, not %7" });
+  });
+
+  it("a pane that no longer exists, and a server that is gone, are reported as such", async () => {
+    const stale = await tmuxBackend.focus(target, context(fakeTmux({ "has-session": err("can't find pane: %7") }).run));
+    expect(stale).toMatchObject({ located: false, selection: { succeeded: false, detail: `pane %7 no longer exists on ${SOCKET}` } });
+    const dead = await tmuxBackend.focus(target, context(fakeTmux({ "has-session": err(`no server running on ${SOCKET}`) }).run));
+    expect(dead.selection.detail).toContain("is gone");
+  });
+});

@@ -1,0 +1,122 @@
+// tmux: the socket from the captured TMUX, the pane from TMUX_PANE. One switch command pinned to a chosen client,
+// then verification of what that client shows (docs/focus.md, "tmux").
+import { done, failed, skipped, type BackendOutcome, type FocusBackend, type FocusContext, type Operation } from "../src/focus-types.ts";
+import type { RunResult } from "../src/exec.ts";
+
+export interface TmuxTarget {
+  readonly socket: string;
+  readonly pane: string;
+}
+
+interface Client {
+  readonly tty: string;
+  readonly sessionId: string;
+  readonly activity: number;
+  readonly pid: number;
+}
+
+const PANE = /^%\d+$/;
+
+/** `TMUX` is `<socket path>,<server pid>,<session id number>`; the socket is the text before the first comma. */
+export function parseTmuxEnv(tmux: string | undefined): { socket: string; sessionId: string } | undefined {
+  if (!tmux) return undefined;
+  const parts = tmux.split(",");
+  const socket = parts[0];
+  if (!socket || !socket.startsWith("/")) return undefined;
+  const session = parts[2];
+  return { socket, sessionId: session !== undefined && /^\d+$/.test(session) ? `$${session}` : "" };
+}
+
+export function parseClients(stdout: string): Client[] {
+  return stdout
+    .split("\n")
+    .map((line) => line.split("\t"))
+    .filter((fields) => fields.length === 4 && fields[0] !== "")
+    .map(([tty, sessionId, activity, pid]) => ({ tty: tty as string, sessionId: sessionId as string, activity: Number(activity), pid: Number(pid) }));
+}
+
+const mostRecent = (clients: readonly Client[]): Client | undefined => [...clients].sort((a, b) => b.activity - a.activity)[0];
+
+/** Why a tmux call failed, in words a user can act on. */
+function explain(result: RunResult, socket: string, pane: string): string {
+  const message = result.stderr.trim() || result.failure || `exit ${result.code}`;
+  if (result.failure === "not-found") return "tmux is not installed";
+  if (/no server running|error connecting|No such file or directory/.test(message)) return `the tmux server on ${socket} is gone (${message})`;
+  if (/can't find pane/.test(message)) return `pane ${pane} no longer exists on ${socket}`;
+  return message;
+}
+
+type Choice = { client: Client; pinned: boolean; why: string } | undefined;
+
+/**
+ * The client to switch: the one the user is at (`--client`, or the client of the caller's own tmux session), else a
+ * client already on the target's session, else the most recently active. Never "some client" tmux picks.
+ */
+export function chooseClient(clients: readonly Client[], targetSessionId: string, socket: string, context: Pick<FocusContext, "client" | "env">): Choice {
+  if (context.client) {
+    const pinned = clients.find((client) => client.tty === context.client);
+    if (pinned) return { client: pinned, pinned: true, why: `the client that asked (${pinned.tty})` };
+  }
+  const caller = parseTmuxEnv(context.env.TMUX);
+  if (caller && caller.socket === socket && caller.sessionId) {
+    const own = mostRecent(clients.filter((client) => client.sessionId === caller.sessionId));
+    if (own) return { client: own, pinned: true, why: `the caller's own client (${own.tty})` };
+  }
+  const onTarget = mostRecent(clients.filter((client) => client.sessionId === targetSessionId));
+  if (onTarget) return { client: onTarget, pinned: false, why: `a client already on the target's session (${onTarget.tty})` };
+  const recent = mostRecent(clients);
+  return recent ? { client: recent, pinned: false, why: `the most recently active client (${recent.tty})` } : undefined;
+}
+
+export const tmuxBackend = {
+  id: "tmux",
+  displayName: "tmux",
+  detect(terminal) {
+    const parsed = parseTmuxEnv(terminal.env.TMUX);
+    const pane = terminal.env.TMUX_PANE;
+    return parsed && pane && PANE.test(pane) ? { socket: parsed.socket, pane } : undefined;
+  },
+  describe: ({ socket, pane }) => `tmux pane ${pane} (${socket})`,
+  async focus({ socket, pane }, context): Promise<BackendOutcome> {
+    const tmux = (...args: string[]) => context.run("tmux", ["-S", socket, ...args]);
+    const target = `tmux pane ${pane} (${socket})`;
+    // display on a dead pane succeeds with empty output; has-session fails on it, so it is the existence check.
+    const exists = await tmux("has-session", "-t", pane);
+    if (!exists.ok) {
+      const why = explain(exists, socket, pane);
+      return { located: false, target, selection: failed(why), activation: skipped(why) };
+    }
+    const info = await tmux("display-message", "-p", "-t", pane, "#{session_id}\t#{session_name}\t#{window_index}");
+    const [sessionId = "", sessionName = "", windowIndex = ""] = info.stdout.split("\t");
+    const where = `${target}, session ${sessionName} window ${windowIndex}`;
+    const listed = await tmux("list-clients", "-F", "#{client_tty}\t#{session_id}\t#{client_activity}\t#{client_pid}");
+    const choice = chooseClient(listed.ok ? parseClients(listed.stdout) : [], sessionId, socket, context);
+
+    // One command, so a popup closing on the session switch cannot cut the sequence short.
+    const switched = choice
+      ? await tmux("switch-client", "-c", choice.client.tty, "-t", pane, ";", "select-window", "-t", pane, ";", "select-pane", "-t", pane)
+      : await tmux("select-window", "-t", pane, ";", "select-pane", "-t", pane);
+    if (!switched.ok) {
+      const why = explain(switched, socket, pane);
+      return { located: true, target: where, selection: failed(why), activation: failed(why) };
+    }
+
+    const selected = await tmux("display-message", "-p", "-t", pane, "#{pane_active}#{window_active}#{window_zoomed_flag}");
+    const [paneActive, windowActive] = selected.stdout;
+    const selection: Operation =
+      paneActive === "1" && windowActive === "1" ? done(`selected ${pane} in session ${sessionName} window ${windowIndex}`) : failed(`after switching, ${pane} is not the active pane of its session (tmux says ${selected.stdout || selected.stderr})`);
+
+    if (!choice) return { located: true, target: where, selection, activation: skipped(`no tmux client is attached to ${socket}: nothing shows the pane until one attaches`) };
+    // `display -c TTY` run from outside tmux does not read that client (tmux 3.3a answers for another one);
+    // list-clients formats are per client.
+    const shown = await tmux("list-clients", "-F", "#{client_tty}\t#{pane_id}");
+    const clientPane = shown.stdout.split("\n").find((line) => line.startsWith(`${choice.client.tty}\t`))?.split("\t")[1];
+    if (clientPane !== pane) return { located: true, target: where, selection, activation: failed(`client ${choice.client.tty} shows ${clientPane ?? "nothing"}, not ${pane}`) };
+    const showing = `${choice.why} shows ${pane}`;
+    if (choice.pinned) return { located: true, target: where, selection, activation: done(showing) };
+    // Not the client the user is at: the user sees the pane only if that client's terminal window comes to the front.
+    const outerEnv = await context.environOf(choice.client.pid);
+    const raised = outerEnv ? await context.raiseOuter(outerEnv) : failed(`could not read the environment of tmux client process ${choice.client.pid}`);
+    return { located: true, target: where, selection, activation: { attempted: true, succeeded: raised.succeeded, detail: `${showing}; ${raised.detail}` } };
+  },
+} satisfies FocusBackend<TmuxTarget>;

@@ -1,0 +1,150 @@
+// Real tmux for live tests: an "inner" server where agents run in panes, and an "outer" server whose panes run
+// attached inner clients. The outer pane shows exactly what that client renders, so a test can read what the user
+// would see (terminals.md: "Proof of what a client really shows").
+import { execFileSync, spawnSync } from "node:child_process";
+import { mkdirSync, symlinkSync } from "node:fs";
+import { join } from "node:path";
+import { HOOK_BIN } from "../processes.ts";
+import type { Sandbox } from "../sandbox.ts";
+
+export interface AgentPane {
+  readonly pane: string;
+  readonly sessionId: string;
+  readonly marker: string;
+}
+
+export interface AttachedClient {
+  readonly tty: string;
+  readonly outerSession: string;
+}
+
+export class TmuxLab {
+  readonly inner: string;
+  readonly outer: string;
+  private readonly claude: string;
+  private agents = 0;
+
+  constructor(private readonly sandbox: Sandbox, name = "lab") {
+    const dir = join(sandbox.root, `tmux-${name}`);
+    mkdirSync(dir, { recursive: true });
+    this.inner = join(dir, "inner sock"); // a space in the socket path, on purpose
+    this.outer = join(dir, "outer");
+    const bin = join(dir, "bin");
+    mkdirSync(bin);
+    this.claude = join(bin, "claude");
+    symlinkSync(process.execPath, this.claude);
+  }
+
+  tmux(socket: string, ...args: string[]): string {
+    return execFileSync("tmux", ["-S", socket, ...args], { encoding: "utf8", env: this.sandbox.env }).trimEnd();
+  }
+
+  tryTmux(socket: string, ...args: string[]): { status: number | null; stdout: string; stderr: string } {
+    const result = spawnSync("tmux", ["-S", socket, ...args], { encoding: "utf8", env: this.sandbox.env });
+    return { status: result.status, stdout: result.stdout.trimEnd(), stderr: result.stderr.trimEnd() };
+  }
+
+  /**
+   * A shell command for a pane: a process named exactly `claude` reports session-start through the real hook (so the
+   * record carries this pane's TMUX and TMUX_PANE), prints a marker, then stays alive like an agent waiting for input.
+   */
+  private agentCommand(sessionId: string, marker: string): string {
+    const script = [
+      `const r = require("node:child_process").spawnSync(process.execPath, [${JSON.stringify(HOOK_BIN)}, "session-start", "--agent", "claude"], { input: JSON.stringify({ session_id: ${JSON.stringify(sessionId)}, cwd: process.cwd() }) });`,
+      `process.stdout.write(${JSON.stringify(`${marker}\n`)} + "hook exit " + r.status + "\\n");`,
+      "setInterval(() => {}, 1e6);",
+    ].join(" ");
+    const quote = (text: string) => `'${text.replaceAll("'", `'\\''`)}'`;
+    const env = ["TONGS_AGENTS_STATE_DIR", "HOME"].map((name) => `${name}=${quote(this.sandbox.env[name] as string)}`).join(" ");
+    return `env ${env} ${quote(this.claude)} -e ${quote(script)}`;
+  }
+
+  private nextAgent(): { sessionId: string; marker: string } {
+    this.agents++;
+    return { sessionId: `lab-session-${this.agents}-${Math.random().toString(16).slice(2, 8)}`, marker: `AGENT-MARKER-${this.agents}` };
+  }
+
+  /** A new inner session whose first pane runs an agent. */
+  newSession(name: string, cwd: string = this.sandbox.root): AgentPane {
+    const agent = this.nextAgent();
+    const pane = this.tmux(this.inner, "new-session", "-d", "-s", name, "-x", "100", "-y", "30", "-c", cwd, "-P", "-F", "#{pane_id}", this.agentCommand(agent.sessionId, agent.marker));
+    return { pane, ...agent };
+  }
+
+  newWindow(session: string, cwd: string = this.sandbox.root): AgentPane {
+    const agent = this.nextAgent();
+    const pane = this.tmux(this.inner, "new-window", "-d", "-t", `${session}:`, "-c", cwd, "-P", "-F", "#{pane_id}", this.agentCommand(agent.sessionId, agent.marker));
+    return { pane, ...agent };
+  }
+
+  split(targetPane: string, cwd: string = this.sandbox.root): AgentPane {
+    const agent = this.nextAgent();
+    const pane = this.tmux(this.inner, "split-window", "-d", "-t", targetPane, "-c", cwd, "-P", "-F", "#{pane_id}", this.agentCommand(agent.sessionId, agent.marker));
+    return { pane, ...agent };
+  }
+
+  /** A plain pane without an agent (to move focus away, or to be the "other" content). */
+  plainWindow(session: string, text: string): string {
+    return this.tmux(this.inner, "new-window", "-t", `${session}:`, "-P", "-F", "#{pane_id}", `sh -c 'echo ${text}; exec sleep 600'`);
+  }
+
+  /** Wait until every agent pane printed its marker (its hook has run). */
+  async ready(...panes: AgentPane[]): Promise<void> {
+    for (const agent of panes) {
+      await waitFor(() => this.capture(this.inner, agent.pane).includes(agent.marker), `agent in ${agent.pane} to start`);
+      const text = this.capture(this.inner, agent.pane);
+      if (!text.includes("hook exit 0")) throw new Error(`hook in ${agent.pane} failed: ${text}`);
+    }
+  }
+
+  /** Attach a real inner client inside an outer pane; returns the client's tty. */
+  async attach(session: string, name = `view-${session}`): Promise<AttachedClient> {
+    const before = new Set(this.clients().map((client) => client.tty));
+    const quote = (text: string) => `'${text.replaceAll("'", `'\\''`)}'`;
+    this.tmux(this.outer, "new-session", "-d", "-s", name, "-x", "120", "-y", "40", `env -u TMUX tmux -S ${quote(this.inner)} attach -t ${quote(session)}`);
+    let tty = "";
+    await waitFor(() => {
+      tty = this.clients().find((client) => !before.has(client.tty))?.tty ?? "";
+      return tty !== "";
+    }, `a client attached to ${session}`);
+    return { tty, outerSession: name };
+  }
+
+  /** Attached clients, each with the session and pane it shows (list-clients formats are per client). */
+  clients(): { tty: string; session: string; pane: string }[] {
+    const listed = this.tryTmux(this.inner, "list-clients", "-F", "#{client_tty}\t#{client_session}\t#{pane_id}");
+    if (listed.status !== 0 || listed.stdout === "") return [];
+    return listed.stdout.split("\n").map((line) => {
+      const [tty = "", session = "", pane = ""] = line.split("\t");
+      return { tty, session, pane };
+    });
+  }
+
+  capture(socket: string, target: string): string {
+    return this.tmux(socket, "capture-pane", "-p", "-t", target);
+  }
+
+  /** What the attached client draws, read from the outer pane, and where its cursor is. */
+  seen(client: AttachedClient): { text: string; cursor: [number, number] } {
+    const [x, y] = this.tmux(this.outer, "display-message", "-p", "-t", client.outerSession, "#{cursor_x} #{cursor_y}").split(" ").map(Number);
+    return { text: this.capture(this.outer, client.outerSession), cursor: [x as number, y as number] };
+  }
+
+  /** Where a pane's cursor is on the client's screen: pane offset plus the cursor within the pane. */
+  expectedCursor(pane: string): [number, number] {
+    const [left, top, x, y] = this.tmux(this.inner, "display-message", "-p", "-t", pane, "#{pane_left} #{pane_top} #{cursor_x} #{cursor_y}").split(" ").map(Number);
+    return [(left as number) + (x as number), (top as number) + (y as number)];
+  }
+
+  stop(): void {
+    for (const socket of [this.outer, this.inner]) this.tryTmux(socket, "kill-server");
+  }
+}
+
+export async function waitFor(condition: () => boolean, what: string, timeoutMs = 15_000): Promise<void> {
+  const started = Date.now();
+  while (!condition()) {
+    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
