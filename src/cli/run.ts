@@ -26,6 +26,7 @@ Usage:
   tongs-agents prune [--dry-run]         remove ended and stale records
   tongs-agents focus <query> [--json] [--client <tty>]
                                          jump to the session's pane, tab and window
+  tongs-agents mcp                       MCP server on stdio (tools: list, get, attention, focus, cleanup)
   tongs-agents help
 
 The hook command, for harness configuration: tongs-agents-hook <event> --agent <claude|codex|pi>`;
@@ -98,6 +99,13 @@ const verbs: Record<string, Verb> = {
     if (parsed.values.json === true) io.stdout(JSON.stringify(result, null, 2));
     else (result.state === "complete" ? io.stdout : io.stderr)(formatFocus(result));
     return exitCodeOfFocus(result.state);
+  },
+  async mcp(args, context, io) {
+    const parsed = parse(args, {}, 0);
+    if ("ok" in parsed) return fail(parsed, io, false);
+    const { serveMcp } = await import("../mcp/stdio.ts");
+    await serveMcp({ stateDir: context.stateDir, processes: context.processes, env: context.env });
+    return EXIT_CODES.ok;
   },
   async help(_args, _context, io) {
     io.stdout(USAGE);
