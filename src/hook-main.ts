@@ -3,7 +3,7 @@
 import { fstatSync, read } from "node:fs";
 import { appendDebugLog, debugEnabled } from "./debug-log.ts";
 import { LIMITS } from "./bounds.ts";
-import { runHook, type HookInput } from "./hook.ts";
+import { queueNow, runHook, type HookInput, type HookProgress } from "./hook.ts";
 import { resolveStateDir } from "./paths.ts";
 import { defaultProcessSource } from "./proc.ts";
 
@@ -25,8 +25,12 @@ const stateDir = resolveStateDir(process.env);
 const debug = debugEnabled(process.env);
 const argv = process.argv.slice(2);
 
+const progress: HookProgress = {};
 const watchdog = setTimeout(() => {
-  if (debug) appendDebugLog(stateDir, { argv, outcome: "timeout", detail: `gave up after ${EXIT_BOUND_MS} ms` });
+  // An event that was validated and identified but not yet queued is queued now (a few synchronous writes), so giving
+  // up loses nothing that could be kept; the next lock holder applies it.
+  const saved = progress.event !== undefined && !progress.settled && queueNow(progress.event, stateDir);
+  if (debug) appendDebugLog(stateDir, { argv, outcome: "timeout", action: progress.settled || saved ? "deferred" : "lost", detail: `gave up after ${EXIT_BOUND_MS} ms` });
   quit();
 }, Math.max(0, started + EXIT_BOUND_MS - Date.now()));
 watchdog.unref();
@@ -69,6 +73,7 @@ const outcome = await runHook(argv, input, {
   now: Date.now,
   scanBoundMs: SCAN_BOUND_MS,
   lockBoundMs: LOCK_BOUND_MS,
+  progress,
 }).catch((error: unknown) => ({ ok: false, stage: "bug", detail: String(error) }));
 if (debug) {
   const elapsed = { elapsed_ms: Math.round(Date.now() - started), since_process_start_ms: Math.round(Date.now() - performance.timeOrigin) };

@@ -23,8 +23,17 @@ export interface HookContext {
   readonly now: () => number;
   /** How long the process scan may take before identity counts as unresolved. */
   readonly scanBoundMs: number;
-  /** How long to wait for a record lock before the event is dropped. */
+  /** How long to wait for a record lock before the event is left queued for the next lock holder. */
   readonly lockBoundMs: number;
+  /** Filled in as the hook goes, so a watchdog that fires mid-way can still queue a validated event (hook-main.ts). */
+  readonly progress?: HookProgress;
+}
+
+export interface HookProgress {
+  /** The validated, identified event, once it exists. */
+  event?: LifecycleEvent;
+  /** Set once the event is queued or applied: nothing is left to save. */
+  settled?: boolean;
 }
 
 export type HookOutcome =
@@ -63,7 +72,10 @@ export async function runHook(argv: readonly string[], input: HookInput, context
   }
   const event = args.alias === FLEET_EVENT ? await fleetEvent(harness, json, context) : await nativeEvent(harness, args.alias as NativeAlias, json, context);
   if ("ok" in event) return event;
-  return store(event, context);
+  if (context.progress) context.progress.event = event;
+  const outcome = await store(event, context);
+  if (context.progress) context.progress.settled = true;
+  return outcome;
 }
 
 async function fleetEvent(harness: Harness, json: unknown, context: HookContext): Promise<LifecycleEvent | HookOutcome> {
@@ -180,6 +192,15 @@ function lifecycleEvent(
   };
 }
 
+/**
+ * Queue an identified event without waiting for anything (synchronous file writes): what a watchdog does with an event
+ * it would otherwise lose. The next lock holder applies it.
+ */
+export function queueNow(event: LifecycleEvent, stateDir: string): boolean {
+  const dirs = ensureStateDirs(stateDir);
+  return dirs.ok && enqueue(dirs.sessionsDir, digestOf(event.canonicalId) as string, event).ok;
+}
+
 async function store(event: LifecycleEvent, context: HookContext): Promise<HookOutcome> {
   const dirs = ensureStateDirs(context.stateDir);
   if (!dirs.ok) return reject("store", dirs.detail);
@@ -200,6 +221,7 @@ async function store(event: LifecycleEvent, context: HookContext): Promise<HookO
     const queued = enqueue(sessionsDir, digest, event);
     if (!queued.ok) return reject("store", queued.detail);
     queuedPath = queued.path;
+    if (context.progress) context.progress.settled = true;
     drained = await withRecordLock(sessionsDir, digest, context.now() + context.lockBoundMs, async () => drain(sessionsDir, digest, context), {
       stopWaiting: () => !isQueued(queued.path),
     });

@@ -202,11 +202,14 @@ export async function findAncestor(
   return { found: false, reason: "not-found" };
 }
 
+/**
+ * Race `promise` against a timer. A promise that is already settled (a synchronous read wrapped in async) still wins
+ * when the deadline has passed: a process descheduled under load has not waited on anything, so it does not time out.
+ */
 export async function withDeadline<T>(promise: Promise<T>, ms: number): Promise<T | "timeout"> {
-  if (ms <= 0) return "timeout";
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<"timeout">((resolve) => {
-    timer = setTimeout(() => resolve("timeout"), ms);
+    timer = setTimeout(() => resolve("timeout"), Math.max(0, ms));
     timer.unref();
   });
   try {

@@ -132,6 +132,9 @@ describe("concurrent delivery", () => {
     reading = false;
     await reader;
     for (const run of runs) expectSilentSuccess(run);
+    // Every hook either applied its event or left it queued; anything else would be a lost event (shown with its reason).
+    const outcomes = readFileSync(join(sandbox.stateDir, "hook.log"), "utf8").trim().split("\n").map((line) => JSON.parse(line) as { action?: string });
+    expect(outcomes.filter((outcome) => outcome.action !== "written" && outcome.action !== "deferred")).toEqual([]);
     // Under contention a hook may leave its event queued (deferred, not dropped); the next event applies it first.
     expectSilentSuccess(await claude.emit("stop", "claude", { session_id: "busy", cwd: "/w" }));
     const final = await readRecord(path);
