@@ -1,6 +1,9 @@
+import { EXIT_CODES } from "../errors.ts";
 import { loadFleet, type SessionView } from "../sessions.ts";
 import type { RecordListing } from "../store.ts";
 import type { CliContext } from "./context.ts";
+import { formatTable } from "./format.ts";
+import { fail, parse, type Verb } from "./io.ts";
 
 export interface ListResult {
   readonly sessions: SessionView[];
@@ -14,3 +17,15 @@ export async function listSessions(context: CliContext, { all = false }: { all?:
   const sessions = all ? fleet.sessions : fleet.sessions.filter((session) => session.status !== "ended");
   return { sessions, invalid: fleet.invalid, ...(fleet.problem ? { problem: fleet.problem } : {}) };
 }
+
+export const listVerb: Verb = async (args, context, io) => {
+  const parsed = parse(args, { json: { type: "boolean" }, all: { type: "boolean" } }, 0);
+  if ("ok" in parsed) return fail(parsed, io, false);
+  const json = parsed.values.json === true;
+  const result = await listSessions(context, { all: parsed.values.all === true });
+  if (result.problem) return fail({ ok: false, reason: "state-dir", detail: result.problem }, io, json);
+  if (json) io.stdout(JSON.stringify({ sessions: result.sessions, invalid: result.invalid }, null, 2));
+  else if (result.sessions.length === 0) io.stdout(parsed.values.all ? "No sessions." : "No agent sessions running. (`tongs-agents list --all` includes ended ones.)");
+  else io.stdout(formatTable(result.sessions, { now: context.now, color: io.color, width: io.columns }));
+  return EXIT_CODES.ok;
+};

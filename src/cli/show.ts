@@ -1,6 +1,8 @@
-import type { Failure } from "../errors.ts";
+import { EXIT_CODES, type Failure } from "../errors.ts";
 import { loadFleet, resolveQuery, type SessionView } from "../sessions.ts";
 import type { CliContext } from "./context.ts";
+import { formatDetails } from "./format.ts";
+import { fail, parse, type Verb } from "./io.ts";
 
 export type ShowResult = { ok: true; session: SessionView } | Failure;
 
@@ -19,3 +21,13 @@ export async function showSession(context: CliContext, query: string): Promise<S
   }
   return { ok: true, session: found.session };
 }
+
+export const showVerb: Verb = async (args, context, io) => {
+  const parsed = parse(args, { json: { type: "boolean" } }, 1);
+  if ("ok" in parsed) return fail(parsed, io, false);
+  const json = parsed.values.json === true;
+  const result = await showSession(context, parsed.positionals[0] as string);
+  if (!result.ok) return fail(result, io, json);
+  io.stdout(json ? JSON.stringify(result.session, null, 2) : formatDetails(result.session, context.now));
+  return EXIT_CODES.ok;
+};

@@ -1,0 +1,12 @@
+export const USAGE = `tongs-agents: which AI coding agent needs you now, and take me to it
+
+Usage:
+  tongs-agents list [--json] [--all]     sessions sorted by attention
+  tongs-agents show <query> [--json]     one session (id, short id, session id prefix or PID)
+  tongs-agents focus <query> [--json] [--client <tty>]
+                                         jump to the session's pane, tab and window
+  tongs-agents prune [--dry-run]         remove ended and stale records
+  tongs-agents mcp                       MCP server on stdio (tools: list, get, attention, focus, cleanup)
+  tongs-agents help
+
+The hook command, for harness configuration: tongs-agents-hook <event> --agent <claude|codex|pi>`;
