@@ -36,7 +36,12 @@ const UNSAFE_FOR_DISPLAY = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e
 
 /** Collapse text for one display line: unsafe characters become spaces, runs of whitespace one space. */
 export function toDisplayLine(text: string): string {
-  return text.replace(UNSAFE_FOR_DISPLAY, " ").replace(/\s+/g, " ").trim();
+  return withoutControls(text).replace(/\s+/g, " ").trim();
+}
+
+/** Unsafe characters become spaces; layout (indentation, runs of spaces) is kept, as for a pane preview. */
+export function withoutControls(text: string): string {
+  return text.replace(UNSAFE_FOR_DISPLAY, " ");
 }
 
 /** Cut text to at most `maxBytes` UTF-8 bytes on a code point boundary, marking the cut with an ellipsis. */

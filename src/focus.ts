@@ -7,6 +7,7 @@ import { run as defaultRun, type Runner } from "./exec.ts";
 import { failed, skipped, type BackendOutcome, type FocusBackend, type FocusContext, type FocusResult, type FocusState, type Operation } from "./focus-types.ts";
 import type { ProcessSource } from "./proc.ts";
 import { repoNameOf } from "./repo.ts";
+import { markSeen } from "./seen.ts";
 import { loadFleet, resolveQuery, type SessionView } from "./sessions.ts";
 
 export interface FocusOptions {
@@ -63,7 +64,10 @@ export async function focusSession(query: string, options: FocusOptions): Promis
     const context: FocusContext = { run, env, client, platform, environOf, raiseOuter: (outerEnv) => raiseOuter(outerEnv, backends, context) };
     // The backend that captured the target decides; a failure is reported, never retried through another backend.
     const outcome = await backend.focus(target, context);
-    return { ...resultOf(outcome), session: summary, backend: backend.id };
+    const focused: FocusResult = { ...resultOf(outcome), session: summary, backend: backend.id };
+    // The user has now seen it: an idle session stops ranking as "done, unseen" in the picker and `next`.
+    if (focused.state === "complete" || focused.state === "partial") markSeen(stateDir, session.id);
+    return focused;
   }
   return unavailable("no terminal target recorded: the session did not run in a supported terminal (tmux, GNU screen, kitty, WezTerm, iTerm2, Terminal.app, X11)");
 }

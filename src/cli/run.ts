@@ -15,6 +15,7 @@ const VERBS: Record<string, () => Promise<Verb>> = {
   focus: async () => (await import("./focus.ts")).focusVerb,
   prune: async () => (await import("./prune.ts")).pruneVerb,
   mcp: async () => (await import("./mcp.ts")).mcpVerb,
+  pick: async () => (await import("./pick.ts")).pickVerb,
   help: async () => async (_args, _context, io) => {
     io.stdout(USAGE);
     return EXIT_CODES.ok;

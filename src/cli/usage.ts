@@ -5,6 +5,7 @@ Usage:
   tongs-agents show <query> [--json]     one session (id, short id, session id prefix or PID)
   tongs-agents focus <query> [--json] [--client <tty>]
                                          jump to the session's pane, tab and window
+  tongs-agents pick [--client <tty>]     full-screen picker (tmux popup or any terminal); Enter jumps
   tongs-agents prune [--dry-run]         remove ended and stale records
   tongs-agents mcp                       MCP server on stdio (tools: list, get, attention, focus, cleanup)
   tongs-agents help

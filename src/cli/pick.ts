@@ -1,0 +1,37 @@
+import { homedir } from "node:os";
+import { EXIT_CODES, exitCodeOfFocus } from "../errors.ts";
+import { capturePane } from "../picker/capture.ts";
+import { runPicker } from "../picker/tui.ts";
+import { formatFocus } from "./format.ts";
+import { fail, parse, type Verb } from "./io.ts";
+
+export const pickVerb: Verb = async (args, context, io) => {
+  const parsed = parse(args, { client: { type: "string" } }, 0);
+  if ("ok" in parsed) return fail(parsed, io, false);
+  const client = typeof parsed.values.client === "string" && parsed.values.client !== "" ? parsed.values.client : undefined;
+  const exit = await runPicker(
+    { input: process.stdin, output: process.stdout },
+    {
+      stateDir: context.stateDir,
+      processes: context.processes,
+      ...(context.listProcesses ? { listProcesses: context.listProcesses } : {}),
+      // Loaded when Enter is pressed, not before the first screen.
+      focus: async (id) => (await import("../focus.ts")).focusSession(id, { stateDir: context.stateDir, processes: context.processes, env: context.env, client }),
+      prune: async () => {
+        const result = await (await import("../prune.ts")).prune({ stateDir: context.stateDir, processes: context.processes });
+        return result.ok ? result.removed.filter((entry) => entry.kind === "record").length : 0;
+      },
+      capture: capturePane,
+      now: Date.now,
+      home: context.env.HOME ?? homedir(),
+      color: !context.env.NO_COLOR,
+    },
+  );
+  if (exit.kind === "no-terminal") {
+    io.stderr(`tongs-agents: ${exit.detail}`);
+    return EXIT_CODES.error;
+  }
+  if (exit.kind === "cancelled") return EXIT_CODES.ok;
+  if (exit.result.state !== "complete") io.stderr(formatFocus(exit.result));
+  return exitCodeOfFocus(exit.result.state);
+};

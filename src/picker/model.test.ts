@@ -1,0 +1,108 @@
+import { describe, expect, it } from "vitest";
+import type { SessionView } from "../sessions.ts";
+import { buildRows, decodeKeys, handleKey, initialModel, selectedIndex, visibleRows, withRows, type Key, type PickerModel } from "./model.ts";
+import { displayWidth, fit, renderFrame } from "./render.ts";
+
+const NOW = Date.parse("2026-11-29T12:00:00.000Z");
+const ago = (seconds: number) => new Date(NOW - seconds * 1000).toISOString();
+
+function session(id: string, status: SessionView["status"], changedSecondsAgo: number, extra: Partial<SessionView> = {}): SessionView {
+  return {
+    id, short_id: id.slice(0, 10), harness: "claude", harness_name: "Claude Code", session_id: `native-${id}`, instance_id: "i", identity: "process",
+    status, recorded_status: status, stale: false, stale_reason: "", pid: 100, cwd: `/home/u/src/${id}`, detail: `${status} detail`, tool: "", last_event: "",
+    created_at: ago(3600), updated_at: ago(changedSecondsAgo), status_changed_at: ago(changedSecondsAgo), launch_id: "", profile_id: "", terminal: { env: {} }, ...extra,
+  };
+}
+
+const fleet = [
+  session("running-a", "running", 5),
+  session("idle-seen", "idle", 100),
+  session("waiting-b", "waiting", 50, { harness: "codex" }),
+  session("idle-new", "idle", 10),
+  session("error-c", "error", 20),
+  session("ended-d", "ended", 1),
+  session("started-e", "started", 1),
+];
+const seen = { "idle-seen": ago(50) };
+const model = (): PickerModel => initialModel(buildRows(fleet, seen, (cwd) => (cwd.endsWith("running-a") ? "main" : undefined)));
+const press = (start: PickerModel, ...keys: Key[]) => keys.reduce<{ model: PickerModel; effects: string[] }>((acc, key) => {
+  const { model: next, effect } = handleKey(acc.model, key);
+  return { model: next, effects: [...acc.effects, effect.kind === "focus" ? `focus:${effect.id}` : effect.kind] };
+}, { model: start, effects: [] });
+const chars = (text: string): Key[] => [...text].map((char) => ({ char }));
+const ids = (m: PickerModel) => visibleRows(m).map((row) => row.session.id);
+
+describe("picker model", () => {
+  it("sorts by attention with idle-unseen above running and seen idle below started", () => {
+    expect(ids(model())).toEqual(["waiting-b", "error-c", "idle-new", "running-a", "started-e", "idle-seen", "ended-d"]);
+    expect(model().rows.find((row) => row.session.id === "idle-new")?.rank).toBe("idle-unseen");
+  });
+
+  it("filters on every typed word across harness, directory, branch, status and detail", () => {
+    expect(ids(press(model(), ...chars("codex")).model)).toEqual(["waiting-b"]);
+    expect(ids(press(model(), ...chars("main")).model)).toEqual(["running-a"]);
+    expect(ids(press(model(), ...chars("idle src")).model)).toEqual(["idle-new", "idle-seen"]);
+    expect(ids(press(model(), ...chars("zzz")).model)).toEqual([]);
+    expect(ids(press(model(), ...chars("codex"), "backspace", "clear-query").model)).toHaveLength(7);
+  });
+
+  it("moves with arrows, Tab and j/k (j/k only while the filter is empty), wrapping around", () => {
+    expect(selectedIndex(press(model(), "down", "down").model)).toBe(2);
+    expect(selectedIndex(press(model(), "up").model)).toBe(6);
+    expect(selectedIndex(press(model(), { char: "j" }, { char: "j" }, { char: "k" }).model)).toBe(1);
+    expect(press(model(), ...chars("i"), { char: "j" }).model.query).toBe("ij");
+  });
+
+  it("Enter and digits focus; digits and q are typed when filtering", () => {
+    expect(press(model(), "down", "enter").effects.at(-1)).toBe("focus:error-c");
+    expect(press(model(), { char: "3" }).effects).toEqual(["focus:idle-new"]);
+    expect(press(model(), ...chars("idle"), { char: "2" }).model.query).toBe("idle2");
+    expect(press(model(), { char: "q" }).effects).toEqual(["quit"]);
+    expect(press(model(), ...chars("x"), { char: "q" }).model.query).toBe("xq");
+  });
+
+  it("Esc clears the filter first, then closes", () => {
+    expect(press(model(), ...chars("idle"), "escape").effects.at(-1)).toBe("selection-changed");
+    expect(press(model(), ...chars("idle"), "escape", "escape").effects.at(-1)).toBe("quit");
+  });
+
+  it("keeps the selection on the same session through live updates, and falls back when it disappears", () => {
+    const on = press(model(), "down", "down", "down").model; // running-a
+    const reordered = withRows(on, buildRows([...fleet.filter((s) => s.id !== "waiting-b"), session("new-waiting", "waiting", 0)], seen, () => undefined));
+    expect(visibleRows(reordered)[selectedIndex(reordered)]?.session.id).toBe("running-a");
+    const gone = withRows(on, buildRows(fleet.filter((s) => s.id !== "running-a"), seen, () => undefined));
+    expect(gone.selectedId).toBe("waiting-b");
+  });
+
+  it("decodes terminal input into keys and never types escape sequences into the filter", () => {
+    expect(decodeKeys("\u001b[A\u001b[B\u001bOA\t\u001b[Z\r\u007fab\u0014\u0018\u0003\u001b[1;5C\u001b")).toEqual(["up", "down", "up", "down", "up", "enter", "backspace", { char: "a" }, { char: "b" }, "toggle-preview", "prune", "quit", "escape"]);
+  });
+});
+
+describe("picker frame", () => {
+  it("fits every line to the width, numbers the first nine rows and marks the selection", () => {
+    const lines = renderFrame(model(), { width: 60, height: 14, now: NOW, color: false, home: "/home/u" });
+    expect(lines).toHaveLength(14);
+    for (const line of lines) expect(displayWidth(line)).toBeLessThanOrEqual(60);
+    expect(lines[0]).toContain("7 sessions");
+    expect(lines[2]).toMatch(/^1>● waiting\s+codex\s+src\/waiting-b\s+50s\s+waiting detail/);
+    expect(lines[4]).toMatch(/^3 ◆ done\s+claude/);
+    expect(lines.at(-1)).toMatch(/^enter focus · 1-9 jump/);
+  });
+
+  it("shows the preview below the list when it is on", () => {
+    const on = press(model(), "toggle-preview").model;
+    const lines = renderFrame(on, { width: 50, height: 16, now: NOW, color: false, home: "/home/u", preview: ["$ make test", "  ok 42 tests"] });
+    const at = lines.findIndex((line) => line.startsWith("── preview"));
+    expect(at).toBeGreaterThan(2);
+    expect(lines.slice(at + 1, at + 3).map((line) => line.trimEnd())).toEqual(["$ make test", "  ok 42 tests"]);
+  });
+
+  it("makes record text display-safe and measures wide characters", () => {
+    const hostile = initialModel(buildRows([session("x", "waiting", 1, { detail: "evil\u001b]0;pwned\u0007 日本語の説明がとても長い" })], {}, () => undefined));
+    const lines = renderFrame(hostile, { width: 40, height: 6, now: NOW, color: true, home: "/" });
+    expect(lines.join("\n")).not.toContain("\u001b]0");
+    expect(displayWidth(fit("日本語", 4))).toBe(4);
+    expect(fit("日本語", 4)).toBe("日… ");
+  });
+});

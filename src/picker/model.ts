@@ -1,0 +1,153 @@
+// The picker's state and what each key does to it. Pure: the terminal loop (tui.ts) feeds keys and performs effects.
+import { rankOf, sortForPicker, type AttentionRank } from "../attention.ts";
+import type { SeenMarks } from "../seen.ts";
+import type { SessionView } from "../sessions.ts";
+
+export interface Row {
+  readonly session: SessionView;
+  readonly rank: AttentionRank;
+  readonly branch: string | undefined;
+}
+
+export interface PickerModel {
+  readonly rows: readonly Row[];
+  readonly query: string;
+  /** Selection by id, so it stays on the same session when rows update live. */
+  readonly selectedId: string | undefined;
+  readonly preview: boolean;
+  /** One line shown above the footer (a focus failure, what was pruned). */
+  readonly message: string;
+}
+
+export type Key =
+  | "up"
+  | "down"
+  | "enter"
+  | "escape"
+  | "backspace"
+  | "clear-query"
+  | "toggle-preview"
+  | "prune"
+  | "quit"
+  | { char: string };
+
+export type Effect = { kind: "none" } | { kind: "quit" } | { kind: "focus"; id: string } | { kind: "prune" } | { kind: "selection-changed" };
+
+const NONE: Effect = { kind: "none" };
+
+export function buildRows(sessions: readonly SessionView[], seen: SeenMarks, branchOf: (cwd: string) => string | undefined): Row[] {
+  return sortForPicker(sessions, seen).map((session) => ({ session, rank: rankOf(session, seen), branch: session.cwd ? branchOf(session.cwd) : undefined }));
+}
+
+export function initialModel(rows: readonly Row[]): PickerModel {
+  return { rows, query: "", selectedId: rows[0]?.session.id, preview: false, message: "" };
+}
+
+/** Replace the rows (a live update), keeping the selection on the same session when it is still shown. */
+export function withRows(model: PickerModel, rows: readonly Row[]): PickerModel {
+  const next = { ...model, rows };
+  const visible = visibleRows(next);
+  return visible.some((row) => row.session.id === model.selectedId) ? next : { ...next, selectedId: visible[0]?.session.id };
+}
+
+function haystack(row: Row): string {
+  const { session } = row;
+  return [session.short_id, session.harness, session.harness_name, row.rank, session.status, session.cwd, row.branch ?? "", session.detail, session.profile_id, session.session_id, session.pid ?? ""].join(" ").toLowerCase();
+}
+
+/** Every whitespace-separated word of the query must appear somewhere in the row. */
+export function visibleRows(model: Pick<PickerModel, "rows" | "query">): Row[] {
+  const words = model.query.toLowerCase().split(/\s+/).filter(Boolean);
+  return words.length === 0 ? [...model.rows] : model.rows.filter((row) => words.every((word) => haystack(row).includes(word)));
+}
+
+export function selectedIndex(model: PickerModel): number {
+  return Math.max(0, visibleRows(model).findIndex((row) => row.session.id === model.selectedId));
+}
+
+function move(model: PickerModel, delta: number): { model: PickerModel; effect: Effect } {
+  const visible = visibleRows(model);
+  if (visible.length === 0) return { model, effect: NONE };
+  const index = (selectedIndex(model) + delta + visible.length) % visible.length;
+  return { model: { ...model, selectedId: visible[index]?.session.id, message: "" }, effect: { kind: "selection-changed" } };
+}
+
+function setQuery(model: PickerModel, query: string): { model: PickerModel; effect: Effect } {
+  const next = { ...model, query, message: "" };
+  const visible = visibleRows(next);
+  const keep = visible.some((row) => row.session.id === model.selectedId);
+  return { model: { ...next, selectedId: keep ? model.selectedId : visible[0]?.session.id }, effect: { kind: "selection-changed" } };
+}
+
+/**
+ * Keys (docs in the README, "pick"): typing filters; arrows, Ctrl-P/Ctrl-N and Tab/Shift-Tab move, and j/k too while
+ * the filter is empty; Enter focuses; 1-9 focus that row directly while the filter is empty; Ctrl-T (or p) toggles
+ * the preview; Ctrl-X removes ended and stale sessions; Esc clears the filter or closes; q (empty filter) and Ctrl-C
+ * close.
+ */
+export function handleKey(model: PickerModel, key: Key): { model: PickerModel; effect: Effect } {
+  if (typeof key === "object") {
+    const empty = model.query === "";
+    if (empty && (key.char === "j" || key.char === "k")) return move(model, key.char === "j" ? 1 : -1);
+    if (empty && key.char === "q") return { model, effect: { kind: "quit" } };
+    if (empty && key.char === "p") return { model: { ...model, preview: !model.preview }, effect: { kind: "selection-changed" } };
+    if (empty && /^[1-9]$/.test(key.char)) {
+      const row = visibleRows(model)[Number(key.char) - 1];
+      return row ? { model: { ...model, selectedId: row.session.id }, effect: { kind: "focus", id: row.session.id } } : { model, effect: NONE };
+    }
+    return setQuery(model, model.query + key.char);
+  }
+  switch (key) {
+    case "up":
+      return move(model, -1);
+    case "down":
+      return move(model, 1);
+    case "enter": {
+      const row = visibleRows(model)[selectedIndex(model)];
+      return row ? { model, effect: { kind: "focus", id: row.session.id } } : { model, effect: NONE };
+    }
+    case "backspace":
+      return setQuery(model, [...model.query].slice(0, -1).join(""));
+    case "clear-query":
+      return setQuery(model, "");
+    case "escape":
+      return model.query === "" ? { model, effect: { kind: "quit" } } : setQuery(model, "");
+    case "toggle-preview":
+      return { model: { ...model, preview: !model.preview }, effect: { kind: "selection-changed" } };
+    case "prune":
+      return { model, effect: { kind: "prune" } };
+    case "quit":
+      return { model, effect: { kind: "quit" } };
+  }
+}
+
+/** Decode terminal input (raw mode) into keys. Unknown escape sequences are ignored, never typed into the filter. */
+export function decodeKeys(data: string): Key[] {
+  const keys: Key[] = [];
+  for (let index = 0; index < data.length; ) {
+    const rest = data.slice(index);
+    // eslint-disable-next-line no-control-regex
+    const sequence = /^\u001b(?:\[[0-9;]*[A-Za-z~]|O[A-Za-z])/.exec(rest);
+    if (sequence) {
+      const code = sequence[0];
+      if (code.endsWith("A")) keys.push("up");
+      else if (code.endsWith("B")) keys.push("down");
+      else if (code === "\u001b[Z") keys.push("up"); // Shift-Tab
+      index += code.length;
+      continue;
+    }
+    const char = String.fromCodePoint(rest.codePointAt(0) as number);
+    index += char.length;
+    if (char === "\u001b") keys.push("escape");
+    else if (char === "\r" || char === "\n") keys.push("enter");
+    else if (char === "\t" || char === "\u000e") keys.push("down"); // Tab, Ctrl-N
+    else if (char === "\u0010") keys.push("up"); // Ctrl-P
+    else if (char === "\u007f" || char === "\b") keys.push("backspace");
+    else if (char === "\u0015") keys.push("clear-query"); // Ctrl-U
+    else if (char === "\u0014") keys.push("toggle-preview"); // Ctrl-T
+    else if (char === "\u0018") keys.push("prune"); // Ctrl-X
+    else if (char === "\u0003" || char === "\u0004") keys.push("quit"); // Ctrl-C, Ctrl-D
+    else if (char >= " ") keys.push({ char });
+  }
+  return keys;
+}

@@ -1,0 +1,140 @@
+// One picker frame as terminal lines: header, filter, rows, optional preview, message, key hints. Every line is cut
+// to the terminal width by display columns, and every text from records is made display-safe first.
+import { toDisplayLine, withoutControls } from "../bounds.ts";
+import type { AttentionRank } from "../attention.ts";
+import { selectedIndex, visibleRows, type PickerModel, type Row } from "./model.ts";
+
+export const GLYPHS: Record<AttentionRank, { glyph: string; color: string; label: string }> = {
+  waiting: { glyph: "●", color: "33;1", label: "waiting" },
+  error: { glyph: "✖", color: "31;1", label: "error" },
+  "idle-unseen": { glyph: "◆", color: "32;1", label: "done" },
+  running: { glyph: "▶", color: "36", label: "running" },
+  started: { glyph: "○", color: "36", label: "started" },
+  idle: { glyph: "✓", color: "32", label: "idle" },
+  discovered: { glyph: "◇", color: "35", label: "found" },
+  ended: { glyph: "·", color: "90", label: "ended" },
+};
+
+/** Display columns of one code point: wide East Asian and emoji ranges take two, combining marks none. */
+function columnsOf(codePoint: number): number {
+  if ((codePoint >= 0x300 && codePoint <= 0x36f) || (codePoint >= 0x200b && codePoint <= 0x200f) || codePoint === 0xfe0f) return 0;
+  if (
+    (codePoint >= 0x1100 && codePoint <= 0x115f) ||
+    (codePoint >= 0x2e80 && codePoint <= 0xa4cf) ||
+    (codePoint >= 0xac00 && codePoint <= 0xd7a3) ||
+    (codePoint >= 0xf900 && codePoint <= 0xfaff) ||
+    (codePoint >= 0xfe30 && codePoint <= 0xfe4f) ||
+    (codePoint >= 0xff00 && codePoint <= 0xff60) ||
+    (codePoint >= 0xffe0 && codePoint <= 0xffe6) ||
+    (codePoint >= 0x1f300 && codePoint <= 0x1faff) ||
+    (codePoint >= 0x20000 && codePoint <= 0x3fffd)
+  )
+    return 2;
+  return 1;
+}
+
+export function displayWidth(text: string): number {
+  let width = 0;
+  for (const char of text) width += columnsOf(char.codePointAt(0) as number);
+  return width;
+}
+
+/** Cut plain text to `width` columns (an ellipsis marks a cut) and pad it to exactly `width`. */
+export function fit(text: string, width: number): string {
+  if (width <= 0) return "";
+  let out = "";
+  let used = 0;
+  const total = displayWidth(text);
+  const budget = total > width ? width - 1 : width;
+  for (const char of text) {
+    const columns = columnsOf(char.codePointAt(0) as number);
+    if (used + columns > budget) break;
+    out += char;
+    used += columns;
+  }
+  if (total > width) {
+    out += "…";
+    used += 1;
+  }
+  return out + " ".repeat(Math.max(0, width - used));
+}
+
+export function formatAge(fromIso: string, now: number): string {
+  const seconds = Math.max(0, Math.round((now - Date.parse(fromIso)) / 1000));
+  if (seconds < 60) return `${seconds}s`;
+  if (seconds < 3600) return `${Math.floor(seconds / 60)}m`;
+  if (seconds < 86400) return `${Math.floor(seconds / 3600)}h`;
+  return `${Math.floor(seconds / 86400)}d`;
+}
+
+/** Where a session works: the directory's last part, with the branch when known (`webapp@main`). */
+export function placeOf(row: Row, home: string): string {
+  const cwd = row.session.cwd;
+  const shown = home !== "/" && (cwd === home || cwd.startsWith(`${home}/`)) ? `~${cwd.slice(home.length)}` : cwd;
+  const tail = shown.split("/").filter(Boolean).slice(-2).join("/") || shown;
+  return row.branch ? `${tail}@${row.branch}` : tail;
+}
+
+export interface FrameOptions {
+  readonly width: number;
+  readonly height: number;
+  readonly now: number;
+  readonly color: boolean;
+  readonly home: string;
+  /** Lines of the selected session's pane, when the preview is on and could be captured. */
+  readonly preview?: readonly string[] | undefined;
+  readonly previewNote?: string;
+}
+
+export function renderFrame(model: PickerModel, options: FrameOptions): string[] {
+  const { width, height, now, color } = options;
+  const paint = (code: string, text: string) => (color ? `\u001b[${code}m${text}\u001b[0m` : text);
+  const visible = visibleRows(model);
+  const selected = selectedIndex(model);
+  const counts = new Map<AttentionRank, number>();
+  for (const row of model.rows) counts.set(row.rank, (counts.get(row.rank) ?? 0) + 1);
+  const summary = (["waiting", "error", "idle-unseen", "running"] as const).filter((rank) => counts.get(rank)).map((rank) => `${counts.get(rank)} ${GLYPHS[rank].label}`);
+
+  const lines: string[] = [];
+  lines.push(paint("1", fit(`tongs-agents  ${model.rows.length} session${model.rows.length === 1 ? "" : "s"}${summary.length ? `  ·  ${summary.join(" · ")}` : ""}`, width)));
+  lines.push(fit(`> ${model.query}${model.query ? "" : "type to filter"}`, width));
+
+  const footer = paint("90", fit("enter focus · 1-9 jump · ↑↓ move · ^T preview · ^X clear ended · esc quit", width));
+  const messageLines = model.message ? 1 : 0;
+  const available = Math.max(1, height - lines.length - 1 - messageLines);
+  const previewHeight = model.preview ? Math.floor(available / 2) : 0;
+  const listHeight = available - previewHeight;
+
+  // Keep the selection in view.
+  const start = Math.min(Math.max(0, selected - listHeight + 1), Math.max(0, visible.length - listHeight));
+  const shown = visible.slice(start, start + listHeight);
+  const ageWidth = 4;
+  const harnessWidth = Math.max(6, ...visible.map((row) => row.session.harness.length));
+  const labelWidth = 7;
+  const placeWidth = Math.min(32, Math.max(10, ...visible.map((row) => displayWidth(placeOf(row, options.home)))));
+  if (visible.length === 0) lines.push(paint("90", fit(model.rows.length === 0 ? "  no agent sessions" : "  nothing matches the filter", width)));
+  for (const [offset, row] of shown.entries()) {
+    const index = start + offset;
+    const style = GLYPHS[row.rank];
+    const number = index < 9 ? String(index + 1) : " ";
+    const profile = row.session.profile_id ? ` [${row.session.profile_id}]` : "";
+    const detail = toDisplayLine(row.session.stale ? `stale: ${row.session.stale_reason}` : row.session.detail) + profile;
+    const label = fit(style.label, labelWidth);
+    const columns = ` ${fit(row.session.harness, harnessWidth)} ${fit(toDisplayLine(placeOf(row, options.home)), placeWidth)} ${fit(formatAge(row.session.status_changed_at, now), ageWidth)} `;
+    const used = 2 + 1 + 1 + labelWidth + displayWidth(columns);
+    const rest = `${columns}${fit(detail, Math.max(0, width - used))}`;
+    if (index === selected) lines.push(color ? `\u001b[7m${number} ${style.glyph} ${label}${rest}\u001b[0m` : `${number}>${style.glyph} ${label}${rest}`);
+    else lines.push(`${number} ${paint(style.color, style.glyph)} ${paint(style.color, label)}${rest}`);
+  }
+  while (lines.length < 2 + listHeight) lines.push(" ".repeat(width));
+
+  if (model.preview) {
+    const note = options.previewNote ?? "";
+    lines.push(paint("90", fit(`── preview ${note ? `(${note}) ` : ""}${"─".repeat(width)}`, width)));
+    const body = (options.preview ?? []).slice(-(previewHeight - 1));
+    for (let index = 0; index < previewHeight - 1; index++) lines.push(fit(withoutControls(body[index] ?? ""), width));
+  }
+  if (model.message) lines.push(paint("33", fit(model.message, width)));
+  lines.push(footer);
+  return lines.slice(0, height);
+}

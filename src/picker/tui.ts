@@ -1,0 +1,167 @@
+// The picker in a terminal: alternate screen, raw keys, live updates (the sessions dir is watched, ages and liveness
+// refresh every two seconds, process discovery every few seconds), a pane preview, and focus on Enter.
+import { watch, type FSWatcher } from "node:fs";
+import type { ListProcesses } from "../discovery.ts";
+import type { FocusResult } from "../focus-types.ts";
+import { branchOf } from "../git-branch.ts";
+import { sessionsDirOf } from "../paths.ts";
+import type { ProcessSource } from "../proc.ts";
+import { readSeen } from "../seen.ts";
+import { loadFleet, type SessionView } from "../sessions.ts";
+import { buildRows, decodeKeys, handleKey, initialModel, selectedIndex, visibleRows, withRows, type PickerModel } from "./model.ts";
+import { renderFrame } from "./render.ts";
+
+export interface PickerDeps {
+  readonly stateDir: string;
+  readonly processes: ProcessSource;
+  readonly listProcesses?: ListProcesses;
+  readonly focus: (id: string) => Promise<FocusResult>;
+  /** Remove ended and stale records; returns how many went. */
+  readonly prune: () => Promise<number>;
+  /** The selected session's pane as text, or why there is none. */
+  readonly capture: (session: SessionView, lines: number) => Promise<{ lines: string[] } | { note: string }>;
+  readonly now: () => number;
+  readonly home: string;
+  readonly color: boolean;
+  /** How often ages and liveness refresh, and how often discovery runs (ms). */
+  readonly refreshMs?: number;
+  readonly discoverMs?: number;
+}
+
+export interface PickerTerminal {
+  readonly input: NodeJS.ReadStream;
+  readonly output: NodeJS.WriteStream;
+}
+
+export type PickerExit = { kind: "cancelled" } | { kind: "focused"; result: FocusResult } | { kind: "no-terminal"; detail: string };
+
+const ENTER_SCREEN = "\u001b[?1049h\u001b[?25l";
+const LEAVE_SCREEN = "\u001b[?25h\u001b[?1049l";
+
+export async function runPicker(terminal: PickerTerminal, deps: PickerDeps): Promise<PickerExit> {
+  const { input, output } = terminal;
+  if (!input.isTTY || !output.isTTY) return { kind: "no-terminal", detail: "tongs-agents pick needs a terminal (stdin and stdout must be a TTY); `tongs-agents list` works in scripts" };
+
+  const branches = new Map<string, string | undefined>();
+  // Discovery runs less often than the records reload: between runs, the last discovered processes stay listed.
+  let discovered: SessionView[] = [];
+  const load = async (discover: boolean) => {
+    const fleet = await loadFleet({ stateDir: deps.stateDir, processes: deps.processes, discover, ...(deps.listProcesses ? { listProcesses: deps.listProcesses } : {}), now: deps.now() });
+    let sessions = fleet.sessions;
+    if (discover) discovered = sessions.filter((session) => session.identity === "discovered");
+    else {
+      const claimed = new Set(sessions.filter((session) => session.status !== "ended").map((session) => session.pid));
+      sessions = [...sessions, ...discovered.filter((session) => !claimed.has(session.pid))];
+    }
+    return buildRows(sessions, readSeen(deps.stateDir), (cwd) => branchOf(cwd, branches));
+  };
+
+  // First screen from the records alone; process discovery (a `ps` run) follows right after.
+  let model: PickerModel = initialModel(await load(false));
+  let preview: { id: string; lines?: string[]; note?: string } | undefined;
+  let closed = false;
+  let busy = false;
+
+  const paint = () => {
+    if (closed) return;
+    const width = output.columns ?? 80;
+    const height = output.rows ?? 24;
+    const selected = visibleRows(model)[selectedIndex(model)];
+    const shownPreview = preview && selected && preview.id === selected.session.id ? preview : undefined;
+    const lines = renderFrame(model, { width, height, now: deps.now(), color: deps.color, home: deps.home, preview: shownPreview?.lines, ...(shownPreview?.note ? { previewNote: shownPreview.note } : {}) });
+    output.write(`\u001b[H${lines.join("\u001b[K\r\n")}\u001b[K\u001b[J`);
+  };
+
+  const refreshPreview = async () => {
+    const selected = visibleRows(model)[selectedIndex(model)];
+    if (!model.preview || !selected) return;
+    const id = selected.session.id;
+    const captured = await deps.capture(selected.session, output.rows ?? 24);
+    preview = "lines" in captured ? { id, lines: captured.lines } : { id, note: captured.note };
+    paint();
+  };
+
+  let reloading: Promise<void> | undefined;
+  const reload = (discover: boolean) =>
+    (reloading ??= load(discover)
+      .then((rows) => {
+        model = withRows(model, rows);
+        paint();
+      })
+      .finally(() => (reloading = undefined)));
+
+  output.write(ENTER_SCREEN);
+  input.setRawMode(true);
+  input.resume();
+  paint();
+
+  return new Promise<PickerExit>((resolve) => {
+    let watcher: FSWatcher | undefined;
+    let debounce: NodeJS.Timeout | undefined;
+    const timers: NodeJS.Timeout[] = [];
+    const finish = (exit: PickerExit) => {
+      if (closed) return;
+      closed = true;
+      watcher?.close();
+      clearTimeout(debounce);
+      for (const timer of timers) clearInterval(timer);
+      input.off("data", onData);
+      output.off("resize", paint);
+      process.off("SIGTERM", onSignal);
+      process.off("SIGHUP", onSignal);
+      input.setRawMode(false);
+      input.pause();
+      output.write(LEAVE_SCREEN);
+      resolve(exit);
+    };
+    const onSignal = () => finish({ kind: "cancelled" });
+
+    const onData = (data: Buffer) => {
+      for (const key of decodeKeys(data.toString("utf8"))) {
+        if (closed || busy) return;
+        const { model: next, effect } = handleKey(model, key);
+        model = next;
+        if (effect.kind === "quit") return finish({ kind: "cancelled" });
+        if (effect.kind === "selection-changed") void refreshPreview();
+        if (effect.kind === "focus") {
+          busy = true;
+          void deps.focus(effect.id).then((result) => {
+            busy = false;
+            // Nothing to show for it: say why and stay open, rather than closing on a failure.
+            if (result.state === "complete" || result.state === "partial") finish({ kind: "focused", result });
+            else {
+              model = { ...model, message: `${result.state}: ${result.detail}` };
+              paint();
+            }
+          });
+        }
+        if (effect.kind === "prune") {
+          busy = true;
+          void deps.prune().then(async (removed) => {
+            busy = false;
+            model = { ...model, message: `removed ${removed} ended or stale session${removed === 1 ? "" : "s"}` };
+            await reload(false);
+          });
+        }
+      }
+      paint();
+    };
+
+    input.on("data", onData);
+    output.on("resize", paint);
+    process.on("SIGTERM", onSignal);
+    process.on("SIGHUP", onSignal);
+    try {
+      watcher = watch(sessionsDirOf(deps.stateDir), { persistent: false }, () => {
+        clearTimeout(debounce);
+        debounce = setTimeout(() => void reload(false), 100);
+      });
+      watcher.on("error", () => undefined);
+    } catch {
+      // no inotify: the periodic refresh still keeps the list current
+    }
+    timers.push(setInterval(() => void reload(false), deps.refreshMs ?? 2000));
+    timers.push(setInterval(() => void reload(true), deps.discoverMs ?? 5000));
+    void reload(true);
+  });
+}

@@ -1,0 +1,91 @@
+// Live: the picker in a real pseudo-terminal (node-pty) and in a real tmux popup, over records written by the real
+// hook from agents running in real tmux panes.
+import { spawnSync } from "node:child_process";
+import pty from "node-pty";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { CLI_BIN, ROOT } from "../processes.ts";
+import { makeSandbox, type Sandbox } from "../sandbox.ts";
+import { TmuxLab, waitFor, type AgentPane, type AttachedClient } from "./tmux-lab.ts";
+
+let sandbox: Sandbox;
+let lab: TmuxLab;
+beforeEach(() => {
+  sandbox = makeSandbox();
+  lab = new TmuxLab(sandbox, "pick");
+});
+afterEach(() => {
+  lab.stop();
+  sandbox.cleanup();
+});
+
+/** The picker repaints whole frames from the top-left corner: the last frame, without colours, is the screen. */
+function lastFrame(output: string): string[] {
+  const frame = output.split("\u001b[H").at(-1) ?? "";
+  // eslint-disable-next-line no-control-regex
+  return frame.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, "\u0000").split(/\u0000\r*\n/).map((line) => line.replaceAll("\u0000", ""));
+}
+
+function expectShows(client: AttachedClient, agent: AgentPane): void {
+  expect(lab.clients().find((attached) => attached.tty === client.tty)?.pane).toBe(agent.pane);
+  expect(lab.seen(client).text).toContain(agent.marker);
+}
+
+describe("pick in a real pseudo-terminal (node-pty)", () => {
+  it("renders sessions by attention, filters as you type, updates live, and Enter focuses through the pinned client", async () => {
+    const home = lab.newSession("home");
+    const target = lab.newWindow("home");
+    await lab.ready(home, target);
+    const client = await lab.attach("home");
+    const picker = pty.spawn(process.execPath, [CLI_BIN, "pick", "--client", client.tty], { cols: 110, rows: 24, cwd: ROOT, env: { ...sandbox.env, TERM: "xterm-256color" } as Record<string, string> });
+    let output = "";
+    picker.onData((data) => (output += data));
+    const exited = new Promise<number>((resolve) => picker.onExit(({ exitCode }) => resolve(exitCode)));
+    try {
+      await waitFor(() => lastFrame(output).some((line) => line.includes("2 sessions")), "the first screen");
+      const frame = lastFrame(output);
+      expect(frame[0]).toMatch(/^tongs-agents {2}2 sessions/);
+      expect(frame.filter((line) => /^[1-9][ >]○ started\s+claude/.test(line))).toHaveLength(2);
+
+      // Live: a third agent starts while the picker is open.
+      const third = lab.newWindow("home");
+      await lab.ready(third);
+      await waitFor(() => lastFrame(output).some((line) => line.includes("3 sessions")), "the new session to appear without a key press");
+
+      // Type the target's own session id: exactly one row remains.
+      picker.write(target.sessionId);
+      await waitFor(() => lastFrame(output).filter((line) => /^[1-9][ >]/.test(line)).length === 1, "the filter to leave one row");
+      picker.write("\r");
+      expect(await exited).toBe(0);
+      expectShows(client, target);
+    } finally {
+      picker.kill();
+    }
+  });
+
+  it("says why in one line when there is no terminal", () => {
+    const run = spawnSync(process.execPath, [CLI_BIN, "pick"], { env: sandbox.env, input: "", encoding: "utf8" });
+    expect(run.status).toBe(1);
+    expect(run.stderr.trim()).toBe("tongs-agents: tongs-agents pick needs a terminal (stdin and stdout must be a TTY); `tongs-agents list` works in scripts");
+  });
+});
+
+describe("pick in a real tmux popup", () => {
+  it("opens from a key binding, and Enter lands the client that opened it on the chosen pane", async () => {
+    const home = lab.newSession("home");
+    const target = lab.newSession("elsewhere");
+    const third = lab.split(home.pane);
+    await lab.ready(home, target, third);
+    const client = await lab.attach("home");
+    const pick = `${process.execPath} '${CLI_BIN}' pick --client '#{client_tty}'; true`;
+    lab.tmux(lab.inner, "bind-key", "-T", "root", "F6", "run-shell", "-b", `tmux -S '${lab.inner}' display-popup -c '#{client_tty}' -w 90% -h 80% -E "${pick}"`);
+    lab.tmux(lab.outer, "send-keys", "-t", client.outerSession, "F6");
+    await waitFor(() => lab.seen(client).text.includes("3 sessions"), "the picker to open in the popup");
+    lab.tmux(lab.outer, "send-keys", "-t", client.outerSession, "-l", target.sessionId);
+    await waitFor(() => lab.seen(client).text.split("\n").filter((line) => /[1-9][ >][○●▶◆✓]/.test(line)).length === 1, "the filter to leave one row");
+    lab.tmux(lab.outer, "send-keys", "-t", client.outerSession, "Enter");
+    await waitFor(() => lab.clients().find((attached) => attached.tty === client.tty)?.pane === target.pane, "the client to land on the target");
+    expectShows(client, target);
+    // The session the popup lived in is still there.
+    expect(lab.tryTmux(lab.inner, "has-session", "-t", "home").status).toBe(0);
+  });
+});
