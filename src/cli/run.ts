@@ -16,6 +16,8 @@ const VERBS: Record<string, () => Promise<Verb>> = {
   prune: async () => (await import("./prune.ts")).pruneVerb,
   mcp: async () => (await import("./mcp.ts")).mcpVerb,
   pick: async () => (await import("./pick.ts")).pickVerb,
+  next: async () => (await import("./next.ts")).nextVerb,
+  status: async () => (await import("./status.ts")).statusVerb,
   help: async () => async (_args, _context, io) => {
     io.stdout(USAGE);
     return EXIT_CODES.ok;

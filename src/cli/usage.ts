@@ -6,6 +6,9 @@ Usage:
   tongs-agents focus <query> [--json] [--client <tty>]
                                          jump to the session's pane, tab and window
   tongs-agents pick [--client <tty>]     full-screen picker (tmux popup or any terminal); Enter jumps
+  tongs-agents next [--client <tty>]     jump to the session that most needs you (repeat to cycle)
+  tongs-agents status [--format tmux|plain|json]
+                                         counts by state, for a status line
   tongs-agents prune [--dry-run]         remove ended and stale records
   tongs-agents mcp                       MCP server on stdio (tools: list, get, attention, focus, cleanup)
   tongs-agents help

@@ -170,9 +170,9 @@ describe("tmux focus, live (tmux 3.3a)", () => {
     const { mkdirSync } = await import("node:fs");
     for (const dir of ["repo-one", "repo-two", "shared/app", "other/app"]) mkdirSync(`${sandbox.root}/${dir}`, { recursive: true });
     execFileSync("git", ["init", "-q", `${sandbox.root}/repo-one`]);
-    const one = lab.newSession("one", `${sandbox.root}/repo-one`);
-    const appA = lab.newSession("app-a", `${sandbox.root}/shared/app`);
-    const appB = lab.newSession("app-b", `${sandbox.root}/other/app`);
+    const one = lab.newSession("one", { cwd: `${sandbox.root}/repo-one` });
+    const appA = lab.newSession("app-a", { cwd: `${sandbox.root}/shared/app` });
+    const appB = lab.newSession("app-b", { cwd: `${sandbox.root}/other/app` });
     await lab.ready(one, appA, appB);
     const client = await lab.attach("app-a");
     expect((await focus("no-such-thing")).result.state).toBe("not-found");

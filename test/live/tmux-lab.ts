@@ -13,6 +13,12 @@ export interface AgentPane {
   readonly marker: string;
 }
 
+export interface AgentOptions {
+  readonly cwd?: string;
+  /** Hook aliases the agent reports, in order, when it starts. */
+  readonly events?: readonly string[];
+}
+
 export interface AttachedClient {
   readonly tty: string;
   readonly outerSession: string;
@@ -48,10 +54,10 @@ export class TmuxLab {
    * A shell command for a pane: a process named exactly `claude` reports session-start through the real hook (so the
    * record carries this pane's TMUX and TMUX_PANE), prints a marker, then stays alive like an agent waiting for input.
    */
-  private agentCommand(sessionId: string, marker: string): string {
+  private agentCommand(sessionId: string, marker: string, events: readonly string[]): string {
     const script = [
-      `const r = require("node:child_process").spawnSync(process.execPath, [${JSON.stringify(HOOK_BIN)}, "session-start", "--agent", "claude"], { input: JSON.stringify({ session_id: ${JSON.stringify(sessionId)}, cwd: process.cwd() }) });`,
-      `process.stdout.write(${JSON.stringify(`${marker}\n`)} + "hook exit " + r.status + "\\n");`,
+      `let status = 0; for (const alias of ${JSON.stringify(events)}) { const r = require("node:child_process").spawnSync(process.execPath, [${JSON.stringify(HOOK_BIN)}, alias, "--agent", "claude"], { input: JSON.stringify({ session_id: ${JSON.stringify(sessionId)}, cwd: process.cwd(), tool_name: "Bash" }) }); status ||= r.status; }`,
+      `process.stdout.write(${JSON.stringify(`${marker}\n`)} + "hook exit " + status + "\\n");`,
       "setInterval(() => {}, 1e6);",
     ].join(" ");
     const quote = (text: string) => `'${text.replaceAll("'", `'\\''`)}'`;
@@ -64,22 +70,22 @@ export class TmuxLab {
     return { sessionId: `lab-session-${this.agents}-${Math.random().toString(16).slice(2, 8)}`, marker: `AGENT-MARKER-${this.agents}` };
   }
 
-  /** A new inner session whose first pane runs an agent. */
-  newSession(name: string, cwd: string = this.sandbox.root): AgentPane {
-    const agent = this.nextAgent();
-    const pane = this.tmux(this.inner, "new-session", "-d", "-s", name, "-x", "100", "-y", "30", "-c", cwd, "-P", "-F", "#{pane_id}", this.agentCommand(agent.sessionId, agent.marker));
-    return { pane, ...agent };
+  /** A new inner session whose first pane runs an agent (which reports `events`, session-start by default). */
+  newSession(name: string, options: AgentOptions = {}): AgentPane {
+    return this.agentIn(["new-session", "-d", "-s", name, "-x", "100", "-y", "30"], options);
   }
 
-  newWindow(session: string, cwd: string = this.sandbox.root): AgentPane {
-    const agent = this.nextAgent();
-    const pane = this.tmux(this.inner, "new-window", "-d", "-t", `${session}:`, "-c", cwd, "-P", "-F", "#{pane_id}", this.agentCommand(agent.sessionId, agent.marker));
-    return { pane, ...agent };
+  newWindow(session: string, options: AgentOptions = {}): AgentPane {
+    return this.agentIn(["new-window", "-d", "-t", `${session}:`], options);
   }
 
-  split(targetPane: string, cwd: string = this.sandbox.root): AgentPane {
+  split(targetPane: string, options: AgentOptions = {}): AgentPane {
+    return this.agentIn(["split-window", "-d", "-t", targetPane], options);
+  }
+
+  private agentIn(command: string[], { cwd = this.sandbox.root, events = ["session-start"] }: AgentOptions): AgentPane {
     const agent = this.nextAgent();
-    const pane = this.tmux(this.inner, "split-window", "-d", "-t", targetPane, "-c", cwd, "-P", "-F", "#{pane_id}", this.agentCommand(agent.sessionId, agent.marker));
+    const pane = this.tmux(this.inner, ...command, "-c", cwd, "-P", "-F", "#{pane_id}", this.agentCommand(agent.sessionId, agent.marker, events));
     return { pane, ...agent };
   }
 

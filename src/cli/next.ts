@@ -1,0 +1,30 @@
+// `tongs-agents next`: jump to the session that most needs the user, cycling through equally urgent ones.
+import { join } from "node:path";
+import { chooseNext } from "../attention.ts";
+import { EXIT_CODES, exitCodeOfFocus } from "../errors.ts";
+import { focusSession } from "../focus.ts";
+import { readSeen } from "../seen.ts";
+import { loadFleet } from "../sessions.ts";
+import { readJsonFile, writeJsonAtomic } from "../store.ts";
+import { formatFocus } from "./format.ts";
+import { fail, parse, type Verb } from "./io.ts";
+
+const NEXT_FILE = "next.json";
+
+export const nextVerb: Verb = async (args, context, io) => {
+  const parsed = parse(args, { client: { type: "string" }, json: { type: "boolean" } }, 0);
+  if ("ok" in parsed) return fail(parsed, io, false);
+  const json = parsed.values.json === true;
+  const client = typeof parsed.values.client === "string" && parsed.values.client !== "" ? parsed.values.client : undefined;
+  const fleet = await loadFleet({ stateDir: context.stateDir, processes: context.processes, discover: false, now: context.now });
+  if (fleet.problem) return fail({ ok: false, reason: "state-dir", detail: fleet.problem }, io, json);
+  const file = readJsonFile(join(context.stateDir, NEXT_FILE), 4096);
+  const previous = file.kind === "json" && typeof (file.value as { last?: unknown }).last === "string" ? (file.value as { last: string }).last : undefined;
+  const target = chooseNext(fleet.sessions, readSeen(context.stateDir), previous);
+  if (!target) return fail({ ok: false, reason: "not-found", detail: "no live agent session to go to" }, io, json);
+  writeJsonAtomic(join(context.stateDir, NEXT_FILE), { schema_version: 1, last: target.id }, 4096);
+  const result = await focusSession(target.id, { stateDir: context.stateDir, processes: context.processes, env: context.env, client, now: context.now });
+  if (json) io.stdout(JSON.stringify(result, null, 2));
+  else (result.state === "complete" ? io.stdout : io.stderr)(formatFocus(result));
+  return result.state === "complete" ? EXIT_CODES.ok : exitCodeOfFocus(result.state);
+};
