@@ -119,12 +119,16 @@ export type WriteResult = { ok: true } | { ok: false; reason: "too-large" | "io"
  * crash is refused by the reader and replaced by the next event. fdatasync cost a third of the hook's own time.
  */
 export function writeJsonAtomic(path: string, value: unknown, maxBytes: number = LIMITS.recordBytes): WriteResult {
-  const text = `${JSON.stringify(value, null, 2)}\n`;
+  return writeFileAtomic(path, `${JSON.stringify(value, null, 2)}\n`, { maxBytes });
+}
+
+/** The same atomic write for any text (a config file keeps its permission bits through `mode`). */
+export function writeFileAtomic(path: string, text: string, { maxBytes = LIMITS.recordBytes, mode = 0o600 }: { maxBytes?: number; mode?: number } = {}): WriteResult {
   if (byteLength(text) > maxBytes) return { ok: false, reason: "too-large", detail: `record would be ${byteLength(text)} bytes` };
   const temp = `${path}.${process.pid}.${uniqueSuffix()}.tmp`;
   let fd: number | undefined;
   try {
-    fd = openSync(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
+    fd = openSync(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, mode);
     const bytes = Buffer.from(text, "utf8");
     for (let written = 0; written < bytes.length; ) written += writeSync(fd, bytes, written, bytes.length - written);
     closeSync(fd);

@@ -18,6 +18,8 @@ const VERBS: Record<string, () => Promise<Verb>> = {
   pick: async () => (await import("./pick.ts")).pickVerb,
   next: async () => (await import("./next.ts")).nextVerb,
   status: async () => (await import("./status.ts")).statusVerb,
+  popup: async () => (await import("./popup.ts")).popupVerb,
+  "tmux-setup": async () => (await import("./tmux-setup.ts")).tmuxSetupVerb,
   help: async () => async (_args, _context, io) => {
     io.stdout(USAGE);
     return EXIT_CODES.ok;

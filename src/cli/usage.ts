@@ -9,6 +9,9 @@ Usage:
   tongs-agents next [--client <tty>]     jump to the session that most needs you (repeat to cycle)
   tongs-agents status [--format tmux|plain|json]
                                          counts by state, for a status line
+  tongs-agents tmux-setup [--write|--remove] [--picker-key a] [--next-key N] [--no-status]
+                                         tmux bindings: picker popup, next, status segment
+  tongs-agents popup --client <tty>      open the picker in a tmux popup (what the binding runs)
   tongs-agents prune [--dry-run]         remove ended and stale records
   tongs-agents mcp                       MCP server on stdio (tools: list, get, attention, focus, cleanup)
   tongs-agents help

@@ -1,0 +1,21 @@
+// `tongs-agents popup --client <tty>`: open the picker in a tmux popup on that client. Bound through run-shell (which
+// expands #{client_tty}); the picker's command line is built here, so no quoting passes through tmux.conf twice.
+import { spawnSync } from "node:child_process";
+import { shellQuote } from "../install/command.ts";
+import { EXIT_CODES } from "../errors.ts";
+import { fail, parse, type Verb } from "./io.ts";
+import { cliPath } from "./tmux-setup.ts";
+
+export const popupVerb: Verb = async (args, context, io) => {
+  const parsed = parse(args, { client: { type: "string" }, width: { type: "string", default: "80%" }, height: { type: "string", default: "70%" } }, 0);
+  if ("ok" in parsed) return fail(parsed, io, false);
+  const client = parsed.values.client;
+  if (typeof client !== "string" || !client.startsWith("/dev/")) return fail({ ok: false, reason: "usage", detail: "--client <tty> is required (bind it with '#{client_tty}')" }, io, false);
+  const size = /^\d{1,3}%?$/;
+  if (!size.test(String(parsed.values.width)) || !size.test(String(parsed.values.height))) return fail({ ok: false, reason: "usage", detail: "--width/--height take a number or a percentage" }, io, false);
+  const picker = [process.execPath, cliPath(), "pick", "--client", client].map(shellQuote).join(" ");
+  // `; true`: the popup command always succeeds, so tmux shows no exit status over the pane when the picker closes.
+  const result = spawnSync("tmux", ["display-popup", "-c", client, "-w", String(parsed.values.width), "-h", String(parsed.values.height), "-E", `${picker}; true`], { env: context.env, stdio: "ignore" });
+  if (result.status !== 0) io.stderr(`tongs-agents: tmux display-popup failed (exit ${result.status}); tmux 3.2 or newer is needed for popups`);
+  return result.status === 0 ? EXIT_CODES.ok : EXIT_CODES.error;
+};

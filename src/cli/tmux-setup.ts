@@ -1,0 +1,64 @@
+// `tongs-agents tmux-setup [--write | --remove]`: print, write or remove the tmux block (src/tmux-setup.ts).
+import { spawnSync } from "node:child_process";
+import { homedir } from "node:os";
+import { existsSync, realpathSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { EXIT_CODES } from "../errors.ts";
+import { blockBody, parseTmuxVersion, popupsSupported, readIfExists, tmuxConfPath, withBlock, withoutBlock, writeConf } from "../tmux-setup.ts";
+import { fail, parse, type Verb } from "./io.ts";
+
+/** bin/tongs-agents.js of this installation: the nearest one above this module (bundled chunks sit in dist/cli/chunks). */
+export function cliPath(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (let depth = 0; depth < 6; depth++) {
+    const candidate = join(dir, "bin", "tongs-agents.js");
+    if (existsSync(candidate)) return candidate;
+    dir = dirname(dir);
+  }
+  return realpathSync(process.argv[1] ?? "tongs-agents");
+}
+
+export const tmuxSetupVerb: Verb = async (args, context, io) => {
+  const parsed = parse(args, { write: { type: "boolean" }, remove: { type: "boolean" }, "picker-key": { type: "string", default: "a" }, "next-key": { type: "string", default: "N" }, "no-status": { type: "boolean" }, file: { type: "string" } }, 0);
+  if ("ok" in parsed) return fail(parsed, io, false);
+  const { values } = parsed;
+  if (values.write && values.remove) return fail({ ok: false, reason: "usage", detail: "--write and --remove exclude each other" }, io, false);
+  const keyPattern = /^(?:[CM]-)*[A-Za-z0-9]$|^F\d{1,2}$/;
+  for (const key of [values["picker-key"], values["next-key"]]) {
+    if (typeof key !== "string" || !keyPattern.test(key)) return fail({ ok: false, reason: "usage", detail: `not a key tongs-agents binds: ${JSON.stringify(key)} (use e.g. a, N, C-a, M-p, F5)` }, io, false);
+  }
+  const path = typeof values.file === "string" ? values.file : tmuxConfPath(context.env, context.env.HOME ?? homedir());
+  const version = parseTmuxVersion(spawnSync("tmux", ["-V"], { encoding: "utf8" }).stdout ?? "");
+  const body = blockBody({ node: process.execPath, cli: cliPath(), pickerKey: values["picker-key"] as string, nextKey: values["next-key"] as string, status: values["no-status"] !== true, tmuxVersion: version });
+  const notes = [
+    version === undefined ? "tmux was not found; the block is written for tmux 3.2 or newer." : popupsSupported(version) ? "" : `tmux ${version.join(".")} has no popups (3.2+): the picker key opens a window instead.`,
+  ].filter(Boolean);
+
+  if (values.remove) {
+    const original = readIfExists(path);
+    const removed = original === undefined ? { text: undefined, found: false } : withoutBlock(original);
+    if (!removed.found) {
+      io.stdout(`No tongs-agents block in ${path}.`);
+      return EXIT_CODES.ok;
+    }
+    const written = writeConf(path, removed.text);
+    if (!written.ok) return fail({ ok: false, reason: "io", detail: written.detail }, io, false);
+    io.stdout(`Removed the tongs-agents block from ${path}. Reload tmux: tmux source-file ${path}`);
+    return EXIT_CODES.ok;
+  }
+  if (!values.write) {
+    io.stdout(["# Add to your tmux.conf (or run `tongs-agents tmux-setup --write`):", ...body, ...notes.map((note) => `# ${note}`)].join("\n"));
+    return EXIT_CODES.ok;
+  }
+  const original = readIfExists(path);
+  const next = withBlock(original, body);
+  if (next === original) {
+    io.stdout(`${path} already has the current tongs-agents block.`);
+    return EXIT_CODES.ok;
+  }
+  const written = writeConf(path, next);
+  if (!written.ok) return fail({ ok: false, reason: "io", detail: written.detail }, io, false);
+  io.stdout([`Wrote the tongs-agents block to ${path}. Reload tmux: tmux source-file ${path}`, ...notes].join("\n"));
+  return EXIT_CODES.ok;
+};

@@ -1,0 +1,37 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { BEGIN, END, blockBody, parseTmuxVersion, withBlock, withoutBlock } from "./tmux-setup.ts";
+
+const body = blockBody({ node: "/usr/bin/node", cli: "/opt/tongs/bin/tongs-agents.js", pickerKey: "a", nextKey: "N", status: true, tmuxVersion: [3, 3] });
+
+describe("the tmux.conf block", () => {
+  it("writing twice leaves one block, and removing it gives back the file exactly", () => {
+    fc.assert(
+      fc.property(fc.option(fc.string({ maxLength: 200 }).filter((text) => !text.includes(BEGIN) && !text.includes(END)), { nil: undefined }), (original) => {
+        const once = withBlock(original, body);
+        expect(withBlock(once, body)).toBe(once);
+        expect(once.split(BEGIN)).toHaveLength(2);
+        expect(withoutBlock(once).text).toBe(original);
+      }),
+    );
+  });
+
+  it("replaces an edited block in place, keeping the user's lines around it", () => {
+    const original = "set -g mouse on\n";
+    const edited = withBlock(original, body).replace("bind-key a", "bind-key z") + "set -g base-index 1\n";
+    const rewritten = withBlock(edited, body);
+    expect(rewritten).toContain("bind-key a run-shell");
+    expect(rewritten).not.toContain("bind-key z");
+    expect(rewritten.endsWith("set -g base-index 1\n")).toBe(true);
+    expect(withoutBlock(rewritten).text).toBe("set -g mouse on\nset -g base-index 1\n");
+  });
+
+  it("binds the picker through run-shell and popup on tmux 3.2+, a window before that", () => {
+    expect(body.find((line) => line.startsWith("bind-key a"))).toContain("popup --client \"#{client_tty}\"");
+    const old = blockBody({ node: "/n", cli: "/c", pickerKey: "a", nextKey: "N", status: false, tmuxVersion: [3, 1] });
+    expect(old.find((line) => line.startsWith("bind-key a"))).toMatch(/new-window -n agents/);
+    expect(old.some((line) => line.includes("status-right"))).toBe(false);
+    expect(parseTmuxVersion("tmux 3.3a")).toEqual([3, 3]);
+    expect(parseTmuxVersion("tmux next-3.5")).toEqual([3, 5]);
+  });
+});

@@ -1,0 +1,77 @@
+// Live: the block tmux-setup writes, sourced by a real tmux server: the keys open the picker popup and go next, the
+// status segment appears once however often the file is sourced, and paths with spaces, quotes and $ survive.
+import { execFileSync } from "node:child_process";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { blockBody, withBlock } from "../../src/tmux-setup.ts";
+import { runCliProcess } from "../processes.ts";
+import { makeSandbox, type Sandbox } from "../sandbox.ts";
+import { TmuxLab, waitFor } from "./tmux-lab.ts";
+
+let sandbox: Sandbox;
+let lab: TmuxLab;
+beforeEach(() => {
+  sandbox = makeSandbox();
+  lab = new TmuxLab(sandbox, "setup");
+});
+afterEach(() => {
+  lab.stop();
+  sandbox.cleanup();
+});
+
+describe("tmux-setup, live", () => {
+  it("--write twice leaves one block; the server sources it; keys and status work", async () => {
+    const conf = join(sandbox.home, ".tmux.conf");
+    writeFileSync(conf, "set -g mouse on\n");
+    for (let run = 0; run < 2; run++) expect((await runCliProcess(["tmux-setup", "--write"], sandbox.env)).code).toBe(0);
+    const text = readFileSync(conf, "utf8");
+    expect(text.match(/# >>> tongs-agents >>>/g)).toHaveLength(1);
+
+    const home = lab.newSession("home");
+    const target = lab.newSession("elsewhere", { events: ["session-start", "prompt-submit", "permission-request"] });
+    await lab.ready(home, target);
+    for (let source = 0; source < 2; source++) lab.tmux(lab.inner, "source-file", conf);
+    expect(lab.tmux(lab.inner, "show-options", "-gv", "status-right").match(/tongs_agents_status/g)).toHaveLength(1);
+    const client = await lab.attach("home");
+
+    // The status segment, rendered by tmux itself on the client's status line.
+    await waitFor(() => lab.seen(client).text.includes("●1"), "the status line to show one waiting session");
+
+    // prefix + N: next goes to the waiting session.
+    lab.tmux(lab.outer, "send-keys", "-t", client.outerSession, "C-b", "N");
+    await waitFor(() => lab.clients().find((attached) => attached.tty === client.tty)?.pane === target.pane, "next to land on the waiting session");
+
+    // prefix + a: the picker in a popup; Enter on the first row (the waiting session) from the other session.
+    lab.tmux(lab.inner, "switch-client", "-c", client.tty, "-t", home.pane);
+    lab.tmux(lab.outer, "send-keys", "-t", client.outerSession, "C-b", "a");
+    await waitFor(() => lab.seen(client).text.includes("tongs-agents  2 sessions"), "the picker popup");
+    lab.tmux(lab.outer, "send-keys", "-t", client.outerSession, "Enter");
+    await waitFor(() => lab.clients().find((attached) => attached.tty === client.tty)?.pane === target.pane, "Enter to land on the waiting session");
+
+    expect((await runCliProcess(["tmux-setup", "--remove"], sandbox.env)).code).toBe(0);
+    expect(readFileSync(conf, "utf8")).toBe("set -g mouse on\n");
+  });
+
+  it("quotes install paths with spaces, quotes and $ so tmux and sh both read them back", () => {
+    const odd = join(sandbox.root, `it's a "$HOME" dir`);
+    mkdirSync(odd);
+    const conf = join(sandbox.root, "odd.conf");
+    writeFileSync(conf, withBlock(undefined, blockBody({ node: join(odd, "node"), cli: join(odd, "tongs-agents.js"), pickerKey: "a", nextKey: "N", status: true, tmuxVersion: [3, 3] })));
+    lab.tmux(lab.inner, "new-session", "-d", "-s", "q", "sleep 600");
+    lab.tmux(lab.inner, "source-file", conf);
+    const bound = lab.tmux(lab.inner, "list-keys", "-T", "prefix", "a");
+    // tmux shows the run-shell argument as it will hand it to sh: ask sh to split it and compare the words.
+    const command = /run-shell -b (.*)$/.exec(bound)?.[1] ?? "";
+    expect(command).toContain("popup");
+    const words = execFileSync("/bin/sh", ["-c", `set -- ${tmuxUnquote(command)}; printf '%s\\n' "$1" "$2"`], { encoding: "utf8" }).trimEnd().split("\n");
+    expect(words).toEqual([join(odd, "node"), join(odd, "tongs-agents.js")]);
+  });
+});
+
+/** list-keys prints the argument tmux-quoted; undo that quoting (single or double quotes). */
+function tmuxUnquote(text: string): string {
+  if (text.startsWith("'") && text.endsWith("'")) return text.slice(1, -1);
+  if (text.startsWith('"') && text.endsWith('"')) return text.slice(1, -1).replace(/\\(.)/g, "$1");
+  return text;
+}
