@@ -14,6 +14,7 @@ export type Failure =
   | { ok: false; reason: "not-found"; detail: string }
   | { ok: false; reason: "ambiguous"; detail: string; candidates: readonly Candidate[] }
   | { ok: false; reason: "state-dir"; detail: string }
+  | { ok: false; reason: "config"; detail: string }
   | { ok: false; reason: "io"; detail: string };
 
 /** Exit codes, documented in the README: 0 success; the others per outcome. */

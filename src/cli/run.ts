@@ -19,6 +19,7 @@ const VERBS: Record<string, () => Promise<Verb>> = {
   next: async () => (await import("./next.ts")).nextVerb,
   status: async () => (await import("./status.ts")).statusVerb,
   popup: async () => (await import("./popup.ts")).popupVerb,
+  launch: async () => (await import("./launch.ts")).launchVerb,
   "tmux-setup": async () => (await import("./tmux-setup.ts")).tmuxSetupVerb,
   help: async () => async (_args, _context, io) => {
     io.stdout(USAGE);

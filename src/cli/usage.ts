@@ -12,6 +12,8 @@ Usage:
   tongs-agents tmux-setup [--write|--remove] [--picker-key a] [--next-key N] [--no-status]
                                          tmux bindings: picker popup, next, status segment
   tongs-agents popup --client <tty>      open the picker in a tmux popup (what the binding runs)
+  tongs-agents launch [--profile NAME] [--window|--here] -- <command...>
+                                         start an agent with a launch id (new tmux window by default)
   tongs-agents prune [--dry-run]         remove ended and stale records
   tongs-agents mcp                       MCP server on stdio (tools: list, get, attention, focus, cleanup)
   tongs-agents help

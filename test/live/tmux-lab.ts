@@ -54,12 +54,21 @@ export class TmuxLab {
    * A shell command for a pane: a process named exactly `claude` reports session-start through the real hook (so the
    * record carries this pane's TMUX and TMUX_PANE), prints a marker, then stays alive like an agent waiting for input.
    */
-  private agentCommand(sessionId: string, marker: string, events: readonly string[]): string {
-    const script = [
+  /** The argv of an agent process: a process named exactly `claude` that reports `events` through the real hook. */
+  agentArgv(sessionId: string, marker: string, events: readonly string[] = ["session-start"], { stay = true }: { stay?: boolean } = {}): string[] {
+    return [this.claude, "-e", this.agentScript(sessionId, marker, events, stay)];
+  }
+
+  private agentScript(sessionId: string, marker: string, events: readonly string[], stay: boolean): string {
+    return [
       `let status = 0; for (const alias of ${JSON.stringify(events)}) { const r = require("node:child_process").spawnSync(process.execPath, [${JSON.stringify(HOOK_BIN)}, alias, "--agent", "claude"], { input: JSON.stringify({ session_id: ${JSON.stringify(sessionId)}, cwd: process.cwd(), tool_name: "Bash" }) }); status ||= r.status; }`,
       `process.stdout.write(${JSON.stringify(`${marker}\n`)} + "hook exit " + status + "\\n");`,
-      "setInterval(() => {}, 1e6);",
+      stay ? "setInterval(() => {}, 1e6);" : "",
     ].join(" ");
+  }
+
+  private agentCommand(sessionId: string, marker: string, events: readonly string[]): string {
+    const script = this.agentScript(sessionId, marker, events, true);
     const quote = (text: string) => `'${text.replaceAll("'", `'\\''`)}'`;
     const env = ["TONGS_AGENTS_STATE_DIR", "HOME"].map((name) => `${name}=${quote(this.sandbox.env[name] as string)}`).join(" ");
     return `env ${env} ${quote(this.claude)} -e ${quote(script)}`;
