@@ -20,6 +20,7 @@ const VERBS: Record<string, () => Promise<Verb>> = {
   status: async () => (await import("./status.ts")).statusVerb,
   popup: async () => (await import("./popup.ts")).popupVerb,
   launch: async () => (await import("./launch.ts")).launchVerb,
+  demo: async () => (await import("./demo.ts")).demoVerb,
   "tmux-setup": async () => (await import("./tmux-setup.ts")).tmuxSetupVerb,
   help: async () => async (_args, _context, io) => {
     io.stdout(USAGE);

@@ -15,6 +15,7 @@ Usage:
   tongs-agents launch [--profile NAME] [--window|--here] -- <command...>
                                          start an agent with a launch id (new tmux window by default)
   tongs-agents prune [--dry-run]         remove ended and stale records
+  tongs-agents demo [--no-attach]        simulated agents on a private tmux server, and the picker
   tongs-agents mcp                       MCP server on stdio (tools: list, get, attention, focus, cleanup)
   tongs-agents help
 

@@ -1,0 +1,155 @@
+// `tongs-agents demo`: simulated agents on a private tmux server with a temporary state dir. Each agent is a process
+// named exactly like its harness (a symlink to this Node) that sends real events through the real hook binary, so
+// everything a user sees is the real pipeline; only the agents are pretend.
+import { spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+export interface DemoStep {
+  /** Milliseconds to wait before this step. */
+  readonly after: number;
+  readonly alias: string;
+  readonly extra?: Record<string, unknown>;
+  /** What the agent prints in its pane (so the preview shows something). */
+  readonly say: string;
+}
+
+export interface DemoAgent {
+  readonly harness: "claude" | "codex";
+  readonly repo: string;
+  readonly branch: string;
+  readonly steps: readonly DemoStep[];
+  /** Repeat the last step forever at this interval (a busy agent). */
+  readonly repeatMs?: number;
+}
+
+export const DEMO_AGENTS: readonly DemoAgent[] = [
+  {
+    harness: "claude",
+    repo: "webapp",
+    branch: "feature/login",
+    steps: [
+      { after: 200, alias: "session-start", say: "╭ Claude Code (simulated) in ~/src/webapp" },
+      { after: 300, alias: "prompt-submit", say: "> add a login form with validation" },
+      { after: 400, alias: "tool-use", extra: { tool_name: "Edit" }, say: "● Edit src/LoginForm.tsx (+84 -3)" },
+      { after: 400, alias: "tool-use", extra: { tool_name: "Bash" }, say: "● Bash npm test -- LoginForm" },
+      { after: 300, alias: "permission-request", extra: { tool_name: "Bash" }, say: "  Allow `npm test -- LoginForm`?  1. Yes  2. No" },
+    ],
+  },
+  {
+    harness: "codex",
+    repo: "api",
+    branch: "main",
+    steps: [
+      { after: 250, alias: "session-start", say: "Codex (simulated) in ~/src/api" },
+      { after: 300, alias: "prompt-submit", say: "> refactor the router into modules" },
+      { after: 500, alias: "tool-use", extra: { tool_name: "Bash" }, say: "$ npm test" },
+      { after: 500, alias: "stop", extra: { last_assistant_message: "Refactored the router into 4 modules; all 42 tests pass." }, say: "Refactored the router into 4 modules; all 42 tests pass." },
+    ],
+  },
+  {
+    harness: "claude",
+    repo: "infra",
+    branch: "main",
+    steps: [
+      { after: 300, alias: "session-start", say: "╭ Claude Code (simulated) in ~/src/infra" },
+      { after: 300, alias: "prompt-submit", say: "> bump the terraform providers" },
+      { after: 600, alias: "stop-failure", say: "⎿ API Error: 529 overloaded" },
+    ],
+  },
+  {
+    harness: "codex",
+    repo: "docs",
+    branch: "rewrite",
+    repeatMs: 2500,
+    steps: [
+      { after: 350, alias: "session-start", say: "Codex (simulated) in ~/src/docs" },
+      { after: 300, alias: "prompt-submit", say: "> rewrite the getting-started guide" },
+      { after: 400, alias: "tool-use", extra: { tool_name: "apply_patch" }, say: "✎ apply_patch docs/getting-started.md" },
+    ],
+  },
+  {
+    harness: "claude",
+    repo: "scratch",
+    branch: "main",
+    steps: [{ after: 400, alias: "session-start", say: "╭ Claude Code (simulated) in ~/src/scratch" }],
+  },
+];
+
+/** The simulated agent: runs its steps through the hook, printing as it goes, then stays alive (an open session). */
+const AGENT_SCRIPT = `
+const { spawnSync } = require("node:child_process");
+const [hook, harness, sessionId, stepsJson, repeatMs] = process.argv.slice(2);
+const steps = JSON.parse(stepsJson);
+const send = (step) => {
+  const payload = { session_id: sessionId, cwd: process.cwd(), ...(step.extra || {}) };
+  spawnSync(process.execPath, [hook, step.alias, "--agent", harness], { input: JSON.stringify(payload) });
+  process.stdout.write(step.say + "\\n");
+};
+let at = 0;
+const next = () => {
+  const step = steps[at++];
+  if (step) return setTimeout(() => { send(step); next(); }, step.after);
+  if (Number(repeatMs) > 0) setInterval(() => send(steps[steps.length - 1]), Number(repeatMs));
+};
+next();
+setInterval(() => {}, 1 << 30);
+`;
+
+export interface DemoWorld {
+  readonly root: string;
+  readonly socket: string;
+  readonly stateDir: string;
+  readonly env: NodeJS.ProcessEnv;
+  tmux(...args: string[]): { status: number | null; stdout: string; stderr: string };
+  stop(): void;
+}
+
+/** Build the temp world and start the agents in windows of the `demo` session, detached. */
+export function startDemo({ node, hook, configLines }: { node: string; hook: string; configLines: readonly string[] }): DemoWorld {
+  const root = mkdtempSync(join(tmpdir(), "tongs-demo-"));
+  const stateDir = join(root, "state");
+  const socket = join(root, "tmux.sock");
+  const bin = join(root, "bin");
+  mkdirSync(bin);
+  for (const name of ["claude", "codex"]) symlinkSync(node, join(bin, name));
+  writeFileSync(join(root, "agent.cjs"), AGENT_SCRIPT);
+  const env: NodeJS.ProcessEnv = { ...process.env, TONGS_AGENTS_STATE_DIR: stateDir, HOME: process.env.HOME ?? root };
+  for (const name of ["TMUX", "TMUX_PANE", "TONGS_AGENTS_LAUNCH_ID", "TONGS_AGENTS_PROFILE"]) delete env[name];
+  const tmux = (...args: string[]) => {
+    const result = spawnSync("tmux", ["-S", socket, ...args], { env, encoding: "utf8" });
+    return { status: result.status, stdout: result.stdout ?? "", stderr: result.stderr ?? "" };
+  };
+  const conf = join(root, "tmux.conf");
+  writeFileSync(conf, [
+    "set -g status-style bg=colour236,fg=colour250",
+    "set -g status-left-length 60",
+    `set -g status-left ' tongs-agents demo │ prefix+a picker · prefix+N next · prefix+d leave '`,
+    "set -g status-right-length 60",
+    "set -g status-right ''",
+    ...configLines,
+    "",
+  ].join("\n"));
+  for (const [index, agent] of DEMO_AGENTS.entries()) {
+    const cwd = join(root, "src", agent.repo);
+    // A repository the picker can read a branch from: HEAD is all it needs.
+    mkdirSync(join(cwd, ".git"), { recursive: true });
+    writeFileSync(join(cwd, ".git", "HEAD"), `ref: refs/heads/${agent.branch}\n`);
+    const argv = [join(bin, agent.harness), join(root, "agent.cjs"), hook, agent.harness, `demo-${agent.repo}-${process.pid}`, JSON.stringify(agent.steps), String(agent.repeatMs ?? 0)];
+    const command = argv.map((word) => `'${word.replaceAll("'", `'\\''`)}'`).join(" ");
+    if (index === 0) tmux("-f", conf, "new-session", "-d", "-s", "demo", "-n", agent.repo, "-x", "160", "-y", "45", "-c", cwd, command);
+    else tmux("new-window", "-d", "-t", "demo:", "-n", agent.repo, "-c", cwd, command);
+  }
+  return {
+    root,
+    socket,
+    stateDir,
+    env,
+    tmux,
+    stop() {
+      tmux("kill-server");
+      rmSync(root, { recursive: true, force: true });
+    },
+  };
+}
