@@ -11,7 +11,8 @@ import { ensureStateDirs } from "./paths.ts";
 import { findAncestor, withDeadline, type ProcessBasics, type ProcessSource } from "./proc.ts";
 import { FleetEventSchema, NativePayloadSchema, UNRESOLVED_INSTANCE, describeIssue, type LifecycleEvent, type SessionRecord, type Tombstone } from "./schema.ts";
 import { enqueue, isQueued, queuedEvents, removeQueued } from "./spool.ts";
-import { instancePointerPath, readInstancePointer, readRecord, recordPath, withRecordLock, writeJsonAtomic, writeRecord } from "./store.ts";
+import { instancePointerPath, readInstancePointer, readRecord, recordPath, writeJsonAtomic, writeRecord } from "./store.ts";
+import { withRecordLock } from "./record-lock.ts";
 import { captureTerminal } from "./terminal.ts";
 
 export interface HookContext {
@@ -30,6 +31,8 @@ export interface HookContext {
 }
 
 export interface HookProgress {
+  /** Where the hook is, for the debug log when the watchdog fires. */
+  phase?: "validating" | "identifying" | "storing";
   /** The validated, identified event, once it exists. */
   event?: LifecycleEvent;
   /** Set once the event is queued or applied: nothing is left to save. */
@@ -64,6 +67,7 @@ export async function runHook(argv: readonly string[], input: HookInput, context
   if (!harness) return reject("harness", `unknown harness ${JSON.stringify(args.agent.slice(0, 64))}`);
   if (!acceptsEvent(harness, args.alias)) return reject("event", `${harness.id} does not accept ${JSON.stringify(args.alias.slice(0, 64))}`);
   if (!Buffer.isBuffer(input)) return reject("input", `input larger than ${LIMITS.inputBytes} bytes`);
+  if (context.progress) context.progress.phase = "validating";
   let json: unknown;
   try {
     json = JSON.parse(input.toString("utf8"));
@@ -72,7 +76,7 @@ export async function runHook(argv: readonly string[], input: HookInput, context
   }
   const event = args.alias === FLEET_EVENT ? await fleetEvent(harness, json, context) : await nativeEvent(harness, args.alias as NativeAlias, json, context);
   if ("ok" in event) return event;
-  if (context.progress) context.progress.event = event;
+  if (context.progress) Object.assign(context.progress, { event, phase: "storing" });
   const outcome = await store(event, context);
   if (context.progress) context.progress.settled = true;
   return outcome;
@@ -110,6 +114,7 @@ async function nativeEvent(harness: Harness, alias: NativeAlias, json: unknown, 
   if (!parsed.success) return reject("schema", describeIssue(parsed.error));
   const interpretation = interpretNative(alias, parsed.data);
   if (interpretation.kind === "ignore") return { ok: true, action: "ignored", detail: interpretation.reason };
+  if (context.progress) context.progress.phase = "identifying";
   const found = await findAncestor(context.ppid, harness.processNames, { source: context.processes, deadline: context.now() + context.scanBoundMs, now: context.now });
   const common = { sessionId: parsed.data.session_id, cwd: parsed.data.cwd, sequence: null, startsSession: alias === "session-start", context };
   if (!found.found) {

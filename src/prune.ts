@@ -6,7 +6,8 @@ import { digestOf, shortId } from "./identity.ts";
 import { checkLiveness } from "./liveness.ts";
 import { ensureStateDirs } from "./paths.ts";
 import type { ProcessSource } from "./proc.ts";
-import { RECORD_FILE, readInstancePointer, readRecord, recordPath, withRecordLock } from "./store.ts";
+import { RECORD_FILE, readInstancePointer, readRecord, recordPath } from "./store.ts";
+import { withRecordLock } from "./record-lock.ts";
 
 export interface PrunedEntry {
   readonly kind: "record" | "tombstone" | "pointer" | "temp";

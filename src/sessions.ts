@@ -1,6 +1,6 @@
 // The fleet as users see it: records checked for liveness, plus discovered processes, sorted by who needs attention.
 // Shared by list, show, prune, focus, the picker and the MCP server. Its JSON shape is documented in docs/contract.md.
-import { discoverProcesses, type DiscoveredProcess, type ListProcesses } from "./discovery.ts";
+import type { DiscoveredProcess, ListProcesses } from "./discovery.ts";
 import { findHarness } from "./harnesses.ts";
 import { digestOf, shortId } from "./identity.ts";
 import { checkLiveness } from "./liveness.ts";
@@ -129,11 +129,15 @@ export async function loadFleet({ stateDir, processes, discover = true, listProc
   if (!dirs.ok) return { sessions: [], invalid: [], problem: dirs.detail };
   const [listing, discovered] = await Promise.all([
     Promise.resolve(listRecords(dirs.sessionsDir, now)),
-    discover ? discoverProcesses({ processes, ...(listProcesses ? { list: listProcesses } : {}) }) : Promise.resolve([]),
+    // Loaded only when used: ps-list is not needed by status, next or the picker's first screen.
+    discover ? import("./discovery.ts").then(({ discoverProcesses }) => discoverProcesses({ processes, ...(listProcesses ? { list: listProcesses } : {}) })) : Promise.resolve([]),
   ]);
+  // Many records usually share a few processes: look each PID up once.
+  const byPid = new Map<number, ReturnType<ProcessSource["basics"]>>();
+  const cached: ProcessSource = { basics: (pid) => byPid.get(pid) ?? byPid.set(pid, processes.basics(pid)).get(pid)!, argv: (pid) => processes.argv(pid) };
   const sessions = await Promise.all(
     listing.records.map(async ({ record }) => {
-      const liveness = record.status === "ended" ? { state: "alive" as const } : await checkLiveness(record, processes, now);
+      const liveness = record.status === "ended" ? { state: "alive" as const } : await checkLiveness(record, cached, now);
       return viewOfRecord(record, liveness.state === "stale" ? { stale: true, reason: liveness.reason } : { stale: false, reason: "" });
     }),
   );

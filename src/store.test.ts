@@ -4,7 +4,8 @@ import { join, resolve } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { makeSandbox, type Sandbox } from "../test/sandbox.ts";
 import { ensureStateDirs } from "./paths.ts";
-import { STALE_LOCK_MS, listRecords, parseRecord, readJsonFile, readRecord, recordPath, withRecordLock, writeJsonAtomic } from "./store.ts";
+import { listRecords, parseRecord, readJsonFile, readRecord, recordPath, writeJsonAtomic } from "./store.ts";
+import { STALE_LOCK_MS, withRecordLock } from "./record-lock.ts";
 import type { SessionRecord } from "./schema.ts";
 
 const DIGEST = "b".repeat(64);
@@ -209,7 +210,7 @@ describe("record locks", () => {
 
   it("takes over the lock of a holder that was killed, once the lock is stale", async () => {
     const script = `
-      import { withRecordLock } from ${JSON.stringify(resolve("src/store.ts"))};
+      import { withRecordLock } from ${JSON.stringify(resolve("src/record-lock.ts"))};
       await withRecordLock(${JSON.stringify(dir)}, ${JSON.stringify(DIGEST)}, Date.now() + 1000, async () => {
         process.stdout.write("locked\\n");
         await new Promise(() => setInterval(() => {}, 1000));

@@ -5,9 +5,8 @@
 // File I/O here is synchronous on purpose: these are a few small files in a private local directory, and under CPU
 // contention (dozens of hooks at once) every asynchronous hop is another wait to be scheduled, while the record lock
 // is held. Only waiting for a lock is asynchronous and bounded.
-import { closeSync, constants, mkdir, mkdirSync, realpath, realpathSync, rmdir, rmdirSync, stat, statSync, utimes, utimesSync, watch, type FSWatcher, fstatSync, lstatSync, openSync, readdirSync, readSync, renameSync, unlinkSync, writeSync } from "node:fs";
-import { basename, join } from "node:path";
-import lockfile from "proper-lockfile";
+import { closeSync, constants, fstatSync, openSync, readdirSync, readSync, renameSync, unlinkSync, writeSync } from "node:fs";
+import { join } from "node:path";
 import { LIMITS, byteLength } from "./bounds.ts";
 import { sanitizeLaunch } from "./launch.ts";
 import {
@@ -35,6 +34,8 @@ export type FileRead =
   | { kind: "invalid"; reason: "symlink" | "not-a-file" | "too-large" | "not-json" | "schema" | "future-timestamp" | "newer-schema" | "io"; detail: string }
   | { kind: "json"; value: unknown };
 
+let readBuffer = Buffer.allocUnsafe(LIMITS.recordBytes + 1);
+
 /** Read a small JSON file without following a symlink at its name and without blocking on a FIFO planted there. */
 export function readJsonFile(path: string, maxBytes: number = LIMITS.recordBytes): FileRead {
   let fd: number;
@@ -50,7 +51,9 @@ export function readJsonFile(path: string, maxBytes: number = LIMITS.recordBytes
     const stats = fstatSync(fd);
     if (!stats.isFile()) return { kind: "invalid", reason: "not-a-file", detail: `${path} is not a regular file` };
     if (stats.size > maxBytes) return { kind: "invalid", reason: "too-large", detail: `${path} is ${stats.size} bytes` };
-    const buffer = Buffer.alloc(maxBytes + 1);
+    // One buffer for every read (reads are synchronous): listing thousands of records allocates nothing per file.
+    if (readBuffer.length < maxBytes + 1) readBuffer = Buffer.allocUnsafe(maxBytes + 1);
+    const buffer = readBuffer.subarray(0, maxBytes + 1);
     let length = 0;
     for (;;) {
       const bytesRead = readSync(fd, buffer, length, buffer.length - length, length);
@@ -153,85 +156,6 @@ export function writeRecord(sessionsDir: string, digest: string, record: Session
 /** Unique enough for temp names created with O_EXCL (a clash fails the write, never overwrites): no crypto needed. */
 export function uniqueSuffix(): string {
   return Math.floor(Math.random() * 2 ** 32).toString(16).padStart(8, "0");
-}
-
-export type LockResult<T> = { ok: true; value: T } | { ok: false; reason: "timeout" | "not-needed" | "symlink" | "io"; detail: string };
-
-/**
- * The file system calls proper-lockfile makes, and nothing else: its sync mode copies every key of the `fs` it is
- * given, and copying all of node:fs (whose lazy getters load fs/promises) cost the hook milliseconds per lock.
- */
-const LOCK_FS = { mkdir, mkdirSync, realpath, realpathSync, rmdir, rmdirSync, stat, statSync, utimes, utimesSync };
-
-/** Locks older than this are taken over (a holder that crashed). proper-lockfile's minimum. */
-export const STALE_LOCK_MS = 2000;
-
-/**
- * Run `fn` holding the record's lock. Waits at most until `deadline` (epoch ms), or until `stopWaiting` says the wait
- * is no longer needed, then gives up; the lock is always released in `finally`. A waiter sleeps until the lock directory is removed (inotify through fs.watch) or a short
- * jittered timer fires, whichever comes first: with dozens of hooks on two cores, waking on release instead of
- * polling is what keeps every event inside the bound.
- */
-export async function withRecordLock<T>(
-  sessionsDir: string,
-  digest: string,
-  deadline: number,
-  fn: () => Promise<T>,
-  { stopWaiting }: { stopWaiting?: () => boolean } = {},
-): Promise<LockResult<T>> {
-  const target = recordPath(sessionsDir, digest);
-  const lockPath = `${target}.lock`;
-  const lockName = basename(lockPath);
-  if (lstatSync(lockPath, { throwIfNoEntry: false })?.isSymbolicLink()) return { ok: false, reason: "symlink", detail: `${lockPath} is a symlink` };
-  let release: () => void;
-  let watcher: FSWatcher | undefined;
-  let wake: (() => void) | undefined;
-  try {
-    for (let attempt = 0; ; attempt++) {
-      try {
-        release = lockfile.lockSync(target, { realpath: false, lockfilePath: lockPath, stale: STALE_LOCK_MS, onCompromised: () => undefined, fs: LOCK_FS });
-        break;
-      } catch (error) {
-        const code = (error as NodeJS.ErrnoException).code;
-        if (code !== "ELOCKED") return { ok: false, reason: "io", detail: `${lockPath}: ${code ?? String(error)}` };
-        const wait = Math.min(5 + Math.random() * Math.min(2 ** attempt, 40), deadline - Date.now());
-        if (stopWaiting?.()) return { ok: false, reason: "not-needed", detail: "another holder did the work" };
-        if (wait <= 0) return { ok: false, reason: "timeout", detail: `${lockPath} held past the wait bound` };
-        watcher ??= watchForRelease(sessionsDir, lockName, () => wake?.());
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, wait);
-          wake = () => {
-            clearTimeout(timer);
-            resolve();
-          };
-        });
-        wake = undefined;
-      }
-    }
-  } finally {
-    watcher?.close();
-  }
-  try {
-    return { ok: true, value: await fn() };
-  } finally {
-    try {
-      release();
-    } catch {
-      // already released or taken over as stale; nothing of ours to remove
-    }
-  }
-}
-
-function watchForRelease(dir: string, name: string, onChange: () => void): FSWatcher | undefined {
-  try {
-    const watcher = watch(dir, { persistent: false }, (_event, changed) => {
-      if (changed === name) onChange();
-    });
-    watcher.on("error", () => undefined);
-    return watcher;
-  } catch {
-    return undefined; // no inotify watches left: the timer alone still bounds the wait
-  }
 }
 
 export interface ListedRecord {

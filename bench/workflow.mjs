@@ -1,0 +1,112 @@
+// npm run bench, part 2: the tmux workflow. Picker first paint in a real pseudo-terminal with 500 sessions, `status`
+// and `next`, and `focus` end to end against the bare tmux command for the same pane; each against `node -e 0` on the
+// same Node, runs interleaved.
+import { execFileSync, spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import pty from "node-pty";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+const CLI = join(root, "bin", "tongs-agents.js");
+const runs = Number(process.env.BENCH_RUNS ?? 40);
+const temp = mkdtempSync(join(tmpdir(), "tongs-bench-workflow-"));
+const stateDir = join(temp, "state");
+const env = { ...process.env, HOME: temp, TONGS_AGENTS_STATE_DIR: stateDir };
+for (const name of ["TMUX", "TMUX_PANE", "TONGS_AGENTS_DEBUG"]) delete env[name];
+const inner = join(temp, "inner");
+const outer = join(temp, "outer");
+const tmux = (socket, ...args) => execFileSync("tmux", ["-S", socket, ...args], { encoding: "utf8", env }).trim();
+
+function stats(samples) {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const at = (q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+  return { median: at(0.5), p90: at(0.9) };
+}
+const fmt = (ms) => `${ms.toFixed(1)} ms`;
+function timeSync(file, args) {
+  const started = process.hrtime.bigint();
+  const result = spawnSync(file, args, { env, stdio: "ignore" });
+  const ms = Number(process.hrtime.bigint() - started) / 1e6;
+  if (result.status !== 0 && result.status !== 5) throw new Error(`${file} ${args.join(" ")} exited ${result.status}`);
+  return ms;
+}
+
+/** Time from spawning the picker in a pty until its first full screen (500 rows known) has been written. */
+function pickerFirstPaint() {
+  return new Promise((resolve, reject) => {
+    const started = process.hrtime.bigint();
+    const picker = pty.spawn(process.execPath, [CLI, "pick"], { cols: 140, rows: 40, env });
+    let output = "";
+    let done = false;
+    picker.onData((data) => {
+      output += data;
+      if (!done && output.includes("500 sessions") && output.includes("esc quit")) {
+        done = true;
+        const ms = Number(process.hrtime.bigint() - started) / 1e6;
+        picker.write("q");
+        picker.onExit(() => resolve(ms));
+      }
+    });
+    picker.onExit(({ exitCode }) => !done && reject(new Error(`picker exited ${exitCode} before painting: ${output.slice(-300)}`)));
+  });
+}
+
+// 500 sessions: one agent process alive in a tmux pane (the `next` and `focus` target), the rest records of this
+// process (alive, so nothing is stale) spread over every state.
+tmux(inner, "new-session", "-d", "-s", "work", "-x", "120", "-y", "40", "sleep 3600");
+tmux(inner, "new-window", "-d", "-t", "work:", "sleep 3600");
+const pane = tmux(inner, "list-panes", "-t", "work:1", "-F", "#{pane_id}");
+const serverPid = tmux(inner, "display-message", "-p", "#{pid}");
+tmux(outer, "new-session", "-d", "-s", "view", "-x", "120", "-y", "40", `env -u TMUX tmux -S '${inner}' attach -t work`);
+for (let tries = 0; tries < 50 && tmux(inner, "list-clients", "-F", "#{client_tty}") === ""; tries++) execFileSync("sleep", ["0.1"]);
+const client = tmux(inner, "list-clients", "-F", "#{client_tty}");
+const stat = readFileSync(`/proc/${process.pid}/stat`, "utf8");
+const token = `linux:${readFileSync("/proc/sys/kernel/random/boot_id", "utf8").trim()}:${stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19]}`;
+const sessions = join(stateDir, "sessions");
+mkdirSync(sessions, { recursive: true, mode: 0o700 });
+const now = new Date().toISOString();
+const statuses = ["running", "idle", "started", "running", "idle"];
+for (let index = 0; index < 500; index++) {
+  const status = index === 0 ? "waiting" : statuses[index % statuses.length];
+  const instance = `pid:${process.pid}@${token}`;
+  const digest = createHash("sha256").update(JSON.stringify(["claude", `bench-${index}`, instance])).digest("hex");
+  writeFileSync(join(sessions, `${digest}.json`), JSON.stringify({
+    schema_version: 1, canonical_id: `fleet:v1:claude:${digest}`, harness: "claude", session_id: `bench-${index}`, instance_id: instance, identity: "process",
+    pid: process.pid, process_start: token, cwd: `/work/project-${index % 40}`, status, detail: `step ${index}`, tool: "", sequence: null, arrival_sequence: 1,
+    last_event: "claude.stop", created_at: now, updated_at: now, status_changed_at: now,
+    terminal: { env: index === 0 ? { TMUX: `${inner},${serverPid},0`, TMUX_PANE: pane } : {} },
+  }));
+}
+
+const contenders = [
+  { name: "`node -e 0` (floor)", run: () => timeSync(process.execPath, ["-e", "0"]) },
+  { name: "`tongs-agents status --format tmux` (500 sessions)", run: () => timeSync(process.execPath, [CLI, "status", "--format", "tmux"]) },
+  { name: "`tongs-agents next --client <tty>` (500 sessions, lands on the waiting pane)", run: () => timeSync(process.execPath, [CLI, "next", "--client", client]) },
+  { name: "`tongs-agents focus <id> --client <tty>` (end to end, verified)", run: () => timeSync(process.execPath, [CLI, "focus", "bench-0", "--client", client]) },
+  { name: "bare `tmux switch-client -c <tty> -t %N` (same pane, unverified)", run: () => timeSync("tmux", ["-S", inner, "switch-client", "-c", client, "-t", pane]) },
+];
+const samples = contenders.map(() => []);
+const paints = [];
+try {
+  for (const contender of contenders) contender.run();
+  await pickerFirstPaint();
+  for (let index = 0; index < runs; index++) {
+    contenders.forEach((contender, at) => samples[at].push(contender.run()));
+    if (index % 4 === 0) paints.push(await pickerFirstPaint());
+  }
+  const floor = stats(samples[0]).median;
+  console.log(`\n| workflow (${runs} runs interleaved; picker ${paints.length} runs) | median | p90 | median vs \`node -e 0\` |`);
+  console.log("|---|---|---|---|");
+  contenders.forEach((contender, at) => {
+    const row = stats(samples[at]);
+    console.log(`| ${contender.name} | ${fmt(row.median)} | ${fmt(row.p90)} | ${(row.median / floor).toFixed(2)}x |`);
+  });
+  const paint = stats(paints);
+  console.log(`| picker first screen in a pty (500 sessions) | ${fmt(paint.median)} | ${fmt(paint.p90)} | ${(paint.median / floor).toFixed(2)}x |`);
+} finally {
+  for (const socket of [outer, inner]) spawnSync("tmux", ["-S", socket, "kill-server"]);
+  rmSync(temp, { recursive: true, force: true });
+}
