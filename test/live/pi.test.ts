@@ -1,0 +1,170 @@
+// Live: real Pi releases from the npm registry load the bridge (installed with `pi install <pi-bridge dir>`) and
+// report through the real hook. Pi talks to the synthetic provider in e2e/provider. Versions: test/live/pi-install.ts.
+import { readdirSync, readFileSync, realpathSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { DEFAULT_TEXT, FINAL_TEXT } from "../../e2e/provider/script.mjs";
+import { sessionsDirOf } from "../../src/paths.ts";
+import { listRecords } from "../../src/store.ts";
+import { ROOT } from "../processes.ts";
+import { PI_RELEASES, ensurePi, type InstalledPi, type PiRelease } from "./pi-install.ts";
+import { piWorld, readHookLog, runPi, startRpcPi, type HookLogEntry, type PiWorld } from "./pi-run.ts";
+
+const BRIDGE_DIR = join(ROOT, "pi-bridge");
+const RECORDING_HOOK = join(ROOT, "test", "fixtures", "recording-hook.mjs");
+const CONFIRM_EXTENSION = join(ROOT, "test", "fixtures", "pi-confirm-extension.js");
+
+const tapped = (world: PiWorld) => ({ TONGS_AGENTS_HOOK: RECORDING_HOOK, TONGS_TEST_HOOK_LOG: world.hookLog });
+const summary = (entries: HookLogEntry[]) => entries.map(({ payload }) => [payload.event_id, payload.status, payload.tool === "" ? payload.detail : `tool:${String(payload.tool)}`]);
+
+/** Every tapped event went through the real hook, which left the record in exactly the reported state. */
+function expectAppliedByRealHook(entries: HookLogEntry[], piPid: number) {
+  expect(entries.length).toBeGreaterThan(0);
+  for (const { payload, comm, record, hookExit, hookOutput } of entries) {
+    expect({ hookExit, hookOutput }).toEqual({ hookExit: 0, hookOutput: "" });
+    expect(payload.pid).toBe(piPid);
+    expect(comm).toBe("pi"); // read from /proc/<pid>/comm while Pi was waiting for this event's delivery
+    expect(record).toMatchObject({ harness: "pi", identity: "emitter", pid: piPid, status: payload.status, sequence: payload.sequence, last_event: payload.event_id });
+    expect(String(record?.process_start)).toMatch(/^linux:/);
+  }
+  const sequences = entries.map(({ payload }) => payload.sequence as number);
+  expect(sequences).toEqual([...sequences].sort((a, b) => a - b));
+  expect(new Set(sequences).size).toBe(sequences.length);
+}
+
+async function waitForLog(world: PiWorld, test: (entry: HookLogEntry) => boolean, what: string, timeoutMs = 30_000): Promise<HookLogEntry> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const found = readHookLog(world).find(test);
+    if (found) return found;
+    if (Date.now() > deadline) throw new Error(`no hook event ${what} within ${timeoutMs} ms; log: ${JSON.stringify(summary(readHookLog(world)))}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => join(entry.parentPath, entry.name));
+}
+
+function installedWorld(release: PiRelease) {
+  const state = { pi: undefined as InstalledPi | undefined, world: undefined as PiWorld | undefined };
+  beforeAll(async () => {
+    state.pi = await ensurePi(release);
+  }, 600_000);
+  beforeEach(async () => {
+    const world = await piWorld();
+    state.world = world;
+    const install = await runPi(state.pi as InstalledPi, ["install", BRIDGE_DIR], world);
+    expect(install.code, `pi install failed: ${install.stderr}`).toBe(0);
+  });
+  afterEach(async () => state.world?.stop());
+  return state as { pi: InstalledPi; world: PiWorld };
+}
+
+describe.each(Object.values(PI_RELEASES))("Pi $packageName@$version with the bridge installed by `pi install`", (release) => {
+  const live = installedWorld(release);
+
+  it("refers to the bridge directory in place, copying nothing", () => {
+    const settings = JSON.parse(readFileSync(join(live.world.agentDir, "settings.json"), "utf8")) as { packages?: unknown[] };
+    expect(settings.packages).toHaveLength(1);
+    const entry = settings.packages?.[0];
+    const source = typeof entry === "string" ? entry : (entry as { source: string }).source;
+    // Pi stores a local source relative to the settings file's directory.
+    expect(realpathSync(resolve(live.world.agentDir, source))).toBe(realpathSync(BRIDGE_DIR));
+    const bridgeFiles = new Set(readdirSync(join(BRIDGE_DIR, "lib")).concat("index.js"));
+    expect(filesUnder(live.world.agentDir).filter((file) => bridgeFiles.has(file.split("/").at(-1) ?? ""))).toEqual([]);
+  });
+
+  it("writes the session's record through the real hook, found beside the bridge", async () => {
+    const run = await runPi(live.pi, ["-p", "please RUNTOOL now"], live.world);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain(FINAL_TEXT);
+    const { records, invalid } = listRecords(sessionsDirOf(live.world.sandbox.stateDir));
+    expect(invalid).toEqual([]);
+    expect(records).toHaveLength(1);
+    expect(records[0]?.record).toMatchObject({
+      harness: "pi",
+      identity: "emitter",
+      pid: run.pid,
+      status: "ended",
+      detail: "session closed",
+      last_event: "pi.session-shutdown",
+      cwd: realpathSync(live.world.projectDir),
+    });
+    expect(records[0]?.record.process_start).toMatch(/^linux:/);
+    expect(records[0]?.record.sequence).toBeGreaterThanOrEqual(5);
+  });
+
+  it("reports every transition of two prompts, one with a tool call, with the real Pi process's PID", async () => {
+    const run = await runPi(live.pi, ["-p", "say hello", "please RUNTOOL now"], live.world, { env: tapped(live.world) });
+    expect(run.code, run.stderr).toBe(0);
+    const entries = readHookLog(live.world);
+    expectAppliedByRealHook(entries, run.pid);
+    expect(summary(entries)).toEqual([
+      ["pi.session-start", "started", "session started"],
+      ["pi.before-agent-start", "running", "processing prompt"],
+      ["pi.agent-end", "idle", DEFAULT_TEXT], // the first run: agent_settled (Pi 1.x) would say the same
+      ["pi.before-agent-start", "running", "processing prompt"],
+      ["pi.tool-execution-start", "running", "tool:bash"],
+      // Pi 1.x settles after agent_end; the bridge, having seen agent_settled once, waits for it.
+      release.settles ? ["pi.agent-settled", "idle", FINAL_TEXT] : ["pi.agent-end", "idle", FINAL_TEXT],
+      ["pi.session-shutdown", "ended", "session closed"],
+    ]);
+    expect(new Set(entries.map(({ payload }) => payload.session_id)).size).toBe(1);
+  });
+
+  it("reports a provider error (HTTP 400) as error, then the end", async () => {
+    const run = await runPi(live.pi, ["-p", "FAILAPI"], live.world, { env: tapped(live.world) });
+    expect(run.code).not.toBe(0);
+    const entries = readHookLog(live.world);
+    expectAppliedByRealHook(entries, run.pid);
+    expect(summary(entries).map(([event, status]) => [event, status])).toEqual([
+      ["pi.session-start", "started"],
+      ["pi.before-agent-start", "running"],
+      ["pi.agent-end", "error"],
+      ["pi.session-shutdown", "ended"],
+    ]);
+    expect(entries[2]?.payload.detail).toMatch(/^turn failed: 400\b.*synthetic failure requested by FAILAPI/);
+  });
+});
+
+describe(`Pi ${PI_RELEASES.current.packageName}@${PI_RELEASES.current.version} in RPC mode: extension questions`, () => {
+  const live = installedWorld(PI_RELEASES.current);
+
+  it("reports waiting while an extension asks, during a run and while idle, and what follows", async () => {
+    const rpc = startRpcPi(live.pi, ["-e", CONFIRM_EXTENSION], live.world, tapped(live.world));
+    try {
+      await waitForLog(live.world, (entry) => entry.payload.status === "started", "started");
+      rpc.send({ id: "p1", type: "prompt", message: "please RUNTOOL now" });
+      const gate = await rpc.next((record) => record.type === "extension_ui_request" && record.method === "confirm");
+      expect(gate.title).toBe("Run bash?");
+      const waiting = await waitForLog(live.world, (entry) => entry.payload.status === "waiting", "waiting");
+      expect(waiting.record).toMatchObject({ status: "waiting", detail: "waiting for input: Run bash?" });
+      rpc.send({ type: "extension_ui_response", id: gate.id, confirmed: true });
+      await waitForLog(live.world, (entry) => entry.payload.status === "idle", "idle after the run");
+
+      rpc.send({ id: "p2", type: "prompt", message: "/tongs-ask" });
+      const question = await rpc.next((record) => record.type === "extension_ui_request" && record.method === "confirm");
+      await waitForLog(live.world, (entry) => entry.payload.detail === "waiting for input: Idle question", "the idle question");
+      rpc.send({ type: "extension_ui_response", id: question.id, confirmed: false });
+      await waitForLog(live.world, (entry) => entry.payload.event_id === "pi.ui-prompt-end" && entry.payload.status === "idle", "idle after the question");
+    } finally {
+      expect(await rpc.close()).toBe(0);
+    }
+    const entries = readHookLog(live.world);
+    expectAppliedByRealHook(entries, rpc.pid);
+    expect(summary(entries)).toEqual([
+      ["pi.session-start", "started", "session started"],
+      ["pi.before-agent-start", "running", "processing prompt"],
+      ["pi.tool-execution-start", "running", "tool:bash"],
+      ["pi.ui-prompt-start", "waiting", "waiting for input: Run bash?"],
+      ["pi.ui-prompt-end", "running", "tool:bash"],
+      ["pi.agent-end", "idle", FINAL_TEXT],
+      ["pi.ui-prompt-start", "waiting", "waiting for input: Idle question"],
+      ["pi.ui-prompt-end", "idle", FINAL_TEXT],
+      ["pi.session-shutdown", "ended", "session closed"],
+    ]);
+  });
+});
