@@ -1,6 +1,7 @@
 // Live: real Pi releases from the npm registry load the bridge (installed with `pi install <pi-bridge dir>`) and
 // report through the real hook. Pi talks to the synthetic provider in e2e/provider. Versions: test/live/pi-install.ts.
-import { readdirSync, readFileSync, realpathSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { mkdirSync, readdirSync, readFileSync, realpathSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { DEFAULT_TEXT, FINAL_TEXT } from "../../e2e/provider/script.mjs";
@@ -48,7 +49,7 @@ function filesUnder(dir: string): string[] {
     .map((entry) => join(entry.parentPath, entry.name));
 }
 
-function installedWorld(release: PiRelease) {
+function installedWorld(release: PiRelease, bridgeDir: (world: PiWorld) => string = () => BRIDGE_DIR) {
   const state = { pi: undefined as InstalledPi | undefined, world: undefined as PiWorld | undefined };
   beforeAll(async () => {
     state.pi = await ensurePi(release);
@@ -56,7 +57,7 @@ function installedWorld(release: PiRelease) {
   beforeEach(async () => {
     const world = await piWorld();
     state.world = world;
-    const install = await runPi(state.pi as InstalledPi, ["install", BRIDGE_DIR], world);
+    const install = await runPi(state.pi as InstalledPi, ["install", bridgeDir(world)], world);
     expect(install.code, `pi install failed: ${install.stderr}`).toBe(0);
   });
   afterEach(async () => state.world?.stop());
@@ -166,5 +167,28 @@ describe(`Pi ${PI_RELEASES.current.packageName}@${PI_RELEASES.current.version} i
       ["pi.ui-prompt-end", "idle", FINAL_TEXT],
       ["pi.session-shutdown", "ended", "session closed"],
     ]);
+  });
+});
+
+/** The npm tarball of this checkout, unpacked as `npm install -g tongs-agents` would lay it out; returns its pi-bridge. */
+function unpackedPackage(world: PiWorld): string {
+  const dir = join(world.sandbox.root, "packed");
+  mkdirSync(dir);
+  // --ignore-scripts: dist/ was built by the global setup; `prepare` would build it again.
+  const [packed] = JSON.parse(execFileSync("npm", ["pack", "--json", "--ignore-scripts", "--pack-destination", dir], { cwd: ROOT, encoding: "utf8" })) as [{ filename: string }];
+  execFileSync("tar", ["-xzf", join(dir, packed.filename), "-C", dir]);
+  return join(dir, "package", "pi-bridge");
+}
+
+describe(`Pi ${PI_RELEASES.current.packageName}@${PI_RELEASES.current.version} with the bridge from the packed npm package`, () => {
+  const live = installedWorld(PI_RELEASES.current, unpackedPackage);
+
+  it("runs the hook shipped beside it in the package", async () => {
+    const run = await runPi(live.pi, ["-p", "say hello"], live.world);
+    expect(run.code, run.stderr).toBe(0);
+    const { records } = listRecords(sessionsDirOf(live.world.sandbox.stateDir));
+    expect(records.map(({ record }) => [record.pid, record.status, record.last_event])).toEqual([[run.pid, "ended", "pi.session-shutdown"]]);
+    const settings = JSON.parse(readFileSync(join(live.world.agentDir, "settings.json"), "utf8")) as { packages: string[] };
+    expect(resolve(live.world.agentDir, settings.packages[0] as string)).toBe(join(live.world.sandbox.root, "packed", "package", "pi-bridge"));
   });
 });
