@@ -19,7 +19,7 @@ describe("sender", () => {
     await tick();
     expect(fake.children).toHaveLength(1); // the second waits for the first to exit
     expect(first).toMatchObject({ command: HOOK.node, args: [HOOK.hook, "fleet-event", "--agent", "pi"], payload: { sequence: 1 } });
-    expect(first?.options).toMatchObject({ shell: false, stdio: ["pipe", "ignore", "ignore"], env: { PATH: "/usr/bin" } });
+    expect(first?.options).toMatchObject({ shell: false, detached: true, stdio: ["pipe", "ignore", "ignore"], env: { PATH: "/usr/bin" } });
     first?.exit();
     (await fake.started(2))[1]?.exit();
     (await fake.started(3))[2]?.exit();

@@ -1,6 +1,7 @@
 // Live: real Pi releases from the npm registry load the bridge (installed with `pi install <pi-bridge dir>`) and
 // report through the real hook. Pi talks to the synthetic provider in e2e/provider. Versions: test/live/pi-install.ts.
 import { execFileSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { mkdirSync, readdirSync, readFileSync, realpathSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -190,5 +191,62 @@ describe(`Pi ${PI_RELEASES.current.packageName}@${PI_RELEASES.current.version} w
     expect(records.map(({ record }) => [record.pid, record.status, record.last_event])).toEqual([[run.pid, "ended", "pi.session-shutdown"]]);
     const settings = JSON.parse(readFileSync(join(live.world.agentDir, "settings.json"), "utf8")) as { packages: string[] };
     expect(resolve(live.world.agentDir, settings.packages[0] as string)).toBe(join(live.world.sandbox.root, "packed", "package", "pi-bridge"));
+  });
+});
+
+/** A private tmux server (its own socket name, killed by that name), running `pi` in its one pane. */
+function tmuxPi(pi: InstalledPi, world: PiWorld, env: NodeJS.ProcessEnv) {
+  const socket = `tongs-live-${process.pid}-${randomBytes(4).toString("hex")}`;
+  const tmux = (...args: string[]) => execFileSync("tmux", ["-L", socket, ...args], { encoding: "utf8", env: { ...world.env, ...env } }).trim();
+  // The server inherits this environment, and the pane runs Pi directly (no shell): the pane's PID is Pi's.
+  tmux("-f", "/dev/null", "new-session", "-d", "-s", "t", "-x", "160", "-y", "45", "-c", world.projectDir, "--", process.execPath, pi.cli);
+  const [paneId, panePid, paneTty] = tmux("display-message", "-p", "-t", "t", "#{pane_id} #{pane_pid} #{pane_tty}").split(" ");
+  return {
+    socket,
+    pane: { id: paneId as string, pid: Number(panePid), tty: paneTty as string },
+    tmux,
+    async waitForScreen(text: string, timeoutMs = 30_000) {
+      const deadline = Date.now() + timeoutMs;
+      while (!tmux("capture-pane", "-p", "-t", "t").includes(text)) {
+        if (Date.now() > deadline) throw new Error(`screen never showed ${JSON.stringify(text)}:\n${tmux("capture-pane", "-p", "-t", "t")}`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    },
+    stop() {
+      try {
+        tmux("kill-server");
+      } catch {
+        // already gone: Pi quit and the server exited with its last pane
+      }
+    },
+  };
+}
+
+describe.each(Object.values(PI_RELEASES))("Pi $packageName@$version interactive, in a tmux pane", (release) => {
+  const live = installedWorld(release);
+
+  it("reports the session with the pane's terminal identity, and ends it on /quit", async () => {
+    const session = tmuxPi(live.pi, live.world, tapped(live.world));
+    try {
+      await waitForLog(live.world, (entry) => entry.payload.status === "started", "started");
+      await session.waitForScreen("fake-model"); // the footer: the editor is ready for input
+      session.tmux("send-keys", "-t", "t", "say hello", "Enter");
+      await waitForLog(live.world, (entry) => entry.payload.status === "idle", "idle");
+      session.tmux("send-keys", "-t", "t", "/quit", "Enter");
+      await waitForLog(live.world, (entry) => entry.payload.status === "ended", "ended");
+    } finally {
+      session.stop();
+    }
+    const entries = readHookLog(live.world);
+    expectAppliedByRealHook(entries, session.pane.pid);
+    expect(summary(entries)).toEqual([
+      ["pi.session-start", "started", "session started"],
+      ["pi.before-agent-start", "running", "processing prompt"],
+      ["pi.agent-end", "idle", DEFAULT_TEXT],
+      ["pi.session-shutdown", "ended", "session closed"],
+    ]);
+    for (const { record } of entries) {
+      expect(record?.terminal).toEqual({ env: { TMUX: expect.stringContaining(session.socket), TMUX_PANE: session.pane.id, TERM_PROGRAM: "tmux" }, tty: session.pane.tty });
+    }
   });
 });
