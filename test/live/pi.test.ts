@@ -132,7 +132,7 @@ describe.each(Object.values(PI_RELEASES))("Pi $packageName@$version with the bri
   });
 });
 
-describe(`Pi ${PI_RELEASES.current.packageName}@${PI_RELEASES.current.version} in RPC mode: extension questions`, () => {
+describe(`Pi ${PI_RELEASES.current.packageName}@${PI_RELEASES.current.version} in RPC mode`, () => {
   const live = installedWorld(PI_RELEASES.current);
 
   it("reports waiting while an extension asks, during a run and while idle, and what follows", async () => {
@@ -169,7 +169,59 @@ describe(`Pi ${PI_RELEASES.current.packageName}@${PI_RELEASES.current.version} i
       ["pi.session-shutdown", "ended", "session closed"],
     ]);
   });
+  it("ends the old session and starts the new one on new_session, with one instance token and one sequence", async () => {
+    const rpc = startRpcPi(live.pi, [], live.world, tapped(live.world));
+    try {
+      const first = await waitForLog(live.world, (entry) => entry.payload.status === "started", "the first start");
+      rpc.send({ id: "n1", type: "new_session" });
+      await rpc.next((record) => record.type === "response" && record.id === "n1");
+      await waitForLog(live.world, (entry) => entry.payload.status === "started" && entry.payload.session_id !== first.payload.session_id, "the second start");
+    } finally {
+      expect(await rpc.close()).toBe(0);
+    }
+    const entries = readHookLog(live.world);
+    expectAppliedByRealHook(entries, rpc.pid);
+    const sessions = [...new Set(entries.map(({ payload }) => payload.session_id))];
+    expect(sessions).toHaveLength(2);
+    expect(entries.map(({ payload }) => [sessions.indexOf(payload.session_id), payload.event_id, payload.detail])).toEqual([
+      [0, "pi.session-start", "session started"],
+      [0, "pi.session-shutdown", "session closed (new)"],
+      [1, "pi.session-start", "new session"],
+      [1, "pi.session-shutdown", "session closed"],
+    ]);
+    // Pi imported the extension afresh for the new session; the process-wide token and counter carried over.
+    expect(new Set(entries.map(({ payload }) => payload.instance_id)).size).toBe(1);
+    const { records } = listRecords(sessionsDirOf(live.world.sandbox.stateDir));
+    expect(records.map(({ record }) => record.status)).toEqual(["ended", "ended"]);
+  });
+
+  it("reports an aborted run (Esc, or RPC abort) as error until the next prompt", async () => {
+    const rpc = startRpcPi(live.pi, [], live.world, tapped(live.world));
+    try {
+      await waitForLog(live.world, (entry) => entry.payload.status === "started", "started");
+      rpc.send({ id: "p1", type: "prompt", message: "SLOW hello" }); // the provider holds the stream for 2 s
+      await waitForLog(live.world, (entry) => entry.payload.status === "running", "running");
+      rpc.send({ id: "a1", type: "abort" });
+      const aborted = await waitForLog(live.world, (entry) => entry.payload.status === "error", "error");
+      expect(aborted.payload).toMatchObject({ event_id: "pi.agent-end", detail: "turn aborted" });
+      rpc.send({ id: "p2", type: "prompt", message: "say hello" });
+      await waitForLog(live.world, (entry) => entry.payload.status === "idle", "idle");
+    } finally {
+      expect(await rpc.close()).toBe(0);
+    }
+    const entries = readHookLog(live.world);
+    expectAppliedByRealHook(entries, rpc.pid);
+    expect(summary(entries).map(([event, status]) => `${String(event)}:${String(status)}`)).toEqual([
+      "pi.session-start:started",
+      "pi.before-agent-start:running",
+      "pi.agent-end:error", // agent_settled (aborted) follows and says nothing: the error stands
+      "pi.before-agent-start:running",
+      "pi.agent-settled:idle",
+      "pi.session-shutdown:ended",
+    ]);
+  });
 });
+
 
 /** The npm tarball of this checkout, unpacked as `npm install -g tongs-agents` would lay it out; returns its pi-bridge. */
 function unpackedPackage(world: PiWorld): string {
