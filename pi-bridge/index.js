@@ -20,7 +20,7 @@ const SHARED_KEY = Symbol.for("tongs-agents.pi-bridge.v1");
  * @typedef {import("./lib/sender.js").HookCommand} HookCommand
  * @typedef {import("./lib/sender.js").SpawnLike} SpawnLike
  * @typedef {{ instanceId: string, sequence: number, sender?: ReturnType<typeof createSender>,
- *   command?: HookCommand, commandProblem?: string }} SharedState
+ *   command?: HookCommand, commandProblem?: string, capabilities?: { settled: boolean } }} SharedState
  * @typedef {{ on(event: string, handler: (event: unknown, ctx: unknown) => unknown): unknown }} PiLike
  * @typedef {{
  *   env?: NodeJS.ProcessEnv, pid?: number, execPath?: string, versions?: Record<string, string | undefined>,
@@ -30,8 +30,9 @@ const SHARED_KEY = Symbol.for("tongs-agents.pi-bridge.v1");
  */
 
 /**
- * One instance token, sequence counter and delivery queue per Pi process. Pi loads its extensions again for every
- * session switch and /reload; the sequence must keep increasing and deliveries must stay in one line across those.
+ * One instance token, sequence counter, delivery queue and set of learned capabilities per Pi process. Pi loads its
+ * extensions again for every session switch and /reload; the sequence must keep increasing and deliveries must stay in
+ * one line across those.
  * @returns {SharedState}
  */
 function processState() {
@@ -88,7 +89,7 @@ export function attachBridge(pi, options = {}) {
     return shared.command;
   };
   const sender = (shared.sender ??= createSender({ command: resolveCommand, spawn, env, maxQueue, sendTimeoutMs }));
-  const mapper = createMapper();
+  const mapper = createMapper({ capabilities: (shared.capabilities ??= { settled: false }) });
   /** Last known session, for events whose context cannot tell (e.g. during teardown). */
   const session = { id: /** @type {string | undefined} */ (undefined), cwd: /** @type {string | undefined} */ (undefined) };
   /** @type {Transition | undefined} */

@@ -66,10 +66,12 @@ function assistantText(message) {
  */
 const transition = (event, status, detail, tool = "") => ({ event, status, detail, tool });
 
-export function createMapper() {
+/**
+ * @param {{ capabilities?: { settled: boolean } }} [options] `capabilities` is shared by every mapper in one Pi process
+ *   (Pi loads the extension again for each session), so what one session learned holds for the next.
+ */
+export function createMapper({ capabilities = { settled: false } } = {}) {
   const state = {
-    /** Seen `agent_settled` in this process: this Pi reports the final idle itself. */
-    settledSupported: false,
     /** Open extension UI prompts (nested or overlapping). */
     promptDepth: 0,
     /** An agent run is in progress (from before_agent_start/agent_start until it settles). */
@@ -140,12 +142,12 @@ export function createMapper() {
           return transition("agent-end", "error", reason ? `turn failed: ${reason}` : "turn failed");
         }
         state.summary = message ? boundedLine(assistantText(message), SUMMARY_BYTES) : "";
-        if (state.settledSupported) return undefined; // agent_settled reports the final state
+        if (capabilities.settled) return undefined; // agent_settled reports the final state
         state.active = false;
         return unlessPrompting(transition("agent-end", "idle", idleDetail()));
       }
       case "agent_settled":
-        state.settledSupported = true;
+        capabilities.settled = true;
         state.active = false;
         if (state.failed) return undefined;
         return unlessPrompting(transition("agent-settled", "idle", data.aborted === true ? "turn interrupted" : idleDetail()));
@@ -158,7 +160,7 @@ export function createMapper() {
     }
   }
 
-  return { map, state };
+  return { map, state, capabilities };
 }
 
 /** The Pi events the bridge subscribes to. Events an older Pi never emits simply never arrive. */

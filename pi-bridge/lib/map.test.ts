@@ -55,6 +55,18 @@ describe("Pi events -> transitions", () => {
     expect(results).toEqual(["agent-start:running", "agent-end:idle", "agent-settled:idle", "agent-start:running", undefined, "agent-start:running", undefined, "agent-settled:idle"]);
   });
 
+  it("shares what it learned with the next session's mapper in the same process", () => {
+    const capabilities = { settled: false };
+    const first = createMapper({ capabilities });
+    first.map("agent_start", {});
+    expect(first.map("agent_end", assistant("stop"))?.status).toBe("idle");
+    first.map("agent_settled", {});
+    const second = createMapper({ capabilities }); // Pi imported the extension again for /new
+    second.map("agent_start", {});
+    expect(second.map("agent_end", assistant("stop"))).toBeUndefined();
+    expect(second.map("agent_settled", {})?.event).toBe("agent-settled");
+  });
+
   it("reports idle at agent_end on Pi without agent_settled (the 0.73 line)", () => {
     expect(run([["session_start", {}], ["agent_start", {}], ["agent_end", assistant("stop")], ["agent_start", {}], ["agent_end", assistant("toolUse")]])).toEqual([
       "session-start:started",
