@@ -2,7 +2,7 @@ import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
 const nodeGlobals = Object.fromEntries(
-  ["process", "console", "setTimeout", "clearTimeout", "setInterval", "clearInterval", "Buffer", "URL", "setImmediate", "AbortController", "AbortSignal", "TextEncoder", "TextDecoder", "structuredClone", "queueMicrotask", "performance"].map((name) => [name, "readonly"]),
+  ["process", "console", "setTimeout", "clearTimeout", "setInterval", "clearInterval", "setImmediate", "clearImmediate", "Buffer", "URL", "AbortController", "AbortSignal", "TextEncoder", "TextDecoder", "structuredClone", "queueMicrotask", "performance"].map((name) => [name, "readonly"]),
 );
 
 export default tseslint.config(

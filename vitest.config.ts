@@ -11,12 +11,19 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: "unit", include: ["src/**/*.test.ts", "backends/**/*.test.ts", "test/*.test.ts"], testTimeout: 20_000 },
+        test: {
+          name: "unit",
+          include: ["src/**/*.test.ts", "backends/**/*.test.ts", "pi-bridge/**/*.test.ts", "e2e/provider/**/*.test.ts", "test/*.test.ts"],
+          testTimeout: 20_000,
+          sequence: { groupOrder: 0 },
+        },
       },
       {
-        // Real terminal programs on this machine (tmux, kitty under Xvfb, GNU screen) and real agent CLIs.
+        // Real terminal programs on this machine (tmux, kitty under Xvfb, GNU screen) and real agent CLIs (installed once
+        // into ~/.cache/tongs-agents/, driven against the synthetic provider in e2e/provider).
         extends: true,
-        test: { name: "live", include: ["test/live/**/*.test.ts"], testTimeout: 60_000, hookTimeout: 60_000, fileParallelism: false },
+        // After the unit project, not beside it: real programs' start-up load would skew the unit suites' concurrency tests.
+        test: { name: "live", include: ["test/live/**/*.test.ts"], testTimeout: 60_000, hookTimeout: 60_000, fileParallelism: false, sequence: { groupOrder: 1 } },
       },
     ],
   },

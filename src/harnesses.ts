@@ -91,7 +91,8 @@ export const HARNESSES = [
       "agent-start": ["running"],
       "tool-execution-start": ["running"],
       "ui-prompt-start": ["waiting"],
-      "ui-prompt-end": ["running"],
+      // Back to running inside an agent run; idle when the prompt was opened while Pi was idle (an extension command).
+      "ui-prompt-end": ["running", "idle"],
       "agent-end": ["idle", "error"],
       "agent-settled": ["idle"],
       "session-shutdown": ["ended"],

@@ -1,0 +1,69 @@
+// What the synthetic model answers, decided from the conversation alone so that every harness gets the same script:
+// - the newest turn is a tool result: a short final text;
+// - the newest user text contains FAILAPI: HTTP 400 (drives the harness's API-error path);
+// - it contains RUNTOOL: one call of the request's shell tool (`echo hi` by default);
+// - otherwise: one text reply. SLOW anywhere in it delays the stream (see `slowMs`), so a test can watch "running".
+// Each wire module (openai-chat.mjs, anthropic-messages.mjs, openai-responses.mjs) turns its request into the
+// normalized conversation below and the decision back into its own stream format.
+
+export const MARKERS = Object.freeze({ tool: "RUNTOOL", fail: "FAILAPI", slow: "SLOW" });
+export const DEFAULT_TEXT = "Hello from the synthetic provider.";
+export const FINAL_TEXT = "The tool ran; all done.";
+
+/** Shell tools by harness, in preference order: Pi `bash`, Claude Code `Bash`, Codex `shell`/`exec_command`. */
+const SHELL_TOOLS = ["bash", "Bash", "shell", "exec_command", "shell_command"];
+
+/**
+ * @typedef {{ kind: "user" | "tool_result" | "other", text: string }} Turn
+ * @typedef {{ name: string, schema: any }} ToolSpec
+ * @typedef {{ kind: "text", text: string, slow: boolean }
+ *   | { kind: "tool", name: string, input: Record<string, unknown>, slow: boolean }
+ *   | { kind: "error", status: number, message: string }} Decision
+ */
+
+/** Arguments for a shell tool, shaped after its schema: an argv array (Codex `shell`), `cmd`, or `command`. */
+export function shellArguments(tool, command) {
+  const properties = tool.schema?.properties ?? {};
+  if (properties.command?.type === "array") return { command: ["bash", "-lc", command] };
+  if ("cmd" in properties && !("command" in properties)) return { cmd: command };
+  return { command };
+}
+
+/**
+ * @param {Turn[]} turns the conversation, oldest first, system and developer messages left out
+ * @param {ToolSpec[]} tools
+ * @param {{ toolCommand?: string }} [options]
+ * @returns {Decision}
+ */
+export function decide(turns, tools, { toolCommand = "echo hi" } = {}) {
+  const last = [...turns].reverse().find((turn) => turn.kind === "user" || turn.kind === "tool_result");
+  const slow = turns.some((turn) => turn.kind === "user" && turn.text.includes(MARKERS.slow));
+  if (last?.kind === "tool_result") return { kind: "text", text: FINAL_TEXT, slow };
+  const text = last?.text ?? "";
+  if (text.includes(MARKERS.fail)) return { kind: "error", status: 400, message: `synthetic failure requested by ${MARKERS.fail}` };
+  if (text.includes(MARKERS.tool)) {
+    const tool = SHELL_TOOLS.map((name) => tools.find((candidate) => candidate.name === name)).find(Boolean);
+    if (tool) return { kind: "tool", name: tool.name, input: shellArguments(tool, toolCommand), slow };
+    return { kind: "text", text: `No shell tool offered (tools: ${tools.map((candidate) => candidate.name).join(", ") || "none"}).`, slow };
+  }
+  return { kind: "text", text: DEFAULT_TEXT, slow };
+}
+
+/** Text of a message's content: a string, or the text parts of an array (`text`, `input_text`, `output_text`). */
+export function contentText(content) {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return "";
+  return content
+    .filter((part) => part && typeof part.text === "string")
+    .map((part) => part.text)
+    .join("\n");
+}
+
+/** Split a text into a few stream chunks, so clients see real incremental deltas. */
+export function chunks(text) {
+  const words = text.split(/(?<= )/);
+  const size = Math.max(1, Math.ceil(words.length / 3));
+  const out = [];
+  for (let index = 0; index < words.length; index += size) out.push(words.slice(index, index + size).join(""));
+  return out;
+}

@@ -1,0 +1,119 @@
+#!/usr/bin/env node
+// A synthetic model provider for driving real agent CLIs in tests, on 127.0.0.1 only. Node built-ins only.
+//
+//   node e2e/provider/server.mjs --port 8787          # prints {"url":"http://127.0.0.1:8787"} once listening
+//   import { startProvider } from "./e2e/provider/server.mjs"; const provider = await startProvider({ port: 0 });
+//
+// Wire APIs (each streams when the request asks, else answers with one JSON body):
+//   POST /v1/chat/completions   OpenAI Chat Completions   Pi `api: "openai-completions"`
+//   POST /v1/messages           Anthropic Messages        Claude Code (ANTHROPIC_BASE_URL), Pi `anthropic-messages`
+//   POST /v1/responses          OpenAI Responses          Codex (`wire_api = "responses"`), Pi `openai-responses`
+// Paths are matched with or without the `/v1` prefix and with any query string (Claude Code adds `?beta=true`).
+// What the model says is scripted by marker words in the prompt: see script.mjs.
+import { createServer } from "node:http";
+import { parseArgs } from "node:util";
+import { pathToFileURL } from "node:url";
+import * as anthropicMessages from "./anthropic-messages.mjs";
+import * as openaiChat from "./openai-chat.mjs";
+import * as openaiResponses from "./openai-responses.mjs";
+import { decide } from "./script.mjs";
+import { sendJson } from "./sse.mjs";
+
+const ROUTES = new Map([
+  ["/chat/completions", openaiChat],
+  ["/messages", anthropicMessages],
+  ["/responses", openaiResponses],
+]);
+const MAX_BODY_BYTES = 32 * 1024 * 1024;
+
+function readBody(req) {
+  return new Promise((resolve, reject) => {
+    const parts = [];
+    let size = 0;
+    req.on("data", (chunk) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) reject(new Error("request body too large"));
+      else parts.push(chunk);
+    });
+    req.on("end", () => resolve(Buffer.concat(parts).toString("utf8")));
+    req.on("error", reject);
+  });
+}
+
+function counter() {
+  let value = 0;
+  return { next: () => `${Date.now().toString(36)}${(value++).toString(36)}` };
+}
+
+/**
+ * Start the provider. Resolves once it listens.
+ * @param {{ port?: number, host?: string, slowMs?: number, toolCommand?: string }} [options]
+ * @returns {Promise<{ url: string, port: number, requests: Array<{ method: string, path: string, api: string, decision: string }>, stop(): Promise<void> }>}
+ */
+export async function startProvider({ port = 0, host = "127.0.0.1", slowMs = 2000, toolCommand = "echo hi" } = {}) {
+  const requests = [];
+  const ids = counter();
+  const server = createServer(async (req, res) => {
+    const path = (req.url ?? "/").split("?")[0].replace(/^\/v1(?=\/)/, "");
+    const entry = { method: req.method ?? "", path: req.url ?? "", api: "", decision: "" };
+    requests.push(entry);
+    try {
+      if (req.method === "GET" && (path === "/models" || path === "/health")) {
+        sendJson(res, 200, path === "/health" ? { ok: true } : { object: "list", data: [{ id: "fake-model", object: "model", owned_by: "synthetic" }] });
+        return;
+      }
+      if (req.method === "POST" && path === "/messages/count_tokens") {
+        entry.api = anthropicMessages.api;
+        anthropicMessages.countTokens(res, JSON.parse(await readBody(req)));
+        return;
+      }
+      const wire = req.method === "POST" ? ROUTES.get(path) : undefined;
+      if (!wire) {
+        sendJson(res, 404, { error: { message: `no route for ${req.method} ${path}`, type: "not_found" } });
+        return;
+      }
+      entry.api = wire.api;
+      let body;
+      try {
+        body = JSON.parse(await readBody(req));
+      } catch {
+        wire.sendError(res, 400, "request body is not JSON");
+        return;
+      }
+      const decision = decide(wire.conversation(body), wire.tools(body), { toolCommand });
+      entry.decision = decision.kind === "tool" ? `tool:${decision.name}` : decision.kind;
+      if (decision.kind === "error") wire.sendError(res, decision.status, decision.message);
+      else await wire.respond(res, body, decision, { ids, slowMs });
+    } catch (error) {
+      if (!res.headersSent) sendJson(res, 500, { error: { message: String(error), type: "server_error" } });
+      else res.destroy();
+    }
+  });
+  await new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, resolve);
+  });
+  const address = server.address();
+  const actualPort = typeof address === "object" && address ? address.port : port;
+  return {
+    url: `http://${host}:${actualPort}`,
+    port: actualPort,
+    requests,
+    stop: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+async function main() {
+  const { values } = parseArgs({ options: { port: { type: "string", default: "0" }, host: { type: "string", default: "127.0.0.1" }, "slow-ms": { type: "string", default: "2000" } } });
+  const provider = await startProvider({ port: Number(values.port), host: values.host, slowMs: Number(values["slow-ms"]) });
+  process.stdout.write(`${JSON.stringify({ url: provider.url, port: provider.port })}\n`);
+  const stop = () => void provider.stop().then(() => process.exit(0));
+  process.on("SIGTERM", stop);
+  process.on("SIGINT", stop);
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) void main();

@@ -1,0 +1,140 @@
+import { spawn } from "node:child_process";
+import { createInterface } from "node:readline";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEFAULT_TEXT, FINAL_TEXT } from "./script.mjs";
+import { startProvider } from "./server.mjs";
+
+let provider: Awaited<ReturnType<typeof startProvider>>;
+beforeAll(async () => {
+  provider = await startProvider({ port: 0, slowMs: 10 });
+});
+afterAll(() => provider.stop());
+
+interface SseEvent {
+  name: string | undefined;
+  data: unknown;
+}
+
+async function post(path: string, body: unknown): Promise<{ status: number; type: string; events: SseEvent[]; json: unknown }> {
+  const response = await fetch(`${provider.url}${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  const text = await response.text();
+  const type = response.headers.get("content-type") ?? "";
+  if (!type.startsWith("text/event-stream")) return { status: response.status, type, events: [], json: JSON.parse(text) };
+  const events = text
+    .split("\n\n")
+    .filter((block) => block.trim() !== "")
+    .map((block) => {
+      const lines = block.split("\n");
+      const name = lines.find((line) => line.startsWith("event: "))?.slice(7);
+      const data = lines.find((line) => line.startsWith("data: "))?.slice(6) ?? "";
+      return { name, data: data === "[DONE]" ? data : JSON.parse(data) };
+    });
+  return { status: response.status, type, events, json: undefined };
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+const data = (events: SseEvent[]) => events.map((event) => event.data as any);
+
+describe("OpenAI Chat Completions (Pi openai-completions)", () => {
+  const bash = { type: "function", function: { name: "bash", parameters: { type: "object", properties: { command: { type: "string" } } } } };
+  const chat = (messages: unknown[], extra: Record<string, unknown> = {}) => post("/v1/chat/completions", { model: "fake-model", stream: true, tools: [bash], messages, ...extra });
+
+  it("streams one text reply", async () => {
+    const { status, events } = await chat([{ role: "system", content: "be brief" }, { role: "user", content: "say hello" }]);
+    expect(status).toBe(200);
+    const chunks = data(events);
+    expect(chunks.at(-1)).toBe("[DONE]");
+    expect(chunks.flatMap((chunk) => chunk.choices?.map((choice: { delta: { content?: string } }) => choice.delta.content ?? "") ?? []).join("")).toBe(DEFAULT_TEXT);
+    expect(chunks.find((chunk) => chunk.choices?.[0]?.finish_reason)?.choices[0].finish_reason).toBe("stop");
+    expect(chunks.some((chunk) => chunk.usage?.total_tokens > 0)).toBe(true);
+  });
+
+  it("calls the shell tool on RUNTOOL, then answers the tool result with a final text", async () => {
+    const call = data((await chat([{ role: "user", content: [{ type: "text", text: "please RUNTOOL now" }] }])).events);
+    const deltas = call.flatMap((chunk) => chunk.choices?.[0]?.delta?.tool_calls ?? []);
+    expect(deltas[0]).toMatchObject({ index: 0, type: "function", function: { name: "bash" } });
+    expect(JSON.parse(deltas.map((delta: { function: { arguments: string } }) => delta.function.arguments).join(""))).toEqual({ command: "echo hi" });
+    expect(call.find((chunk) => chunk.choices?.[0]?.finish_reason)?.choices[0].finish_reason).toBe("tool_calls");
+    const id = deltas[0].id;
+    const final = data((await chat([{ role: "user", content: "please RUNTOOL now" }, { role: "assistant", tool_calls: [{ id, type: "function", function: { name: "bash", arguments: "{}" } }] }, { role: "tool", tool_call_id: id, content: "hi" }])).events);
+    expect(final.flatMap((chunk) => chunk.choices?.map((choice: { delta: { content?: string } }) => choice.delta.content ?? "") ?? []).join("")).toBe(FINAL_TEXT);
+  });
+
+  it("fails with HTTP 400 on FAILAPI, and answers without streaming when not asked to stream", async () => {
+    expect(await chat([{ role: "user", content: "FAILAPI" }])).toMatchObject({ status: 400, json: { error: { type: "invalid_request_error" } } });
+    const plain = await chat([{ role: "user", content: "hi" }], { stream: false });
+    expect(plain.json).toMatchObject({ object: "chat.completion", choices: [{ message: { role: "assistant", content: DEFAULT_TEXT }, finish_reason: "stop" }] });
+  });
+});
+
+describe("Anthropic Messages (Claude Code)", () => {
+  const bashTool = { name: "Bash", input_schema: { type: "object", properties: { command: { type: "string" } } } };
+  const messages = (list: unknown[]) => post("/v1/messages?beta=true", { model: "claude-x", stream: true, max_tokens: 100, tools: [bashTool], messages: list });
+  const text = (events: SseEvent[]) => data(events).filter((event) => event.delta?.type === "text_delta").map((event) => event.delta.text).join("");
+
+  it("streams a text reply as named events, skipping the system messages Claude Code appends", async () => {
+    const { events } = await messages([{ role: "user", content: [{ type: "text", text: "RUNTOOL" }] }, { role: "assistant", content: "ok" }, { role: "user", content: "hello" }, { role: "system", content: "reminder: RUNTOOL" }]);
+    expect(events.map((event) => event.name)).toEqual(["message_start", "content_block_start", ...Array(events.length - 5).fill("content_block_delta"), "content_block_stop", "message_delta", "message_stop"]);
+    expect(text(events)).toBe(DEFAULT_TEXT);
+  });
+
+  it("uses the Bash tool on RUNTOOL and finishes after its tool_result", async () => {
+    const call = data((await messages([{ role: "user", content: "RUNTOOL please" }])).events);
+    expect(call[1]).toMatchObject({ type: "content_block_start", content_block: { type: "tool_use", name: "Bash" } });
+    expect(JSON.parse(call[2].delta.partial_json)).toEqual({ command: "echo hi" });
+    expect(call.find((event) => event.type === "message_delta").delta.stop_reason).toBe("tool_use");
+    const id = call[1].content_block.id;
+    const final = await messages([{ role: "user", content: "RUNTOOL please" }, { role: "assistant", content: [{ type: "tool_use", id, name: "Bash", input: {} }] }, { role: "user", content: [{ type: "tool_result", tool_use_id: id, content: "hi" }] }]);
+    expect(text(final.events)).toBe(FINAL_TEXT);
+  });
+
+  it("fails with an Anthropic error body on FAILAPI", async () => {
+    expect(await messages([{ role: "user", content: "FAILAPI" }])).toMatchObject({ status: 400, json: { type: "error", error: { type: "invalid_request_error" } } });
+  });
+});
+
+describe("OpenAI Responses (Codex)", () => {
+  const shell = { type: "function", name: "shell", parameters: { type: "object", properties: { command: { type: "array", items: { type: "string" } } } } };
+  const responses = (input: unknown[]) => post("/v1/responses", { model: "fake-model", stream: true, tools: [shell], input });
+  const user = (text: string) => ({ type: "message", role: "user", content: [{ type: "input_text", text }] });
+
+  it("streams a text reply with sequence numbers, ending in response.completed", async () => {
+    const events = data((await responses([{ type: "message", role: "developer", content: [{ type: "input_text", text: "RUNTOOL" }] }, user("hello")])).events);
+    expect(events.map((event) => event.sequence_number)).toEqual(events.map((_, index) => index));
+    expect(events.filter((event) => event.type === "response.output_text.delta").map((event) => event.delta).join("")).toBe(DEFAULT_TEXT);
+    expect(events.at(-1)).toMatchObject({ type: "response.completed", response: { status: "completed", output: [{ type: "message", content: [{ type: "output_text", text: DEFAULT_TEXT }] }] } });
+  });
+
+  it("calls Codex's shell tool with an argv on RUNTOOL, then finishes after function_call_output", async () => {
+    const events = data((await responses([user("RUNTOOL")])).events);
+    const item = events.find((event) => event.type === "response.output_item.done").item;
+    expect(item).toMatchObject({ type: "function_call", name: "shell" });
+    expect(JSON.parse(item.arguments)).toEqual({ command: ["bash", "-lc", "echo hi"] });
+    const final = data((await responses([user("RUNTOOL"), item, { type: "function_call_output", call_id: item.call_id, output: "hi" }])).events);
+    expect(final.at(-1).response.output[0].content[0].text).toBe(FINAL_TEXT);
+  });
+
+  it("fails with HTTP 400 on FAILAPI, delays on SLOW, and lists one model", async () => {
+    expect(await responses([user("FAILAPI")])).toMatchObject({ status: 400 });
+    expect((await responses([user("SLOW hello")])).status).toBe(200);
+    expect(provider.requests.at(-1)).toMatchObject({ api: "openai-responses", decision: "text" });
+    expect(await (await fetch(`${provider.url}/v1/models`)).json()).toMatchObject({ data: [{ id: "fake-model" }] });
+  });
+});
+
+describe("command line", () => {
+  it("listens on the given port, prints its URL, and stops on SIGTERM", async () => {
+    const server = spawn(process.execPath, [fileURLToPath(new URL("./server.mjs", import.meta.url)), "--port", "0"], { stdio: ["ignore", "pipe", "inherit"] });
+    const exited = new Promise((resolve) => server.on("exit", resolve));
+    try {
+      const [line] = await createInterface({ input: server.stdout })[Symbol.asyncIterator]().next().then((next) => [next.value as string]);
+      const { url } = JSON.parse(line ?? "{}") as { url: string };
+      expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      expect(await (await fetch(`${url}/health`)).json()).toEqual({ ok: true });
+    } finally {
+      server.kill("SIGTERM");
+    }
+    expect(await exited).toBe(0);
+  });
+});
