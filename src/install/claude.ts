@@ -5,7 +5,7 @@ import { editHooks, hooksShapeProblem, type HookSpec } from "./hook-entries.ts";
 import { parseJsonDocument, removeJsonValue, setJsonValue } from "./json-text.ts";
 import { claudeJsonPath, claudeSettingsPath } from "./locations.ts";
 import { LEGACY_MCP_NAME, MCP_NAME, isLegacyFleetMcp, mcpState } from "./mcp-entry.ts";
-import { conflict, error, note, type Finding, type HarnessPlan, type Step } from "./plan.ts";
+import { conflict, error, note, warning, type Finding, type HarnessPlan, type Step } from "./plan.ts";
 import { readConfigFile } from "./file-edit.ts";
 import { ourPaths, which, type InstallWorld } from "./world.ts";
 import type { Intent } from "./provider.ts";
@@ -98,7 +98,7 @@ function planMcp(world: InstallWorld, intent: Intent, findings: Finding[]): Step
     why.push(`remove claude-fleet-monitor MCP server "${LEGACY_MCP_NAME}"`);
   }
   if (state === "foreign") {
-    findings.push(conflict(`${path}: an MCP server named "${MCP_NAME}" exists that the installer did not write; left as it is (remove it with \`claude mcp remove --scope user ${MCP_NAME}\` to let the installer register its own)`));
+    findings.push((intent.mode === "install" ? conflict : warning)(`${path}: an MCP server named "${MCP_NAME}" exists that the installer did not write; left as it is (remove it with \`claude mcp remove --scope user ${MCP_NAME}\` to let the installer register its own)`));
   }
   const register = intent.mode === "install" && (state === "absent" || state === "outdated");
   const unregister = (intent.mode === "uninstall" && (state === "current" || state === "outdated")) || (register && state === "outdated");

@@ -79,7 +79,7 @@ function planConfig(world: InstallWorld, intent: Intent, before: TrustRecord[], 
     }
   };
   if (intent.mode === "install" && isLegacyFleetMcp(servers[LEGACY_MCP_NAME])) edit(`remove claude-fleet-monitor MCP server [mcp_servers.${LEGACY_MCP_NAME}]`, () => removeTable(text, ["mcp_servers", LEGACY_MCP_NAME]));
-  if (state === "foreign") findings.push(conflict(`${path}: [mcp_servers.${MCP_NAME}] exists but is not what the installer writes (command, args = [.../bin/tongs-agents.js, "mcp"] and nothing else); left as it is`));
+  if (state === "foreign") findings.push((intent.mode === "install" ? conflict : warning)(`${path}: [mcp_servers.${MCP_NAME}] exists but is not what the installer writes (command, args = [.../bin/tongs-agents.js, "mcp"] and nothing else); left as it is`));
   if (intent.mode === "install" && (state === "absent" || state === "outdated")) {
     edit(`${state === "absent" ? "add" : "update"} MCP server [mcp_servers.${MCP_NAME}]`, () =>
       setTable(text, ["mcp_servers", MCP_NAME], [

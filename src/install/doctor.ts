@@ -68,12 +68,13 @@ function jsonData(path: string, problems: string[]): Record<string, unknown> | u
   return doc.data;
 }
 
-function hookChecks(data: Record<string, unknown> | undefined, specs: readonly HookSpec[], world: InstallWorld, harness: string, legacy: string[], problems: string[], label: string): HookCheck[] {
+function hookChecks(data: Record<string, unknown> | undefined, specs: readonly HookSpec[], world: InstallWorld, harness: string, legacy: string[], problems: string[], label: string, nodes: Set<string>): HookCheck[] {
   const paths = ourPaths(world);
   const refs = data ? scanHooks(data, specs, { node: paths.node, hook: paths.hook, harness }) : [];
   const missing = new Set<string>();
   for (const ref of refs) if (ref.entry.kind === "ours") for (const file of [ref.entry.command.node, ref.entry.command.hook]) if (!existsSync(file)) missing.add(file);
   for (const file of missing) problems.push(`${label}: our hooks run ${file}, which does not exist (the hooks fail until you run install again)`);
+  for (const ref of refs) if (ref.entry.kind === "ours" && existsSync(ref.entry.command.node)) nodes.add(ref.entry.command.node);
   if (refs.some((ref) => ref.entry.kind === "legacy")) legacy.push(`${label}: claude-fleet-monitor hooks (claude-fleet-hook)`);
   return specs.map((spec) => {
     const mine = refs.filter((ref) => ref.event === spec.event);
@@ -88,19 +89,31 @@ function hooksTodo(hooks: readonly HookCheck[], command: string, todo: string[])
   if (hooks.some((hook) => hook.status === "modified")) todo.push("Some hook entries that run tongs-agents-hook were changed by hand: fix or remove them (install lists them).");
 }
 
+/** The Node each hook runs must be 22 or newer: on an older one the hook does nothing (it fails open). */
+async function checkNodes(world: InstallWorld, nodes: Set<string>, problems: string[]): Promise<void> {
+  for (const node of nodes) {
+    if (node === world.nodePath) continue;
+    const version = await versionOf(world, node);
+    const major = Number(/^v(\d+)\./.exec(version ?? "")?.[1] ?? 0);
+    if (major < 22) problems.push(`our hooks run ${node} (${version ?? "version unknown"}): the hook needs Node 22 or newer; run install again with Node 22`);
+  }
+}
+
 async function claudeDoctor(world: InstallWorld): Promise<HarnessDoctor> {
   const binary = which("claude", world.env);
+  const nodes = new Set<string>();
   const problems: string[] = [];
   const legacy: string[] = [];
   const todo: string[] = [];
   const settings = jsonData(claudeSettingsPath(world), problems);
-  const hooks = hookChecks(settings, CLAUDE_HOOKS, world, "claude", legacy, problems, claudeSettingsPath(world));
+  const hooks = hookChecks(settings, CLAUDE_HOOKS, world, "claude", legacy, problems, claudeSettingsPath(world), nodes);
   if (settings && isRecord(settings.mcpServers) && isLegacyFleetMcp(settings.mcpServers[LEGACY_MCP_NAME])) legacy.push(`${claudeSettingsPath(world)}: claude-fleet-monitor MCP server "fleet"`);
   const claudeJson = jsonData(claudeJsonPath(world), problems);
   const paths = ourPaths(world);
   const servers = claudeJson && isRecord(claudeJson.mcpServers) ? claudeJson.mcpServers : {};
   const mcp = claudeJson ? mcpState(servers[MCP_NAME], { command: paths.node, args: [paths.cli, "mcp"] }, ["type", "command", "args", "env"]) : "unknown";
   if (isLegacyFleetMcp(servers[LEGACY_MCP_NAME])) legacy.push(`${claudeJsonPath(world)}: claude-fleet-monitor MCP server "fleet"`);
+  await checkNodes(world, nodes, problems);
   if (!binary) todo.push("Install Claude Code (npm install -g @anthropic-ai/claude-code), or put claude on PATH.");
   hooksTodo(hooks, "tongs-agents install --agent claude", todo);
   if (mcp === "absent" || mcp === "outdated") todo.push("Run `tongs-agents install --agent claude` to register the MCP server.");
@@ -110,6 +123,7 @@ async function claudeDoctor(world: InstallWorld): Promise<HarnessDoctor> {
 
 async function codexDoctor(world: InstallWorld): Promise<HarnessDoctor> {
   const binary = which("codex", world.env);
+  const nodes = new Set<string>();
   const problems: string[] = [];
   const legacy: string[] = [];
   const todo: string[] = [];
@@ -123,13 +137,14 @@ async function codexDoctor(world: InstallWorld): Promise<HarnessDoctor> {
   else if (config && !config.ok) problems.push(`${configPath} is ${config.detail}`);
   const configData = config?.ok ? config.data : undefined;
   const records = data ? ourTrustRecords(data, { node: paths.node, hook: paths.hook, harness: "codex" }, join(codexHomeCanonical(world), "hooks.json"), false) : [];
-  const hooks = hookChecks(data, CODEX_HOOKS, world, "codex", legacy, problems, hooksPath).map((hook) => {
+  const hooks = hookChecks(data, CODEX_HOOKS, world, "codex", legacy, problems, hooksPath, nodes).map((hook) => {
     const record = records.find((candidate) => candidate.event === hook.event);
     return record && configData ? { ...hook, trust: trustStatus(configData, record) } : hook;
   });
   const servers = configData && isRecord(configData.mcp_servers) ? configData.mcp_servers : {};
   const mcp = configData ? mcpState(servers[MCP_NAME], { command: paths.node, args: [paths.cli, "mcp"] }, ["command", "args"]) : "unknown";
   if (isLegacyFleetMcp(servers[LEGACY_MCP_NAME])) legacy.push(`${configPath}: claude-fleet-monitor MCP server [mcp_servers.fleet]`);
+  await checkNodes(world, nodes, problems);
   if (!binary) todo.push("Install Codex (npm install -g @openai/codex), or put codex on PATH.");
   hooksTodo(hooks, "tongs-agents install --agent codex", todo);
   if (hooks.some((hook) => hook.trust === "untrusted" || hook.trust === "modified")) todo.push("Trust our hooks in Codex: approve them in codex's /hooks, or run `tongs-agents install --agent codex --trust-codex-hooks`.");

@@ -6,7 +6,8 @@ import { splitShellWords } from "./shell-words.ts";
 describe("splitShellWords", () => {
   it("undoes shellQuote for any words", () => {
     fc.assert(
-      fc.property(fc.array(fc.string({ maxLength: 20 }).filter((text) => !text.includes("\0")), { minLength: 1, maxLength: 6 }), (words) => {
+      // A first word like `A=b` is an assignment to sh, not a command (our first word is always an absolute path).
+      fc.property(fc.array(fc.string({ maxLength: 20 }).filter((text) => !text.includes("\0")), { minLength: 1, maxLength: 6 }).filter((words) => !/^[A-Za-z_][A-Za-z0-9_]*=/.test(words[0] as string)), (words) => {
         expect(splitShellWords(words.map(shellQuote).join(" "))).toEqual(words);
       }),
       { numRuns: 200 },
