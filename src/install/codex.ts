@@ -157,7 +157,8 @@ export async function planCodex(world: InstallWorld, intent: Intent): Promise<Ha
         const edit = editHooks(doc.text, doc.data, doc.style, CODEX_HOOKS, target, intent.mode, hooksPath);
         for (const problem of edit.problems) findings.push({ severity: problem.severity, message: problem.message });
         before = ourTrustRecords(doc.data, target, trustPath, false);
-        after = ourTrustRecords(parseJsonDocument(edit.text).ok ? (JSON.parse(edit.text || "{}") as Record<string, unknown>) : {}, target, trustPath, true);
+        const edited = parseJsonDocument(edit.text);
+        after = edited.ok ? ourTrustRecords(edited.data, target, trustPath, true) : [];
         hooksOk = true;
         if (edit.text !== (read.text ?? "")) steps.push({ kind: "write", path: hooksPath, before: read.text, after: edit.text, why: edit.changes });
       } catch (failure) {

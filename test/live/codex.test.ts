@@ -1,6 +1,6 @@
 // Live: the real Codex CLI (pinned in harnesses.json) and our installer. Proves the trust records the installer writes
 // are the ones Codex computes (hooks/list over `codex app-server`), and that `codex exec` then runs our hooks.
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { execa } from "execa";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -44,17 +44,32 @@ const codexExec = () => execa("codex", ["exec", "--skip-git-repo-check", "say he
 
 describe(`Codex ${HARNESS_PACKAGES.codex.version} (live)`, { timeout: 180_000 }, () => {
   it("--trust-codex-hooks writes the keys and hashes Codex computes: hooks/list reports every hook of ours trusted", async () => {
+    // A hook of the user's comes first in Stop: ours is group 1 there, and the key must say so.
+    const hooksJson = join(sandbox.env.CODEX_HOME as string, "hooks.json");
+    writeFileSync(hooksJson, `${JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: "command", command: "true", timeout: 2 }] }] } }, null, 2)}\n`);
     const report = await install(true);
     expect(report.ok).toBe(true);
     const listed = await ours();
-    const hooksJson = join(sandbox.env.CODEX_HOME as string, "hooks.json");
     const data = JSON.parse(readFileSync(hooksJson, "utf8")).hooks;
+    const group = (event: string) => (event === "Stop" ? 1 : 0);
     // Codex lists hooks in its own event order: compare by key.
     const byKey = (rows: [string, ...unknown[]][]) => rows.sort((a, b) => a[0].localeCompare(b[0]));
     expect(byKey(listed.map((hook) => [hook.key, hook.trustStatus, hook.currentHash, hook.timeoutSec]))).toEqual(
-      byKey(CODEX_HOOKS.map((spec) => [codexTrustKey(hooksJson, spec.event, 0, 0), "trusted", codexTrustHash({ event: spec.event, command: data[spec.event][0].hooks[0].command, timeout: spec.timeout }), spec.timeout])),
+      byKey(CODEX_HOOKS.map((spec) => [codexTrustKey(hooksJson, spec.event, group(spec.event), 0), "trusted", codexTrustHash({ event: spec.event, command: data[spec.event][group(spec.event)].hooks[0].command, timeout: spec.timeout }), spec.timeout])),
     );
+    expect((await codexHooksList(world.env, project)).find((hook) => hook.command === "true")?.trustStatus).toBe("untrusted");
     expect(readFileSync(config, "utf8").startsWith(userConfig)).toBe(true);
+  });
+
+  it("keys trust by the resolved path when CODEX_HOME is a symlink, as Codex does", async () => {
+    const real = join(sandbox.root, "dotfiles", "codex");
+    mkdirSync(join(sandbox.root, "dotfiles"), { recursive: true });
+    renameSync(sandbox.env.CODEX_HOME as string, real);
+    symlinkSync(real, sandbox.env.CODEX_HOME as string);
+    await install(true);
+    const listed = await ours();
+    expect(listed).toHaveLength(CODEX_HOOKS.length);
+    expect(listed.every((hook) => hook.trustStatus === "trusted" && hook.key.startsWith(`${join(real, "hooks.json")}:`))).toBe(true);
   });
 
   it("codex exec runs the trusted hooks: a session record appears", async () => {
