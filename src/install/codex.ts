@@ -154,7 +154,7 @@ export async function planCodex(world: InstallWorld, intent: Intent): Promise<Ha
     else if (shape) findings.push(error(`${hooksPath}: ${shape}; left untouched`));
     else {
       try {
-        const edit = editHooks(doc.text, doc.data, doc.style, CODEX_HOOKS, target, intent.mode, hooksPath);
+        const edit = editHooks(doc.text, doc.data, doc.style, CODEX_HOOKS, target, intent.mode, hooksPath, true);
         for (const problem of edit.problems) findings.push({ severity: problem.severity, message: problem.message });
         before = ourTrustRecords(doc.data, target, trustPath, false);
         const edited = parseJsonDocument(edit.text);

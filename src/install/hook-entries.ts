@@ -135,7 +135,17 @@ export function hooksShapeProblem(data: Record<string, unknown>, specs: readonly
  * Uninstall: remove every entry of ours (any paths). Entries that look like ours but were changed are reported.
  * An event list or the `hooks` object emptied by these removals is removed too; one that was already empty stays.
  */
-export function editHooks(text: string, data: Record<string, unknown>, style: JsonStyle, specs: readonly HookSpec[], target: HookTarget, mode: "install" | "uninstall", label: string): HookEdit {
+export function editHooks(
+  text: string,
+  data: Record<string, unknown>,
+  style: JsonStyle,
+  specs: readonly HookSpec[],
+  target: HookTarget,
+  mode: "install" | "uninstall",
+  label: string,
+  /** Codex keys trust by position: say when removing ours moves someone else's entries. */
+  positionalTrust = false,
+): HookEdit {
   const changes: string[] = [];
   const problems: HookEdit["problems"] = [];
   const refs = scanHooks(data, specs, target);
@@ -198,7 +208,7 @@ export function editHooks(text: string, data: Record<string, unknown>, style: Js
     const removedGroups = new Set(list.filter((removal) => removal.handler === undefined).map((removal) => removal.group));
     if (before.length > 0 && before.every((_, index) => removedGroups.has(index))) emptiedEvents.push(event);
     const last = Math.max(...removedGroups, -1);
-    if (mode === "uninstall" && last >= 0 && last < before.length - 1 && before.slice(last + 1).some((_, offset) => !removedGroups.has(last + 1 + offset))) {
+    if (positionalTrust && mode === "uninstall" && last >= 0 && last < before.length - 1 && before.slice(last + 1).some((_, offset) => !removedGroups.has(last + 1 + offset))) {
       problems.push({ severity: "warning", message: `${label}: entries after ours in hooks.${event} move up; Codex asks to review hooks whose position changed` });
     }
   }

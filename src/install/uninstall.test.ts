@@ -107,3 +107,16 @@ describe("--dry-run", () => {
     }
   });
 });
+
+describe("Codex trust positions", () => {
+  it("warns on uninstall when entries of the user's come after ours in an event (Codex re-asks for their review)", async () => {
+    await run("install", { harnesses: ["codex"] });
+    const data = json(fixture.hooksJson);
+    data.hooks.Stop.push({ hooks: [{ type: "command", command: "say later" }] });
+    put(fixture.hooksJson, JSON.stringify(data, null, 2));
+    const report = await run("uninstall", { harnesses: ["codex"] });
+    expect(report.ok).toBe(true);
+    expect(report.harnesses[0]?.findings).toContainEqual({ severity: "warning", message: expect.stringMatching(/entries after ours in hooks\.Stop move up/) });
+    expect(commands(fixture.hooksJson, "Stop")).toEqual(["say later"]);
+  });
+});
