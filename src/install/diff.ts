@@ -59,7 +59,7 @@ export function diffLines(before: string | null, after: string | null, context =
     }
     if (gap) out.push(`@@ line ${entry.line} @@`);
     gap = false;
-    out.push(`${entry.op} ${entry.text}`);
+    out.push(`${entry.op} ${entry.text}`.trimEnd());
   });
   return out;
 }

@@ -1,6 +1,6 @@
 // Where each harness keeps the files the installer edits, resolved the way each harness resolves them.
 import { realpathSync } from "node:fs";
-import { isAbsolute, join } from "node:path";
+import { basename, dirname, isAbsolute, join } from "node:path";
 import type { InstallWorld } from "./world.ts";
 
 function envDir(world: InstallWorld, name: string): string | undefined {
@@ -29,11 +29,15 @@ export function codexHome(world: InstallWorld): string {
 
 /** Codex canonicalizes CODEX_HOME (symlinks resolved) before it builds hook trust keys (observed, 0.171.0). */
 export function codexHomeCanonical(world: InstallWorld): string {
-  const dir = codexHome(world);
-  try {
-    return realpathSync(dir);
-  } catch {
-    return dir;
+  // Not created yet: resolve the nearest directory that exists and keep the rest as written.
+  const rest: string[] = [];
+  for (let dir = codexHome(world); ; dir = dirname(dir)) {
+    try {
+      return join(realpathSync(dir), ...rest);
+    } catch {
+      if (dirname(dir) === dir) return codexHome(world);
+      rest.unshift(basename(dir));
+    }
   }
 }
 
