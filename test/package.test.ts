@@ -19,7 +19,7 @@ describe("the packed npm tarball", () => {
     // dist/ is built by test/global-setup.ts; --ignore-scripts skips the prepare build that would race it.
     const output = execFileSync("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: ROOT, encoding: "utf8", env: { ...process.env, npm_config_loglevel: "silent" } });
     const packed = new Set((JSON.parse(output) as { files: { path: string }[] }[])[0]?.files.map((file) => file.path));
-    for (const required of ["package.json", "README.md", "bin/tongs-agents.js", "bin/tongs-agents-hook.cjs", "dist/hook.cjs", "dist/cli.js"]) expect(packed, required).toContain(required);
+    for (const required of ["package.json", "README.md", "bin/tongs-agents.js", "bin/tongs-agents-hook.cjs", "dist/hook.cjs", "dist/cli/main.js"]) expect(packed, required).toContain(required);
     for (const file of [...filesUnder(join(ROOT, "bin")), ...filesUnder(join(ROOT, "dist")), ...filesUnder(join(ROOT, "pi-bridge"))]) expect(packed, file).toContain(file);
     expect([...packed].filter((path) => /^(src|test|scripts|bench|\.ci)\//.test(path) || path.endsWith(".test.ts"))).toEqual([]);
   });
