@@ -40,6 +40,9 @@ describe(`Claude Code ${HARNESS_PACKAGES.claude.version} (live)`, { timeout: 180
     const ran = report.harnesses[0]?.steps.filter((step) => step.kind === "run");
     expect(ran?.map((step) => [step.command?.slice(1), step.status])).toEqual([[["mcp", "add", "--scope", "user", "tongs-agents", "--", process.execPath, join(ROOT, "bin", "tongs-agents.js"), "mcp"], "done"]]);
     expect(server()).toEqual({ type: "stdio", command: process.execPath, args: [join(ROOT, "bin", "tongs-agents.js"), "mcp"], env: {} });
+    // Claude Code starts the registered server and talks MCP to it.
+    const listed = await execa("claude", ["mcp", "list"], { env: world.env, extendEnv: false, cwd: sandbox.root, input: "", timeout: 90_000, reject: false });
+    expect(listed.stdout).toMatch(/tongs-agents: .*tongs-agents\.js mcp - ✔ Connected/);
     const before = readFileSync(claudeJson);
     expect((await run(world, "install")).harnesses[0]?.steps).toEqual([]);
     expect(readFileSync(claudeJson)).toEqual(before);

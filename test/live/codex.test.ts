@@ -59,6 +59,9 @@ describe(`Codex ${HARNESS_PACKAGES.codex.version} (live)`, { timeout: 180_000 },
     );
     expect((await codexHooksList(world.env, project)).find((hook) => hook.command === "true")?.trustStatus).toBe("untrusted");
     expect(readFileSync(config, "utf8").startsWith(userConfig)).toBe(true);
+    const servers = await execa("codex", ["mcp", "list", "--json"], { env: world.env, extendEnv: false, cwd: project, input: "", reject: false });
+    expect(servers.exitCode, servers.stderr).toBe(0);
+    expect(JSON.parse(servers.stdout)).toContainEqual(expect.objectContaining({ name: "tongs-agents", enabled: true }));
   });
 
   it("keys trust by the resolved path when CODEX_HOME is a symlink, as Codex does", async () => {
