@@ -18,7 +18,8 @@ const entries = [
   // CommonJS: Node loads it measurably faster than an ES module, and the hook's start-up is its cost.
   { name: "hook", entryPoints: ["src/hook-main.ts"], outfile: "dist/hook.cjs", minify: true, format: "cjs", banner: {}, alias: hookAlias },
   // Split: the MCP server and the picker load only when their verb runs, so `list` and `status` start fast.
-  { name: "cli", entryPoints: ["src/cli/main.ts"], outdir: "dist/cli", splitting: true, chunkNames: "chunks/[name]-[hash]", minify: false },
+  // jsonc-parser's package "main" is a UMD wrapper whose requires esbuild cannot follow: bundle its ES module build.
+  { name: "cli", entryPoints: ["src/cli/main.ts"], outdir: "dist/cli", splitting: true, chunkNames: "chunks/[name]-[hash]", minify: false, alias: { "jsonc-parser": "./node_modules/jsonc-parser/lib/esm/main.js" } },
 ];
 
 await rm(`${root}dist`, { recursive: true, force: true });

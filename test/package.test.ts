@@ -1,31 +1,31 @@
-// What `npm pack` puts in the tarball, as far as the Pi bridge is concerned: the bridge ships, its tests do not, and
-// the hook it runs sits where the bridge looks for it (../bin/ from pi-bridge/).
-import { execFile } from "node:child_process";
-import { readdirSync } from "node:fs";
-import { join, posix } from "node:path";
-import { describe, expect, it } from "vitest";
+// The npm tarball ships what installed hooks, the CLI and the Pi bridge need at run time, and nothing that only
+// builds or tests; the hook sits where the bridge looks for it (../bin/ from pi-bridge/).
+import { execFileSync } from "node:child_process";
+import { existsSync, readdirSync, statSync } from "node:fs";
+import { join, relative } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
 import { ROOT } from "./processes.ts";
 
-function packedFiles(): Promise<string[]> {
-  return new Promise((resolve, reject) => {
-    // --ignore-scripts: `prepare` would rebuild dist/, which the global setup has already done.
-    execFile("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: ROOT, maxBuffer: 16 * 1024 * 1024 }, (error, stdout) => {
-      if (error) reject(error);
-      else resolve((JSON.parse(stdout) as [{ files: { path: string }[] }])[0].files.map((file) => file.path));
-    });
+function filesUnder(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? (name === "node_modules" ? [] : filesUnder(path)) : [relative(ROOT, path)];
   });
 }
 
-describe("npm package", () => {
-  it("ships the Pi bridge without its tests, and the hook where the bridge finds it", async () => {
-    const files = await packedFiles();
-    const bridgeSources = readdirSync(join(ROOT, "pi-bridge"), { recursive: true, encoding: "utf8" })
-      .filter((file) => /\.(js|json)$/.test(file))
-      .map((file) => posix.join("pi-bridge", file));
-    expect(bridgeSources).toEqual(expect.arrayContaining(["pi-bridge/index.js", "pi-bridge/package.json", "pi-bridge/lib/sender.js"]));
-    expect(files).toEqual(expect.arrayContaining(bridgeSources));
-    expect(files.filter((file) => file.startsWith("pi-bridge/") && file.endsWith(".test.ts"))).toEqual([]);
-    // pi-bridge/../bin/tongs-agents-hook.cjs, and the bundle it loads.
-    expect(files).toEqual(expect.arrayContaining(["bin/tongs-agents-hook.cjs", "dist/hook.cjs"]));
+let packed: Set<string>;
+beforeAll(() => {
+  // dist/ is built by test/global-setup.ts; --ignore-scripts skips the prepare build that would race it.
+  const output = execFileSync("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: ROOT, encoding: "utf8", maxBuffer: 16 * 1024 * 1024, env: { ...process.env, npm_config_loglevel: "silent" } });
+  packed = new Set((JSON.parse(output) as { files: { path: string }[] }[])[0]?.files.map((file) => file.path));
+});
+
+describe("the packed npm tarball", () => {
+  it("contains the hook, the CLI, every bundle and the Pi bridge, and no sources or tests", () => {
+    for (const required of ["package.json", "README.md", "bin/tongs-agents.js", "bin/tongs-agents-hook.cjs", "dist/hook.cjs", "dist/cli/main.js", "pi-bridge/package.json", "pi-bridge/index.js"]) expect(packed, required).toContain(required);
+    const shipped = [...filesUnder(join(ROOT, "bin")), ...filesUnder(join(ROOT, "dist")), ...filesUnder(join(ROOT, "pi-bridge"))].filter((file) => !file.endsWith(".test.ts"));
+    for (const file of shipped) expect(packed, file).toContain(file);
+    expect([...packed].filter((path) => /^(src|test|scripts|bench|\.ci)\//.test(path) || path.endsWith(".test.ts"))).toEqual([]);
   });
 });

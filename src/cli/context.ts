@@ -1,5 +1,6 @@
 // What a CLI verb may use of the world, injected so tests need no global patching.
 import type { ListProcesses } from "../discovery.ts";
+import type { InstallWorld } from "../install/world.ts";
 import type { ProcessSource } from "../proc.ts";
 
 export interface CliContext {
@@ -8,4 +9,6 @@ export interface CliContext {
   readonly processes: ProcessSource;
   readonly listProcesses?: ListProcesses;
   readonly now: number;
+  /** The installer's world (Node, package root, exec); defaults to this process's. */
+  readonly installWorld?: InstallWorld;
 }

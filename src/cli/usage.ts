@@ -15,6 +15,12 @@ Usage:
   tongs-agents launch [--profile NAME] [--window|--here] -- <command...>
                                          start an agent with a launch id (new tmux window by default)
   tongs-agents prune [--dry-run]         remove ended and stale records
+  tongs-agents install [--agent claude|codex|pi|all]... [--dry-run] [--trust-codex-hooks] [--json]
+                                         add our hooks and MCP server (default: Claude Code and Codex)
+  tongs-agents uninstall [--agent claude|codex|pi|all]... [--dry-run] [--json]
+                                         remove only what install added
+  tongs-agents doctor [--agent ...] [--json]
+                                         per harness: installed?, version, hooks current?, what to do
   tongs-agents demo [--no-attach]        simulated agents on a private tmux server, and the picker
   tongs-agents mcp                       MCP server on stdio (tools: list, get, attention, focus, cleanup)
   tongs-agents help

@@ -1,0 +1,79 @@
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { makePackageRoot, makeWorld } from "../../test/install-world.ts";
+import { fakeProcessSource } from "../../test/fake-processes.ts";
+import { makeSandbox, type Sandbox } from "../../test/sandbox.ts";
+import type { InstallReport } from "../install/plan.ts";
+import type { DoctorReport } from "../install/doctor.ts";
+import type { CliContext } from "./context.ts";
+import { runCli, type CliIo } from "./run.ts";
+
+let sandbox: Sandbox;
+let context: CliContext;
+let out: string[];
+let err: string[];
+const io: CliIo = { stdout: (text) => out.push(text), stderr: (text) => err.push(text), color: false, columns: 120 };
+
+beforeEach(() => {
+  sandbox = makeSandbox();
+  const world = makeWorld(sandbox, { packageRoot: makePackageRoot(join(sandbox.root, "pkg")) });
+  context = { env: world.env, stateDir: sandbox.stateDir, processes: fakeProcessSource([]), now: Date.now(), installWorld: world };
+  out = [];
+  err = [];
+});
+afterEach(() => sandbox.cleanup());
+
+const cli = async (...args: string[]) => {
+  out = [];
+  err = [];
+  return runCli(args, context, io);
+};
+
+describe("install, uninstall and doctor verbs", () => {
+  it("--json prints the report; the default agents are Claude Code and Codex; all adds Pi", async () => {
+    expect(await cli("install", "--dry-run", "--json")).toBe(0);
+    const report = JSON.parse(out.join("\n")) as InstallReport;
+    expect(report).toMatchObject({ action: "install", dry_run: true, ok: true });
+    expect(report.harnesses.map((harness) => harness.harness)).toEqual(["claude", "codex"]);
+    expect(await cli("install", "--dry-run", "--json", "--agent", "all")).toBe(1);
+    const all = JSON.parse(out.join("\n")) as InstallReport;
+    expect(all.harnesses.map((harness) => harness.harness)).toEqual(["claude", "codex", "pi"]);
+    expect(all.harnesses[2]?.findings[0]?.message).toMatch(/pi is not on PATH/);
+  });
+
+  it("prints a diff-like listing for --dry-run and a summary for install", async () => {
+    expect(await cli("install", "--dry-run", "--agent", "codex")).toBe(0);
+    const text = out.join("\n");
+    expect(text).toMatch(/^Dry run: nothing is changed/);
+    expect(text).toContain("~/.codex/hooks.json (create)");
+    expect(text).toMatch(/\n {4}\+ {5}"SessionStart": \[/);
+    expect(text).toContain("to do: Trust the hooks in Codex");
+    expect(await cli("install", "--agent", "codex")).toBe(0);
+    expect(out.join("\n")).toContain("add SessionStart -> session-start");
+    expect(out.join("\n")).not.toContain("+ ");
+    expect(await cli("install", "--agent", "codex")).toBe(0);
+    expect(out.join("\n")).toContain("already up to date");
+  });
+
+  it("rejects unknown agents and options with usage errors", async () => {
+    expect(await cli("install", "--agent", "gemini")).toBe(2);
+    expect(err.join("\n")).toContain('unknown agent "gemini"');
+    expect(await cli("uninstall", "--trust-codex-hooks")).toBe(2);
+    expect(await cli("doctor", "extra")).toBe(2);
+  });
+
+  it("doctor reports per harness what is installed and what to do", async () => {
+    await cli("install", "--agent", "claude");
+    expect(await cli("doctor", "--json")).toBe(0);
+    const report = JSON.parse(out.join("\n")) as DoctorReport;
+    expect(report.node).toEqual({ path: process.execPath, version: process.versions.node, ok: true });
+    const [claude, codex, pi] = report.harnesses;
+    expect(claude).toMatchObject({ harness: "claude", binary: null, mcp: "current" });
+    expect(claude?.hooks.every((hook) => hook.status === "current")).toBe(true);
+    expect(codex?.hooks.every((hook) => hook.status === "missing")).toBe(true);
+    expect(codex?.todo.join("\n")).toContain("tongs-agents install --agent codex");
+    expect(pi).toMatchObject({ bridge: "missing", mcp: "n/a" });
+    expect(await cli("doctor", "--agent", "claude")).toBe(0);
+    expect(out.join("\n")).toMatch(/Claude Code: not found on PATH\n {2}hooks: current \(all\)\n {2}MCP server: current/);
+  });
+});

@@ -1,0 +1,69 @@
+// The plan a provider makes and the report of carrying it out: plain data, printed by the CLI (human or --json).
+
+export type HarnessId = "claude" | "codex" | "pi";
+export const HARNESS_IDS: readonly HarnessId[] = ["claude", "codex", "pi"];
+export const DEFAULT_HARNESSES: readonly HarnessId[] = ["claude", "codex"];
+
+export type Step =
+  /** Replace a file's content (before null: create it). */
+  | { readonly kind: "write"; readonly path: string; readonly before: string | null; readonly after: string; readonly why: readonly string[] }
+  /** Remove a file that holds exactly `before`. */
+  | { readonly kind: "delete"; readonly path: string; readonly before: string; readonly why: readonly string[] }
+  /** Run a harness's own command. `tolerate` matches output that still counts as success (e.g. already removed). */
+  | { readonly kind: "run"; readonly argv: readonly string[]; readonly why: string; readonly tolerate?: RegExp };
+
+export type Severity = "error" | "conflict" | "warning" | "note";
+
+export interface Finding {
+  readonly severity: Severity;
+  readonly message: string;
+}
+
+export interface HarnessPlan {
+  readonly harness: HarnessId;
+  readonly steps: readonly Step[];
+  readonly findings: readonly Finding[];
+  /** What the user still has to do once the steps are done. */
+  readonly todo: readonly string[];
+}
+
+export type StepStatus = "planned" | "done" | "failed" | "not-run";
+
+export interface StepReport {
+  readonly kind: Step["kind"];
+  readonly status: StepStatus;
+  /** File steps: the path, a diff-like listing and why. Run steps: the command line. */
+  readonly path?: string;
+  readonly change?: "create" | "modify" | "delete";
+  readonly diff?: readonly string[];
+  readonly command?: readonly string[];
+  readonly why: readonly string[];
+  readonly detail?: string;
+}
+
+export interface HarnessReport {
+  readonly harness: HarnessId;
+  /** False when a step failed or something needs the user (an error or a conflict). */
+  readonly ok: boolean;
+  readonly changed: boolean;
+  readonly steps: readonly StepReport[];
+  readonly findings: readonly Finding[];
+  readonly todo: readonly string[];
+}
+
+export interface InstallReport {
+  readonly action: "install" | "uninstall";
+  readonly dry_run: boolean;
+  readonly ok: boolean;
+  readonly harnesses: readonly HarnessReport[];
+}
+
+export const error = (message: string): Finding => ({ severity: "error", message });
+export const conflict = (message: string): Finding => ({ severity: "conflict", message });
+export const warning = (message: string): Finding => ({ severity: "warning", message });
+export const note = (message: string): Finding => ({ severity: "note", message });
+
+/** A plan's findings block it when they are errors or conflicts (the steps still run: they touch only what is ours). */
+export function isBlocking(finding: Finding): boolean {
+  return finding.severity === "error" || finding.severity === "conflict";
+}

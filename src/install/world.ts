@@ -1,0 +1,83 @@
+// What the installer may use of the world, injected so tests run against temp dirs and fake or real programs.
+import { accessSync, constants, existsSync, readFileSync } from "node:fs";
+import { homedir } from "node:os";
+import { delimiter, dirname, isAbsolute, join } from "node:path";
+import { execa } from "execa";
+
+export interface ExecResult {
+  readonly exitCode: number | undefined;
+  readonly stdout: string;
+  readonly stderr: string;
+  /** Set when the program could not be started or was killed (timeout). */
+  readonly error?: string;
+}
+
+export type ExecRunner = (file: string, args: readonly string[], options: { env: NodeJS.ProcessEnv; timeoutMs: number }) => Promise<ExecResult>;
+
+export interface InstallWorld {
+  readonly env: NodeJS.ProcessEnv;
+  readonly home: string;
+  /** The Node that runs the hooks: the one running the installer. */
+  readonly nodePath: string;
+  readonly nodeVersion: string;
+  /** The installed tongs-agents package (holds bin/, dist/, pi-bridge/). */
+  readonly packageRoot: string;
+  readonly exec: ExecRunner;
+}
+
+export interface OurPaths {
+  readonly node: string;
+  readonly hook: string;
+  readonly cli: string;
+  readonly piBridge: string;
+}
+
+export function ourPaths(world: InstallWorld): OurPaths {
+  return {
+    node: world.nodePath,
+    hook: join(world.packageRoot, "bin", "tongs-agents-hook.cjs"),
+    cli: join(world.packageRoot, "bin", "tongs-agents.js"),
+    piBridge: join(world.packageRoot, "pi-bridge"),
+  };
+}
+
+/** The nearest directory above `start` whose package.json names tongs-agents (works from src/ and from dist/). */
+export function findPackageRoot(start: string = import.meta.dirname): string {
+  for (let dir = start; ; dir = dirname(dir)) {
+    const manifest = join(dir, "package.json");
+    if (existsSync(manifest)) {
+      try {
+        if ((JSON.parse(readFileSync(manifest, "utf8")) as { name?: unknown }).name === "tongs-agents") return dir;
+      } catch {
+        // not ours; keep looking
+      }
+    }
+    if (dirname(dir) === dir) throw new Error(`no tongs-agents package.json above ${start}`);
+  }
+}
+
+/** The first executable `name` on the PATH of `env`, like `command -v`. */
+export function which(name: string, env: NodeJS.ProcessEnv): string | undefined {
+  for (const dir of (env.PATH ?? "").split(delimiter)) {
+    if (!dir || !isAbsolute(dir)) continue;
+    const candidate = join(dir, name);
+    try {
+      accessSync(candidate, constants.X_OK);
+      return candidate;
+    } catch {
+      // not here
+    }
+  }
+  return undefined;
+}
+
+export const execRunner: ExecRunner = async (file, args, { env, timeoutMs }) => {
+  const result = await execa(file, [...args], { env, extendEnv: false, reject: false, timeout: timeoutMs, stdin: "ignore", encoding: "utf8", forceKillAfterDelay: 2000 });
+  const error = result.failed && result.exitCode === undefined ? (result.timedOut ? `timed out after ${timeoutMs} ms` : result.shortMessage) : undefined;
+  return { exitCode: result.exitCode, stdout: String(result.stdout ?? ""), stderr: String(result.stderr ?? ""), ...(error ? { error } : {}) };
+};
+
+export function defaultWorld(env: NodeJS.ProcessEnv = process.env): InstallWorld {
+  const home = env.HOME && isAbsolute(env.HOME) ? env.HOME : homedir();
+  return { env, home, nodePath: process.execPath, nodeVersion: process.versions.node, packageRoot: findPackageRoot(), exec: execRunner };
+}

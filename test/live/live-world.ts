@@ -1,0 +1,36 @@
+// A sandboxed world for the live tests: the real harness CLI first on PATH, then this Node (hooks and the harness
+// wrappers run on it), with the settings each harness needs to run unattended against a local fake provider.
+import { mkdirSync, symlinkSync } from "node:fs";
+import { join } from "node:path";
+import { execa } from "execa";
+import { CLI_BIN } from "../processes.ts";
+import type { Sandbox } from "../sandbox.ts";
+import { execRunner, type InstallWorld } from "../../src/install/world.ts";
+
+export function liveWorld(sandbox: Sandbox, packageRoot: string, binDirs: readonly string[], extraEnv: NodeJS.ProcessEnv = {}): InstallWorld {
+  const nodeDir = join(sandbox.root, "node-bin");
+  mkdirSync(nodeDir, { recursive: true });
+  try {
+    symlinkSync(process.execPath, join(nodeDir, "node"));
+  } catch {
+    // already linked
+  }
+  const env: NodeJS.ProcessEnv = {
+    ...sandbox.env,
+    PATH: [...binDirs, nodeDir, "/usr/bin", "/bin"].join(":"),
+    DISABLE_AUTOUPDATER: "1",
+    DISABLE_TELEMETRY: "1",
+    DISABLE_ERROR_REPORTING: "1",
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+    PI_OFFLINE: "1",
+    ...extraEnv,
+  };
+  return { env, home: sandbox.home, nodePath: process.execPath, nodeVersion: process.versions.node, packageRoot, exec: execRunner };
+}
+
+/** `tongs-agents list --all --json` as the installed CLI prints it, for the world's state dir. */
+export async function listAll(env: NodeJS.ProcessEnv): Promise<{ harness: string; session_id: string; identity: string; recorded_status: string; last_event: string }[]> {
+  const result = await execa(process.execPath, [CLI_BIN, "list", "--all", "--json"], { env, extendEnv: false, reject: false });
+  if (result.exitCode !== 0) throw new Error(`list failed: ${result.stderr}`);
+  return (JSON.parse(result.stdout) as { sessions: { harness: string; session_id: string; identity: string; recorded_status: string; last_event: string }[] }).sessions.filter((session) => session.identity !== "discovered");
+}
