@@ -2,6 +2,10 @@
 // then raises kitty's window), then terminals, then plain X11 windows. The first backend whose detect() returns a
 // target handles the session; no other backend is tried after a failure.
 import type { FocusBackend } from "../src/focus-types.ts";
+import { screenBackend } from "./screen.ts";
 import { tmuxBackend } from "./tmux.ts";
 
-export const BACKENDS: readonly FocusBackend[] = [tmuxBackend as FocusBackend];
+export const BACKENDS: readonly FocusBackend[] = [
+  tmuxBackend as FocusBackend,
+  screenBackend as FocusBackend,
+];
