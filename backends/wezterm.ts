@@ -31,7 +31,6 @@ const ClientSchema = z.object({
   focused_pane_id: z.nullable(z.number()),
   idle_time: z.object({ secs: z.number(), nanos: z.number() }),
 });
-type Pane = z.infer<typeof PaneSchema>;
 type Client = z.infer<typeof ClientSchema>;
 
 function parseJson<T>(schema: z.ZodMiniType<T>, stdout: string): T[] | undefined {
