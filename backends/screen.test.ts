@@ -12,12 +12,14 @@ const target = { sty: STY, window: "2", serverPid: 4242 };
 const ok = (stdout = ""): RunResult => ({ ok: true, code: 0, stdout, stderr: "" });
 const err = (stdout: string, code = 1): RunResult => ({ ok: false, code, stdout, stderr: "" });
 
-/** A recording screen: answers `-p N -Q number`, `-X select`, `-Q number` and `-ls` in turn; remembers every argv. */
+const attached = ok(`There is a screen on:\n\t${STY}\t(11/29/26 22:07:47)\t(Attached)\n1 Socket in /run/screen/S-u.\n`);
+
+/** A recording screen: answers `-ls`, `-p N -Q number`, `-X select` and `-Q number`; remembers every argv. */
 function fakeScreen(answers: { exists?: RunResult; select?: RunResult; number?: RunResult; ls?: RunResult }) {
   const calls: string[][] = [];
   const run: Runner = async (file, args, _options?: RunOptions) => {
     calls.push([file, ...args]);
-    if (args[0] === "-ls") return answers.ls ?? ok(`There is a screen on:\n\t${STY}\t(Attached)\n`);
+    if (args[0] === "-ls") return answers.ls ?? attached;
     if (args[2] === "-p") return answers.exists ?? ok("2 (agent)");
     if (args[2] === "-X") return answers.select ?? ok();
     return answers.number ?? ok("2 (agent)");
@@ -52,14 +54,21 @@ describe("screenBackend.focus", () => {
     const screen = fakeScreen({});
     const raisedFor: Record<string, string>[] = [];
     const outcome = await withClients([{ pid: 900, tty: "/dev/pts/7" }]).focus(target, context(screen.run, { raiseOuter: async (env) => (raisedFor.push(env), done("raised kitty window 3")) }));
+    // No query before the switch: screen shows -Q answers on the display, and one shown less than msgminwait (1 s)
+    // before a switch delays the next answer by a second.
     expect(screen.calls).toEqual([
-      ["screen", "-S", STY, "-p", "2", "-Q", "number"],
       ["screen", "-ls", STY],
       ["screen", "-S", STY, "-X", "select", "2"],
       ["screen", "-S", STY, "-Q", "number"],
     ]);
     expect(raisedFor).toEqual([{ KITTY_WINDOW_ID: "3" }]);
     expect(outcome).toMatchObject({ located: true, selection: { succeeded: true }, activation: { succeeded: true, detail: "screen client 900 on /dev/pts/7 shows window 2; raised kitty window 3" } });
+  });
+
+  it("finds its own line in screen -ls even when the name holds regex characters", async () => {
+    const odd = { sty: "4242.a+b.c", window: "2", serverPid: 4242 };
+    const run: Runner = async (_file, args) => (args[0] === "-ls" ? ok(`There are screens on:\n\t4242.aab.c\t(Detached)\n\t4242.a+b.c\t(Attached)\n`) : args[2] === "-Q" ? ok("2 (x)") : ok());
+    expect(await withClients([]).focus(odd, context(run, { env: { STY: odd.sty } }))).toMatchObject({ selection: { succeeded: true }, activation: { succeeded: true } });
   });
 
   it("the caller inside the same session: its own display shows the window, nothing else to raise", async () => {
@@ -83,28 +92,41 @@ describe("screenBackend.focus", () => {
     expect(outcome.activation).toMatchObject({ succeeded: false, detail: expect.stringContaining("inside session") });
   });
 
-  it("a window that no longer exists (select would return 0): not located, nothing selected", async () => {
-    const screen = fakeScreen({ exists: err("Could not find pre-select window.") });
+  it("a window that no longer exists (select returned 0, the display did not move): not located", async () => {
+    const screen = fakeScreen({ number: ok("0 (sh)"), exists: err("Could not find pre-select window.") });
     const outcome = await withClients([]).focus(target, context(screen.run));
-    expect(screen.calls).toHaveLength(1);
+    expect(screen.calls.at(-1)).toEqual(["screen", "-S", STY, "-p", "2", "-Q", "number"]);
     expect(outcome).toMatchObject({ located: false, selection: { succeeded: false, detail: `window 2 no longer exists in screen session ${STY}` }, activation: { attempted: false } });
   });
 
-  it("a session that is gone", async () => {
-    const outcome = await withClients([]).focus(target, context(fakeScreen({ exists: err("No screen session found.") }).run));
+  it.each([
+    ["no socket at all", err("No Sockets found in /run/screen/S-u.\n")],
+    ["only a session whose name starts the same (-ls matches prefixes)", ok(`There is a screen on:\n\t${STY}x\t(Attached)\n`)],
+  ])("a session that is gone: %s", async (_name, ls) => {
+    const screen = fakeScreen({ ls });
+    const outcome = await withClients([]).focus(target, context(screen.run));
+    expect(screen.calls).toHaveLength(1);
     expect(outcome).toMatchObject({ located: false, selection: { detail: expect.stringContaining(`screen session ${STY} is gone`) } });
   });
 
   it("screen not installed: unavailable", async () => {
-    const outcome = await withClients([]).focus(target, context(fakeScreen({ exists: { ok: false, code: undefined, stdout: "", stderr: "", failure: "not-found" } }).run));
+    const outcome = await withClients([]).focus(target, context(fakeScreen({ ls: { ok: false, code: undefined, stdout: "", stderr: "", failure: "not-found" } }).run));
     expect(outcome.unavailable).toContain("not installed");
   });
 
   it.each(["(Detached)", "(Multi, detached)"])("a detached session %s ignores select: failed, with the reason, and nothing sent", async (state) => {
     const screen = fakeScreen({ ls: ok(`There is a screen on:\n\t${STY}\t(11/29/26 22:07:47)\t${state}\n`) });
     const outcome = await withClients([]).focus(target, context(screen.run));
-    expect(screen.calls.at(-1)).toEqual(["screen", "-ls", STY]);
+    expect(screen.calls).toEqual([
+      ["screen", "-ls", STY],
+      ["screen", "-S", STY, "-p", "2", "-Q", "number"],
+    ]);
     expect(outcome).toMatchObject({ located: true, selection: { succeeded: false, detail: expect.stringContaining("is detached") }, activation: { attempted: false } });
+  });
+
+  it("a detached session without that window: not located", async () => {
+    const outcome = await withClients([]).focus(target, context(fakeScreen({ ls: ok(`\t${STY}\t(Detached)\n`), exists: err("Could not find pre-select window.") }).run));
+    expect(outcome).toMatchObject({ located: false, selection: { detail: `window 2 no longer exists in screen session ${STY}` } });
   });
 
   it("an attached display that still shows another window is a failed selection", async () => {
@@ -118,7 +140,7 @@ describe("screenBackend.raise", () => {
     const backend = withClients([{ pid: 900, tty: "/dev/pts/7" }]);
     expect(await backend.raise({ TMUX: "/tmp/t,1,0" }, context(fakeScreen({}).run))).toBeUndefined();
     expect(await backend.raise({ STY, WINDOW: "2" }, context(fakeScreen({}).run))).toMatchObject({ succeeded: true });
-    expect(await backend.raise({ STY, WINDOW: "2" }, context(fakeScreen({ exists: err("No screen session found.") }).run))).toMatchObject({ succeeded: false });
+    expect(await backend.raise({ STY, WINDOW: "2" }, context(fakeScreen({ ls: err("No Sockets found in /run/screen/S-u.") }).run))).toMatchObject({ succeeded: false });
   });
 });
 

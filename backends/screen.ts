@@ -49,18 +49,27 @@ export function makeScreenBackend({ clientsOf = defaultClientsOf }: ScreenDepend
     const screen = (...args: string[]) => context.run("screen", ["-S", sty, ...args]);
     const where = `GNU screen window ${window} in session ${sty}`;
 
-    // `-p N -Q number` fails for a missing window ("Could not find pre-select window"), unlike `-X select`.
-    const exists = await screen("-p", window, "-Q", "number");
-    if (!exists.ok) {
-      const why = explain(exists, target);
-      if (exists.failure === "not-found") return { located: false, target: where, selection: skipped(why), activation: skipped(why), unavailable: why };
-      return { located: false, target: where, selection: failed(why), activation: skipped(why) };
-    }
+    const gone = (why: string): BackendOutcome => ({ located: false, target: where, selection: failed(why), activation: skipped(why) });
+    // `-p N -Q number` fails for a missing window ("Could not find pre-select window"); `-X select N` returns 0.
+    const windowMissing = async (): Promise<string | undefined> => {
+      const exists = await screen("-p", window, "-Q", "number");
+      return exists.ok ? undefined : explain(exists, target);
+    };
 
-    // screen keeps the current window per attached display: a detached session ignores `select` (and `-Q number`
-    // then answers for the last window created, not for what the next attach shows).
+    // Attached or detached; no query yet: screen shows every -Q answer as a message on the attached display, and a
+    // message shown less than `msgminwait` (1 s) before a window switch delays the next answer by that long.
     const listed = await context.run("screen", ["-ls", sty]);
-    if (/\((?:Multi, )?detached\)/i.test(listed.stdout)) {
+    if (listed.failure === "not-found") {
+      const why = explain(listed, target);
+      return { located: false, target: where, selection: skipped(why), activation: skipped(why), unavailable: why };
+    }
+    const state = new RegExp(`^\\s+${sty.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\s.*\\(([^)]*)\\)\\s*$`, "m").exec(listed.stdout)?.[1];
+    if (state === undefined) return gone(`screen session ${sty} is gone (no such session in the caller's SCREENDIR)`);
+    // screen keeps the current window per attached display: a detached session ignores `select` (and `-Q number` then
+    // answers for the last window created, not for what the next attach shows).
+    if (/detached/i.test(state)) {
+      const missing = await windowMissing();
+      if (missing) return gone(missing);
       const why = `screen session ${sty} is detached: screen selects windows per attached display, so nothing can show window ${window} until you attach (screen -r ${sty})`;
       return { located: true, target: where, selection: failed(why), activation: skipped(why) };
     }
@@ -68,10 +77,12 @@ export function makeScreenBackend({ clientsOf = defaultClientsOf }: ScreenDepend
     const selected = await screen("-X", "select", window);
     if (!selected.ok) {
       const why = explain(selected, target);
-      return { located: true, target: where, selection: failed(why), activation: failed(why) };
+      return /is gone|no longer exists/.test(why) ? gone(why) : { located: true, target: where, selection: failed(why), activation: skipped(why) };
     }
     const shown = await screen("-Q", "number");
     if (shownWindow(shown.stdout) !== window) {
+      const missing = await windowMissing();
+      if (missing) return gone(missing);
       const why = `after select, screen shows window ${shownWindow(shown.stdout) ?? `"${shown.stdout || shown.stderr}"`}, not ${window}`;
       return { located: true, target: where, selection: failed(why), activation: skipped(why) };
     }
