@@ -6,7 +6,7 @@
 export const TERMINAL_FOCUS = `-- tongs-agents terminal-focus
 on run argv
 	set targetTty to item 1 of argv
-	if application id "com.apple.Terminal" is not running then return "not-running"
+	if not (running of application id "com.apple.Terminal") then return "not-running"
 	tell application id "com.apple.Terminal"
 		repeat with w in windows
 			repeat with t in tabs of w
@@ -29,7 +29,7 @@ export const TERMINAL_VERIFY = `-- tongs-agents terminal-verify
 on run argv
 	set targetTty to item 1 of argv
 	set sep to character id 9
-	if application id "com.apple.Terminal" is not running then return "not-running"
+	if not (running of application id "com.apple.Terminal") then return "not-running"
 	tell application id "com.apple.Terminal"
 		set isSelected to false
 		repeat with w in windows
@@ -46,7 +46,7 @@ end run`;
 /** Terminal.app without a tty (a tmux client's environment carries none): bring the app forward. */
 export const TERMINAL_ACTIVATE = `-- tongs-agents terminal-activate
 on run argv
-	if application id "com.apple.Terminal" is not running then return "not-running"
+	if not (running of application id "com.apple.Terminal") then return "not-running"
 	tell application id "com.apple.Terminal" to activate
 	return "ok"
 end run`;
@@ -55,7 +55,7 @@ end run`;
 export const TERMINAL_STATE = `-- tongs-agents terminal-state
 on run argv
 	set sep to character id 9
-	if application id "com.apple.Terminal" is not running then return "not-running"
+	if not (running of application id "com.apple.Terminal") then return "not-running"
 	tell application id "com.apple.Terminal"
 		set tabCount to 0
 		repeat with w in windows
@@ -69,7 +69,7 @@ end run`;
 export const ITERM_FOCUS = `-- tongs-agents iterm2-focus
 on run argv
 	set targetId to item 1 of argv
-	if application id "com.googlecode.iterm2" is not running then return "not-running"
+	if not (running of application id "com.googlecode.iterm2") then return "not-running"
 	tell application id "com.googlecode.iterm2"
 		repeat with w in windows
 			repeat with t in tabs of w
@@ -93,7 +93,7 @@ export const ITERM_VERIFY = `-- tongs-agents iterm2-verify
 on run argv
 	set targetId to item 1 of argv
 	set sep to character id 9
-	if application id "com.googlecode.iterm2" is not running then return "not-running"
+	if not (running of application id "com.googlecode.iterm2") then return "not-running"
 	tell application id "com.googlecode.iterm2"
 		set isSelected to false
 		repeat with w in windows

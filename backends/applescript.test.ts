@@ -56,7 +56,7 @@ describe("scripts", () => {
     }
     for (const script of [ITERM_FOCUS, ITERM_VERIFY]) expect(script).toContain("set targetId to item 1 of argv");
     // Never launch an app that is not running: `tell application` would start it.
-    for (const script of [TERMINAL_FOCUS, TERMINAL_VERIFY, TERMINAL_ACTIVATE, TERMINAL_STATE, ITERM_FOCUS, ITERM_VERIFY]) expect(script).toMatch(/is not running then return "not-running"/);
+    for (const script of [TERMINAL_FOCUS, TERMINAL_VERIFY, TERMINAL_ACTIVATE, TERMINAL_STATE, ITERM_FOCUS, ITERM_VERIFY]) expect(script).toMatch(/if not \(running of application id "[\w.]+"\) then return "not-running"/);
   });
 });
 

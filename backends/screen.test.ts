@@ -129,9 +129,10 @@ describe("screenBackend.focus", () => {
     expect(outcome).toMatchObject({ located: false, selection: { detail: `window 2 no longer exists in screen session ${STY}` } });
   });
 
-  it("an attached display that still shows another window is a failed selection", async () => {
-    const outcome = await withClients([]).focus(target, context(fakeScreen({ number: ok("0 (sh)") }).run));
+  it("never claims activation without selection: a display still showing another window is a failed selection, nothing raised", async () => {
+    const outcome = await withClients([{ pid: 900, tty: "/dev/pts/7" }]).focus(target, context(fakeScreen({ number: ok("0 (sh)") }).run, { raiseOuter: async () => { throw new Error("must not raise"); } }));
     expect(outcome.selection).toMatchObject({ succeeded: false, detail: "after select, screen shows window 0, not 2" });
+    expect(outcome.activation.attempted).toBe(false);
   });
 });
 
