@@ -2,6 +2,14 @@
 // then raises kitty's window), then terminals, then plain X11 windows. The first backend whose detect() returns a
 // target handles the session; no other backend is tried after a failure.
 import type { FocusBackend } from "../src/focus-types.ts";
+import { applescriptBackend } from "./applescript.ts";
+import { screenBackend } from "./screen.ts";
 import { tmuxBackend } from "./tmux.ts";
+import { weztermBackend } from "./wezterm.ts";
 
-export const BACKENDS: readonly FocusBackend[] = [tmuxBackend as FocusBackend];
+export const BACKENDS: readonly FocusBackend[] = [
+  tmuxBackend as FocusBackend,
+  screenBackend as FocusBackend,
+  weztermBackend as FocusBackend,
+  applescriptBackend as FocusBackend,
+];

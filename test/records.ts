@@ -1,0 +1,20 @@
+// Session records of a live process (this test process), pointing at any terminal target: for targets that cannot be
+// produced by running an agent there (a window that no longer exists, a Terminal.app tty on Linux).
+import { canonicalId, digestOf, processInstanceId } from "../src/identity.ts";
+import { ensureStateDirs } from "../src/paths.ts";
+import { linuxProcessSource } from "../src/proc.ts";
+import type { Terminal } from "../src/schema.ts";
+import { writeRecord } from "../src/store.ts";
+
+export async function writeLiveRecord(stateDir: string, sessionId: string, terminal: Terminal, cwd = "/w"): Promise<void> {
+  const me = await linuxProcessSource().basics(process.pid);
+  if (!me) throw new Error("cannot read this test process from /proc");
+  const instance = processInstanceId(process.pid, me.startToken);
+  const id = canonicalId("claude", sessionId, instance);
+  const now = new Date().toISOString();
+  writeRecord(ensureStateDirs(stateDir).sessionsDir, digestOf(id) as string, {
+    schema_version: 1, canonical_id: id, harness: "claude", session_id: sessionId, instance_id: instance,
+    identity: "process", pid: process.pid, process_start: me.startToken, cwd, status: "idle", detail: "", tool: "", sequence: null,
+    arrival_sequence: 1, last_event: "claude.stop", created_at: now, updated_at: now, status_changed_at: now, terminal,
+  });
+}
