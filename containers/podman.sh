@@ -12,7 +12,7 @@
 set -euo pipefail
 
 PODMAN_USER="${TONGS_E2E_PODMAN_USER:-tongs-e2e}"
-PACKAGES=(podman runc uidmap slirp4netns debootstrap catatonit netavark aardvark-dns conmon)
+PACKAGES=(podman runc uidmap slirp4netns debootstrap catatonit netavark aardvark-dns conmon iptables)
 CACHE_DIR="${TONGS_AGENTS_E2E_CACHE:-/root/.cache/tongs-agents/e2e}"
 
 log() { printf 'podman.sh: %s\n' "$*" >&2; }
