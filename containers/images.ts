@@ -20,6 +20,8 @@ export interface BuildOptions {
   readonly exec?: Exec;
   readonly log?: (line: string) => void;
   readonly root?: string;
+  /** debootstrap needs root; injectable for tests. */
+  readonly isRoot?: () => boolean;
 }
 
 export interface LayerReport {
@@ -149,7 +151,7 @@ class Builder {
     const dir = join(this.options.cache, "rootfs");
     const tarball = join(dir, `debian-${hash.slice(0, 16)}.tar`);
     if (existsSync(tarball)) return tarball;
-    if (process.getuid?.() !== 0) throw new BuildFailure("not-root", "debootstrap needs root to make the Debian root filesystem (run as root, or run containers/ci.sh once)");
+    if (!(this.options.isRoot ?? (() => process.getuid?.() === 0))()) throw new BuildFailure("not-root", "debootstrap needs root to make the Debian root filesystem (run as root, or run containers/ci.sh once)");
     mkdirSync(dir, { recursive: true });
     for (const stale of readdirSync(dir).filter((name) => name.startsWith("tmp-"))) rmSync(join(dir, stale), { recursive: true, force: true });
     const work = mkdtempSync(join(dir, "tmp-"));
