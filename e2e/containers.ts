@@ -33,8 +33,17 @@ export interface Box extends AsyncDisposable {
   stop(): Promise<void>;
 }
 
-export async function startBox(image: string): Promise<Box> {
+export interface BoxOptions {
+  /**
+   * "none" (the default) gives the container only a loopback interface: nothing here needs more, and it skips the
+   * rootless network namespace (slirp4netns, netavark, iptables) altogether. "bridge" when a suite needs a network.
+   */
+  readonly network?: "none" | "bridge";
+}
+
+export async function startBox(image: string, { network = "none" }: BoxOptions = {}): Promise<Box> {
   const container = await new GenericContainer(image)
+    .withNetworkMode(network)
     .withLabels({ [RUN_LABEL]: inject("e2eRunId") })
     .withCopyFilesToContainer(["harness.mjs", "harness-client.mjs"].map((name) => ({ source: join(FIXTURES, name), target: `${E2E_DIR}/${name}` })))
     .start();
