@@ -1,7 +1,8 @@
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig } from "vitest/config";
 
 // Hermetic by construction: test/setup.ts points HOME, XDG dirs and every harness config dir into a temp dir before
 // any test runs; test/global-setup.ts builds the bundles the process-level tests execute.
+// The e2e project runs in containers (rootless Podman, images from containers/): `npm run test:e2e`, docs/containers.md.
 export default defineConfig({
   test: {
     globalSetup: ["test/global-setup.ts"],
@@ -13,7 +14,8 @@ export default defineConfig({
         extends: true,
         test: {
           name: "unit",
-          include: ["src/**/*.test.ts", "backends/**/*.test.ts", "pi-bridge/**/*.test.ts", "e2e/provider/**/*.test.ts", "test/*.test.ts"],
+          include: ["src/**/*.test.ts", "backends/**/*.test.ts", "pi-bridge/**/*.test.ts", "test/*.test.ts", "containers/**/*.test.ts", "e2e/**/*.test.ts"],
+          exclude: [...configDefaults.exclude, "e2e/**/*.e2e.test.ts"],
           testTimeout: 20_000,
           sequence: { groupOrder: 0 },
         },
@@ -24,6 +26,19 @@ export default defineConfig({
         extends: true,
         // After the unit project, not beside it: real programs' start-up load would skew the unit suites' concurrency tests.
         test: { name: "live", include: ["test/live/**/*.test.ts"], testTimeout: 60_000, hookTimeout: 60_000, fileParallelism: false, sequence: { groupOrder: 1 } },
+      },
+      {
+        extends: true,
+        test: {
+          name: "e2e",
+          include: ["e2e/**/*.e2e.test.ts"],
+          globalSetup: ["e2e/global-setup.ts"],
+          setupFiles: ["e2e/setup.ts"],
+          // The first run builds the image (about two minutes from a bare machine); each suite also sets its own.
+          testTimeout: 120_000,
+          hookTimeout: 900_000,
+          sequence: { groupOrder: 2 },
+        },
       },
     ],
   },

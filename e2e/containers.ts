@@ -1,0 +1,70 @@
+// Containers for the e2e suites: the image from containers/ (built or reused), started through testcontainers, with
+// the fixture programs copied in. Callers stop what they start (`await using`, or afterAll).
+import { join } from "node:path";
+import { GenericContainer, type StartedTestContainer } from "testcontainers";
+import { inject } from "vitest";
+import { buildImage } from "../containers/images.ts";
+import type { AgentId } from "../containers/recipe.ts";
+import { RUN_LABEL } from "./env.ts";
+
+const FIXTURES = join(import.meta.dirname, "fixtures");
+/** Where the fixture programs live inside a container. */
+export const E2E_DIR = "/opt/e2e";
+
+/** Build or reuse the image; a suite that cannot have it fails with the builder's reason. */
+export async function requireImage({ agents = [] }: { agents?: readonly AgentId[] } = {}): Promise<string> {
+  const result = await buildImage({ agents, log: (line) => process.stderr.write(`e2e image: ${line}\n`) });
+  if (!result.ok) throw new Error(`e2e: cannot build the image (${result.reason}): ${result.detail}`);
+  return result.image;
+}
+
+export interface Run {
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+export interface Box extends AsyncDisposable {
+  readonly container: StartedTestContainer;
+  /** Run argv inside the container (no shell involved). */
+  exec(argv: readonly string[], env?: Record<string, string>): Promise<Run>;
+  /** `sh -c script sh args...`, failing loudly on a non-zero exit. */
+  sh(script: string, ...args: string[]): Promise<string>;
+  stop(): Promise<void>;
+}
+
+export interface BoxOptions {
+  /**
+   * "none" (the default) gives the container only a loopback interface: nothing here needs more, and it skips the
+   * rootless network namespace (slirp4netns, netavark, iptables) altogether. "bridge" when a suite needs a network.
+   */
+  readonly network?: "none" | "bridge";
+}
+
+export async function startBox(image: string, { network = "none" }: BoxOptions = {}): Promise<Box> {
+  const container = await new GenericContainer(image)
+    .withNetworkMode(network)
+    .withLabels({ [RUN_LABEL]: inject("e2eRunId") })
+    .withCopyFilesToContainer(["harness.mjs", "harness-client.mjs"].map((name) => ({ source: join(FIXTURES, name), target: `${E2E_DIR}/${name}` })))
+    .start();
+  let stopped = false;
+  const box: Box = {
+    container,
+    async exec(argv, env) {
+      const result = await container.exec([...argv], env ? { env } : {});
+      return { code: result.exitCode, stdout: result.stdout, stderr: result.stderr };
+    },
+    async sh(script, ...args) {
+      const result = await box.exec(["sh", "-c", script, "sh", ...args]);
+      if (result.code !== 0) throw new Error(`in container: sh -c ${JSON.stringify(script)} exited ${result.code}: ${result.stderr || result.stdout}`);
+      return result.stdout;
+    },
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      await container.stop();
+    },
+    [Symbol.asyncDispose]: () => box.stop(),
+  };
+  return box;
+}
