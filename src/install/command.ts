@@ -1,10 +1,14 @@
 // The hook command line written into harness configs: absolute paths (the Node that ran the installer, the installed
 // hook script), quoted for `sh -c` so paths with spaces, quotes or `$` survive every POSIX shell.
 
-/** Quote one word for a POSIX shell: single quotes, with each embedded single quote written as '\''. */
+/**
+ * Quote one word for POSIX shells and fish alike: single quotes, with each `'` written as `'\''` and each `\` as
+ * `'\\'` (closed quotes, an escaped character, quotes reopened). Inside single quotes sh keeps a backslash while
+ * fish reads `\\` and `\'` as escapes; outside quotes both read `\\` as one backslash and `\'` as a quote.
+ */
 export function shellQuote(word: string): string {
   if (/^[A-Za-z0-9_@%+=:,./-]+$/.test(word)) return word;
-  return `'${word.replaceAll("'", `'\\''`)}'`;
+  return `'${word.replace(/['\\]/g, (char) => `'\\${char}'`)}'`;
 }
 
 export interface HookCommandParts {
