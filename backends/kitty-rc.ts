@@ -12,7 +12,8 @@ const PREFIX = "\x1bP@kitty-cmd";
 const SUFFIX = "\x1b\\";
 /** `ls` carries every window's environment; a reply larger than this is not kitty's. */
 const MAX_REPLY_BYTES = 32 * 1024 * 1024;
-export const REPLY_TIMEOUT_MS = 1000;
+/** kitty answers in about 1-5 ms; a loaded machine gets generous room before the CLI is tried. */
+export const REPLY_TIMEOUT_MS = 2000;
 
 export type ListenAddress = { readonly kind: "unix"; readonly path: string } | { readonly kind: "tcp"; readonly host: string; readonly port: number };
 

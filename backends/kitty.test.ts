@@ -202,7 +202,7 @@ describe("falling back to the CLI", () => {
     const lab = await kittyLab({ silent: true }, {}, "none");
     const { window } = lab.os();
     const outcome = await kittyBackend.focus(lab.target(window), lab.context);
-    expect(outcome).toMatchObject({ located: false, selection: { succeeded: false, detail: "kitty ls: no reply within 1000 ms; CLI fallback: neither kitten nor kitty is on PATH" } });
+    expect(outcome).toMatchObject({ located: false, selection: { succeeded: false, detail: "kitty ls: no reply within 2000 ms; CLI fallback: neither kitten nor kitty is on PATH" } });
     expect(outcome.unavailable).toBeUndefined();
   });
 });

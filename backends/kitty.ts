@@ -21,8 +21,9 @@ export const ENABLE_REMOTE_CONTROL =
 
 /** How long focus-window alone gets before the OS window is raised through X11 (raising it again is harmless). */
 const FIRST_LOOK_MS = 250;
-const VERIFY_WINDOW_MS = 1000;
-const POLL_MS = 20;
+/** Focus events reach kitty asynchronously: how long verification waits for the final state. */
+const VERIFY_WINDOW_MS = 2000;
+const POLL_MS = 40;
 
 export function parseKittyEnv(env: Record<string, string | undefined>): KittyTarget | undefined {
   const id = env.KITTY_WINDOW_ID;

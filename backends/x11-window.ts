@@ -22,8 +22,8 @@ export type XActivation =
 export const X_TOOLS_MISSING = "neither xdotool nor wmctrl is installed (Debian/Ubuntu: apt install xdotool)";
 const NO_EWMH = /claims not to support _NET_ACTIVE_WINDOW/;
 const ACTIVATE_TIMEOUT_MS = 2000;
-const VERIFY_WINDOW_MS = 1000;
-const POLL_MS = 20;
+const VERIFY_WINDOW_MS = 2000;
+const POLL_MS = 40;
 
 export const hexId = (id: number) => `0x${id.toString(16)}`;
 
