@@ -23,7 +23,7 @@ export const ENABLE_REMOTE_CONTROL =
 const FIRST_LOOK_MS = 250;
 /** Focus events reach kitty asynchronously: how long verification waits for the final state. */
 const VERIFY_WINDOW_MS = 2000;
-const POLL_MS = 40;
+const POLL_MS = 20;
 
 export function parseKittyEnv(env: Record<string, string | undefined>): KittyTarget | undefined {
   const id = env.KITTY_WINDOW_ID;

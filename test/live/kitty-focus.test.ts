@@ -53,7 +53,8 @@ for (const windowManager of [false, true]) {
     beforeEach(async () => {
       sandbox = makeSandbox();
       kitties = [];
-      x = await new XServer(sandbox).start({ windowManager });
+      x = new XServer(sandbox);
+      await x.start({ windowManager });
       agents = new Agents(sandbox);
     });
 
@@ -160,7 +161,8 @@ describe("kitty started before the window manager (kitty 0.26.5, Xvfb, openbox s
   beforeEach(async () => {
     sandbox = makeSandbox();
     kitties = [];
-    x = await new XServer(sandbox).start({ windowManager: false });
+    x = new XServer(sandbox);
+    await x.start({ windowManager: false });
     agents = new Agents(sandbox);
   });
 

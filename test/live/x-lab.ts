@@ -8,8 +8,6 @@ import { HOOK_BIN } from "../processes.ts";
 import type { Sandbox } from "../sandbox.ts";
 import { waitFor } from "./tmux-lab.ts";
 
-/** apt packages the live X11 suites need (scripts/ci-apt-x11.sh installs them). */
-export const X_PACKAGES = "xvfb openbox xdotool wmctrl xterm kitty libgl1 libglx-mesa0 libgl1-mesa-dri fonts-dejavu-core";
 
 export interface Agent {
   readonly sessionId: string;
@@ -23,7 +21,7 @@ export function startProcess(file: string, args: readonly string[], env: NodeJS.
   return new Promise((resolve, reject) => {
     const child = spawn(file, [...args], { env, stdio: extraFd ? ["ignore", "ignore", "pipe", "pipe"] : ["ignore", "ignore", "pipe"], detached: false });
     child.once("error", (error: NodeJS.ErrnoException) =>
-      reject(new Error(error.code === "ENOENT" ? `${file} is not installed; the live X11 suites need: apt install ${X_PACKAGES}` : `${file}: ${error.message}`)),
+      reject(new Error(error.code === "ENOENT" ? `${file} is not installed: the live X11 suites need the packages scripts/ci-apt-x11.sh installs (run it as root)` : `${file}: ${error.message}`)),
     );
     child.once("spawn", () => resolve(child));
   });

@@ -46,7 +46,8 @@ for (const windowManager of [false, true]) {
   describe(`X11 window focus, live (xterm, Xvfb, ${windowManager ? "openbox" : "no window manager"})`, () => {
     beforeEach(async () => {
       sandbox = makeSandbox();
-      x = await new XServer(sandbox).start({ windowManager });
+      x = new XServer(sandbox);
+      await x.start({ windowManager });
       agents = new Agents(sandbox);
     });
 
