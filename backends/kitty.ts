@@ -1,7 +1,8 @@
 // kitty: the socket from the captured KITTY_LISTEN_ON (kitty appends -<pid> to a kitty.conf `listen_on`, so only
 // the environment has the real path), the window from KITTY_WINDOW_ID. `focus-window --match id:N` over the
-// remote-control protocol, then verification from `ls`; a minimized OS window is restored through X11 (kitty's
-// focus-window does not). docs/focus.md, "kitty".
+// remote-control protocol, then verification from `ls`; an OS window still not focused (minimized, and kitty found no
+// EWMH window manager at its start-up, so its focus request cannot restore it) is activated through X11.
+// docs/focus.md, "kitty".
 import { done, failed, skipped, type BackendOutcome, type FocusBackend, type FocusContext, type Operation } from "../src/focus-types.ts";
 import { openChannel, type Channel } from "./kitty-channel.ts";
 import type { RcReply, SendCommand } from "./kitty-rc.ts";

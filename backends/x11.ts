@@ -26,12 +26,13 @@ async function focusWindow(target: X11Target, context: FocusContext): Promise<Ba
   const x: XDisplay = { run: context.run, display, env: context.env };
   const exists = await windowExists(x, target.windowId);
   if (!exists) {
-    const missing = await activateWindow(x, target.windowId);
-    if (missing.ok || !missing.missingTools) {
-      // wmctrl alone: activation without a way to check the window or the result.
-      return { located: true, target: description, selection: failed("cannot check that the window exists without xdotool (apt install xdotool)"), activation: missing.ok ? done(missing.detail) : failed(missing.detail) };
+    // No xdotool: wmctrl alone can activate, but can check neither that the window exists nor the result.
+    const activated = await activateWindow(x, target.windowId);
+    if (!activated.ok && activated.missingTools) {
+      return { located: false, target: description, selection: skipped(X_TOOLS_MISSING), activation: skipped(X_TOOLS_MISSING), unavailable: `cannot focus X11 windows: ${X_TOOLS_MISSING}` };
     }
-    return { located: false, target: description, selection: skipped(X_TOOLS_MISSING), activation: skipped(X_TOOLS_MISSING), unavailable: `cannot focus X11 windows: ${X_TOOLS_MISSING}` };
+    const unchecked = "cannot check that the window exists without xdotool (apt install xdotool)";
+    return { located: false, target: description, selection: failed(unchecked), activation: activated.ok ? done(activated.detail) : failed(activated.detail) };
   }
   if (!exists.exists) return { located: false, target: description, selection: failed(exists.detail), activation: skipped(exists.detail) };
   const selection = done(`${exists.detail}; a plain X11 terminal has no tabs or panes to select`);
