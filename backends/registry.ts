@@ -3,13 +3,18 @@
 // target handles the session; no other backend is tried after a failure.
 import type { FocusBackend } from "../src/focus-types.ts";
 import { applescriptBackend } from "./applescript.ts";
+import { kittyBackend } from "./kitty.ts";
 import { screenBackend } from "./screen.ts";
 import { tmuxBackend } from "./tmux.ts";
 import { weztermBackend } from "./wezterm.ts";
+import { x11Backend } from "./x11.ts";
 
 export const BACKENDS: readonly FocusBackend[] = [
   tmuxBackend as FocusBackend,
   screenBackend as FocusBackend,
+  kittyBackend as FocusBackend,
   weztermBackend as FocusBackend,
   applescriptBackend as FocusBackend,
+  // x11 stays last: kitty (and others) also set WINDOWID, and claim their windows first.
+  x11Backend as FocusBackend,
 ];
