@@ -19,7 +19,7 @@ const children = [];
 function start(file, args, options = {}) {
   const child = spawn(file, args, { env, stdio: ["ignore", "ignore", "ignore", ...(options.fd ? ["pipe"] : [])], ...options.spawn });
   child.on("error", (error) => {
-    console.error(`${file}: ${error.message} (install the packages in scripts/ci-apt-x11.sh)`);
+    console.error(`${file}: ${error.message} (install the packages in scripts/test-setup.sh)`);
     process.exit(1);
   });
   children.push(child);

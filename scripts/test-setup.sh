@@ -5,9 +5,18 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# tmux (focus, picker, tmux-setup, demo, Pi's UI), GNU screen (screen focus), and what the kitty/X11 suites run:
-# Xvfb, kitty, openbox, xdotool, wmctrl, Mesa's software GL.
-packages=(tmux screen xvfb kitty openbox xdotool wmctrl libgl1-mesa-dri x11-utils)
+packages=(
+  tmux            # tmux focus, the picker, tmux-setup, the demo, Pi's UI, tmux inside kitty/xterm
+  screen          # GNU screen focus
+  xvfb            # Xvfb: the X server the kitty/X11 suites start on a display it picks itself (-displayfd)
+  openbox         # EWMH window manager: _NET_ACTIVE_WINDOW, minimize/restore
+  xdotool         # activate, focus, verify; typing real keystrokes in tests
+  wmctrl          # the activation fallback, and how tests see openbox is up
+  kitty           # kitty 0.26.5 on Debian 12
+  xterm           # a plain X11 terminal (sets WINDOWID)
+  libgl1 libglx-mesa0 libgl1-mesa-dri   # libGL + llvmpipe: kitty needs OpenGL 3.3 and dlopens libGL
+  fonts-dejavu-core                     # kitty refuses to start without a monospace font
+)
 missing=()
 for package in "${packages[@]}"; do dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package"); done
 if ((${#missing[@]} > 0)); then

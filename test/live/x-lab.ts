@@ -21,7 +21,7 @@ export function startProcess(file: string, args: readonly string[], env: NodeJS.
   return new Promise((resolve, reject) => {
     const child = spawn(file, [...args], { env, stdio: extraFd ? ["ignore", "ignore", "pipe", "pipe"] : ["ignore", "ignore", "pipe"], detached: false });
     child.once("error", (error: NodeJS.ErrnoException) =>
-      reject(new Error(error.code === "ENOENT" ? `${file} is not installed: the live X11 suites need the packages scripts/ci-apt-x11.sh installs (run it as root)` : `${file}: ${error.message}`)),
+      reject(new Error(error.code === "ENOENT" ? `${file} is not installed: the live X11 suites need the packages scripts/test-setup.sh installs (run it as root)` : `${file}: ${error.message}`)),
     );
     child.once("spawn", () => resolve(child));
   });
