@@ -5,7 +5,7 @@
 // File I/O here is synchronous on purpose: these are a few small files in a private local directory, and under CPU
 // contention (dozens of hooks at once) every asynchronous hop is another wait to be scheduled, while the record lock
 // is held. Only waiting for a lock is asynchronous and bounded.
-import { closeSync, constants, fstatSync, openSync, readdirSync, readSync, renameSync, unlinkSync, writeSync } from "node:fs";
+import { closeSync, constants, fstatSync, fsyncSync, openSync, readdirSync, readSync, renameSync, unlinkSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { LIMITS, byteLength } from "./bounds.ts";
 import { sanitizeLaunch } from "./launch.ts";
@@ -125,8 +125,11 @@ export function writeJsonAtomic(path: string, value: unknown, maxBytes: number =
   return writeFileAtomic(path, `${JSON.stringify(value, null, 2)}\n`, { maxBytes });
 }
 
-/** The same atomic write for any text (a config file keeps its permission bits through `mode`). */
-export function writeFileAtomic(path: string, text: string, { maxBytes = LIMITS.recordBytes, mode = 0o600 }: { maxBytes?: number; mode?: number } = {}): WriteResult {
+/**
+ * The same atomic write for any text. A config file keeps its permission bits through `mode`, and asks for `sync`:
+ * unlike a session record, a user's settings must survive a power loss.
+ */
+export function writeFileAtomic(path: string, text: string, { maxBytes = LIMITS.recordBytes, mode = 0o600, sync = false }: { maxBytes?: number; mode?: number; sync?: boolean } = {}): WriteResult {
   if (byteLength(text) > maxBytes) return { ok: false, reason: "too-large", detail: `record would be ${byteLength(text)} bytes` };
   const temp = `${path}.${process.pid}.${uniqueSuffix()}.tmp`;
   let fd: number | undefined;
@@ -134,6 +137,7 @@ export function writeFileAtomic(path: string, text: string, { maxBytes = LIMITS.
     fd = openSync(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, mode);
     const bytes = Buffer.from(text, "utf8");
     for (let written = 0; written < bytes.length; ) written += writeSync(fd, bytes, written, bytes.length - written);
+    if (sync) fsyncSync(fd);
     closeSync(fd);
     fd = undefined;
     renameSync(temp, path);

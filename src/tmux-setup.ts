@@ -1,8 +1,8 @@
 // The tmux block tongs-agents owns in the user's tmux.conf: a picker key (a popup), a next key, and a status segment.
 // Written between markers, replaced in place, and removed leaving the file exactly as it was.
-import { existsSync, readFileSync, statSync, unlinkSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { writeFileAtomic, type WriteResult } from "./store.ts";
+import { deleteConfigFile, writeConfigFile } from "./install/file-edit.ts";
 
 export const BEGIN = "# >>> tongs-agents >>>";
 export const END = "# <<< tongs-agents <<<";
@@ -114,12 +114,11 @@ export function readIfExists(path: string): string | undefined {
   return existsSync(path) ? readFileSync(path, "utf8") : undefined;
 }
 
-/** Write (atomically, keeping the file's permission bits) or delete the config file. */
-export function writeConf(path: string, text: string | undefined): WriteResult {
-  if (text === undefined) {
-    if (existsSync(path)) unlinkSync(path);
-    return { ok: true };
-  }
-  const mode = existsSync(path) ? statSync(path).mode & 0o777 : 0o644;
-  return writeFileAtomic(path, text, { maxBytes: 4 * 1024 * 1024, mode });
+/**
+ * Write or delete the config file through the installer's safe writer: through a symlink (dotfile managers link
+ * tmux.conf), only when the file still holds `before`, atomically, keeping its mode.
+ */
+export function writeConf(path: string, before: string | undefined, after: string | undefined): { ok: true } | { ok: false; detail: string } {
+  if (after === undefined) return before === undefined ? { ok: true } : deleteConfigFile(path, before);
+  return writeConfigFile(path, before ?? null, after);
 }

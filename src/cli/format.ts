@@ -1,16 +1,9 @@
 // Human output for the CLI: one line per session, safe for any terminal (control characters are neutralized).
 import { homedir } from "node:os";
+import { formatAge } from "../age.ts";
 import { toDisplayLine } from "../bounds.ts";
 import type { FocusResult } from "../focus-types.ts";
 import type { SessionView, ViewStatus } from "../sessions.ts";
-
-export function formatAge(fromIso: string, now: number): string {
-  const seconds = Math.max(0, Math.round((now - Date.parse(fromIso)) / 1000));
-  if (seconds < 60) return `${seconds}s`;
-  if (seconds < 3600) return `${Math.floor(seconds / 60)}m`;
-  if (seconds < 86400) return `${Math.floor(seconds / 3600)}h`;
-  return `${Math.floor(seconds / 86400)}d`;
-}
 
 export function shortenHome(path: string, home: string = homedir()): string {
   return home !== "/" && (path === home || path.startsWith(`${home}/`)) ? `~${path.slice(home.length)}` : path;

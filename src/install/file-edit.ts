@@ -1,8 +1,9 @@
 // Reading config files and writing them back safely: through symlinks (dotfile managers link these files), only when
-// the file still holds what the plan was computed from, atomically (temp file in the same directory, fsync, rename),
-// keeping the file's mode.
-import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, realpathSync, renameSync, statSync, unlinkSync, writeSync, constants } from "node:fs";
-import { basename, dirname, join } from "node:path";
+// the file still holds what the plan was computed from, atomically and durably (store.ts's writeFileAtomic: a temp file
+// in the same directory, fsync, renamed over the target), keeping the file's mode.
+import { mkdirSync, readFileSync, realpathSync, statSync, unlinkSync } from "node:fs";
+import { dirname } from "node:path";
+import { writeFileAtomic } from "../store.ts";
 
 const MAX_CONFIG_BYTES = 32 * 1024 * 1024;
 
@@ -39,25 +40,8 @@ export function writeConfigFile(path: string, before: string | null, after: stri
   } catch (error) {
     return { ok: false, detail: `${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}` };
   }
-  const temp = join(dirname(target), `.${basename(target)}.tongs-${process.pid}-${Date.now().toString(36)}.tmp`);
-  let fd: number | undefined;
-  try {
-    fd = openSync(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, mode);
-    writeSync(fd, after);
-    fsyncSync(fd);
-    closeSync(fd);
-    fd = undefined;
-    renameSync(temp, target);
-    return { ok: true };
-  } catch (error) {
-    if (fd !== undefined) closeSync(fd);
-    try {
-      unlinkSync(temp);
-    } catch {
-      // already gone
-    }
-    return { ok: false, detail: `${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}` };
-  }
+  const written = writeFileAtomic(target, after, { maxBytes: MAX_CONFIG_BYTES, mode, sync: true });
+  return written.ok ? { ok: true } : { ok: false, detail: written.detail };
 }
 
 /** Remove `path`, provided it still holds `before`. */

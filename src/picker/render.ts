@@ -1,5 +1,6 @@
 // One picker frame as terminal lines: header, filter, rows, optional preview, message, key hints. Every line is cut
 // to the terminal width by display columns, and every text from records is made display-safe first.
+import { formatAge } from "../age.ts";
 import { toDisplayLine, withoutControls } from "../bounds.ts";
 import type { AttentionRank } from "../attention.ts";
 import { selectedIndex, visibleRows, type PickerModel, type Row } from "./model.ts";
@@ -57,14 +58,6 @@ export function fit(text: string, width: number): string {
     used += 1;
   }
   return out + " ".repeat(Math.max(0, width - used));
-}
-
-export function formatAge(fromIso: string, now: number): string {
-  const seconds = Math.max(0, Math.round((now - Date.parse(fromIso)) / 1000));
-  if (seconds < 60) return `${seconds}s`;
-  if (seconds < 3600) return `${Math.floor(seconds / 60)}m`;
-  if (seconds < 86400) return `${Math.floor(seconds / 3600)}h`;
-  return `${Math.floor(seconds / 86400)}d`;
 }
 
 /** Where a session works: the directory's last part, with the branch when known (`webapp@main`). */
