@@ -171,3 +171,18 @@ describe("linuxScreenClients (a fake /proc)", () => {
     expect(await linuxScreenClients(999, root)).toEqual([]);
   });
 });
+
+describe("SCREENDIR", () => {
+  it("talks to the session in the agent's captured SCREENDIR, whatever the caller's is", async () => {
+    expect(parseScreenEnv({ STY: STY, WINDOW: "2", SCREENDIR: "/tmp/agent-screens" })).toEqual({ ...target, screendir: "/tmp/agent-screens" });
+    expect(parseScreenEnv({ STY: STY, WINDOW: "2", SCREENDIR: "relative" })).toEqual(target);
+    const seen: (string | undefined)[] = [];
+    const run: Runner = async (_file, args, options) => {
+      seen.push(options?.env?.SCREENDIR);
+      return args[0] === "-ls" ? attached : args[2] === "-X" ? ok() : ok("2 (agent)");
+    };
+    await withClients([]).focus({ ...target, screendir: "/tmp/agent-screens" }, context(run, { env: { SCREENDIR: "/tmp/caller" } }));
+    expect(seen.length).toBeGreaterThan(1);
+    expect(new Set(seen)).toEqual(new Set(["/tmp/agent-screens"]));
+  });
+});

@@ -9,6 +9,8 @@ export interface ScreenTarget {
   readonly sty: string;
   readonly window: string;
   readonly serverPid: number;
+  /** The agent's SCREENDIR, when it had one: where screen keeps the session's socket. */
+  readonly screendir?: string;
 }
 
 /**
@@ -19,10 +21,11 @@ const STY = /^(\d{1,10})\.[A-Za-z0-9._+@:-]{1,100}$/;
 const WINDOW = /^\d{1,4}$/;
 
 export function parseScreenEnv(env: Record<string, string | undefined>): ScreenTarget | undefined {
-  const { STY: sty, WINDOW: window } = env;
+  const { STY: sty, WINDOW: window, SCREENDIR: screendir } = env;
   if (sty === undefined || window === undefined || !WINDOW.test(window)) return undefined;
   const match = STY.exec(sty);
-  return match ? { sty, window: String(Number(window)), serverPid: Number(match[1]) } : undefined;
+  if (!match) return undefined;
+  return { sty, window: String(Number(window)), serverPid: Number(match[1]), ...(screendir?.startsWith("/") ? { screendir } : {}) };
 }
 
 export interface ScreenDependencies {
@@ -35,7 +38,7 @@ const defaultClientsOf = async (serverPid: number, platform: NodeJS.Platform) =>
 function explain(result: RunResult, { sty, window }: ScreenTarget): string {
   const message = result.stderr.trim() || result.stdout.trim() || result.failure || `exit ${result.code}`;
   if (result.failure === "not-found") return "GNU screen is not installed (no `screen` on PATH)";
-  if (/No screen session found/i.test(message)) return `screen session ${sty} is gone (no such session in the caller's SCREENDIR)`;
+  if (/No screen session found/i.test(message)) return `screen session ${sty} is gone (no such session in its SCREENDIR)`;
   if (/Could not find pre-select window/i.test(message)) return `window ${window} no longer exists in screen session ${sty}`;
   return message;
 }
@@ -46,7 +49,9 @@ const shownWindow = (stdout: string): string | undefined => /^(\d+)\b/.exec(stdo
 export function makeScreenBackend({ clientsOf = defaultClientsOf }: ScreenDependencies = {}) {
   const focus = async (target: ScreenTarget, context: FocusContext): Promise<BackendOutcome> => {
     const { sty, window } = target;
-    const screen = (...args: string[]) => context.run("screen", ["-S", sty, ...args]);
+    // The session's socket is in the agent's SCREENDIR (captured with the target), whatever the caller's is.
+    const env = target.screendir ? { env: { ...context.env, SCREENDIR: target.screendir } } : undefined;
+    const screen = (...args: string[]) => context.run("screen", ["-S", sty, ...args], env);
     const where = `GNU screen window ${window} in session ${sty}`;
 
     const gone = (why: string): BackendOutcome => ({ located: false, target: where, selection: failed(why), activation: skipped(why) });
@@ -58,13 +63,13 @@ export function makeScreenBackend({ clientsOf = defaultClientsOf }: ScreenDepend
 
     // Attached or detached; no query yet: screen shows every -Q answer as a message on the attached display, and a
     // message shown less than `msgminwait` (1 s) before a window switch delays the next answer by that long.
-    const listed = await context.run("screen", ["-ls", sty]);
+    const listed = await context.run("screen", ["-ls", sty], env);
     if (listed.failure === "not-found") {
       const why = explain(listed, target);
       return { located: false, target: where, selection: skipped(why), activation: skipped(why), unavailable: why };
     }
     const state = new RegExp(`^\\s+${sty.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\s.*\\(([^)]*)\\)\\s*$`, "m").exec(listed.stdout)?.[1];
-    if (state === undefined) return gone(`screen session ${sty} is gone (no such session in the caller's SCREENDIR)`);
+    if (state === undefined) return gone(`screen session ${sty} is gone (no such session in its SCREENDIR)`);
     // screen keeps the current window per attached display: a detached session ignores `select` (and `-Q number` then
     // answers for the last window created, not for what the next attach shows).
     if (/detached/i.test(state)) {

@@ -19,6 +19,7 @@ export const TERMINAL_ENV_KEYS = [
   "DISPLAY",
   "STY",
   "WINDOW",
+  "SCREENDIR",
 ] as const;
 
 export function captureTerminal(
