@@ -3,7 +3,7 @@
 // A request is `ESC P @kitty-cmd <JSON> ESC \`; the reply has the same framing. kitty keeps the connection open after
 // replying, so the client reads one frame and closes.
 import { connect } from "node:net";
-import { z } from "zod/mini";
+import * as z from "zod/mini";
 
 /** The kitty version this client speaks. kitty refuses a client whose version is newer than its own (then: CLI). */
 export const PROTOCOL_VERSION = [0, 26, 5] as const;

@@ -1,6 +1,6 @@
 // What kitty's `ls` says about focus, reduced to what verification needs. `ls` also carries every window's full
 // environment and command line: the schema drops them on parse, and nothing here logs or returns them.
-import { z } from "zod/mini";
+import * as z from "zod/mini";
 
 // kitty 0.26: a window's `is_focused` is "its OS window is focused and it is the active window of its tab", whatever
 // tab is active (several windows said true at once); a tab's `is_focused` is "active tab of the focused OS window".

@@ -1,5 +1,6 @@
-// Bundle the two entry points. The hook is one self-contained file so it starts fast; its metafile is kept in .cache/
-// for the test that proves its import graph stays small.
+// Bundle the entry points. The hook is one self-contained file so it starts fast; its metafile is kept in .cache/
+// for the test that proves its import graph stays small. The MCP server is its own bundle: the SDK imports classic zod,
+// whose locales (360 KB) would otherwise land in the chunk every verb loads.
 import { build } from "esbuild";
 import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
@@ -14,12 +15,27 @@ const hookAlias = { "graceful-fs": "./scripts/graceful-fs-shim.cjs", "signal-exi
 const { version } = JSON.parse(await readFile(new URL("../package.json", import.meta.url), "utf8"));
 const common = { define: { TONGS_AGENTS_VERSION: JSON.stringify(version) }, bundle: true, platform: "node", format: "esm", target: "node22", absWorkingDir: root, banner, metafile: true, logLevel: "warning", legalComments: "none" };
 
+// The CLI is a small dispatcher (dist/cli/main.js) and one self-contained bundle per verb (dist/cli/verbs/<verb>.js),
+// loaded on demand. Not esbuild's code splitting: across shared chunks it stopped tree-shaking zod's locales (360 KB
+// loaded by every verb); a verb bundle carries only what that verb uses.
+const runSource = await readFile(new URL("../src/cli/run.ts", import.meta.url), "utf8");
+const verbModules = [...new Set([...runSource.matchAll(/import\("\.\/([a-z-]+)\.ts"\)/g)].map((match) => match[1]))];
+const verbsApart = {
+  name: "verbs-apart",
+  setup(pluginBuild) {
+    pluginBuild.onResolve({ filter: /^\.\/[a-z-]+\.ts$/ }, (args) => (args.importer.endsWith("src/cli/run.ts") && args.kind === "dynamic-import" ? { path: `./verbs/${args.path.slice(2, -3)}.js`, external: true } : undefined));
+    // The MCP server is its own bundle too (dist/mcp/stdio.js, two levels up from dist/cli/verbs/).
+    pluginBuild.onResolve({ filter: /^\.\.\/mcp\/stdio\.ts$/ }, () => ({ path: "../../mcp/stdio.js", external: true }));
+  },
+};
+
 const entries = [
   // CommonJS: Node loads it measurably faster than an ES module, and the hook's start-up is its cost.
   { name: "hook", entryPoints: ["src/hook-main.ts"], outfile: "dist/hook.cjs", minify: true, format: "cjs", banner: {}, alias: hookAlias },
-  // Split: the MCP server and the picker load only when their verb runs, so `list` and `status` start fast.
+  { name: "cli", entryPoints: ["src/cli/main.ts"], outfile: "dist/cli/main.js", plugins: [verbsApart] },
   // jsonc-parser's package "main" is a UMD wrapper whose requires esbuild cannot follow: bundle its ES module build.
-  { name: "cli", entryPoints: ["src/cli/main.ts"], outdir: "dist/cli", splitting: true, chunkNames: "chunks/[name]-[hash]", minify: false, alias: { "jsonc-parser": "./node_modules/jsonc-parser/lib/esm/main.js" } },
+  { name: "verbs", entryPoints: verbModules.map((verb) => ({ in: `src/cli/${verb}.ts`, out: verb })), outdir: "dist/cli/verbs", alias: { "jsonc-parser": "./node_modules/jsonc-parser/lib/esm/main.js" }, plugins: [verbsApart] },
+  { name: "mcp", entryPoints: ["src/mcp/stdio.ts"], outfile: "dist/mcp/stdio.js" },
 ];
 
 await rm(`${root}dist`, { recursive: true, force: true });

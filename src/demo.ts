@@ -115,7 +115,8 @@ export function startDemo({ node, hook, configLines }: { node: string; hook: str
   mkdirSync(bin);
   for (const name of ["claude", "codex"]) symlinkSync(node, join(bin, name));
   writeFileSync(join(root, "agent.cjs"), AGENT_SCRIPT);
-  const env: NodeJS.ProcessEnv = { ...process.env, TONGS_AGENTS_STATE_DIR: stateDir, HOME: process.env.HOME ?? root };
+  // Discovery off: the demo's picker shows the demo's agents, not harness processes running elsewhere on the machine.
+  const env: NodeJS.ProcessEnv = { ...process.env, TONGS_AGENTS_STATE_DIR: stateDir, TONGS_AGENTS_DISCOVERY: "off", HOME: process.env.HOME ?? root };
   for (const name of ["TMUX", "TMUX_PANE", "TONGS_AGENTS_LAUNCH_ID", "TONGS_AGENTS_PROFILE"]) delete env[name];
   const tmux = (...args: string[]) => {
     const result = spawnSync("tmux", ["-S", socket, ...args], { env, encoding: "utf8" });

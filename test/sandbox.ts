@@ -42,7 +42,9 @@ export function makeSandbox(prefix = "tongs-test-"): Sandbox {
     TONGS_AGENTS_STATE_DIR: join(root, "state"),
   } satisfies Record<(typeof SANDBOXED_VARS)[number], string>;
   mkdirSync(home, { recursive: true });
-  const env: NodeJS.ProcessEnv = { ...process.env, ...dirs };
+  // Hermetic: the CLI lists only this sandbox's records, not harness processes running elsewhere on the machine (tests
+  // of discovery inject their own process list).
+  const env: NodeJS.ProcessEnv = { ...process.env, ...dirs, TONGS_AGENTS_DISCOVERY: "off" };
   for (const name of TERMINAL_VARS) delete env[name];
   return { root, home, stateDir: dirs.TONGS_AGENTS_STATE_DIR, env, cleanup: () => rmSync(root, { recursive: true, force: true }) };
 }

@@ -31,8 +31,12 @@ const VERBS: Record<string, () => Promise<Verb>> = {
   },
 };
 
+/** `TONGS_AGENTS_DISCOVERY=off` turns process discovery off: only sessions with records are listed (the demo does). */
+export const DISCOVERY_ENV = "TONGS_AGENTS_DISCOVERY";
+
 export function defaultContext(env: NodeJS.ProcessEnv = process.env): CliContext {
-  return { env, stateDir: resolveStateDir(env), processes: defaultProcessSource(), now: Date.now() };
+  const context: CliContext = { env, stateDir: resolveStateDir(env), processes: defaultProcessSource(), now: Date.now() };
+  return env[DISCOVERY_ENV] === "off" ? { ...context, listProcesses: async () => [] } : context;
 }
 
 export async function runCli(argv: readonly string[], context: CliContext, io: CliIo): Promise<number> {
