@@ -82,7 +82,9 @@ export type Terminal = z.infer<typeof TerminalSchema>;
 
 export const CANONICAL_ID_PATTERN = /^fleet:v1:([a-z][a-z0-9-]{0,31}):([0-9a-f]{64})$/;
 
-const isoTime = z.iso.datetime({ offset: true });
+// ISO 8601 date-time with a zone, checked by one plain regex (zod's iso.datetime costs three times as much per record,
+// and listings read thousands); parseRecord also requires Date.parse to understand it.
+const isoTime = z.string().check(z.regex(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d{1,9})?(?:Z|[+-]\d\d:\d\d)$/, "not an ISO 8601 date-time"));
 
 /** Marks a record as the explicit stand-in for a session whose process could not be identified. */
 export const UNRESOLVED_INSTANCE = "unresolved";

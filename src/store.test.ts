@@ -125,6 +125,13 @@ describe("parseRecord", () => {
     expect(dropped.kind === "record" && "launch" in dropped.record).toBe(false);
   });
 
+  it("refuses timestamps that are not ISO 8601 dates", () => {
+    for (const stamp of ["yesterday", "2026-11-29 12:00:00Z", "2026-13-45T99:99:99Z", "2026-11-29T12:00:00"]) {
+      expect(parseRecord(sampleRecord({ updated_at: stamp }), NOW)).toMatchObject({ kind: "invalid", reason: "schema" });
+    }
+    expect(parseRecord(sampleRecord({ updated_at: "2026-11-29T11:00:00+01:00" }), NOW).kind).toBe("record");
+  });
+
   it("refuses timestamps more than five minutes in the future", () => {
     expect(parseRecord(sampleRecord({ updated_at: "2026-11-29T12:04:59.000Z" }), NOW).kind).toBe("record");
     expect(parseRecord(sampleRecord({ updated_at: "2026-11-29T12:05:01.000Z" }), NOW)).toMatchObject({ kind: "invalid", reason: "future-timestamp" });

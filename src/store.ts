@@ -103,6 +103,7 @@ export function parseRecord(value: unknown, now: number = Date.now()): RecordRea
   else delete record.launch;
   const latest = now + LIMITS.futureSkewMs;
   for (const stamp of [record.created_at, record.updated_at, record.status_changed_at]) {
+    if (Number.isNaN(Date.parse(stamp))) return { kind: "invalid", reason: "schema", detail: `timestamp ${stamp} is not a date` };
     if (Date.parse(stamp) > latest) return { kind: "invalid", reason: "future-timestamp", detail: `timestamp ${stamp} is more than five minutes ahead` };
   }
   return { kind: "record", record };
