@@ -95,6 +95,7 @@ describe("picker frame", () => {
     const lines = renderFrame(on, { width: 50, height: 16, now: NOW, color: false, home: "/home/u", preview: ["$ make test", "  ok 42 tests"] });
     const at = lines.findIndex((line) => line.startsWith("── preview"));
     expect(at).toBeGreaterThan(2);
+    expect(lines[at]).toBe(`── preview ${"─".repeat(50 - 11)}`);
     expect(lines.slice(at + 1, at + 3).map((line) => line.trimEnd())).toEqual(["$ make test", "  ok 42 tests"]);
   });
 

@@ -123,7 +123,9 @@ export function renderFrame(model: PickerModel, options: FrameOptions): string[]
 
   if (model.preview) {
     const note = options.previewNote ?? "";
-    lines.push(paint("90", fit(`── preview ${note ? `(${note}) ` : ""}${"─".repeat(width)}`, width)));
+    // The rule runs exactly to the edge: longer, fit() would mark it as cut with an ellipsis.
+    const title = `── preview ${note ? `(${note}) ` : ""}`;
+    lines.push(paint("90", fit(title + "─".repeat(Math.max(0, width - displayWidth(title))), width)));
     const body = (options.preview ?? []).slice(-(previewHeight - 1));
     for (let index = 0; index < previewHeight - 1; index++) lines.push(fit(withoutControls(body[index] ?? ""), width));
   }
