@@ -225,12 +225,14 @@ async function store(event: LifecycleEvent, context: HookContext): Promise<HookO
   else {
     const queued = enqueue(sessionsDir, digest, event);
     if (!queued.ok) return reject("store", queued.detail);
-    queuedPath = queued.path;
     if (context.progress) context.progress.settled = true;
+    queuedPath = queued.path;
     drained = await withRecordLock(sessionsDir, digest, context.now() + context.lockBoundMs, async () => drain(sessionsDir, digest, context), {
       stopWaiting: () => !isQueued(queued.path),
     });
   }
+  // The event is applied, queued or refused: a watchdog firing during the steps below must not queue it again.
+  if (context.progress) context.progress.settled = true;
   if (!drained.ok) {
     return drained.reason === "not-needed"
       ? done("deferred", "applied by a concurrent hook")
