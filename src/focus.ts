@@ -36,14 +36,22 @@ function directoryTier(query: string): (session: SessionView) => boolean {
 
 export async function focusSession(query: string, options: FocusOptions): Promise<FocusResult> {
   const { stateDir, processes, env = process.env, client, run = defaultRun, platform = process.platform, backends = BACKENDS, environOf = linuxEnvironOf } = options;
-  const fleet = await loadFleet({ stateDir, processes, ...(options.listProcesses ? { listProcesses: options.listProcesses } : {}), ...(options.now ? { now: options.now } : {}) });
-  if (fleet.problem) return result("unavailable", fleet.problem);
-
+  const load = (discover: boolean) => loadFleet({ stateDir, processes, discover, ...(options.listProcesses ? { listProcesses: options.listProcesses } : {}), ...(options.now ? { now: options.now } : {}) });
   // Live sessions first: a directory name shared with an ended session is not ambiguous.
   const tiers = [directoryTier(query)];
-  const live = fleet.sessions.filter((session) => session.status !== "ended");
-  let found = resolveQuery(live, query, tiers);
-  if (found.kind === "none") found = resolveQuery(fleet.sessions, query, tiers);
+  const resolve = (sessions: readonly SessionView[]) => {
+    const found = resolveQuery(sessions.filter((session) => session.status !== "ended"), query, tiers);
+    return found.kind === "none" ? resolveQuery(sessions, query, tiers) : found;
+  };
+  // Records first, without process discovery (a `ps` run): only a query no record answers looks at processes without
+  // records, to say they cannot be focused rather than that nothing matches.
+  let fleet = await load(false);
+  if (fleet.problem) return result("unavailable", fleet.problem);
+  let found = resolve(fleet.sessions);
+  if (found.kind === "none") {
+    fleet = await load(true);
+    found = resolve(fleet.sessions);
+  }
   if (found.kind === "none") return result("not-found", `no session matches ${JSON.stringify(query)}`);
   if (found.kind === "ambiguous") {
     return result("ambiguous", `${found.candidates.length} sessions match ${JSON.stringify(query)}; use a longer id`, { candidates: found.candidates });
