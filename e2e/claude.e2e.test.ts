@@ -23,7 +23,9 @@ let secondRecord: SessionRecord;
 
 const byPane = (pane: Pane, check: (record: SessionRecord) => boolean = () => true) => (records: SessionRecord[]) =>
   records.find((record) => record.terminal.env.TMUX_PANE === pane.id && check(record));
-const sameRecord = (record: SessionRecord) => (records: SessionRecord[]) => records.find((candidate) => candidate.id === record.id);
+/** The record with this one's id, once `check` holds for it. */
+const when = (record: SessionRecord, check: (current: SessionRecord) => boolean = () => true) => (records: SessionRecord[]) =>
+  records.find((current) => current.id === record.id && check(current));
 
 async function fileInProject(name: string): Promise<boolean> {
   return (await box.exec(["test", "-e", `${PROJECT}/${name}`])).code === 0;
@@ -105,10 +107,10 @@ describe(`Claude Code ${VERSION} in a container (live)`, { timeout: 180_000 }, (
   it("running: a prompt makes the record run while the model has not answered", async ({ task }) => {
     evidence.prove(task, { claim: "UserPromptSubmit from the real CLI: `running` (processing prompt) while the provider holds the answer", kind: "live", how: `${HOW}; the prompt says HOLD, so the provider answers only when the test releases it` });
     await lab.type(first.id, "HOLD RUNTOOL in the first session");
-    const record = await lab.waitForRecord("running after the prompt", sameRecord(firstRecord), first.id);
+    const record = await lab.waitForRecord("running after the prompt", when(firstRecord, (candidate) => candidate.status === "running"), first.id);
     expect(record).toMatchObject({ status: "running", detail: "processing prompt", last_event: "claude.prompt-submit" });
     await waitForHeld("tool:Bash");
-    expect((await lab.waitForRecord("still running", sameRecord(firstRecord))).last_event).toBe("claude.prompt-submit");
+    expect((await lab.waitForRecord("still running", when(firstRecord))).last_event).toBe("claude.prompt-submit");
     expect(await lab.release()).toBe(1);
   });
 
@@ -118,13 +120,13 @@ describe(`Claude Code ${VERSION} in a container (live)`, { timeout: 180_000 }, (
       kind: "live",
       how: `${HOW}; the model calls Bash with \`touch ${APPROVED_FILE}\`; capture-pane shows the dialog`,
     });
-    const waiting = await lab.waitForRecord("waiting on the permission dialog", (records) => records.find((record) => record.id === firstRecord.id && record.status === "waiting"), first.id);
+    const waiting = await lab.waitForRecord("waiting on the permission dialog", when(firstRecord, (record) => record.status === "waiting"), first.id);
     expect(waiting).toMatchObject({ pid: firstRecord.pid });
     expect(["claude.permission-request", "claude.notification"]).toContain(waiting.last_event);
     const screen = await lab.waitForScreen(first.id, (text) => text.includes("Do you want to proceed?"), "the permission dialog");
     expect(screen).toContain(`touch ${APPROVED_FILE}`);
     // Claude sends the permission_prompt notification a few seconds after the dialog opens.
-    const notified = await lab.waitForRecord("the permission_prompt notification", (records) => records.find((record) => record.id === firstRecord.id && record.last_event === "claude.notification"), first.id);
+    const notified = await lab.waitForRecord("the permission_prompt notification", when(firstRecord, (record) => record.last_event === "claude.notification"), first.id);
     expect(notified).toMatchObject({ status: "waiting", detail: "permission requested" });
     expect(await fileInProject(APPROVED_FILE)).toBe(false);
   });
@@ -136,17 +138,17 @@ describe(`Claude Code ${VERSION} in a container (live)`, { timeout: 180_000 }, (
       how: `${HOW}; the file the command creates exists afterwards`,
     });
     await lab.keys(first.id, "1");
-    const record = await lab.waitForRecord("running after approval", (records) => records.find((candidate) => candidate.id === firstRecord.id && candidate.last_event === "claude.tool-done"), first.id);
+    const record = await lab.waitForRecord("running after approval", when(firstRecord, (candidate) => candidate.last_event === "claude.tool-done"), first.id);
     expect(record).toMatchObject({ status: "running", detail: "Bash finished" });
     expect(await fileInProject(APPROVED_FILE)).toBe(true);
     await waitForHeld("text");
-    expect((await lab.waitForRecord("still running", sameRecord(firstRecord))).status).toBe("running");
+    expect((await lab.waitForRecord("still running", when(firstRecord))).status).toBe("running");
     expect(await lab.release()).toBe(1);
   });
 
   it("idle: the final reply makes the record idle with the reply's first line", async ({ task }) => {
     evidence.prove(task, { claim: "Stop from the real CLI: `idle` with the last assistant message as detail", kind: "live", how: HOW });
-    const record = await lab.waitForRecord("idle after the reply", (records) => records.find((candidate) => candidate.id === firstRecord.id && candidate.status === "idle"), first.id);
+    const record = await lab.waitForRecord("idle after the reply", when(firstRecord, (candidate) => candidate.status === "idle"), first.id);
     expect(record).toMatchObject({ detail: "The tool ran; all done.", last_event: "claude.stop", pid: firstRecord.pid, instance_id: firstRecord.instance_id });
     await lab.waitForScreen(first.id, (text) => text.includes("The tool ran; all done."), "the reply on screen");
   });
@@ -167,7 +169,7 @@ describe(`Claude Code ${VERSION} in a container (live)`, { timeout: 180_000 }, (
     expect(secondRecord.pid).not.toBe(firstRecord.pid);
 
     await lab.type(second.id, "hello from the second session");
-    const idle = await lab.waitForRecord("the second session idle", (records) => records.find((record) => record.id === secondRecord.id && record.status === "idle"), second.id);
+    const idle = await lab.waitForRecord("the second session idle", when(secondRecord, (record) => record.status === "idle"), second.id);
     expect(idle).toMatchObject({ detail: "Hello from the synthetic provider.", last_event: "claude.stop" });
     const records = await lab.records();
     expect(records.filter((record) => record.cwd === PROJECT)).toHaveLength(2);
@@ -212,7 +214,7 @@ describe(`Claude Code ${VERSION} in a container (live)`, { timeout: 180_000 }, (
     evidence.prove(task, { claim: "StopFailure from the real interactive CLI on an HTTP 400 from the provider: `error` (turn failed (API error))", kind: "live", how: `${HOW}; the prompt says FAILAPI, the provider answers 400` });
     const before = (await lab.providerRequests()).length;
     await lab.type(first.id, "FAILAPI in the first session");
-    const record = await lab.waitForRecord("error after the failure", (records) => records.find((candidate) => candidate.id === firstRecord.id && candidate.status === "error"), first.id);
+    const record = await lab.waitForRecord("error after the failure", when(firstRecord, (candidate) => candidate.status === "error"), first.id);
     expect(record).toMatchObject({ detail: "turn failed (API error)", last_event: "claude.stop-failure" });
     expect(await lab.capture(first.id)).toContain("API Error: 400");
     // Claude Code 2.1.332 sent the failing turn several times (six within half a second here) before giving up: every
@@ -229,7 +231,7 @@ describe(`Claude Code ${VERSION} in a container (live)`, { timeout: 180_000 }, (
       how: HOW,
     });
     await lab.type(first.id, "/exit");
-    const record = await lab.waitForRecord("ended after /exit", (records) => records.find((candidate) => candidate.id === firstRecord.id && candidate.recorded_status === "ended"), first.id);
+    const record = await lab.waitForRecord("ended after /exit", when(firstRecord, (candidate) => candidate.recorded_status === "ended"), first.id);
     expect(record).toMatchObject({ detail: "session closed", last_event: "claude.session-end" });
     const screen = await lab.waitForScreen(first.id, (text) => text.includes("claude --resume"), "Claude's resume hint");
     expect(screen).toContain(`claude --resume ${firstRecord.session_id}`);
