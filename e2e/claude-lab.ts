@@ -74,6 +74,7 @@ export interface Pane {
   /** The pane's own process: the interactive bash Claude is typed into. */
   readonly pid: number;
   readonly window: string;
+  readonly tty: string;
 }
 
 export interface Proc {
@@ -129,9 +130,9 @@ export class ClaudeLab {
   async openPane(name: string): Promise<Pane> {
     const env = Object.entries(CLAUDE_ENV).flatMap(([key, value]) => ["-e", `${key}=${value}`]);
     const where = this.windows++ === 0 ? ["new-session", "-d", "-s", SESSION, "-x", "120", "-y", "40"] : ["new-window", "-d", "-t", `${SESSION}:`];
-    const out = await this.tmux(INNER, ...where, "-n", name, "-c", PROJECT, ...env, "-P", "-F", "#{pane_id} #{pane_pid} #{window_id}", "bash --norc --noprofile");
-    const [id = "", pid = "", window = ""] = out.split(" ");
-    return { id, pid: Number(pid), window };
+    const out = await this.tmux(INNER, ...where, "-n", name, "-c", PROJECT, ...env, "-P", "-F", "#{pane_id} #{pane_pid} #{window_id} #{pane_tty}", "bash --norc --noprofile");
+    const [id = "", pid = "", window = "", tty = ""] = out.split(" ");
+    return { id, pid: Number(pid), window, tty };
   }
 
   capture(pane: string): Promise<string> {

@@ -97,7 +97,7 @@ describe(`Claude Code ${VERSION} in a container (live)`, { timeout: 180_000 }, (
     const boot = (await box.sh("cat /proc/sys/kernel/random/boot_id")).trim();
     expect(firstRecord.instance_id).toBe(`pid:${pid}@linux:${boot}:${await lab.startTime(pid)}`);
     expect(firstRecord.session_id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
-    expect(firstRecord.terminal.env).toMatchObject({ TMUX_PANE: first.id, TMUX: expect.stringMatching(/^\/tmp\/claude-inner\.tmux,\d+,\d+$/) });
+    expect(firstRecord.terminal).toMatchObject({ env: { TMUX_PANE: first.id, TMUX: expect.stringMatching(/^\/tmp\/claude-inner\.tmux,\d+,\d+$/) }, tty: first.tty });
     // The native binary: no node process stands between the pane's shell and the hooks' parent.
     expect((await box.sh(`readlink /proc/"$1"/exe`, String(pid))).trim()).toBe("/usr/local/lib/node_modules/@anthropic-ai/claude-code/bin/claude.exe");
     const panes = await lab.tmux("/tmp/claude-inner.tmux", "list-panes", "-a", "-F", "#{pane_id} #{pane_pid}");
