@@ -45,7 +45,7 @@ describe(`Claude Code ${VERSION} in a container (live)`, { timeout: 180_000 }, (
     try {
       await box?.stop();
     } finally {
-      evidence.untested("idle_prompt and elicitation notifications from the real CLI", "idle_prompt comes about 60 s after Stop and elicitation needs an MCP server that asks; the shells suite replays captured payloads for both");
+      evidence.untested("Notification elicitation_dialog and Elicitation from the real CLI", "they need an MCP server that asks the user for input; the shells suite replays payloads for both");
       evidence.write();
     }
   });
@@ -237,6 +237,12 @@ describe(`Claude Code ${VERSION} in a container (live)`, { timeout: 180_000 }, (
     expect(screen).toContain(`claude --resume ${firstRecord.session_id}`);
     expect(await lab.claudeIn(first)).toBeUndefined();
     expect((await lab.records()).find((candidate) => candidate.id === secondRecord.id)).toMatchObject({ status: "idle", pid: secondRecord.pid });
+  });
+
+  it("idle_prompt: a minute after its reply, the second session's record says it waits for the next prompt", { timeout: 240_000 }, async ({ task }) => {
+    evidence.prove(task, { claim: "Notification idle_prompt from the real CLI (about 60 s after Stop): `idle` (waiting for the next prompt)", kind: "live", how: `${HOW}; the second session, left alone after its reply` });
+    const record = await lab.waitForRecord("the idle_prompt notification", when(secondRecord, (current) => current.last_event === "claude.notification"), second.id, 150_000);
+    expect(record).toMatchObject({ status: "idle", detail: "waiting for the next prompt", pid: secondRecord.pid });
   });
 
   it("the hook's debug log shows every event of the first session, in order, each applied to its record", async ({ task }) => {
