@@ -3,10 +3,12 @@
 // - the newest user text contains FAILAPI: HTTP 400 (drives the harness's API-error path);
 // - it contains RUNTOOL: one call of the request's shell tool (`echo hi` by default);
 // - otherwise: one text reply. SLOW anywhere in it delays the stream (see `slowMs`), so a test can watch "running".
+// HOLD anywhere in it holds every answer of that conversation until the test releases it (`holds`, server.mjs), so a
+// test can watch "running" for as long as it needs, without racing the reply.
 // Each wire module (openai-chat.mjs, anthropic-messages.mjs, openai-responses.mjs) turns its request into the
 // normalized conversation below and the decision back into its own stream format.
 
-export const MARKERS = Object.freeze({ tool: "RUNTOOL", fail: "FAILAPI", slow: "SLOW" });
+export const MARKERS = Object.freeze({ tool: "RUNTOOL", fail: "FAILAPI", slow: "SLOW", hold: "HOLD" });
 export const DEFAULT_TEXT = "Hello from the synthetic provider.";
 export const FINAL_TEXT = "The tool ran; all done.";
 
@@ -66,4 +68,9 @@ export function chunks(text) {
   const out = [];
   for (let index = 0; index < words.length; index += size) out.push(words.slice(index, index + size).join(""));
   return out;
+}
+
+/** Whether the answers to this conversation wait for a release: HOLD in any user text. */
+export function holds(turns) {
+  return turns.some((turn) => turn.kind === "user" && turn.text.includes(MARKERS.hold));
 }

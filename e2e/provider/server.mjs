@@ -10,13 +10,16 @@
 //   POST /v1/responses          OpenAI Responses          Codex (`wire_api = "responses"`), Pi `openai-responses`
 // Paths are matched with or without the `/v1` prefix and with any query string (Claude Code adds `?beta=true`).
 // What the model says is scripted by marker words in the prompt: see script.mjs.
+// Control, for a test that cannot reach the in-process object (the provider runs inside a container):
+//   GET  /control/requests      every request so far: method, path, api, decision, held
+//   POST /control/release       answer every request held by HOLD now; {"released": n}
 import { createServer } from "node:http";
 import { parseArgs } from "node:util";
 import { pathToFileURL } from "node:url";
 import * as anthropicMessages from "./anthropic-messages.mjs";
 import * as openaiChat from "./openai-chat.mjs";
 import * as openaiResponses from "./openai-responses.mjs";
-import { decide } from "./script.mjs";
+import { decide, holds } from "./script.mjs";
 import { sendJson } from "./sse.mjs";
 
 const ROUTES = new Map([
@@ -40,6 +43,28 @@ function readBody(req) {
   });
 }
 
+/** Requests held by HOLD wait here until released, or until `holdMs` passed (a forgotten hold never hangs a run). */
+function gate(holdMs) {
+  const waiting = new Set();
+  return {
+    hold: () =>
+      new Promise((resolve) => {
+        const done = () => {
+          clearTimeout(timer);
+          waiting.delete(done);
+          resolve();
+        };
+        const timer = setTimeout(done, holdMs);
+        waiting.add(done);
+      }),
+    release() {
+      const released = [...waiting];
+      released.forEach((done) => done());
+      return released.length;
+    },
+  };
+}
+
 function counter() {
   let value = 0;
   return { next: () => `${Date.now().toString(36)}${(value++).toString(36)}` };
@@ -47,17 +72,26 @@ function counter() {
 
 /**
  * Start the provider. Resolves once it listens.
- * @param {{ port?: number, host?: string, slowMs?: number, toolCommand?: string }} [options]
- * @returns {Promise<{ url: string, port: number, requests: Array<{ method: string, path: string, api: string, decision: string }>, stop(): Promise<void> }>}
+ * `toolCommand` is what the shell tool call runs: `echo hi` by default; Claude Code runs read-only commands like it
+ * without asking, so a test that wants a real permission dialog passes a command that changes something.
+ * @param {{ port?: number, host?: string, slowMs?: number, holdMs?: number, toolCommand?: string }} [options]
+ * @returns {Promise<{ url: string, port: number, requests: Array<{ method: string, path: string, api: string, decision: string, held: boolean }>, release(): number, stop(): Promise<void> }>}
  */
-export async function startProvider({ port = 0, host = "127.0.0.1", slowMs = 2000, toolCommand = "echo hi" } = {}) {
+export async function startProvider({ port = 0, host = "127.0.0.1", slowMs = 2000, holdMs = 300_000, toolCommand = "echo hi" } = {}) {
   const requests = [];
   const ids = counter();
+  const held = gate(holdMs);
   const server = createServer(async (req, res) => {
     const path = (req.url ?? "/").split("?")[0].replace(/^\/v1(?=\/)/, "");
-    const entry = { method: req.method ?? "", path: req.url ?? "", api: "", decision: "" };
-    requests.push(entry);
+    const entry = { method: req.method ?? "", path: req.url ?? "", api: "", decision: "", held: false };
     try {
+      if (path.startsWith("/control/")) {
+        if (req.method === "GET" && path === "/control/requests") sendJson(res, 200, { requests });
+        else if (req.method === "POST" && path === "/control/release") sendJson(res, 200, { released: held.release() });
+        else sendJson(res, 404, { error: { message: `no control route for ${req.method} ${path}`, type: "not_found" } });
+        return;
+      }
+      requests.push(entry);
       if (req.method === "GET" && (path === "/models" || path === "/health")) {
         sendJson(res, 200, path === "/health" ? { ok: true } : { object: "list", data: [{ id: "fake-model", object: "model", owned_by: "synthetic" }] });
         return;
@@ -80,10 +114,18 @@ export async function startProvider({ port = 0, host = "127.0.0.1", slowMs = 200
         wire.sendError(res, 400, "request body is not JSON");
         return;
       }
-      const decision = decide(wire.conversation(body), wire.tools(body), { toolCommand });
+      const turns = wire.conversation(body);
+      const decision = decide(turns, wire.tools(body), { toolCommand });
       entry.decision = decision.kind === "tool" ? `tool:${decision.name}` : decision.kind;
-      if (decision.kind === "error") wire.sendError(res, decision.status, decision.message);
-      else await wire.respond(res, body, decision, { ids, slowMs });
+      if (decision.kind === "error") {
+        wire.sendError(res, decision.status, decision.message);
+        return;
+      }
+      if (holds(turns)) {
+        entry.held = true;
+        await held.hold();
+      }
+      await wire.respond(res, body, decision, { ids, slowMs });
     } catch (error) {
       if (!res.headersSent) sendJson(res, 500, { error: { message: String(error), type: "server_error" } });
       else res.destroy();
@@ -99,8 +141,10 @@ export async function startProvider({ port = 0, host = "127.0.0.1", slowMs = 200
     url: `http://${host}:${actualPort}`,
     port: actualPort,
     requests,
+    release: () => held.release(),
     stop: () =>
       new Promise((resolve) => {
+        held.release();
         server.closeAllConnections();
         server.close(() => resolve());
       }),
@@ -108,8 +152,10 @@ export async function startProvider({ port = 0, host = "127.0.0.1", slowMs = 200
 }
 
 async function main() {
-  const { values } = parseArgs({ options: { port: { type: "string", default: "0" }, host: { type: "string", default: "127.0.0.1" }, "slow-ms": { type: "string", default: "2000" } } });
-  const provider = await startProvider({ port: Number(values.port), host: values.host, slowMs: Number(values["slow-ms"]) });
+  const { values } = parseArgs({
+    options: { port: { type: "string", default: "0" }, host: { type: "string", default: "127.0.0.1" }, "slow-ms": { type: "string", default: "2000" }, "tool-command": { type: "string", default: "echo hi" } },
+  });
+  const provider = await startProvider({ port: Number(values.port), host: values.host, slowMs: Number(values["slow-ms"]), toolCommand: values["tool-command"] });
   process.stdout.write(`${JSON.stringify({ url: provider.url, port: provider.port })}\n`);
   const stop = () => void provider.stop().then(() => process.exit(0));
   process.on("SIGTERM", stop);

@@ -123,15 +123,52 @@ describe("OpenAI Responses (Codex)", () => {
   });
 });
 
+describe("HOLD and the control routes", () => {
+  const ask = (text: string) => post("/v1/messages", { model: "claude-x", stream: true, max_tokens: 100, messages: [{ role: "user", content: text }] });
+  const control = async (method: "GET" | "POST", route: string) => (await fetch(`${provider.url}/control/${route}`, { method })).json();
+
+  it("holds every answer of a HOLD conversation until released, and lists the requests it saw", async () => {
+    let answered = false;
+    const pending = ask("HOLD hello").then((reply) => ((answered = true), reply));
+    await expect.poll(() => provider.requests.at(-1)).toMatchObject({ held: true, decision: "text" });
+    // Still held after other requests came and went: only a release answers it.
+    expect((await ask("hello")).status).toBe(200);
+    expect(answered).toBe(false);
+    expect(await control("GET", "requests")).toMatchObject({ requests: expect.arrayContaining([expect.objectContaining({ held: true, api: "anthropic-messages" })]) });
+    expect(await control("POST", "release")).toEqual({ released: 1 });
+    expect(data((await pending).events).at(-1)).toEqual({ type: "message_stop" });
+    expect(await control("POST", "release")).toEqual({ released: 0 });
+    expect(provider.release()).toBe(0);
+  });
+
+  it("does not hold an error, and answers 404 on an unknown control route", async () => {
+    expect(await ask("HOLD FAILAPI")).toMatchObject({ status: 400 });
+    expect(provider.requests.at(-1)).toMatchObject({ decision: "error", held: false });
+    expect((await fetch(`${provider.url}/control/nothing`)).status).toBe(404);
+  });
+
+  it("lets a forgotten hold go after holdMs", async () => {
+    const quick = await startProvider({ port: 0, holdMs: 50 });
+    try {
+      const response = await fetch(`${quick.url}/v1/messages`, { method: "POST", body: JSON.stringify({ stream: true, messages: [{ role: "user", content: "HOLD" }] }) });
+      expect(await response.text()).toContain("message_stop");
+    } finally {
+      await quick.stop();
+    }
+  });
+});
+
 describe("command line", () => {
-  it("listens on the given port, prints its URL, and stops on SIGTERM", async () => {
-    const server = spawn(process.execPath, [fileURLToPath(new URL("./server.mjs", import.meta.url)), "--port", "0"], { stdio: ["ignore", "pipe", "inherit"] });
+  it("listens on the given port, prints its URL, runs --tool-command, and stops on SIGTERM", async () => {
+    const server = spawn(process.execPath, [fileURLToPath(new URL("./server.mjs", import.meta.url)), "--port", "0", "--tool-command", "touch approved"], { stdio: ["ignore", "pipe", "inherit"] });
     const exited = new Promise((resolve) => server.on("exit", resolve));
     try {
       const [line] = await createInterface({ input: server.stdout })[Symbol.asyncIterator]().next().then((next) => [next.value as string]);
       const { url } = JSON.parse(line ?? "{}") as { url: string };
       expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
       expect(await (await fetch(`${url}/health`)).json()).toEqual({ ok: true });
+      const call = await fetch(`${url}/v1/messages`, { method: "POST", body: JSON.stringify({ tools: [{ name: "Bash", input_schema: { properties: { command: { type: "string" } } } }], messages: [{ role: "user", content: "RUNTOOL" }] }) });
+      expect(await call.json()).toMatchObject({ content: [{ type: "tool_use", name: "Bash", input: { command: "touch approved" } }] });
     } finally {
       server.kill("SIGTERM");
     }

@@ -8,23 +8,23 @@ import { runDoctor } from "../../src/install/doctor.ts";
 import { runInstaller } from "../../src/install/installer.ts";
 import type { InstallWorld } from "../../src/install/world.ts";
 import { makePackageRoot } from "../install-world.ts";
+import { startProvider } from "../../e2e/provider/server.mjs";
 import { ROOT } from "../processes.ts";
 import { makeSandbox, type Sandbox } from "../sandbox.ts";
-import { startFakeProvider, type FakeProvider } from "./fake-providers.ts";
 import { HARNESS_PACKAGES, harnessBinDir } from "./harnesses.ts";
 import { listAll, liveWorld } from "./live-world.ts";
 
 let sandbox: Sandbox;
-let provider: FakeProvider;
+let provider: Awaited<ReturnType<typeof startProvider>>;
 let claudeJson: string;
 
 beforeEach(async () => {
   sandbox = makeSandbox();
-  provider = await startFakeProvider("anthropic");
+  provider = await startProvider({ port: 0 });
   claudeJson = join(sandbox.env.CLAUDE_CONFIG_DIR as string, ".claude.json");
 });
 afterEach(async () => {
-  await provider.close();
+  await provider.stop();
   sandbox.cleanup();
 });
 
@@ -54,7 +54,7 @@ describe(`Claude Code ${HARNESS_PACKAGES.claude.version} (live)`, { timeout: 180
     mkdirSync(work);
     const session = await execa("claude", ["-p", "say hello"], { env: world.env, extendEnv: false, cwd: work, input: "", timeout: 90_000, reject: false });
     expect(session.exitCode, session.stderr).toBe(0);
-    expect(provider.requests.some((request) => request.startsWith("POST /v1/messages"))).toBe(true);
+    expect(provider.requests).toContainEqual(expect.objectContaining({ method: "POST", path: "/v1/messages?beta=true", decision: "text" }));
     const sessions = (await listAll(world.env)).filter((record) => record.harness === "claude");
     expect(sessions).toHaveLength(1);
     expect(sessions[0]).toMatchObject({ identity: "process", recorded_status: "ended", last_event: "claude.session-end" });

@@ -8,15 +8,15 @@ import { CODEX_HOOKS } from "../../src/install/codex.ts";
 import { codexTrustHash, codexTrustKey } from "../../src/install/codex-trust.ts";
 import { runInstaller } from "../../src/install/installer.ts";
 import type { InstallWorld } from "../../src/install/world.ts";
+import { startProvider } from "../../e2e/provider/server.mjs";
 import { ROOT } from "../processes.ts";
 import { makeSandbox, type Sandbox } from "../sandbox.ts";
 import { codexHooksList } from "./codex-app-server.ts";
-import { startFakeProvider, type FakeProvider } from "./fake-providers.ts";
 import { HARNESS_PACKAGES, harnessBinDir } from "./harnesses.ts";
 import { listAll, liveWorld } from "./live-world.ts";
 
 let sandbox: Sandbox;
-let provider: FakeProvider;
+let provider: Awaited<ReturnType<typeof startProvider>>;
 let world: InstallWorld;
 let config: string;
 let userConfig: string;
@@ -24,7 +24,7 @@ let project: string;
 
 beforeEach(async () => {
   sandbox = makeSandbox();
-  provider = await startFakeProvider("responses");
+  provider = await startProvider({ port: 0 });
   world = liveWorld(sandbox, ROOT, [harnessBinDir("codex")], { FAKE_OPENAI_API_KEY: "not-a-key" });
   config = join(sandbox.env.CODEX_HOME as string, "config.toml");
   project = join(sandbox.root, "project");
@@ -34,7 +34,7 @@ beforeEach(async () => {
   writeFileSync(config, userConfig);
 });
 afterEach(async () => {
-  await provider.close();
+  await provider.stop();
   sandbox.cleanup();
 });
 
@@ -80,7 +80,7 @@ describe(`Codex ${HARNESS_PACKAGES.codex.version} (live)`, { timeout: 180_000 },
     const run = await codexExec();
     expect(run.exitCode, run.stderr).toBe(0);
     expect(run.stderr).toContain("hook: SessionStart Completed");
-    expect(provider.requests).toContain("POST /v1/responses");
+    expect(provider.requests).toContainEqual(expect.objectContaining({ method: "POST", path: "/v1/responses", decision: "text" }));
     const sessions = (await listAll(world.env)).filter((session) => session.harness === "codex");
     expect(sessions).toHaveLength(1);
     expect(sessions[0]?.identity).toBe("process");

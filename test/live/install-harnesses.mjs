@@ -9,6 +9,9 @@ import { join } from "node:path";
 
 const harnesses = JSON.parse(readFileSync(new URL("./harnesses.json", import.meta.url), "utf8"));
 const cache = process.env.TONGS_AGENTS_HARNESS_CACHE || join(userInfo().homedir, ".cache", "tongs-agents", "harnesses");
+// npm's cache is the e2e image builder's (containers/images.ts cacheDirOf): the agents layers of the e2e images install
+// the same pinned versions, and find the hundreds of megabytes already downloaded here.
+const npmCache = join(process.env.TONGS_AGENTS_E2E_CACHE || join(process.env.XDG_CACHE_HOME || join(userInfo().homedir, ".cache"), "tongs-agents", "e2e"), "npm-cache");
 const only = process.argv.slice(2);
 
 for (const [id, { package: name, version, bin }] of Object.entries(harnesses)) {
@@ -22,5 +25,5 @@ for (const [id, { package: name, version, bin }] of Object.entries(harnesses)) {
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, "package.json"), `${JSON.stringify({ private: true, description: "tongs-agents live-test harness" })}\n`);
   console.log(`${name}@${version}: installing into ${dir}`);
-  execFileSync("npm", ["install", "--no-audit", "--no-fund", "--save-exact", `${name}@${version}`], { cwd: dir, stdio: "inherit" });
+  execFileSync("npm", ["install", "--cache", npmCache, "--no-audit", "--no-fund", "--save-exact", `${name}@${version}`], { cwd: dir, stdio: "inherit" });
 }
