@@ -62,6 +62,12 @@ describe("applyEvent", () => {
     expect(next).toMatchObject({ action: "write", record: { status_changed_at: T0, updated_at: T1, detail: "Bash" } });
   });
 
+  it("an event that yields to a state leaves it (the idle reminder does not erase an error)", () => {
+    const failed = created({ status: "error", detail: "turn failed (API error)" });
+    expect(applyEvent(failed, event({ sequence: 3, status: "idle", yieldsTo: ["error"] }), T1)).toMatchObject({ action: "skip", reason: "kept" });
+    expect(applyEvent(created({ status: "running" }), event({ sequence: 3, status: "idle", yieldsTo: ["error"] }), T1)).toMatchObject({ action: "write", record: { status: "idle" } });
+  });
+
   it("ignores late events after the session ended, except a new session start", () => {
     const ended = created({ status: "ended" });
     expect(applyEvent(ended, event({ sequence: 3 }), T1)).toMatchObject({ action: "skip", reason: "already-ended" });

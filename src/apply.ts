@@ -4,7 +4,7 @@ import type { LifecycleEvent, SessionRecord } from "./schema.ts";
 
 export type ApplyResult =
   | { action: "write"; record: SessionRecord; created: boolean }
-  | { action: "skip"; reason: "no-record" | "stale-sequence" | "already-ended"; detail: string };
+  | { action: "skip"; reason: "no-record" | "stale-sequence" | "already-ended" | "kept"; detail: string };
 
 export function applyEvent(existing: SessionRecord | undefined, event: LifecycleEvent, nowIso: string): ApplyResult {
   if (!existing) {
@@ -38,6 +38,9 @@ export function applyEvent(existing: SessionRecord | undefined, event: Lifecycle
   }
   if (existing.status === "ended" && !event.startsSession) {
     return { action: "skip", reason: "already-ended", detail: `${event.eventId} after the session ended` };
+  }
+  if (event.yieldsTo?.includes(existing.status)) {
+    return { action: "skip", reason: "kept", detail: `${event.eventId} does not replace ${existing.status}` };
   }
   const record: SessionRecord = {
     ...existing,

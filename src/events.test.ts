@@ -17,7 +17,7 @@ describe("native aliases", () => {
     ["permission-request", {}, "waiting", "permission requested", ""],
     ["notification", { notification_type: "permission_prompt", message: "Claude needs your permission" }, "waiting", "permission requested", ""],
     ["notification", { notification_type: "elicitation_dialog" }, "waiting", "waiting for user input", ""],
-    ["notification", { notification_type: "idle_prompt" }, "idle", "waiting for the next prompt", ""],
+
     ["stop", { last_assistant_message: "Done.\nAll tests pass." }, "idle", "Done. All tests pass.", ""],
     ["stop", {}, "idle", "", ""],
     ["stop", { last_assistant_message: null }, "idle", "", ""],
@@ -27,6 +27,10 @@ describe("native aliases", () => {
     ["session-end", { reason: "prompt_input_exit" }, "ended", "session closed", ""],
   ])("%s %j -> %s", (alias, extra, status, detail, tool) => {
     expect(interpretNative(alias, { ...base, ...extra })).toEqual({ kind: "apply", transition: { status, detail, tool } });
+  });
+
+  it("the idle reminder (idle_prompt) sets idle but never replaces an error", () => {
+    expect(interpretNative("notification", { ...base, notification_type: "idle_prompt" })).toEqual({ kind: "apply", transition: { status: "idle", detail: "waiting for the next prompt", tool: "", yieldsTo: ["error"] } });
   });
 
   it("ignores notification types that are not a state change", () => {

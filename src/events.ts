@@ -8,6 +8,8 @@ export interface Transition {
   readonly status: LifecycleStatus;
   readonly detail: string;
   readonly tool: string;
+  /** States this event does not replace (a reminder that the agent is idle must not erase an error). */
+  readonly yieldsTo?: readonly LifecycleStatus[];
 }
 
 export type Interpretation = { kind: "apply"; transition: Transition } | { kind: "ignore"; reason: string };
@@ -47,7 +49,8 @@ export function interpretNative(alias: NativeAlias, payload: NativePayload): Int
         case "elicitation_dialog":
           return fixed("waiting", "waiting for user input");
         case "idle_prompt":
-          return fixed("idle", "waiting for the next prompt");
+          // Claude sends it about a minute after any turn, failed ones included: an error stays until the next turn.
+          return { kind: "apply", transition: { status: "idle", detail: "waiting for the next prompt", tool: "", yieldsTo: ["error"] } };
         default:
           return { kind: "ignore", reason: `notification type ${JSON.stringify(truncateBytes(String(payload.notification_type ?? ""), 64))} is not a state change` };
       }

@@ -166,6 +166,8 @@ export const LifecycleEventSchema = z.strictObject({
   mayCreate: z.boolean(),
   /** The harness process hosts several sessions at once (Codex's shared daemon): starting one ends no other. */
   sharedProcess: z.boolean(),
+  /** States this event does not replace (events.ts). */
+  yieldsTo: z.optional(z.array(z.enum(LIFECYCLE_STATUSES))),
   launch: z.optional(LaunchSchema),
   terminal: TerminalSchema,
 });
