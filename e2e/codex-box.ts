@@ -7,7 +7,7 @@ import type { FocusResult } from "../src/focus-types.ts";
 import type { SessionView } from "../src/sessions.ts";
 import { E2E_DIR, type Box, type Run } from "./containers.ts";
 import { REPO_ROOT } from "./env.ts";
-import { capture, openPane, SERVICES, tmux, waitUntil, type Pane } from "./codex-tmux.ts";
+import { capture, openPane, SERVICES, submit, tmux, waitUntil, type Pane } from "./codex-tmux.ts";
 
 export const CODEX_HOME = "/root/.codex";
 export const PROJECT = "/work/project";
@@ -82,6 +82,20 @@ export async function startCodex(box: Box, where: { session: string } | { split:
   return pane;
 }
 
+/** Type /quit into a codex UI and wait until its process is gone; the pane's screen is in the error if it stays. */
+export async function quitCodex(box: Box, pane: Pane): Promise<void> {
+  await submit(box, pane.id, "/quit");
+  try {
+    // Exited, or a zombie: tmux 3.3a closes the pane when the pty closes and may reap the process only at its next
+    // SIGCHLD (seen: a quit UI stayed a zombie for over a minute).
+    const running = async () => (await processTable(box)).some((proc) => proc.pid === pane.pid && proc.state !== "Z");
+    await waitUntil(async () => ((await running()) ? undefined : true), `codex ${pane.pid} in ${pane.id} to exit after /quit`);
+  } catch (error) {
+    const screen = await capture(box, pane.id).catch((failure: unknown) => `(no capture: ${String(failure)})`);
+    throw new Error(`${(error as Error).message}; the pane shows:\n${screen}`, { cause: error });
+  }
+}
+
 export async function listSessions(box: Box): Promise<SessionView[]> {
   const run = await box.exec(["tongs-agents", "list", "--json", "--all"]);
   if (run.code !== 0) throw new Error(`tongs-agents list exited ${run.code}: ${run.stderr}`);
@@ -135,6 +149,8 @@ export interface ProcessInfo {
   readonly ppid: number;
   readonly comm: string;
   readonly argv: readonly string[];
+  /** Field 3 of /proc/PID/stat: R, S, D, Z (zombie), ... */
+  readonly state: string;
   /** Field 22 of /proc/PID/stat: the start time tongs-agents puts in its start token. */
   readonly starttime: string;
 }
@@ -148,7 +164,7 @@ for (const pid of fs.readdirSync("/proc").filter((name) => /^\\d+$/.test(name)))
     const comm = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
     const rest = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
     const argv = fs.readFileSync("/proc/" + pid + "/cmdline", "utf8").split("\\0").filter(Boolean);
-    out.push({ pid: Number(pid), ppid: Number(rest[1]), comm, argv, starttime: rest[19] });
+    out.push({ pid: Number(pid), ppid: Number(rest[1]), comm, argv, state: rest[0], starttime: rest[19] });
   } catch {}
 }
 process.stdout.write(JSON.stringify(out));`;

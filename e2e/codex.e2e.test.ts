@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AGENTS } from "../containers/recipe.ts";
 import { requireImage, startBox, type Box } from "./containers.ts";
-import { codexRecords, environOf, focus, GATE, listSessions, prepareCodexBox, processTable, recordVersions, startCodex, transitionsOf, waitForRecord } from "./codex-box.ts";
+import { codexRecords, environOf, focus, GATE, listSessions, prepareCodexBox, processTable, quitCodex, recordVersions, startCodex, transitionsOf, waitForRecord } from "./codex-box.ts";
 import { attach, capture, clients, expectedCursor, keys, openPane, seen, submit, waitUntil, type Client, type Pane } from "./codex-tmux.ts";
 import { boxVersions, createEvidence } from "./evidence.ts";
 import type { FocusResult } from "../src/focus-types.ts";
@@ -152,6 +152,21 @@ describe("codex --no-daemon: transitions, identity, focus, interrupt", { timeout
     expect(decoy.id).not.toBe(pane.id);
   });
 
+  it("documents: an API error ends Codex's turn without any hook, so the record says running until the next prompt", async ({ task }) => {
+    evidence.prove(task, {
+      claim: "Codex 0.171.0 fires no hook when a turn fails with an API error (HTTP 400; it has no StopFailure and sends no Stop): the record stays running (processing prompt) until the next prompt, whose Stop makes it idle",
+      kind: "live",
+      how: `${HOW}; FAILAPI makes the provider answer HTTP 400; the versions between the two prompt-submits show no other event`,
+    });
+    await submit(box, pane.id, "please FAILAPI now (CODEX-E2E-API-ERROR)");
+    await expect.poll(() => capture(box, pane.id), { timeout: 60_000 }).toContain("synthetic failure requested by FAILAPI");
+    await submit(box, pane.id, "say hello after the error (CODEX-E2E-AFTER-ERROR)");
+    await waitForRecord(box, (view) => view.id === session.id && view.status === "idle", "idle after the prompt that follows the error");
+    const versions = await transitionsOf(box, session.id, applied);
+    expect(versions).toEqual(["codex.prompt-submit running processing prompt", "codex.prompt-submit running processing prompt", "codex.stop idle Hello from the synthetic provider."]);
+    applied += versions.length;
+  });
+
   it("interrupt: Esc mid-turn (a SLOW reply keeps the turn open) records idle, turn interrupted", async ({ task }) => {
     evidence.prove(task, { claim: "Codex: Esc while a reply streams fires Interrupt -> idle (turn interrupted), with no Stop", kind: "live", how: `${HOW}; SLOW holds the streamed reply open` });
     await submit(box, pane.id, "SLOW please take your time (CODEX-E2E-INTERRUPT)");
@@ -234,18 +249,16 @@ describe("codex with its shared daemon (default): two UIs in two panes", { timeo
 
   it("documents: each UI process is also listed as discovered, and quitting a daemon-backed UI fires no SessionEnd", async ({ task }) => {
     evidence.prove(task, {
-      claim: "Codex's shared daemon (0.171.0): the UIs themselves run no hooks, so `list` also shows each as a discovered process; /quit in a daemon-backed UI fires no SessionEnd, and the daemon outlives the UI that started it",
+      claim: "Codex's shared daemon (0.171.0): the UIs themselves run no hooks, so `list` also shows each as a discovered process (saying its hooks may report through the daemon); /quit in a daemon-backed UI fires no SessionEnd, so both records stay idle, and the daemon outlives the UI that started it",
       kind: "live",
       how: `${HOW}; tongs-agents list --json --all before and after /quit in both panes`,
     });
     const discovered = (await listSessions(box)).filter((view) => view.identity === "discovered");
     expect(discovered.map((view) => view.pid).sort()).toEqual([left.pid, right.pid].sort());
-    for (const view of discovered) expect(view.terminal.env).toEqual({});
+    // Not "no hook events yet": their hooks do run, in the daemon. Nor any terminal claim beyond their own tty.
+    for (const view of discovered) expect(view).toMatchObject({ detail: "running; its hooks may report through the Codex CLI shared daemon", terminal: { env: {} } });
 
-    for (const ui of [right, left]) {
-      await submit(box, ui.id, "/quit");
-      await expect.poll(async () => (await processTable(box)).some((proc) => proc.pid === ui.pid), { timeout: 60_000, interval: 300 }).toBe(false);
-    }
+    for (const ui of [right, left]) await quitCodex(box, ui);
     const processes = await processTable(box);
     expect(processes.find((proc) => proc.pid === daemonPid)).toMatchObject({ ppid: 1, comm: "codex" });
     // Nothing arrived: both records are as they were after their last Stop, and still tied to the living daemon.
