@@ -54,14 +54,17 @@ export interface Prepared {
   readonly install: Run;
 }
 
-/** Provider, config, installed hooks and the record watcher; call once per container, before any codex starts. */
-export async function prepareCodexBox(box: Box): Promise<Prepared> {
+/**
+ * Provider, config, installed hooks and the record watcher; call once per container, before any codex starts.
+ * `extraConfig` is appended to config.toml before the installer runs (e.g. a `[features]` table).
+ */
+export async function prepareCodexBox(box: Box, { extraConfig = "" }: { extraConfig?: string } = {}): Promise<Prepared> {
   const provider = ["server.mjs", "script.mjs", "sse.mjs", "openai-responses.mjs", "openai-chat.mjs", "anthropic-messages.mjs"];
   await box.container.copyFilesToContainer([
     ...provider.map((name) => ({ source: join(REPO_ROOT, "e2e", "provider", name), target: `${PROVIDER_DIR}/${name}` })),
     { source: join(REPO_ROOT, "e2e", "codex-record-watch.ts"), target: `${E2E_DIR}/codex-record-watch.ts` },
   ]);
-  await box.container.copyContentToContainer([{ content: CONFIG_TOML, target: `${CODEX_HOME}/config.toml` }]);
+  await box.container.copyContentToContainer([{ content: `${CONFIG_TOML}${extraConfig}`, target: `${CODEX_HOME}/config.toml` }]);
   await box.sh(`mkdir -p "$1" "$(dirname "$2")"`, PROJECT, GATE);
   const quote = (text: string) => `'${text.replaceAll("'", `'\\''`)}'`;
   await tmux(box, SERVICES, "new-session", "-d", "-s", "provider", `node ${PROVIDER_DIR}/server.mjs --port ${PORT} --slow-ms ${SLOW_MS} --tool-command ${quote(TOOL_COMMAND)} >/tmp/provider.log 2>&1`);

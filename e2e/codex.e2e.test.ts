@@ -28,13 +28,13 @@ afterAll(() => {
   evidence.write();
 });
 
-async function newBox(): Promise<{ box: Box; codexVersion: string }> {
+async function newBox(extraConfig = ""): Promise<{ box: Box; installOutput: string }> {
   const box = await startBox(image);
   try {
-    const prepared = await prepareCodexBox(box);
+    const prepared = await prepareCodexBox(box, { extraConfig });
     expect(prepared.install.code, prepared.install.stderr).toBe(0);
     evidence.addVersions({ ...(await boxVersions(box, ["tmux", "procps"])), codex: prepared.codexVersion });
-    return { box, codexVersion: prepared.codexVersion };
+    return { box, installOutput: prepared.install.stdout };
   } catch (error) {
     await box.stop();
     throw error;
@@ -195,6 +195,7 @@ describe("codex --no-daemon: transitions, identity, focus, interrupt", { timeout
 
 describe("codex with its shared daemon (default): two UIs in two panes", { timeout: 300_000 }, () => {
   let box: Box;
+  let installOutput = "";
   let left: Pane;
   let right: Pane;
   let client: Client;
@@ -202,7 +203,7 @@ describe("codex with its shared daemon (default): two UIs in two panes", { timeo
   let daemonPid = 0;
 
   beforeAll(async () => {
-    ({ box } = await newBox());
+    ({ box, installOutput } = await newBox());
     left = await startCodex(box, { session: "agents" }, []);
     right = await startCodex(box, { split: left.id }, []);
     client = await attach(box, "agents");
@@ -216,6 +217,8 @@ describe("codex with its shared daemon (default): two UIs in two panes", { timeo
       kind: "live",
       how: `${HOW}; two codex UIs (default daemon mode) split in one window, an attached client; /proc/<daemon>/environ read`,
     });
+    // The installer warned about exactly this.
+    expect(installOutput).toContain("shared app-server daemon");
     await submit(box, left.id, "hello from the left pane (CODEX-E2E-LEFT)");
     await waitForRecord(box, (view) => view.status === "idle", "the left UI's session idle");
     await submit(box, right.id, "hello from the right pane (CODEX-E2E-RIGHT)");
@@ -265,5 +268,39 @@ describe("codex with its shared daemon (default): two UIs in two panes", { timeo
     const after = await codexRecords(box);
     expect(after.map((view) => [view.id, view.status, view.last_event, view.stale]).sort()).toEqual(records.map((view) => [view.id, "idle", "codex.stop", false]).sort());
     expect((await recordVersions(box)).filter((version) => version.last_event === "codex.session-end")).toEqual([]);
+  });
+});
+
+describe("codex with `[features] daemon_auto_start = false` (what install and doctor advise): two UIs in two panes", { timeout: 300_000 }, () => {
+  let box: Box;
+  let installOutput = "";
+  let top: Pane;
+  let bottom: Pane;
+
+  beforeAll(async () => {
+    ({ box, installOutput } = await newBox("\n[features]\ndaemon_auto_start = false\n"));
+    top = await startCodex(box, { session: "agents" }, []);
+    bottom = await startCodex(box, { split: top.id }, []);
+  }, 600_000);
+
+  afterAll(() => box?.stop());
+
+  it("each plain `codex` runs its own hooks: each record names its own UI process, pane and tty, and no daemon runs", async ({ task }) => {
+    evidence.prove(task, {
+      claim: "with `[features] daemon_auto_start = false` in config.toml, two plain `codex` UIs in two panes each record their own process, pane and tty (no shared daemon); the installer gives no daemon advice then",
+      kind: "live",
+      how: `${HOW}; two codex UIs without flags split in one window`,
+    });
+    expect(installOutput).not.toContain("shared app-server daemon");
+    await submit(box, top.id, "hello from the top pane (CODEX-E2E-TOP)");
+    await waitForRecord(box, (view) => view.status === "idle", "the top UI's session idle");
+    await submit(box, bottom.id, "hello from the bottom pane (CODEX-E2E-BOTTOM)");
+    await expect.poll(async () => (await codexRecords(box)).filter((view) => view.status === "idle").length, { timeout: 90_000, interval: 300 }).toBe(2);
+    const processes = await processTable(box);
+    expect(processes.filter((proc) => proc.argv.includes("app-server"))).toEqual([]);
+    const records = await codexRecords(box);
+    for (const ui of [top, bottom]) {
+      expect(records.filter((view) => view.pid === ui.pid)).toMatchObject([{ identity: "process", status: "idle", terminal: { env: { TMUX_PANE: ui.id }, tty: ui.tty } }]);
+    }
   });
 });
