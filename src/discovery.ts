@@ -11,6 +11,11 @@ export interface DiscoveredProcess {
   readonly startToken: string;
   readonly cwd: string | undefined;
   readonly tty: string | undefined;
+  /**
+   * A shared daemon of the same harness runs (Codex's app-server): this UI's hooks may be reported by the daemon, whose
+   * records carry no terminal, so "no hook events yet" would not be true.
+   */
+  readonly sharedDaemonRunning: boolean;
 }
 
 export interface ListedProcess {
@@ -46,12 +51,14 @@ export async function discoverProcesses({
   const listed = await withDeadline(list().catch(() => []), DISCOVERY_BOUND_MS);
   if (listed === "timeout") return [];
   const byPid = new Map(listed.map((proc) => [proc.pid, proc]));
+  const isDaemon = (proc: ListedProcess, harness: Harness) => harness.isSharedDaemon?.(proc.cmd?.split(" ") ?? []) ?? false;
+  const daemons = new Set(listed.flatMap((proc) => harnesses.filter((harness) => harnessOf(proc, [harness]) && isDaemon(proc, harness)).map((harness) => harness.id)));
   const found: DiscoveredProcess[] = [];
   for (const proc of listed) {
     if (proc.pid === process.pid) continue;
     const harness = harnessOf(proc, harnesses);
     if (!harness) continue;
-    if (harness.isSharedDaemon?.(proc.cmd?.split(" ") ?? [])) continue;
+    if (isDaemon(proc, harness)) continue;
     const parent = proc.ppid === undefined ? undefined : byPid.get(proc.ppid);
     if (parent && harnessOf(parent, [harness])) continue;
     const info = await processes.basics(proc.pid);
@@ -62,6 +69,7 @@ export async function discoverProcesses({
       startToken: info.startToken,
       cwd: process.platform === "linux" ? await readlink(`/proc/${proc.pid}/cwd`).catch(() => undefined) : undefined,
       tty: info.tty,
+      sharedDaemonRunning: daemons.has(harness.id),
     });
   }
   return found;

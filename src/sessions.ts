@@ -70,13 +70,14 @@ export function viewOfRecord(record: SessionRecord, stale: { stale: boolean; rea
 }
 
 export function viewOfDiscovered(found: DiscoveredProcess, nowIso: string): SessionView {
+  const harnessName = findHarness(found.harness)?.displayName ?? found.harness;
   const terminal: Terminal = { env: {} };
   if (found.tty !== undefined) terminal.tty = found.tty;
   return {
     id: `discovered:${found.harness}:${found.pid}`,
     short_id: `p${found.pid}`,
     harness: found.harness,
-    harness_name: findHarness(found.harness)?.displayName ?? found.harness,
+    harness_name: harnessName,
     session_id: "",
     instance_id: "",
     identity: "discovered",
@@ -86,7 +87,7 @@ export function viewOfDiscovered(found: DiscoveredProcess, nowIso: string): Sess
     stale_reason: "",
     pid: found.pid,
     cwd: found.cwd ?? "",
-    detail: "running, no hook events yet",
+    detail: found.sharedDaemonRunning ? `running; its hooks may report through the ${harnessName} shared daemon` : "running, no hook events yet",
     tool: "",
     last_event: "",
     created_at: nowIso,

@@ -2,13 +2,15 @@
 // - the newest turn is a tool result: a short final text;
 // - the newest user text contains FAILAPI: HTTP 400 (drives the harness's API-error path);
 // - it contains RUNTOOL: one call of the request's shell tool (`echo hi` by default);
+// - it contains ASKPERM: the same call, asking to run outside the harness's sandbox where the tool's schema has a way
+//   to ask (Codex `exec_command` `sandbox_permissions: "require_escalated"`), so the harness asks the user first;
 // - otherwise: one text reply. SLOW anywhere in it delays the stream (see `slowMs`), so a test can watch "running".
 // HOLD anywhere in it holds every answer of that conversation until the test releases it (`holds`, server.mjs), so a
 // test can watch "running" for as long as it needs, without racing the reply.
 // Each wire module (openai-chat.mjs, anthropic-messages.mjs, openai-responses.mjs) turns its request into the
 // normalized conversation below and the decision back into its own stream format.
 
-export const MARKERS = Object.freeze({ tool: "RUNTOOL", fail: "FAILAPI", slow: "SLOW", hold: "HOLD" });
+export const MARKERS = Object.freeze({ tool: "RUNTOOL", permission: "ASKPERM", fail: "FAILAPI", slow: "SLOW", hold: "HOLD" });
 export const DEFAULT_TEXT = "Hello from the synthetic provider.";
 export const FINAL_TEXT = "The tool ran; all done.";
 
@@ -23,12 +25,16 @@ const SHELL_TOOLS = ["bash", "Bash", "shell", "exec_command", "shell_command"];
  *   | { kind: "error", status: number, message: string }} Decision
  */
 
-/** Arguments for a shell tool, shaped after its schema: an argv array (Codex `shell`), `cmd`, or `command`. */
-export function shellArguments(tool, command) {
+/**
+ * Arguments for a shell tool, shaped after its schema: an argv array (Codex `shell`), `cmd`, or `command`. With
+ * `escalate`, ask to leave the sandbox where the schema offers it (Codex: `sandbox_permissions`, `justification`).
+ */
+export function shellArguments(tool, command, { escalate = false } = {}) {
   const properties = tool.schema?.properties ?? {};
-  if (properties.command?.type === "array") return { command: ["bash", "-lc", command] };
-  if ("cmd" in properties && !("command" in properties)) return { cmd: command };
-  return { command };
+  const ask = escalate && properties.sandbox_permissions?.enum?.includes("require_escalated") ? { sandbox_permissions: "require_escalated", justification: "The synthetic provider asks for permission (ASKPERM)." } : {};
+  if (properties.command?.type === "array") return { command: ["bash", "-lc", command], ...ask };
+  if ("cmd" in properties && !("command" in properties)) return { cmd: command, ...ask };
+  return { command, ...ask };
 }
 
 /**
@@ -43,9 +49,9 @@ export function decide(turns, tools, { toolCommand = "echo hi" } = {}) {
   if (last?.kind === "tool_result") return { kind: "text", text: FINAL_TEXT, slow };
   const text = last?.text ?? "";
   if (text.includes(MARKERS.fail)) return { kind: "error", status: 400, message: `synthetic failure requested by ${MARKERS.fail}` };
-  if (text.includes(MARKERS.tool)) {
+  if (text.includes(MARKERS.tool) || text.includes(MARKERS.permission)) {
     const tool = SHELL_TOOLS.map((name) => tools.find((candidate) => candidate.name === name)).find(Boolean);
-    if (tool) return { kind: "tool", name: tool.name, input: shellArguments(tool, toolCommand), slow };
+    if (tool) return { kind: "tool", name: tool.name, input: shellArguments(tool, toolCommand, { escalate: text.includes(MARKERS.permission) }), slow };
     return { kind: "text", text: `No shell tool offered (tools: ${tools.map((candidate) => candidate.name).join(", ") || "none"}).`, slow };
   }
   return { kind: "text", text: DEFAULT_TEXT, slow };

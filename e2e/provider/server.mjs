@@ -2,6 +2,7 @@
 // A synthetic model provider for driving real agent CLIs in tests, on 127.0.0.1 only. Node built-ins only.
 //
 //   node e2e/provider/server.mjs --port 8787          # prints {"url":"http://127.0.0.1:8787"} once listening
+//     [--slow-ms 2000] [--tool-command "echo hi"]       # SLOW's delay; the command RUNTOOL and ASKPERM ask to run
 //   import { startProvider } from "./e2e/provider/server.mjs"; const provider = await startProvider({ port: 0 });
 //
 // Wire APIs (each streams when the request asks, else answers with one JSON body):

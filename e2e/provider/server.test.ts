@@ -115,6 +115,24 @@ describe("OpenAI Responses (Codex)", () => {
     expect(final.at(-1).response.output[0].content[0].text).toBe(FINAL_TEXT);
   });
 
+  it("on ASKPERM calls Codex 0.171's exec_command asking to leave the sandbox; RUNTOOL does not ask", async () => {
+    // The schema as Codex 0.171.0 sends it (trimmed): `cmd`, plus `sandbox_permissions` to ask for an unsandboxed run.
+    const execCommand = {
+      type: "function",
+      name: "exec_command",
+      parameters: { type: "object", properties: { cmd: { type: "string" }, justification: { type: "string" }, sandbox_permissions: { type: "string", enum: ["use_default", "require_escalated"] } }, required: ["cmd"] },
+    };
+    const call = async (text: string) => {
+      const { events } = await post("/v1/responses", { model: "fake-model", stream: true, tools: [{ type: "function", name: "write_stdin", parameters: {} }, execCommand], input: [user(text)] });
+      const item = data(events).find((event) => event.type === "response.output_item.done").item;
+      return { name: item.name, args: JSON.parse(item.arguments) };
+    };
+    expect(await call("please ASKPERM now")).toEqual({ name: "exec_command", args: { cmd: "echo hi", sandbox_permissions: "require_escalated", justification: expect.stringContaining("ASKPERM") } });
+    expect(await call("please RUNTOOL now")).toEqual({ name: "exec_command", args: { cmd: "echo hi" } });
+    // A tool without a way to ask gets the plain call.
+    expect(JSON.parse(data((await responses([user("ASKPERM")])).events).find((event) => event.type === "response.output_item.done").item.arguments)).toEqual({ command: ["bash", "-lc", "echo hi"] });
+  });
+
   it("fails with HTTP 400 on FAILAPI, delays on SLOW, and lists one model", async () => {
     expect(await responses([user("FAILAPI")])).toMatchObject({ status: 400 });
     expect((await responses([user("SLOW hello")])).status).toBe(200);

@@ -112,6 +112,18 @@ describe("list", () => {
     expect(sessions.map((session) => session.id)).toEqual(["discovered:claude:100", "discovered:claude:400"]);
   });
 
+  it("says a discovered Codex UI may report through a running shared daemon, and only then", async () => {
+    const ui = { pid: 200, ppid: 1, name: "codex", cmd: "codex" };
+    const daemon = { pid: 600, ppid: 200, name: "codex", cmd: "/root/.codex/packages/app-server-daemon/releases/x/bin/codex app-server --listen unix:// --managed-daemon" };
+    const detailOf = async (listed: (typeof ui)[]) => {
+      out = [];
+      context = { ...context, listProcesses: async () => listed };
+      return (await listJson()).map((session) => [session.id, session.detail]);
+    };
+    expect(await detailOf([ui, daemon])).toEqual([["discovered:codex:200", "running; its hooks may report through the Codex CLI shared daemon"]]);
+    expect(await detailOf([ui])).toEqual([["discovered:codex:200", "running, no hook events yet"]]);
+  });
+
   it("includes launch_id and profile_id, empty when absent", async () => {
     put("claude", "launched", 100, "idle", { launch: { launch_id: "a".repeat(32), profile_id: "review" } });
     put("codex", "plain", 200, "idle");
