@@ -2,6 +2,7 @@
 // A synthetic model provider for driving real agent CLIs in tests, on 127.0.0.1 only. Node built-ins only.
 //
 //   node e2e/provider/server.mjs --port 8787          # prints {"url":"http://127.0.0.1:8787"} once listening
+//     [--slow-ms 2000] [--tool-command 'echo hi']     # how long SLOW holds a stream; what RUNTOOL's call runs
 //   import { startProvider } from "./e2e/provider/server.mjs"; const provider = await startProvider({ port: 0 });
 //
 // Wire APIs (each streams when the request asks, else answers with one JSON body):
@@ -108,8 +109,10 @@ export async function startProvider({ port = 0, host = "127.0.0.1", slowMs = 200
 }
 
 async function main() {
-  const { values } = parseArgs({ options: { port: { type: "string", default: "0" }, host: { type: "string", default: "127.0.0.1" }, "slow-ms": { type: "string", default: "2000" } } });
-  const provider = await startProvider({ port: Number(values.port), host: values.host, slowMs: Number(values["slow-ms"]) });
+  const { values } = parseArgs({
+    options: { port: { type: "string", default: "0" }, host: { type: "string", default: "127.0.0.1" }, "slow-ms": { type: "string", default: "2000" }, "tool-command": { type: "string", default: "echo hi" } },
+  });
+  const provider = await startProvider({ port: Number(values.port), host: values.host, slowMs: Number(values["slow-ms"]), toolCommand: values["tool-command"] });
   process.stdout.write(`${JSON.stringify({ url: provider.url, port: provider.port })}\n`);
   const stop = () => void provider.stop().then(() => process.exit(0));
   process.on("SIGTERM", stop);
