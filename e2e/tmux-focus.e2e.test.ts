@@ -106,7 +106,7 @@ describe("tmux focus in a container", { timeout: 180_000 }, () => {
     evidence.prove(task, {
       claim: "agents in sessions, windows and split panes each get a record with their own pid and TMUX_PANE, written by the hook command line from settings.json",
       kind: "synthetic",
-      how: "7 processes named claude in 3 sessions / 5 windows / split panes read ~/.claude/settings.json and run SessionStart's command through /bin/sh -c with the payload on stdin; tongs-agents list --json",
+      how: "7 processes named claude in 2 sessions, 4 windows (two split into 2 and 3 panes), beside sessions and a window without agents, read ~/.claude/settings.json and run SessionStart's command through /bin/sh -c with the payload on stdin; tongs-agents list --json",
     });
     // The inner server starts after tmux-setup --write, so it reads ~/.tmux.conf as a user's tmux would.
     await lab.inner("new-session", "-d", "-s", "home", "-x", "120", "-y", "40");
