@@ -184,7 +184,7 @@ describe("tmux focus in a container", { timeout: 180_000 }, () => {
     evidence.prove(task, {
       claim: "prefix+a as `tongs-agents tmux-setup --write` binds it opens `tongs-agents pick --client <tty>` in a display-popup whose environment has TMUX but no TMUX_PANE; filtering to one agent and Enter shows that exact pane on the client that opened it",
       kind: "synthetic",
-      how: "C-b a typed into the outer pane (the client's terminal); /proc/<pick pid>/environ; the session id typed as the filter; outer pane text and cursor after Enter",
+      how: "C-b a typed into the outer pane (the client's terminal); /proc/<pick pid>/environ; the agent's directory typed as the filter; outer pane text and cursor after Enter",
     });
     await lab.inner("switch-client", "-c", home.tty, "-t", "home");
     await lab.keys(home, "C-b", "a");
@@ -195,12 +195,13 @@ describe("tmux focus in a container", { timeout: 180_000 }, () => {
     expect(environ).toMatch(new RegExp(`^TMUX=${INNER},\\d+,\\d+$`, "m"));
     expect(environ).not.toMatch(/^TMUX_PANE=/m);
 
+    // Filter by the agent's directory, as the row shows it: a filter starting with a digit would jump to that row.
     const target = agent("b2");
-    await lab.text(home, target.sessionId);
+    await lab.text(home, target.cwd.slice(1));
     await waitUntil(async () => (await lab.seen(home)).text.split("\n").filter((line) => /[1-9][ >][○●▶◆✓]/.test(line)).length === 1, "the filter to leave one row", { explain: () => shownPane(home) });
     await lab.keys(home, "Enter");
     await waitUntil(async () => (await lab.paneOf(home)) === target.pane, `the client to land on ${target.pane}`, { explain: () => shownPane(home) });
-    await waitUntil(async () => !(await lab.seen(home)).text.includes("type to filter") && !(await lab.seen(home)).text.includes(target.sessionId), "the popup to close", { explain: () => shownPane(home) });
+    await waitUntil(async () => !/tongs-agents {2}\d+ sessions/.test((await lab.seen(home)).text), "the popup to close", { explain: () => shownPane(home) });
     await expectShows(home, target);
   });
 
