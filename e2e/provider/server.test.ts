@@ -192,4 +192,22 @@ describe("command line", () => {
     }
     expect(await exited).toBe(0);
   });
+
+  it("runs --tool-command as RUNTOOL's shell command", async () => {
+    const server = spawn(process.execPath, [fileURLToPath(new URL("./server.mjs", import.meta.url)), "--port", "0", "--tool-command", "rm -rf /tmp/x; sleep 3"], { stdio: ["ignore", "pipe", "inherit"] });
+    const exited = new Promise((resolve) => server.on("exit", resolve));
+    try {
+      const [line] = await createInterface({ input: server.stdout })[Symbol.asyncIterator]().next().then((next) => [next.value as string]);
+      const { url } = JSON.parse(line ?? "{}") as { url: string };
+      const bash = { type: "function", function: { name: "bash", parameters: { type: "object", properties: { command: { type: "string" } } } } };
+      const response = await fetch(`${url}/v1/chat/completions`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ model: "fake-model", stream: false, tools: [bash], messages: [{ role: "user", content: "RUNTOOL" }] }) });
+      const body = (await response.json()) as { choices: { message: { tool_calls: { function: { name: string; arguments: string } }[] } }[] };
+      const call = body.choices[0]?.message.tool_calls[0]?.function;
+      expect(call?.name).toBe("bash");
+      expect(JSON.parse(call?.arguments ?? "{}")).toEqual({ command: "rm -rf /tmp/x; sleep 3" });
+    } finally {
+      server.kill("SIGTERM");
+    }
+    expect(await exited).toBe(0);
+  });
 });
