@@ -16,7 +16,7 @@ const infoOf = async (source: ProcessSource, pid: number) => {
 describe("parseProcStat", () => {
   it("cuts the comm at the last parenthesis, so names with spaces and parentheses parse", () => {
     const stat = "4769 (tmux: client) S 1 4769 4769 34816 4769 4194560 1 0 0 0 2 1 0 0 20 0 1 0 123456 10000 100 1844674 1 1 0 0 0 0 0 0 0 0 0 0 0 0 17 0 0 0 0 0 0";
-    expect(parseProcStat(stat)).toEqual({ comm: "tmux: client", ppid: 1, ttyNr: 34816, startTime: "123456" });
+    expect(parseProcStat(stat)).toEqual({ comm: "tmux: client", state: "S", ppid: 1, ttyNr: 34816, startTime: "123456" });
     expect(parseProcStat("12 (a) b) c) S 7 12 12 0 -1 0 0 0 0 0 0 0 0 0 20 0 1 0 999 0 0")?.comm).toBe("a) b) c");
   });
 
@@ -55,6 +55,23 @@ describe("linuxProcessSource", () => {
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(await infoOf(source, first.pid as number)).toBeUndefined();
     expect(token).toMatch(/^linux:/);
+  });
+
+  it("counts a zombie as gone: it has exited, only its PID is not reaped yet", async () => {
+    // `sleep 0` exits at once; its parent becomes `exec sleep 5`, which never reaps it: a zombie for five seconds.
+    const parent = spawn("sh", ["-c", "sleep 0 & echo $!; exec sleep 5"]);
+    const pid = Number(await new Promise<string>((resolve) => parent.stdout.once("data", (data) => resolve(String(data)))));
+    try {
+      let state = "";
+      for (let tries = 0; tries < 50 && state !== "Z"; tries++) {
+        state = parseProcStat(readFileSync(`/proc/${pid}/stat`, "utf8"))?.state ?? "";
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      expect(state).toBe("Z");
+      expect(await infoOf(linuxProcessSource(), pid)).toBeUndefined();
+    } finally {
+      parent.kill("SIGKILL");
+    }
   });
 
   it("returns undefined for a PID that does not exist and for nonsense PIDs", async () => {

@@ -28,7 +28,7 @@ export interface ProcessSource {
 }
 
 /** Split `/proc/PID/stat`. The comm may contain spaces and parentheses ("tmux: client"), so cut at the last ")". */
-export function parseProcStat(stat: string): { comm: string; ppid: number; ttyNr: number; startTime: string } | undefined {
+export function parseProcStat(stat: string): { comm: string; state: string; ppid: number; ttyNr: number; startTime: string } | undefined {
   const open = stat.indexOf("(");
   const close = stat.lastIndexOf(")");
   if (open < 0 || close < open) return undefined;
@@ -38,7 +38,7 @@ export function parseProcStat(stat: string): { comm: string; ppid: number; ttyNr
   const ttyNr = Number(fields[4]);
   const startTime = fields[19];
   if (!Number.isInteger(ppid) || !Number.isInteger(ttyNr) || startTime === undefined || !/^\d+$/.test(startTime)) return undefined;
-  return { comm: stat.slice(open + 1, close), ppid, ttyNr, startTime };
+  return { comm: stat.slice(open + 1, close), state: fields[0] ?? "", ppid, ttyNr, startTime };
 }
 
 /** Name a Linux tty_nr: Unix98 ptys (majors 136-143) and virtual consoles (major 4, minors 1-63). */
@@ -85,7 +85,8 @@ export function linuxProcessSource(procRoot = "/proc"): ProcessSource {
       const dir = `${procRoot}/${pid}`;
       // O_NONBLOCK: a FIFO where a file should be (a test's stand-in for a hung read) fails instead of blocking.
       const parsed = readOr(() => parseProcStat(readNonBlocking(`${dir}/stat`)), undefined);
-      if (!parsed) return undefined;
+      // A zombie (Z) or dead (X) process has exited; only its PID is still held until its parent reaps it.
+      if (!parsed || parsed.state === "Z" || parsed.state === "X") return undefined;
       const exe = readOr(() => readlinkSync(`${dir}/exe`), undefined);
       return {
         pid,

@@ -61,6 +61,14 @@ describe("picker model", () => {
     expect(press(model(), ...chars("x"), { char: "q" }).model.query).toBe("xq");
   });
 
+  it("a leading / starts a filter, so it can begin with a digit or a key letter", () => {
+    const slashed = press(model(), ...chars("/3"));
+    expect(slashed.effects).not.toContain("focus:idle-new");
+    expect(slashed.model.query).toBe("/3");
+    expect(ids(press(model(), ...chars("/codex")).model)).toEqual(["waiting-b"]);
+    expect(press(model(), ...chars("/q")).effects).not.toContain("quit");
+  });
+
   it("Esc clears the filter first, then closes", () => {
     expect(press(model(), ...chars("idle"), "escape").effects.at(-1)).toBe("selection-changed");
     expect(press(model(), ...chars("idle"), "escape", "escape").effects.at(-1)).toBe("quit");

@@ -55,9 +55,12 @@ function haystack(row: Row): string {
   return [session.short_id, session.harness, session.harness_name, row.rank, session.status, session.cwd, row.branch ?? "", session.detail, session.profile_id, session.session_id, session.pid ?? ""].join(" ").toLowerCase();
 }
 
-/** Every whitespace-separated word of the query must appear somewhere in the row. */
+/**
+ * Every whitespace-separated word of the query must appear somewhere in the row. A leading `/` only starts the filter
+ * (so a filter can begin with a digit, which on an empty filter jumps to that row).
+ */
 export function visibleRows(model: Pick<PickerModel, "rows" | "query">): Row[] {
-  const words = model.query.toLowerCase().split(/\s+/).filter(Boolean);
+  const words = model.query.replace(/^\//, "").toLowerCase().split(/\s+/).filter(Boolean);
   return words.length === 0 ? [...model.rows] : model.rows.filter((row) => words.every((word) => haystack(row).includes(word)));
 }
 
@@ -80,8 +83,9 @@ function setQuery(model: PickerModel, query: string): { model: PickerModel; effe
 }
 
 /**
- * Keys (docs in the README, "pick"): typing filters; arrows, Ctrl-P/Ctrl-N and Tab/Shift-Tab move, and j/k too while
- * the filter is empty; Enter focuses; 1-9 focus that row directly while the filter is empty; Ctrl-T (or p) toggles
+ * Keys (docs in the README, "pick"): typing filters (`/` first to start a filter with a digit, j, k, p or q); arrows,
+ * Ctrl-P/Ctrl-N and Tab/Shift-Tab move, and j/k too while the filter is empty; Enter focuses; 1-9 focus that row
+ * directly while the filter is empty; Ctrl-T (or p) toggles
  * the preview; Ctrl-X removes ended and stale sessions; Esc clears the filter or closes; q (empty filter) and Ctrl-C
  * close.
  */
