@@ -104,7 +104,8 @@ describe("tmux focus, live (tmux 3.3a)", () => {
     lab.tmux(lab.outer, "send-keys", "-t", client.outerSession, "F5");
     const { readFileSync, existsSync } = await import("node:fs");
     const { waitFor } = await import("./tmux-lab.ts");
-    await waitFor(() => existsSync(`${out}.pane`), "the popup to run focus");
+    // The redirection creates the file before grep writes to it: wait for its content, not its existence.
+    await waitFor(() => existsSync(`${out}.pane`) && readFileSync(`${out}.pane`, "utf8").trim() !== "", "the popup to run focus");
     expect(readFileSync(`${out}.pane`, "utf8").trim()).toBe("0");
     expect(JSON.parse(readFileSync(out, "utf8"))).toMatchObject({ state: "complete" });
     await waitFor(() => lab.seen(client).text.includes(target.marker), `the popup to close on the target; the client shows:\n${lab.seen(client).text}`);
