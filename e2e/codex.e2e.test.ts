@@ -100,7 +100,8 @@ describe("codex --no-daemon: transitions, identity, focus, interrupt", { timeout
     evidence.prove(task, { claim: "Codex: PermissionRequest -> waiting (permission: Bash) while the approval dialog is open; approving runs the tool and ends idle", kind: "live", how: `${HOW}; ASKPERM makes the model ask for an unsandboxed exec_command, so the UI asks` });
     await submit(box, pane.id, "please ASKPERM now (CODEX-E2E-PERMISSION-TURN)");
     await waitForRecord(box, (view) => view.id === session.id && view.status === "waiting", "waiting for permission");
-    expect(await capture(box, pane.id)).toContain("Would you like to run the following command?");
+    // The hook runs before Codex draws its dialog: wait for the drawing, or the next keys would land in the composer.
+    await expect.poll(() => capture(box, pane.id), { timeout: 30_000, interval: 250 }).toContain("Would you like to run the following command?");
     await keys(box, pane.id, "y");
     await waitForRecord(box, (view) => view.id === session.id && view.status === "idle" && view.last_event === "codex.stop", "idle after approval");
     const versions = await transitionsOf(box, session.id, applied);
@@ -148,7 +149,8 @@ describe("codex --no-daemon: transitions, identity, focus, interrupt", { timeout
     const view = await seen(box, client);
     expect(view.text).not.toContain("DECOY-PANE-MARKER");
     expect(view.text).toContain("The tool ran; all done.");
-    expect(view.cursor).toEqual(await expectedCursor(box, pane.id));
+    // The client draws a moment after Codex moves its cursor: compare the two once the client has caught up.
+    await expect.poll(async () => (await seen(box, client)).cursor.join(",") === (await expectedCursor(box, pane.id)).join(","), { timeout: 10_000, interval: 250 }).toBe(true);
     expect(decoy.id).not.toBe(pane.id);
   });
 
