@@ -25,6 +25,12 @@ describe("next", () => {
     expect(chooseNext([session("done", "ended", 1)], {}, undefined)).toBeUndefined();
     expect(sortForPicker(idle, { idle: ago(5) }).map((s) => s.id)).toEqual(["run", "idle"]);
   });
+
+  it("orders equals by the newest change, then by id, and leaves the caller's array as it was", () => {
+    const equals = [session("b", "running", 5), session("c", "running", 5), session("a", "running", 5), session("z", "running", 1), session("w", "waiting", 99)];
+    expect(sortForPicker(equals, {}).map((s) => s.id)).toEqual(["w", "z", "a", "b", "c"]);
+    expect(equals.map((s) => s.id)).toEqual(["b", "c", "a", "z", "w"]);
+  });
 });
 
 describe("status formats", () => {

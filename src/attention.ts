@@ -1,7 +1,7 @@
 // Who needs the user first, for the picker and `next`: waiting, error, idle-but-unseen, running, started, idle,
 // discovered, ended. (`list` uses the plain order in sessions.ts, which does not know what the user has seen.)
 import { isUnseen, type SeenMarks } from "./seen.ts";
-import type { SessionView } from "./sessions.ts";
+import { sortByRank, type SessionView } from "./sessions.ts";
 
 export const PICKER_ORDER = ["waiting", "error", "idle-unseen", "running", "started", "idle", "discovered", "ended"] as const;
 export type AttentionRank = (typeof PICKER_ORDER)[number];
@@ -11,8 +11,7 @@ export function rankOf(session: SessionView, seen: SeenMarks): AttentionRank {
 }
 
 export function sortForPicker(sessions: readonly SessionView[], seen: SeenMarks): SessionView[] {
-  const rank = (session: SessionView) => PICKER_ORDER.indexOf(rankOf(session, seen));
-  return [...sessions].sort((a, b) => rank(a) - rank(b) || Date.parse(b.status_changed_at) - Date.parse(a.status_changed_at) || a.id.localeCompare(b.id));
+  return sortByRank(sessions, (session) => PICKER_ORDER.indexOf(rankOf(session, seen)));
 }
 
 /**

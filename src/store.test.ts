@@ -6,35 +6,10 @@ import { makeSandbox, type Sandbox } from "../test/sandbox.ts";
 import { ensureStateDirs } from "./paths.ts";
 import { listRecords, parseRecord, readJsonFile, readRecord, recordPath, writeJsonAtomic } from "./store.ts";
 import { STALE_LOCK_MS, withRecordLock } from "./record-lock.ts";
-import type { SessionRecord } from "./schema.ts";
+import { sampleRecord } from "../test/records.ts";
 
 const DIGEST = "b".repeat(64);
 const NOW = Date.parse("2026-11-29T12:00:00.000Z");
-
-export function sampleRecord(overrides: Partial<SessionRecord> = {}): SessionRecord {
-  return {
-    schema_version: 1,
-    canonical_id: `fleet:v1:claude:${DIGEST}`,
-    harness: "claude",
-    session_id: "s1",
-    instance_id: "pid:1@t",
-    identity: "process",
-    pid: 1,
-    process_start: "t",
-    cwd: "/w",
-    status: "running",
-    detail: "",
-    tool: "",
-    sequence: null,
-    arrival_sequence: 1,
-    last_event: "claude.prompt-submit",
-    created_at: "2026-11-29T11:00:00.000Z",
-    updated_at: "2026-11-29T11:00:00.000Z",
-    status_changed_at: "2026-11-29T11:00:00.000Z",
-    terminal: { env: {} },
-    ...overrides,
-  };
-}
 
 let sandbox: Sandbox;
 let dir: string;

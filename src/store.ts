@@ -36,8 +36,10 @@ export type FileRead =
 
 let readBuffer = Buffer.allocUnsafe(LIMITS.recordBytes + 1);
 
-/** Read a small JSON file without following a symlink at its name and without blocking on a FIFO planted there. */
-export function readJsonFile(path: string, maxBytes: number = LIMITS.recordBytes): FileRead {
+export type TextRead = Exclude<FileRead, { kind: "json" }> | { kind: "text"; text: string };
+
+/** Read a small text file without following a symlink at its name and without blocking on a FIFO planted there. */
+export function readTextFile(path: string, maxBytes: number = LIMITS.recordBytes): TextRead {
   let fd: number;
   try {
     fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
@@ -61,15 +63,25 @@ export function readJsonFile(path: string, maxBytes: number = LIMITS.recordBytes
       length += bytesRead;
       if (length > maxBytes) return { kind: "invalid", reason: "too-large", detail: `${path} grew past ${maxBytes} bytes` };
     }
-    try {
-      return { kind: "json", value: JSON.parse(buffer.subarray(0, length).toString("utf8")) };
-    } catch {
-      return { kind: "invalid", reason: "not-json", detail: `${path} is not JSON` };
-    }
+    return { kind: "text", text: buffer.subarray(0, length).toString("utf8") };
   } catch (error) {
     return { kind: "invalid", reason: "io", detail: `${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}` };
   } finally {
     closeSync(fd);
+  }
+}
+
+/** A small JSON file, read as `readTextFile` does. */
+export function readJsonFile(path: string, maxBytes: number = LIMITS.recordBytes): FileRead {
+  const file = readTextFile(path, maxBytes);
+  return file.kind === "text" ? parseJsonText(file.text, path) : file;
+}
+
+function parseJsonText(text: string, path: string): FileRead {
+  try {
+    return { kind: "json", value: JSON.parse(text) };
+  } catch {
+    return { kind: "invalid", reason: "not-json", detail: `${path} is not JSON` };
   }
 }
 
@@ -101,16 +113,25 @@ export function parseRecord(value: unknown, now: number = Date.now()): RecordRea
   };
   if (launch) record.launch = launch;
   else delete record.launch;
+  return checkTimestamps(record, now);
+}
+
+/** Every timestamp of a record is a date, and none is more than five minutes ahead of `now`. */
+function checkTimestamps(record: SessionRecord, now: number): RecordRead {
   const latest = now + LIMITS.futureSkewMs;
   for (const stamp of [record.created_at, record.updated_at, record.status_changed_at]) {
-    if (Number.isNaN(Date.parse(stamp))) return { kind: "invalid", reason: "schema", detail: `timestamp ${stamp} is not a date` };
-    if (Date.parse(stamp) > latest) return { kind: "invalid", reason: "future-timestamp", detail: `timestamp ${stamp} is more than five minutes ahead` };
+    const time = Date.parse(stamp);
+    if (Number.isNaN(time)) return { kind: "invalid", reason: "schema", detail: `timestamp ${stamp} is not a date` };
+    if (time > latest) return { kind: "invalid", reason: "future-timestamp", detail: `timestamp ${stamp} is more than five minutes ahead` };
   }
   return { kind: "record", record };
 }
 
 export function readRecord(path: string, now?: number): RecordRead {
-  const file = readJsonFile(path);
+  return parseRecordFile(readJsonFile(path), now);
+}
+
+function parseRecordFile(file: FileRead, now?: number): RecordRead {
   return file.kind === "json" ? parseRecord(file.value, now) : file;
 }
 
@@ -175,7 +196,17 @@ export interface RecordListing {
 }
 
 /** Every record in the sessions dir (tombstones skipped). */
-export function listRecords(sessionsDir: string, now: number = Date.now()): RecordListing {
+/** Records validated before, by the exact text they were validated from (record-cache.ts). */
+export interface ValidatedRecords {
+  lookup(digest: string, text: string): SessionRecord | undefined;
+  remember(digest: string, text: string, record: SessionRecord): void;
+}
+
+/**
+ * Every record in the sessions dir. With `validated`, a file whose exact text was validated before is not validated
+ * again (its timestamps are still checked against `now`); every other file is, and a valid one is remembered.
+ */
+export function listRecords(sessionsDir: string, now: number = Date.now(), validated?: ValidatedRecords): RecordListing {
   let names: string[];
   try {
     names = readdirSync(sessionsDir);
@@ -187,9 +218,14 @@ export function listRecords(sessionsDir: string, now: number = Date.now()): Reco
   for (const name of names) {
     const digest = RECORD_FILE.exec(name)?.[1];
     if (digest === undefined) continue;
-    const read = readRecord(recordPath(sessionsDir, digest), now);
-    if (read.kind === "record") records.push({ digest, record: read.record });
-    else if (read.kind === "invalid") invalid.push({ digest, reason: read.reason, detail: read.detail });
+    const path = recordPath(sessionsDir, digest);
+    const file = readTextFile(path);
+    const known = file.kind === "text" ? validated?.lookup(digest, file.text) : undefined;
+    const read = known ? checkTimestamps(known, now) : file.kind === "text" ? parseRecordFile(parseJsonText(file.text, path), now) : file;
+    if (read.kind === "record") {
+      records.push({ digest, record: read.record });
+      if (!known && file.kind === "text") validated?.remember(digest, file.text, read.record);
+    } else if (read.kind === "invalid") invalid.push({ digest, reason: read.reason, detail: read.detail });
   }
   return { records, invalid };
 }

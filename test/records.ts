@@ -3,7 +3,7 @@
 import { canonicalId, digestOf, processInstanceId } from "../src/identity.ts";
 import { ensureStateDirs } from "../src/paths.ts";
 import { linuxProcessSource } from "../src/proc.ts";
-import type { Terminal } from "../src/schema.ts";
+import type { SessionRecord, Terminal } from "../src/schema.ts";
 import { writeRecord } from "../src/store.ts";
 
 export async function writeLiveRecord(stateDir: string, sessionId: string, terminal: Terminal, cwd = "/w"): Promise<void> {
@@ -17,4 +17,30 @@ export async function writeLiveRecord(stateDir: string, sessionId: string, termi
     identity: "process", pid: process.pid, process_start: me.startToken, cwd, status: "idle", detail: "", tool: "", sequence: null,
     arrival_sequence: 1, last_event: "claude.stop", created_at: now, updated_at: now, status_changed_at: now, terminal,
   });
+}
+
+/** A valid record of a made-up process, for tests of storage and listing; its file name digest is "b" x 64. */
+export function sampleRecord(overrides: Partial<SessionRecord> = {}): SessionRecord {
+  return {
+    schema_version: 1,
+    canonical_id: `fleet:v1:claude:${"b".repeat(64)}`,
+    harness: "claude",
+    session_id: "s1",
+    instance_id: "pid:1@t",
+    identity: "process",
+    pid: 1,
+    process_start: "t",
+    cwd: "/w",
+    status: "running",
+    detail: "",
+    tool: "",
+    sequence: null,
+    arrival_sequence: 1,
+    last_event: "claude.prompt-submit",
+    created_at: "2026-11-29T11:00:00.000Z",
+    updated_at: "2026-11-29T11:00:00.000Z",
+    status_changed_at: "2026-11-29T11:00:00.000Z",
+    terminal: { env: {} },
+    ...overrides,
+  };
 }
