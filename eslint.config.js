@@ -35,7 +35,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ["**/*.cjs"],
+    files: ["**/*.cjs", "bin/tongs-agents.js"], // bin/package.json makes bin/ CommonJS
     languageOptions: { sourceType: "commonjs", globals: { ...nodeGlobals, require: "readonly", module: "writable" } },
     rules: { "@typescript-eslint/no-require-imports": "off" },
   },

@@ -6,16 +6,19 @@ import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
-// proper-lockfile and its dependencies are CommonJS: give the ESM bundle a `require` for Node's built-ins.
-const banner = { js: 'import { createRequire as __createRequire } from "node:module"; const require = __createRequire(import.meta.url);' };
+// Every bundle is CommonJS: Node loads a CommonJS file without its ES module loader, and `require` of a built-in
+// costs nothing like an ES module's facade of it (an ESM bundle also hoists every built-in import of a lazily loaded
+// module to the top). `import()` becomes `require` (dynamic-import unsupported), `import.meta` is mapped to the file.
+const banner = { js: 'var __import_meta_url = require("node:url").pathToFileURL(__filename).href;' };
+const importMeta = { "import.meta.url": "__import_meta_url", "import.meta.dirname": "__dirname" };
 // graceful-fs and signal-exit (under proper-lockfile) each cost the hook several milliseconds of start-up for cases it
 // never meets (EMFILE storms; locks held at a signal). The hook bundle uses small stand-ins; each shim says why. (Only
 // the hook: execa in the CLI depends on signal-exit 4, whose API differs.)
 const hookAlias = { "graceful-fs": "./scripts/graceful-fs-shim.cjs", "signal-exit": "./scripts/signal-exit-shim.cjs" };
 const { version } = JSON.parse(await readFile(new URL("../package.json", import.meta.url), "utf8"));
-const common = { define: { TONGS_AGENTS_VERSION: JSON.stringify(version) }, bundle: true, platform: "node", format: "esm", target: "node22", absWorkingDir: root, banner, metafile: true, logLevel: "warning", legalComments: "none" };
+const common = { define: { TONGS_AGENTS_VERSION: JSON.stringify(version), ...importMeta }, bundle: true, platform: "node", format: "cjs", supported: { "dynamic-import": false }, target: "node22", absWorkingDir: root, banner, metafile: true, logLevel: "warning", legalComments: "none" };
 
-// The CLI is a small dispatcher (dist/cli/main.js) and one self-contained bundle per verb (dist/cli/verbs/<verb>.js),
+// The CLI is a small dispatcher (dist/cli/main.cjs) and one self-contained bundle per verb (dist/cli/verbs/<verb>.cjs),
 // loaded on demand. Not esbuild's code splitting: across shared chunks it stopped tree-shaking zod's locales (360 KB
 // loaded by every verb); a verb bundle carries only what that verb uses.
 const runSource = await readFile(new URL("../src/cli/run.ts", import.meta.url), "utf8");
@@ -23,19 +26,29 @@ const verbModules = [...new Set([...runSource.matchAll(/import\("\.\/([a-z-]+)\.
 const verbsApart = {
   name: "verbs-apart",
   setup(pluginBuild) {
-    pluginBuild.onResolve({ filter: /^\.\/[a-z-]+\.ts$/ }, (args) => (args.importer.endsWith("src/cli/run.ts") && args.kind === "dynamic-import" ? { path: `./verbs/${args.path.slice(2, -3)}.js`, external: true } : undefined));
-    // The MCP server is its own bundle too (dist/mcp/stdio.js, two levels up from dist/cli/verbs/).
-    pluginBuild.onResolve({ filter: /^\.\.\/mcp\/stdio\.ts$/ }, () => ({ path: "../../mcp/stdio.js", external: true }));
+    pluginBuild.onResolve({ filter: /^\.\/[a-z-]+\.ts$/ }, (args) => (args.importer.endsWith("src/cli/run.ts") && args.kind === "dynamic-import" ? { path: `./verbs/${args.path.slice(2, -3)}.cjs`, external: true } : undefined));
+    // The MCP server is its own bundle too (dist/mcp/stdio.cjs, two levels up from dist/cli/verbs/).
+    pluginBuild.onResolve({ filter: /^\.\.\/mcp\/stdio\.ts$/ }, () => ({ path: "../../mcp/stdio.cjs", external: true }));
+  },
+};
+
+// The picker's first screen needs neither focus (execa and every backend) nor prune (the record lock): each is its own
+// bundle (dist/cli/lazy/), required when Enter or Ctrl-X is pressed.
+const pickerApart = {
+  name: "picker-apart",
+  setup(pluginBuild) {
+    pluginBuild.onResolve({ filter: /^\.\.\/(focus|prune)\.ts$/ }, (args) => (args.importer.endsWith("src/cli/pick.ts") && args.kind === "dynamic-import" ? { path: `../lazy/${args.path.slice(3, -3)}.cjs`, external: true } : undefined));
   },
 };
 
 const entries = [
-  // CommonJS: Node loads it measurably faster than an ES module, and the hook's start-up is its cost.
-  { name: "hook", entryPoints: ["src/hook-main.ts"], outfile: "dist/hook.cjs", minify: true, format: "cjs", banner: {}, alias: hookAlias },
-  { name: "cli", entryPoints: ["src/cli/main.ts"], outfile: "dist/cli/main.js", plugins: [verbsApart] },
+  // The hook: its start-up is its cost, so it is minified and uses the stand-ins above.
+  { name: "hook", entryPoints: ["src/hook-main.ts"], outfile: "dist/hook.cjs", minify: true, banner: {}, alias: hookAlias },
+  { name: "cli", entryPoints: ["src/cli/main.ts"], outfile: "dist/cli/main.cjs", plugins: [verbsApart] },
   // jsonc-parser's package "main" is a UMD wrapper whose requires esbuild cannot follow: bundle its ES module build.
-  { name: "verbs", entryPoints: verbModules.map((verb) => ({ in: `src/cli/${verb}.ts`, out: verb })), outdir: "dist/cli/verbs", alias: { "jsonc-parser": "./node_modules/jsonc-parser/lib/esm/main.js" }, plugins: [verbsApart] },
-  { name: "mcp", entryPoints: ["src/mcp/stdio.ts"], outfile: "dist/mcp/stdio.js" },
+  { name: "verbs", entryPoints: verbModules.map((verb) => ({ in: `src/cli/${verb}.ts`, out: verb })), outdir: "dist/cli/verbs", outExtension: { ".js": ".cjs" }, alias: { "jsonc-parser": "./node_modules/jsonc-parser/lib/esm/main.js" }, plugins: [verbsApart, pickerApart] },
+  { name: "lazy", entryPoints: ["focus", "prune"].map((module) => ({ in: `src/${module}.ts`, out: module })), outdir: "dist/cli/lazy", outExtension: { ".js": ".cjs" } },
+  { name: "mcp", entryPoints: ["src/mcp/stdio.ts"], outfile: "dist/mcp/stdio.cjs" },
 ];
 
 await rm(`${root}dist`, { recursive: true, force: true });

@@ -3,13 +3,16 @@ import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { repoRootOf } from "./repo.ts";
 
-/** Branch name, or a short commit for a detached HEAD; undefined outside a repository or when HEAD is unreadable. */
+/**
+ * Branch name, or a short commit for a detached HEAD; undefined outside a repository or when HEAD is unreadable.
+ * `cache` holds answers by directory and by repository root (many sessions share a few directories).
+ */
 export function branchOf(directory: string, cache: Map<string, string | undefined> = new Map()): string | undefined {
+  if (cache.has(directory)) return cache.get(directory);
   const root = repoRootOf(directory);
-  if (root === undefined) return undefined;
-  if (cache.has(root)) return cache.get(root);
-  const branch = readHead(root);
-  cache.set(root, branch);
+  const branch = root === undefined ? undefined : cache.has(root) ? cache.get(root) : readHead(root);
+  if (root !== undefined) cache.set(root, branch);
+  cache.set(directory, branch);
   return branch;
 }
 

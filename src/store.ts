@@ -55,15 +55,14 @@ export function readTextFile(path: string, maxBytes: number = LIMITS.recordBytes
     if (stats.size > maxBytes) return { kind: "invalid", reason: "too-large", detail: `${path} is ${stats.size} bytes` };
     // One buffer for every read (reads are synchronous): listing thousands of records allocates nothing per file.
     if (readBuffer.length < maxBytes + 1) readBuffer = Buffer.allocUnsafe(maxBytes + 1);
-    const buffer = readBuffer.subarray(0, maxBytes + 1);
     let length = 0;
     for (;;) {
-      const bytesRead = readSync(fd, buffer, length, buffer.length - length, length);
+      const bytesRead = readSync(fd, readBuffer, length, maxBytes + 1 - length, length);
       if (bytesRead === 0) break;
       length += bytesRead;
       if (length > maxBytes) return { kind: "invalid", reason: "too-large", detail: `${path} grew past ${maxBytes} bytes` };
     }
-    return { kind: "text", text: buffer.subarray(0, length).toString("utf8") };
+    return { kind: "text", text: readBuffer.toString("utf8", 0, length) };
   } catch (error) {
     return { kind: "invalid", reason: "io", detail: `${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}` };
   } finally {

@@ -1,6 +1,6 @@
 // The hook as harnesses run it: real processes, a real process tree (fake harness processes with exact names), the
 // real file system. Fail-open is checked on every path: exit 0, nothing on stdout or stderr.
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, utimesSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -9,7 +9,7 @@ import { sessionsDirOf } from "../src/paths.ts";
 import { linuxProcessSource } from "../src/proc.ts";
 import { readRecord, recordPath } from "../src/store.ts";
 import { makeSandbox, type Sandbox } from "./sandbox.ts";
-import { ROOT, runHook, startFakeHarness, type FakeHarness, type ProcessResult } from "./processes.ts";
+import { CLI_BIN, ROOT, runHook, startFakeHarness, type FakeHarness, type ProcessResult } from "./processes.ts";
 
 let sandbox: Sandbox;
 const harnesses: FakeHarness[] = [];
@@ -196,6 +196,18 @@ describe("fail-open", () => {
     const cli = spawnSync("/usr/bin/node", [join(ROOT, "bin/tongs-agents.js"), "list"], { env: sandbox.env, encoding: "utf8" });
     expect(cli.status).toBe(1);
     expect(cli.stderr).toContain("needs Node.js 22 or newer");
+  });
+});
+
+describe("the CLI process", () => {
+  it("stops quietly, exit 0, when the reader of its output has gone (a pipe into head)", async () => {
+    const child = spawn(process.execPath, [CLI_BIN, "help"], { env: sandbox.env, stdio: ["ignore", "pipe", "pipe"] });
+    // Close the read end before the CLI writes: its first write fails with EPIPE.
+    child.stdout.destroy();
+    let stderr = "";
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+    expect({ code, stderr }).toEqual({ code: 0, stderr: "" });
   });
 });
 

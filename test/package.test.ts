@@ -23,7 +23,7 @@ beforeAll(() => {
 
 describe("the packed npm tarball", () => {
   it("contains the hook, the CLI, every bundle and the Pi bridge, and no sources or tests", () => {
-    for (const required of ["package.json", "README.md", "bin/tongs-agents.js", "bin/tongs-agents-hook.cjs", "dist/hook.cjs", "dist/cli/main.js", "pi-bridge/package.json", "pi-bridge/index.js"]) expect(packed, required).toContain(required);
+    for (const required of ["package.json", "README.md", "bin/tongs-agents.js", "bin/package.json", "bin/tongs-agents-hook.cjs", "dist/hook.cjs", "dist/cli/main.cjs", "dist/cli/verbs/status.cjs", "dist/mcp/stdio.cjs", "pi-bridge/package.json", "pi-bridge/index.js"]) expect(packed, required).toContain(required);
     const shipped = [...filesUnder(join(ROOT, "bin")), ...filesUnder(join(ROOT, "dist")), ...filesUnder(join(ROOT, "pi-bridge"))].filter((file) => !file.endsWith(".test.ts"));
     for (const file of shipped) expect(packed, file).toContain(file);
     expect([...packed].filter((path) => /^(src|test|scripts|bench|\.ci)\//.test(path) || path.endsWith(".test.ts"))).toEqual([]);

@@ -1,10 +1,17 @@
-// Entry point of `tongs-agents` (bundled to dist/cli.js).
+// Entry point of `tongs-agents` (bundled to dist/cli/main.cjs, loaded by bin/tongs-agents.js).
 import { defaultContext, runCli } from "./run.ts";
 
 const stdout = process.stdout;
-process.exitCode = await runCli(process.argv.slice(2), defaultContext(), {
+// Output piped into `head` (or a closed MCP client): the reader is gone, so stop quietly rather than with a stack.
+stdout.on("error", (error: NodeJS.ErrnoException) => {
+  if (error.code !== "EPIPE") throw error;
+  process.exit(0);
+});
+void runCli(process.argv.slice(2), defaultContext(), {
   stdout: (text) => stdout.write(`${text}\n`),
   stderr: (text) => process.stderr.write(`${text}\n`),
   color: stdout.isTTY === true && !process.env.NO_COLOR,
   columns: stdout.columns ?? 120,
+}).then((code) => {
+  process.exitCode = code;
 });
