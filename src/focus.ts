@@ -35,7 +35,7 @@ function directoryTier(query: string): (session: SessionView) => boolean {
 }
 
 export async function focusSession(query: string, options: FocusOptions): Promise<FocusResult> {
-  const { stateDir, processes, env = process.env, client, run = defaultRun, platform = process.platform, backends = BACKENDS, environOf = linuxEnvironOf } = options;
+  const { stateDir, processes } = options;
   const load = (discover: boolean) => loadFleet({ stateDir, processes, discover, ...(options.listProcesses ? { listProcesses: options.listProcesses } : {}), ...(options.now ? { now: options.now } : {}) });
   // Live sessions first: a directory name shared with an ended session is not ambiguous.
   const tiers = [directoryTier(query)];
@@ -57,7 +57,12 @@ export async function focusSession(query: string, options: FocusOptions): Promis
     return result("ambiguous", `${found.candidates.length} sessions match ${JSON.stringify(query)}; use a longer id`, { candidates: found.candidates });
   }
 
-  const session = found.session;
+  return focusView(found.session, options);
+}
+
+/** Focus a session already resolved from a fresh listing (as `next` has one), without listing again. */
+export async function focusView(session: SessionView, options: FocusOptions): Promise<FocusResult> {
+  const { stateDir, env = process.env, client, run = defaultRun, platform = process.platform, backends = BACKENDS, environOf = linuxEnvironOf } = options;
   const summary = { id: session.id, short_id: session.short_id, harness: session.harness, cwd: session.cwd, status: session.status, pid: session.pid };
   const unavailable = (detail: string) => result("unavailable", detail, { session: summary });
   if (session.stale) return unavailable(`stale: ${session.stale_reason}; not focusing whatever now lives in its terminal`);

@@ -2,7 +2,7 @@
 import { join } from "node:path";
 import { chooseNext } from "../attention.ts";
 import { EXIT_CODES, exitCodeOfFocus } from "../errors.ts";
-import { focusSession } from "../focus.ts";
+import { focusView } from "../focus.ts";
 import { readSeen } from "../seen.ts";
 import { loadFleet } from "../sessions.ts";
 import { readJsonFile, writeJsonAtomic } from "../store.ts";
@@ -23,7 +23,7 @@ export const nextVerb: Verb = async (args, context, io) => {
   const target = chooseNext(fleet.sessions, readSeen(context.stateDir), previous);
   if (!target) return fail({ ok: false, reason: "not-found", detail: "no live agent session to go to" }, io, json);
   writeJsonAtomic(join(context.stateDir, NEXT_FILE), { schema_version: 1, last: target.id }, 4096);
-  const result = await focusSession(target.id, { stateDir: context.stateDir, processes: context.processes, env: context.env, client, now: context.now });
+  const result = await focusView(target, { stateDir: context.stateDir, processes: context.processes, env: context.env, client, now: context.now });
   if (json) io.stdout(JSON.stringify(result, null, 2));
   else (result.state === "complete" ? io.stdout : io.stderr)(formatFocus(result));
   return result.state === "complete" ? EXIT_CODES.ok : exitCodeOfFocus(result.state);
