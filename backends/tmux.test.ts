@@ -7,14 +7,23 @@ const SOCKET = "/tmp/tmux-0/work";
 const ok = (stdout = ""): RunResult => ({ ok: true, code: 0, stdout, stderr: "" });
 const err = (stderr: string): RunResult => ({ ok: false, code: 1, stdout: "", stderr });
 
-/** A recording tmux: answers by subcommand, remembers every argv. */
+/**
+ * A recording tmux: remembers every argv; answers each command of a `;` sequence by its subcommand, printing their
+ * output in order and, as tmux does, running none of the rest once one fails.
+ */
 function fakeTmux(answers: Record<string, RunResult | ((args: readonly string[]) => RunResult)>) {
   const calls: string[][] = [];
   const run: Runner = async (file, args, _options?: RunOptions) => {
     calls.push([file, ...args]);
-    const sub = args[2] as string;
-    const answer = answers[sub] ?? ok();
-    return typeof answer === "function" ? answer(args) : answer;
+    const commands = args.slice(2).reduce<string[][]>((list, arg) => (arg === ";" ? [...list, []] : (list.at(-1)?.push(arg), list)), [[]]);
+    let stdout = "";
+    for (const command of commands) {
+      const answer = answers[command[0] as string] ?? ok();
+      const result = typeof answer === "function" ? answer(command) : answer;
+      if (!result.ok) return { ...result, stdout };
+      stdout += result.stdout && !result.stdout.endsWith("\n") ? `${result.stdout}\n` : result.stdout;
+    }
+    return ok(stdout);
   };
   return { run, calls };
 }
@@ -31,9 +40,11 @@ function context(run: Runner, extra: Partial<FocusContext> = {}): FocusContext {
   };
 }
 
-const display = (args: readonly string[]) => (args.at(-1)?.includes("pane_active") ? ok("110") : ok("$2\twork\t1"));
+/** Each output row carries the tag the backend put at the front of its format. */
+const tagged = (tag: string, text: string) => text.split("\n").filter(Boolean).map((line) => `${tag}\t${line}`).join("\n");
+const display = (args: readonly string[]) => ok(tagged("pane", args.at(-1)?.includes("pane_active") ? "110" : "$2\twork\t1"));
 /** list-clients answers: the client table before the switch, the pane each client shows after. */
-const clientsShowing = (table: string, panes: string) => (args: readonly string[]) => (args.at(-1)?.includes("#{pane_id}") && !args.at(-1)?.includes("client_pid") ? ok(panes) : ok(table));
+const clientsShowing = (table: string, panes: string) => (args: readonly string[]) => ok(tagged("client", args.at(-1)?.includes("#{pane_id}") && !args.at(-1)?.includes("client_pid") ? panes : table));
 
 describe("parsing", () => {
   it("takes the socket from TMUX and the caller's session id from its third field", () => {
@@ -82,12 +93,9 @@ describe("tmuxBackend.focus", () => {
     const tmux = fakeTmux({ "list-clients": clientsShowing("/dev/pts/5\t$2\t10\t99", "/dev/pts/5\t%7"), "display-message": display });
     const outcome = await tmuxBackend.focus(target, context(tmux.run, { client: "/dev/pts/5" }));
     expect(tmux.calls).toEqual([
-      ["tmux", "-S", SOCKET, "has-session", "-t", "%7"],
-      ["tmux", "-S", SOCKET, "display-message", "-p", "-t", "%7", "#{session_id}\t#{session_name}\t#{window_index}"],
-      ["tmux", "-S", SOCKET, "list-clients", "-F", "#{client_tty}\t#{session_id}\t#{client_activity}\t#{client_pid}"],
+      ["tmux", "-S", SOCKET, "has-session", "-t", "%7", ";", "display-message", "-p", "-t", "%7", "pane\t#{session_id}\t#{session_name}\t#{window_index}", ";", "list-clients", "-F", "client\t#{client_tty}\t#{session_id}\t#{client_activity}\t#{client_pid}"],
       ["tmux", "-S", SOCKET, "switch-client", "-c", "/dev/pts/5", "-t", "%7", ";", "select-window", "-t", "%7", ";", "select-pane", "-t", "%7"],
-      ["tmux", "-S", SOCKET, "display-message", "-p", "-t", "%7", "#{pane_active}#{window_active}#{window_zoomed_flag}"],
-      ["tmux", "-S", SOCKET, "list-clients", "-F", "#{client_tty}\t#{pane_id}"],
+      ["tmux", "-S", SOCKET, "display-message", "-p", "-t", "%7", "pane\t#{pane_active}#{window_active}#{window_zoomed_flag}", ";", "list-clients", "-F", "client\t#{client_tty}\t#{pane_id}"],
     ]);
     expect(outcome).toMatchObject({ located: true, selection: { succeeded: true }, activation: { succeeded: true } });
   });
@@ -95,7 +103,7 @@ describe("tmuxBackend.focus", () => {
   it("with no client attached: selection only, activation reported as not possible", async () => {
     const tmux = fakeTmux({ "list-clients": ok(""), "display-message": display });
     const outcome = await tmuxBackend.focus(target, context(tmux.run));
-    expect(tmux.calls.map((call) => call[3])).not.toContain("switch-client");
+    expect(tmux.calls.flat()).not.toContain("switch-client");
     expect(tmux.calls).toContainEqual(["tmux", "-S", SOCKET, "select-window", "-t", "%7", ";", "select-pane", "-t", "%7"]);
     expect(outcome).toMatchObject({ selection: { succeeded: true }, activation: { attempted: false, succeeded: false } });
     expect(outcome.activation.detail).toContain("no tmux client is attached");
@@ -115,6 +123,13 @@ describe("tmuxBackend.focus", () => {
     const tmux = fakeTmux({ "list-clients": clientsShowing("/dev/pts/5\t$2\t10\t99", "/dev/pts/4\t%7\n/dev/pts/5\t%3"), "display-message": display });
     const outcome = await tmuxBackend.focus(target, context(tmux.run, { client: "/dev/pts/5" }));
     expect(outcome.activation).toMatchObject({ succeeded: false, detail: "client /dev/pts/5 shows %3, not %7" });
+  });
+
+  it("a pane that is not active after the switch is a failed selection, with what tmux said", async () => {
+    const notActive = (args: readonly string[]) => ok(tagged("pane", args.at(-1)?.includes("pane_active") ? "010" : "$2\twork\t1"));
+    const tmux = fakeTmux({ "list-clients": clientsShowing("/dev/pts/5\t$2\t10\t99", "/dev/pts/5\t%7"), "display-message": notActive });
+    const outcome = await tmuxBackend.focus(target, context(tmux.run, { client: "/dev/pts/5" }));
+    expect(outcome.selection).toMatchObject({ succeeded: false, detail: "after switching, %7 is not the active pane of its session (tmux says 010)" });
   });
 
   it("a pane that no longer exists, and a server that is gone, are reported as such", async () => {

@@ -16,6 +16,14 @@ interface Client {
 }
 
 const PANE = /^%\d+$/;
+/** Row tags in the output of one tmux call that runs several commands: which command printed the row. */
+const PANE_ROW = "pane\t";
+const CLIENT_ROW = "client\t";
+
+/** The rows of `stdout` that carry `tag`, without it. */
+function rows(stdout: string, tag: string): string[] {
+  return stdout.split("\n").filter((line) => line.startsWith(tag)).map((line) => line.slice(tag.length));
+}
 
 /** `TMUX` is `<socket path>,<server pid>,<session id number>`; the socket is the text before the first comma. */
 export function parseTmuxEnv(tmux: string | undefined): { socket: string; sessionId: string } | undefined {
@@ -80,17 +88,16 @@ export const tmuxBackend = {
   async focus({ socket, pane }, context): Promise<BackendOutcome> {
     const tmux = (...args: string[]) => context.run("tmux", ["-S", socket, ...args]);
     const target = `tmux pane ${pane} (${socket})`;
-    // display on a dead pane succeeds with empty output; has-session fails on it, so it is the existence check.
-    const exists = await tmux("has-session", "-t", pane);
-    if (!exists.ok) {
-      const why = explain(exists, socket, pane);
+    // display on a dead pane succeeds with empty output; has-session fails on it, so it is the existence check. When a
+    // command of a sequence fails, tmux runs none of the rest: one call answers existence, location and clients.
+    const located = await tmux("has-session", "-t", pane, ";", "display-message", "-p", "-t", pane, `${PANE_ROW}#{session_id}\t#{session_name}\t#{window_index}`, ";", "list-clients", "-F", `${CLIENT_ROW}#{client_tty}\t#{session_id}\t#{client_activity}\t#{client_pid}`);
+    if (!located.ok) {
+      const why = explain(located, socket, pane);
       return { located: false, target, selection: failed(why), activation: skipped(why) };
     }
-    const info = await tmux("display-message", "-p", "-t", pane, "#{session_id}\t#{session_name}\t#{window_index}");
-    const [sessionId = "", sessionName = "", windowIndex = ""] = info.stdout.split("\t");
+    const [sessionId = "", sessionName = "", windowIndex = ""] = rows(located.stdout, PANE_ROW)[0]?.split("\t") ?? [];
     const where = `${target}, session ${sessionName} window ${windowIndex}`;
-    const listed = await tmux("list-clients", "-F", "#{client_tty}\t#{session_id}\t#{client_activity}\t#{client_pid}");
-    const choice = chooseClient(listed.ok ? parseClients(listed.stdout) : [], sessionId, socket, context);
+    const choice = chooseClient(parseClients(rows(located.stdout, CLIENT_ROW).join("\n")), sessionId, socket, context);
 
     // One command, so a popup closing on the session switch cannot cut the sequence short.
     const switched = choice
@@ -101,16 +108,16 @@ export const tmuxBackend = {
       return { located: true, target: where, selection: failed(why), activation: failed(why) };
     }
 
-    const selected = await tmux("display-message", "-p", "-t", pane, "#{pane_active}#{window_active}#{window_zoomed_flag}");
-    const [paneActive, windowActive] = selected.stdout;
+    // Verify in one call: the pane is active in its window, the window in its session, and what each client shows.
+    // (`display -c TTY` run from outside tmux does not read that client: tmux 3.3a answers for another one;
+    // list-clients formats are per client.)
+    const verified = await tmux("display-message", "-p", "-t", pane, `${PANE_ROW}#{pane_active}#{window_active}#{window_zoomed_flag}`, ";", "list-clients", "-F", `${CLIENT_ROW}#{client_tty}\t#{pane_id}`);
+    const flags = rows(verified.stdout, PANE_ROW)[0] ?? "";
     const selection: Operation =
-      paneActive === "1" && windowActive === "1" ? done(`selected ${pane} in session ${sessionName} window ${windowIndex}`) : failed(`after switching, ${pane} is not the active pane of its session (tmux says ${selected.stdout || selected.stderr})`);
+      flags.startsWith("11") ? done(`selected ${pane} in session ${sessionName} window ${windowIndex}`) : failed(`after switching, ${pane} is not the active pane of its session (tmux says ${flags || verified.stderr.trim()})`);
 
     if (!choice) return { located: true, target: where, selection, activation: skipped(`no tmux client is attached to ${socket}: nothing shows the pane until one attaches`) };
-    // `display -c TTY` run from outside tmux does not read that client (tmux 3.3a answers for another one);
-    // list-clients formats are per client.
-    const shown = await tmux("list-clients", "-F", "#{client_tty}\t#{pane_id}");
-    const clientPane = shown.stdout.split("\n").find((line) => line.startsWith(`${choice.client.tty}\t`))?.split("\t")[1];
+    const clientPane = rows(verified.stdout, CLIENT_ROW).find((line) => line.startsWith(`${choice.client.tty}\t`))?.split("\t")[1];
     if (clientPane !== pane) return { located: true, target: where, selection, activation: failed(`client ${choice.client.tty} shows ${clientPane ?? "nothing"}, not ${pane}`) };
     const showing = `${choice.why} shows ${pane}`;
     if (choice.pinned) return { located: true, target: where, selection, activation: done(showing) };
