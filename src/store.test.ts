@@ -4,7 +4,7 @@ import { join, resolve } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { makeSandbox, type Sandbox } from "../test/sandbox.ts";
 import { ensureStateDirs } from "./paths.ts";
-import { listRecords, parseRecord, readJsonFile, readRecord, recordPath, writeJsonAtomic } from "./store.ts";
+import { listRecords, parseRecord, readJsonFile, readRecord, readTextFile, recordPath, writeJsonAtomic } from "./store.ts";
 import { STALE_LOCK_MS, withRecordLock } from "./record-lock.ts";
 import { sampleRecord } from "../test/records.ts";
 
@@ -63,6 +63,17 @@ describe("reading files", () => {
     expect(await readJsonFile(recordPath(dir, DIGEST))).toMatchObject({ kind: "invalid", reason: "too-large" });
     writeFileSync(recordPath(dir, DIGEST), "{nope");
     expect(await readJsonFile(recordPath(dir, DIGEST))).toMatchObject({ kind: "invalid", reason: "not-json" });
+  });
+
+  it("reads files of every size up to the bound exactly, one after another (the read buffer is shared)", () => {
+    const path = join(sandbox.root, "sized.txt");
+    for (const size of [300 * 1024, 10, 65 * 1024, 0, 1024 * 1024]) {
+      const text = "é".repeat(size / 2) + "x".repeat(size % 2);
+      writeFileSync(path, text);
+      expect(readTextFile(path, 1024 * 1024)).toEqual({ kind: "text", text });
+    }
+    writeFileSync(path, "y".repeat(1024 * 1024 + 1));
+    expect(readTextFile(path, 1024 * 1024)).toMatchObject({ kind: "invalid", reason: "too-large" });
   });
 });
 

@@ -34,7 +34,13 @@ export type FileRead =
   | { kind: "invalid"; reason: "symlink" | "not-a-file" | "too-large" | "not-json" | "schema" | "future-timestamp" | "newer-schema" | "io"; detail: string }
   | { kind: "json"; value: unknown };
 
-let readBuffer = Buffer.allocUnsafe(LIMITS.recordBytes + 1);
+let readBuffer: Buffer = Buffer.allocUnsafe(LIMITS.recordBytes + 1);
+
+function grown(buffer: Buffer, size: number, keep: number): Buffer {
+  const larger = Buffer.allocUnsafe(size);
+  buffer.copy(larger, 0, 0, keep);
+  return larger;
+}
 
 export type TextRead = Exclude<FileRead, { kind: "json" }> | { kind: "text"; text: string };
 
@@ -53,14 +59,19 @@ export function readTextFile(path: string, maxBytes: number = LIMITS.recordBytes
     const stats = fstatSync(fd);
     if (!stats.isFile()) return { kind: "invalid", reason: "not-a-file", detail: `${path} is not a regular file` };
     if (stats.size > maxBytes) return { kind: "invalid", reason: "too-large", detail: `${path} is ${stats.size} bytes` };
-    // One buffer for every read (reads are synchronous): listing thousands of records allocates nothing per file.
-    if (readBuffer.length < maxBytes + 1) readBuffer = Buffer.allocUnsafe(maxBytes + 1);
+    // One buffer for every read (reads are synchronous): listing thousands of records allocates nothing per file. It
+    // grows to the largest file read, not to the bound: a buffer of a large bound (the record cache's) would be
+    // external memory that makes V8 collect garbage early.
+    let capacity = Math.min(maxBytes, stats.size) + 1;
     let length = 0;
     for (;;) {
-      const bytesRead = readSync(fd, readBuffer, length, maxBytes + 1 - length, length);
+      if (readBuffer.length < capacity) readBuffer = grown(readBuffer, capacity, length);
+      const bytesRead = readSync(fd, readBuffer, length, capacity - length, length);
       if (bytesRead === 0) break;
       length += bytesRead;
       if (length > maxBytes) return { kind: "invalid", reason: "too-large", detail: `${path} grew past ${maxBytes} bytes` };
+      // One byte past the size fstat gave: the file grew since; read on, up to the bound.
+      if (length === capacity) capacity = maxBytes + 1;
     }
     return { kind: "text", text: readBuffer.toString("utf8", 0, length) };
   } catch (error) {
