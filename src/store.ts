@@ -205,7 +205,6 @@ export interface RecordListing {
   readonly invalid: { digest: string; reason: string; detail: string }[];
 }
 
-/** Every record in the sessions dir (tombstones skipped). */
 /** Records validated before, by the exact text they were validated from (record-cache.ts). */
 export interface ValidatedRecords {
   lookup(digest: string, text: string): SessionRecord | undefined;
@@ -213,7 +212,7 @@ export interface ValidatedRecords {
 }
 
 /**
- * Every record in the sessions dir. With `validated`, a file whose exact text was validated before is not validated
+ * Every record in the sessions dir (tombstones skipped). With `validated`, a file whose exact text was validated before is not validated
  * again (its timestamps are still checked against `now`); every other file is, and a valid one is remembered.
  */
 export function listRecords(sessionsDir: string, now: number = Date.now(), validated?: ValidatedRecords): RecordListing {
@@ -232,11 +231,15 @@ export function listRecords(sessionsDir: string, now: number = Date.now(), valid
     if (digest === undefined) continue;
     const path = base + name;
     const file = readTextFile(path);
-    const known = file.kind === "text" ? validated?.lookup(digest, file.text) : undefined;
-    const read = known ? checkTimestamps(known, now) : file.kind === "text" ? parseRecordFile(parseJsonText(file.text, path), now) : file;
+    if (file.kind !== "text") {
+      if (file.kind === "invalid") invalid.push({ digest, reason: file.reason, detail: file.detail });
+      continue;
+    }
+    const known = validated?.lookup(digest, file.text);
+    const read = known ? checkTimestamps(known, now) : parseRecordFile(parseJsonText(file.text, path), now);
     if (read.kind === "record") {
       records.push({ digest, record: read.record });
-      if (!known && file.kind === "text") validated?.remember(digest, file.text, read.record);
+      if (!known) validated?.remember(digest, file.text, read.record);
     } else if (read.kind === "invalid") invalid.push({ digest, reason: read.reason, detail: read.detail });
   }
   return { records, invalid };
