@@ -115,6 +115,12 @@ export async function runPicker(terminal: PickerTerminal, deps: PickerDeps): Pro
       resolve(exit);
     };
     const onSignal = () => finish({ kind: "cancelled" });
+    // A focus or prune that throws (it should report, not throw) is shown, and the picker stays usable.
+    const failed = (what: string) => (error: unknown) => {
+      busy = false;
+      model = { ...model, message: `${what} failed: ${error instanceof Error ? error.message : String(error)}` };
+      paint();
+    };
 
     const onData = (data: Buffer) => {
       for (const key of decodeKeys(data.toString("utf8"))) {
@@ -133,7 +139,7 @@ export async function runPicker(terminal: PickerTerminal, deps: PickerDeps): Pro
               model = { ...model, message: `${result.state}: ${result.detail}` };
               paint();
             }
-          });
+          }).catch(failed("focus"));
         }
         if (effect.kind === "prune") {
           busy = true;
@@ -141,7 +147,7 @@ export async function runPicker(terminal: PickerTerminal, deps: PickerDeps): Pro
             busy = false;
             model = { ...model, message: `removed ${removed} ended or stale session${removed === 1 ? "" : "s"}` };
             await reload(false);
-          });
+          }).catch(failed("clearing ended sessions"));
         }
       }
       paint();

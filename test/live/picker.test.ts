@@ -1,8 +1,10 @@
 // Live: the picker in a real pseudo-terminal (node-pty) and in a real tmux popup, over records written by the real
 // hook from agents running in real tmux panes.
 import { spawnSync } from "node:child_process";
+import { readdirSync } from "node:fs";
 import pty from "node-pty";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { sessionsDirOf } from "../../src/paths.ts";
 import { CLI_BIN, ROOT } from "../processes.ts";
 import { makeSandbox, type Sandbox } from "../sandbox.ts";
 import { TmuxLab, waitFor, type AgentPane, type AttachedClient } from "./tmux-lab.ts";
@@ -58,6 +60,29 @@ describe("pick in a real pseudo-terminal (node-pty)", () => {
       picker.write("\r");
       expect(await exited).toBe(0);
       expectShows(client, target);
+    } finally {
+      picker.kill();
+    }
+  });
+
+  it("Ctrl-X removes ended sessions (prune, loaded only then), says how many, and stays open", async () => {
+    const live = lab.newSession("home");
+    const ended = lab.newWindow("home", { events: ["session-start", "session-end"] });
+    await lab.ready(live, ended);
+    const picker = pty.spawn(process.execPath, [CLI_BIN, "pick"], { cols: 110, rows: 24, cwd: ROOT, env: { ...sandbox.env, TERM: "xterm-256color" } as Record<string, string> });
+    let output = "";
+    picker.onData((data) => (output += data));
+    const exited = new Promise<number>((resolve) => picker.onExit(({ exitCode }) => resolve(exitCode)));
+    const rows = (status: string) => lastFrame(output).filter((line) => new RegExp(`^[1-9 ][ >]. ${status}\\s+claude`).test(line)).length;
+    try {
+      await waitFor(() => rows("started") === 1 && rows("ended") === 1, "a started and an ended session");
+      picker.write("\u0018");
+      await waitFor(() => lastFrame(output).some((line) => line.includes("removed 1 ended or stale session")), "the prune message");
+      await waitFor(() => rows("ended") === 0, "the ended row to go");
+      expect(rows("started")).toBe(1);
+      expect(readdirSync(sessionsDirOf(sandbox.stateDir)).filter((name) => /^[0-9a-f]{64}\.json$/.test(name))).toHaveLength(1);
+      picker.write("q");
+      expect(await exited).toBe(0);
     } finally {
       picker.kill();
     }
