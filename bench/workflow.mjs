@@ -84,6 +84,8 @@ for (let index = 0; index < 500; index++) {
 const contenders = [
   { name: "`node -e 0` (floor)", run: () => timeSync(process.execPath, ["-e", "0"]) },
   { name: "`tongs-agents status --format tmux` (500 sessions)", run: () => timeSync(process.execPath, [CLI, "status", "--format", "tmux"]) },
+  // Every other row runs after earlier listings, as a status line does; this one as if all 500 records had changed.
+  { name: "the same `status`, validated-record cache removed first (every record validated)", run: () => (rmSync(join(stateDir, "validated-records.json"), { force: true }), timeSync(process.execPath, [CLI, "status", "--format", "tmux"])) },
   { name: "`tongs-agents next --client <tty>` (500 sessions, lands on the waiting pane)", run: () => timeSync(process.execPath, [CLI, "next", "--client", client]) },
   { name: "`tongs-agents focus <id> --client <tty>` (end to end, verified)", run: () => timeSync(process.execPath, [CLI, "focus", "bench-0", "--client", client]) },
   { name: "bare `tmux switch-client -c <tty> -t %N` (same pane, unverified)", run: () => timeSync("tmux", ["-S", inner, "switch-client", "-c", client, "-t", pane]) },
