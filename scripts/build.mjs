@@ -2,7 +2,8 @@
 // for the test that proves its import graph stays small. The MCP server is its own bundle: the SDK imports classic zod,
 // whose locales (360 KB) would otherwise land in the chunk every verb loads.
 import { build } from "esbuild";
-import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import { createHash } from "node:crypto";
+import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -16,7 +17,15 @@ const importMeta = { "import.meta.url": "__import_meta_url", "import.meta.dirnam
 // the hook: execa in the CLI depends on signal-exit 4, whose API differs.)
 const hookAlias = { "graceful-fs": "./scripts/graceful-fs-shim.cjs", "signal-exit": "./scripts/signal-exit-shim.cjs" };
 const { version } = JSON.parse(await readFile(new URL("../package.json", import.meta.url), "utf8"));
-const common = { define: { TONGS_AGENTS_VERSION: JSON.stringify(version), ...importMeta }, bundle: true, platform: "node", format: "cjs", supported: { "dynamic-import": false }, target: "node22", absWorkingDir: root, banner, metafile: true, logLevel: "warning", legalComments: "none" };
+// TONGS_AGENTS_BUILD (src/version.ts): a digest of every source file that can reach a bundle.
+const sources = (await Promise.all(["src", "backends"].map(async (dir) => (await readdir(`${root}${dir}`, { recursive: true })).map((name) => `${dir}/${name}`))))
+  .flat()
+  .filter((path) => path.endsWith(".ts") && !path.endsWith(".test.ts"))
+  .sort();
+const digest = createHash("sha256");
+for (const path of sources) digest.update(`${path}\0`).update(await readFile(`${root}${path}`)).update("\0");
+const identity = { TONGS_AGENTS_VERSION: JSON.stringify(version), TONGS_AGENTS_BUILD: JSON.stringify(digest.digest("hex").slice(0, 16)) };
+const common = { define: { ...identity, ...importMeta }, bundle: true, platform: "node", format: "cjs", supported: { "dynamic-import": false }, target: "node22", absWorkingDir: root, banner, metafile: true, logLevel: "warning", legalComments: "none" };
 
 // The CLI is a small dispatcher (dist/cli/main.cjs) and one self-contained bundle per verb (dist/cli/verbs/<verb>.cjs),
 // loaded on demand. Not esbuild's code splitting: across shared chunks it stopped tree-shaking zod's locales (360 KB
@@ -43,7 +52,8 @@ const pickerApart = {
 
 const entries = [
   // The hook: its start-up is its cost, so it is minified and uses the stand-ins above.
-  { name: "hook", entryPoints: ["src/hook-main.ts"], outfile: "dist/hook.cjs", minify: true, banner: {}, alias: hookAlias },
+  // No banner (nothing in it reads import.meta), so no import.meta mapping either.
+  { name: "hook", entryPoints: ["src/hook-main.ts"], outfile: "dist/hook.cjs", minify: true, banner: {}, define: identity, alias: hookAlias },
   { name: "cli", entryPoints: ["src/cli/main.ts"], outfile: "dist/cli/main.cjs", plugins: [verbsApart] },
   // jsonc-parser's package "main" is a UMD wrapper whose requires esbuild cannot follow: bundle its ES module build.
   { name: "verbs", entryPoints: verbModules.map((verb) => ({ in: `src/cli/${verb}.ts`, out: verb })), outdir: "dist/cli/verbs", outExtension: { ".js": ".cjs" }, alias: { "jsonc-parser": "./node_modules/jsonc-parser/lib/esm/main.js" }, plugins: [verbsApart, pickerApart] },

@@ -98,22 +98,23 @@ describe("validated record cache", () => {
     put(A, { detail: "on disk" });
     const damaged = [
       "{ not json",
-      JSON.stringify({ format: 1, version: "someone else's", entries: { [A]: { text: "x", record: {} } } }),
-      JSON.stringify({ format: 1, version: "dev", entries: [] }),
-      JSON.stringify({ format: 1, version: "dev", entries: { [A]: { text: 42, record: null } } }),
+      JSON.stringify({ format: 1, writer: "someone else's", entries: { [A]: { text: "x", record: {} } } }),
+      JSON.stringify({ format: 1, writer: "dev+dev", entries: [] }),
+      JSON.stringify({ format: 1, writer: "dev+dev", entries: { [A]: { text: 42, record: null } } }),
     ];
     for (const text of damaged) {
       writeFileSync(cachePath, text);
       expect(list().details[A], text).toBe("on disk");
     }
-    // A cache written by another version, even with the record's exact text, is not used.
+    // A cache written by another build, even with the record's exact text, is not used.
     list();
     tamperCachedDetail(A, "from the cache");
-    writeFileSync(cachePath, readFileSync(cachePath, "utf8").replace('"version":"dev"', '"version":"0.0.1"'));
+    expect(list().details[A]).toBe("from the cache");
+    writeFileSync(cachePath, readFileSync(cachePath, "utf8").replace('"writer":"dev+dev"', '"writer":"0.1.0+0123abcd"'));
     expect(list().details[A]).toBe("on disk");
     // A symlink at the cache's name is not followed.
     const elsewhere = join(sandbox.root, "elsewhere.json");
-    writeFileSync(elsewhere, JSON.stringify({ format: 1, version: "dev", entries: { [A]: { text: readFileSync(recordPath(sessions, A), "utf8"), record: { detail: "planted" } } } }));
+    writeFileSync(elsewhere, JSON.stringify({ format: 1, writer: "dev+dev", entries: { [A]: { text: readFileSync(recordPath(sessions, A), "utf8"), record: { detail: "planted" } } } }));
     rmSync(cachePath);
     symlinkSync(elsewhere, cachePath);
     expect(list().details[A]).toBe("on disk");

@@ -3,16 +3,17 @@
 // listing: validation, not reading, is most of a listing's cost (docs/benchmarks.md).
 //
 // An entry is used only when the record file's exact text is the text it was validated from; anything else (a new or
-// changed file, an entry written by another version, a damaged cache) is validated as before. The cache is ours, in
+// changed file, an entry written by another build, a damaged cache) is validated as before. The cache is ours, in
 // the private state dir, written atomically; it is best effort: when it cannot be read or written, only speed changes.
 import { join } from "node:path";
 import type { SessionRecord } from "./schema.ts";
 import { readJsonFile, writeFileAtomic, type ValidatedRecords } from "./store.ts";
-import { VERSION } from "./version.ts";
+import { BUILD, VERSION } from "./version.ts";
 
 export const RECORD_CACHE_FILE = "validated-records.json";
-/** Bump when parseRecord's output changes shape, so entries made by the old code are not used. */
 const CACHE_FORMAT = 1;
+/** Entries are used only by the build that validated them: another build may validate or parse differently. */
+const WRITER = `${VERSION}+${BUILD}`;
 /** A cache larger than this is neither read nor written (about 40,000 typical records). */
 const MAX_CACHE_BYTES = 64 * 1024 * 1024;
 
@@ -49,7 +50,7 @@ export function openRecordCache(stateDir: string): RecordCache {
     },
     save() {
       if ((!changed && current.size === loaded.size) || 2 * textBytes > MAX_CACHE_BYTES) return;
-      const text = JSON.stringify({ format: CACHE_FORMAT, version: VERSION, entries: Object.fromEntries(current) });
+      const text = JSON.stringify({ format: CACHE_FORMAT, writer: WRITER, entries: Object.fromEntries(current) });
       writeFileAtomic(path, text, { maxBytes: MAX_CACHE_BYTES });
     },
   };
@@ -59,8 +60,8 @@ function loadEntries(path: string): Map<string, Entry> {
   const entries = new Map<string, Entry>();
   const file = readJsonFile(path, MAX_CACHE_BYTES);
   if (file.kind !== "json" || !isObject(file.value)) return entries;
-  const { format, version, entries: stored } = file.value;
-  if (format !== CACHE_FORMAT || version !== VERSION || !isObject(stored)) return entries;
+  const { format, writer, entries: stored } = file.value;
+  if (format !== CACHE_FORMAT || writer !== WRITER || !isObject(stored)) return entries;
   for (const [digest, entry] of Object.entries(stored)) {
     // The shape a listing relies on; the record's content was validated when it was remembered.
     if (!isObject(entry) || typeof entry.text !== "string" || !isObject(entry.record)) continue;
