@@ -1,4 +1,4 @@
-import { readdirSync, writeFileSync } from "node:fs";
+import { readdirSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { fakeProcess, fakeProcessSource } from "../../test/fake-processes.ts";
@@ -186,6 +186,20 @@ describe("prune", () => {
     expect(await runCli(["prune", "--json"], context, io)).toBe(0);
     expect(JSON.parse(out.join("\n")).removed.map((entry: { kind: string }) => entry.kind).sort()).toEqual(["pointer", "record", "record"]);
     expect(readdirSync(sessionsDir).filter((name) => name.endsWith(".json"))).toEqual([`${digestOf(live)}.json`]);
+  });
+
+  it("removes temp files an interrupted write left, in the sessions dir and in the state dir, once they are a minute old", async () => {
+    const old = new Date(NOW - 5 * 60_000);
+    const recent = new Date(NOW - 10_000);
+    const leftovers = [join(sessionsDir, "a.json.1.x.tmp"), join(sandbox.stateDir, "validated-records.json.1.x.tmp")];
+    const fresh = join(sandbox.stateDir, "seen.json.2.y.tmp");
+    for (const path of [...leftovers, fresh]) writeFileSync(path, "{");
+    for (const path of leftovers) utimesSync(path, old, old);
+    utimesSync(fresh, recent, recent);
+    expect(await runCli(["prune", "--json"], context, io)).toBe(0);
+    expect(JSON.parse(out.join("\n")).removed.map((entry: { kind: string; id: string }) => `${entry.kind} ${entry.id}`).sort()).toEqual(["temp a.json.1.x.tmp", "temp validated-records.json.1.x.tmp"]);
+    expect(readdirSync(sandbox.stateDir).filter((name) => name.endsWith(".tmp"))).toEqual(["seen.json.2.y.tmp"]);
+    expect(readdirSync(sessionsDir).filter((name) => name.endsWith(".tmp"))).toEqual([]);
   });
 });
 
