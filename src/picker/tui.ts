@@ -81,13 +81,23 @@ export async function runPicker(terminal: PickerTerminal, deps: PickerDeps): Pro
     paint();
   };
 
+  /** Say on the message line that `what` failed. */
+  const showFailure = (what: string, error: unknown) => {
+    model = { ...model, message: `${what} failed: ${error instanceof Error ? error.message : String(error)}` };
+    paint();
+  };
+
   let reloading: Promise<void> | undefined;
+  // Never rejects (timers and the watcher call it without waiting): a failed reload keeps the rows and says why.
   const reload = (discover: boolean) =>
     (reloading ??= load(discover)
-      .then((rows) => {
-        model = withRows(model, rows);
-        paint();
-      })
+      .then(
+        (rows) => {
+          model = withRows(model, rows);
+          paint();
+        },
+        (error: unknown) => showFailure("reading sessions", error),
+      )
       .finally(() => (reloading = undefined)));
 
   output.write(ENTER_SCREEN);
@@ -118,8 +128,7 @@ export async function runPicker(terminal: PickerTerminal, deps: PickerDeps): Pro
     // A focus or prune that throws (it should report, not throw) is shown, and the picker stays usable.
     const failed = (what: string) => (error: unknown) => {
       busy = false;
-      model = { ...model, message: `${what} failed: ${error instanceof Error ? error.message : String(error)}` };
-      paint();
+      showFailure(what, error);
     };
 
     const onData = (data: Buffer) => {
