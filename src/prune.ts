@@ -56,13 +56,13 @@ export async function prune({ stateDir, processes, dryRun = false, now = Date.no
   }
 
   // Temp files of the state dir's own files (the validated-record cache, seen and next marks) are left the same way.
-  const stale = (path: string) => {
+  const abandonedTemp = (path: string) => {
     const stats = lstatSync(path, { throwIfNoEntry: false });
     return stats !== undefined && stats.isFile() && now - stats.mtimeMs > TEMP_MAX_AGE_MS;
   };
   for (const name of readdirSync(stateDir)) {
     const path = join(stateDir, name);
-    if (name.endsWith(".tmp") && stale(path)) await remove(path, { kind: "temp", id: name, short_id: "", reason: "left by an interrupted write" });
+    if (name.endsWith(".tmp") && abandonedTemp(path)) await remove(path, { kind: "temp", id: name, short_id: "", reason: "left by an interrupted write" });
   }
 
   for (const name of names) {
@@ -80,7 +80,7 @@ export async function prune({ stateDir, processes, dryRun = false, now = Date.no
       if (targetDigest === undefined || !remaining.has(targetDigest)) {
         await remove(path, { kind: "pointer", id: name, short_id: "", reason: "points to a removed session" });
       }
-    } else if (name.endsWith(".tmp") && stale(path)) {
+    } else if (name.endsWith(".tmp") && abandonedTemp(path)) {
       await remove(path, { kind: "temp", id: name, short_id: "", reason: "left by an interrupted write" });
     }
   }
