@@ -6,6 +6,7 @@
 // changed file, an entry written by another build, a damaged cache) is validated as before. The cache is ours, in
 // the private state dir, written atomically; it is best effort: when it cannot be read or written, only speed changes.
 import { join } from "node:path";
+import { isRecord } from "./json-value.ts";
 import type { SessionRecord } from "./schema.ts";
 import { readJsonFile, writeFileAtomic, type ValidatedRecords } from "./store.ts";
 import { BUILD, VERSION } from "./version.ts";
@@ -59,17 +60,13 @@ export function openRecordCache(stateDir: string): RecordCache {
 function loadEntries(path: string): Map<string, Entry> {
   const entries = new Map<string, Entry>();
   const file = readJsonFile(path, MAX_CACHE_BYTES);
-  if (file.kind !== "json" || !isObject(file.value)) return entries;
+  if (file.kind !== "json" || !isRecord(file.value)) return entries;
   const { format, writer, entries: stored } = file.value;
-  if (format !== CACHE_FORMAT || writer !== WRITER || !isObject(stored)) return entries;
+  if (format !== CACHE_FORMAT || writer !== WRITER || !isRecord(stored)) return entries;
   for (const [digest, entry] of Object.entries(stored)) {
     // The shape a listing relies on; the record's content was validated when it was remembered.
-    if (!isObject(entry) || typeof entry.text !== "string" || !isObject(entry.record)) continue;
+    if (!isRecord(entry) || typeof entry.text !== "string" || !isRecord(entry.record)) continue;
     entries.set(digest, { text: entry.text, record: entry.record as unknown as SessionRecord });
   }
   return entries;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

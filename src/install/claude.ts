@@ -9,6 +9,7 @@ import { conflict, error, note, warning, type Finding, type HarnessPlan, type St
 import { readConfigFile } from "./file-edit.ts";
 import { ourPaths, which, type InstallWorld } from "./world.ts";
 import type { Intent } from "./provider.ts";
+import { isRecord } from "../json-value.ts";
 
 export const CLAUDE_HOOKS: readonly HookSpec[] = [
   { event: "SessionStart", alias: "session-start", timeout: 5 },
@@ -24,8 +25,6 @@ export const CLAUDE_HOOKS: readonly HookSpec[] = [
 ];
 
 const MCP_KEYS = ["type", "command", "args", "env"];
-
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 
 function planSettings(world: InstallWorld, intent: Intent, findings: Finding[]): Step | undefined {
   const path = claudeSettingsPath(world);

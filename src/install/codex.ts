@@ -12,6 +12,7 @@ import { conflict, error, note, warning, type Finding, type HarnessPlan, type St
 import type { Intent } from "./provider.ts";
 import { findTable, parseTomlDocument, removeTable, setTable, tableBody } from "./toml-text.ts";
 import { ourPaths, type InstallWorld } from "./world.ts";
+import { isRecord } from "../json-value.ts";
 
 export const CODEX_HOOKS: readonly HookSpec[] = [
   { event: "SessionStart", alias: "session-start", timeout: 5 },
@@ -24,8 +25,6 @@ export const CODEX_HOOKS: readonly HookSpec[] = [
   { event: "Interrupt", alias: "interrupt", timeout: 3 },
   { event: "SessionEnd", alias: "session-end", timeout: 3 },
 ];
-
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 
 export interface TrustRecord {
   readonly key: string;

@@ -14,6 +14,7 @@ import { type HarnessId } from "./plan.ts";
 import { PI_MARKER_FILE, piPackagePaths, readMarker } from "./pi.ts";
 import { parseTomlDocument } from "./toml-text.ts";
 import { ourPaths, which, type InstallWorld } from "./world.ts";
+import { isRecord } from "../json-value.ts";
 
 export type HookStatus = "current" | "outdated" | "modified" | "missing";
 
@@ -44,8 +45,6 @@ export interface DoctorReport {
   readonly harnesses: readonly HarnessDoctor[];
   readonly ok: boolean;
 }
-
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 
 async function versionOf(world: InstallWorld, binary: string | undefined, env: NodeJS.ProcessEnv = world.env): Promise<string | null> {
   if (!binary) return null;

@@ -9,6 +9,7 @@ import { basename, isAbsolute } from "node:path";
 import { hookCommandLine } from "./command.ts";
 import { appendJsonItem, removeJsonValue, setJsonValue, type JsonStyle } from "./json-text.ts";
 import { splitShellWords } from "./shell-words.ts";
+import { isRecord } from "../json-value.ts";
 
 export interface HookSpec {
   /** The harness's event name, e.g. PreToolUse. */
@@ -59,8 +60,6 @@ export type EntryKind =
   | { kind: "legacy" }
   | { kind: "ours"; command: OurCommand; current: boolean }
   | { kind: "modified"; reason: string };
-
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 
 function sameKeys(record: Record<string, unknown>, keys: readonly string[]): boolean {
   const own = Object.keys(record);

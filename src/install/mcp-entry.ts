@@ -1,13 +1,12 @@
 // Our MCP server registration, and claude-fleet-monitor's, as they appear in harness configs.
 import { basename, isAbsolute } from "node:path";
+import { isRecord } from "../json-value.ts";
 
 export const MCP_NAME = "tongs-agents";
 /** claude-fleet-monitor 0.9.x registered `fleet`: `<python> -m claude_fleet_monitor.mcp_server`. */
 export const LEGACY_MCP_NAME = "fleet";
 
 export type McpState = "absent" | "current" | "outdated" | "foreign";
-
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** Ours: `<absolute node> <absolute .../bin/tongs-agents.js> mcp`, with only the keys the installer writes. */
 export function mcpState(entry: unknown, desired: { command: string; args: readonly string[] }, allowedKeys: readonly string[]): McpState {
