@@ -7,10 +7,10 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { applescriptBackend } from "../backends/applescript.ts";
 import { ITERM_FOCUS, ITERM_VERIFY, TERMINAL_FOCUS, TERMINAL_VERIFY } from "../backends/applescript-scripts.ts";
 import { run as realRun, type Runner } from "../src/exec.ts";
-import type { FocusContext, FocusResult } from "../src/focus-types.ts";
+import type { FocusContext } from "../src/focus-types.ts";
 import { installFakes, type Fakes } from "./fakes/fakes.ts";
 import { ITERM_IDS, osascriptWorld, type OsascriptState } from "./fakes/worlds.ts";
-import { runCliProcess, startFakeHarness } from "./processes.ts";
+import { runFocus, startFakeHarness } from "./processes.ts";
 import { writeLiveRecord } from "./records.ts";
 import { makeSandbox, type Sandbox } from "./sandbox.ts";
 
@@ -107,11 +107,7 @@ describe("tongs-agents focus on macOS records (mocked osascript, real CLI)", () 
     for (const harness of harnesses.splice(0)) await harness.stop();
   });
 
-  async function focus(query: string): Promise<{ code: number | null; result: FocusResult }> {
-    const run = await runCliProcess(["focus", query, "--json"], fakes.env(sandbox.env));
-    if (run.stdout === "") throw new Error(`focus printed nothing (exit ${run.code}): ${run.stderr}`);
-    return { code: run.code, result: JSON.parse(run.stdout) as FocusResult };
-  }
+  const focus = (query: string) => runFocus(query, fakes.env(sandbox.env));
 
   it("mocked: iTerm2, recorded by the real hook from ITERM_SESSION_ID: complete (exit 0)", async () => {
     const claude = await startFakeHarness("claude", sandbox, { ITERM_SESSION_ID: `w1t1p1:${ITERM_IDS.d}`, TERM_PROGRAM: "iTerm.app" });

@@ -3,6 +3,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { mkdirSync, symlinkSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { createInterface } from "node:readline";
+import type { FocusResult } from "../src/focus-types.ts";
 import { hookCommandLine } from "../src/install/command.ts";
 import type { Sandbox } from "./sandbox.ts";
 
@@ -35,6 +36,14 @@ export function runNode(script: string, args: readonly string[], { input = "", e
 
 export const runHook = (args: readonly string[], input: string | Buffer, env: NodeJS.ProcessEnv) => runNode(HOOK_BIN, args, { input, env });
 export const runCliProcess = (args: readonly string[], env: NodeJS.ProcessEnv) => runNode(CLI_BIN, args, { env });
+
+/** `tongs-agents focus <query> --json [extra args]` as a process: its exit code and the result it printed. */
+export async function runFocus(query: string, env: NodeJS.ProcessEnv, extraArgs: readonly string[] = []): Promise<{ code: number | null; result: FocusResult }> {
+  const args = ["focus", query, "--json", ...extraArgs];
+  const run = await runCliProcess(args, env);
+  if (run.stdout === "") throw new Error(`tongs-agents ${args.join(" ")} printed nothing (exit ${run.code}): ${run.stderr}`);
+  return { code: run.code, result: JSON.parse(run.stdout) as FocusResult };
+}
 
 /** The hook command line a harness would run, built as the installer builds it. */
 export function hookCommand(alias: string, agent: string): string {

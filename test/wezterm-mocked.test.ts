@@ -5,10 +5,10 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { weztermBackend } from "../backends/wezterm.ts";
 import { run as realRun, type Runner } from "../src/exec.ts";
-import type { FocusContext, FocusResult } from "../src/focus-types.ts";
+import type { FocusContext } from "../src/focus-types.ts";
 import { installFakes, type Fakes } from "./fakes/fakes.ts";
 import { FAKE_DISPLAY, GUI_PID, GUI_XID, OTHER_XID, osascriptWorld, weztermWorld, xdotoolWorld, type OsascriptState, type WeztermState, type XdotoolState } from "./fakes/worlds.ts";
-import { runCliProcess, startFakeHarness } from "./processes.ts";
+import { runFocus, startFakeHarness } from "./processes.ts";
 import { makeSandbox, type Sandbox } from "./sandbox.ts";
 
 const SOCK = "/run/user/1000/wezterm/gui-sock-4242";
@@ -114,11 +114,7 @@ describe("tongs-agents focus on a WezTerm record written by the real hook (mocke
     for (const harness of harnesses.splice(0)) await harness.stop();
   });
 
-  async function focus(query: string, env: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; result: FocusResult }> {
-    const run = await runCliProcess(["focus", query, "--json"], fakes.env({ ...sandbox.env, DISPLAY: FAKE_DISPLAY, ...env }));
-    if (run.stdout === "") throw new Error(`focus printed nothing (exit ${run.code}): ${run.stderr}`);
-    return { code: run.code, result: JSON.parse(run.stdout) as FocusResult };
-  }
+  const focus = (query: string, env: NodeJS.ProcessEnv = {}) => runFocus(query, fakes.env({ ...sandbox.env, DISPLAY: FAKE_DISPLAY, ...env }));
 
   it("mocked: complete (exit 0): the CLI passes the recorded socket, selects the pane and raises the window", async () => {
     await recordIn("3", "wez-session-3");

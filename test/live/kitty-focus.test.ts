@@ -4,8 +4,7 @@
 // with the reason (x-lab.ts names the apt packages); it never skips.
 import { rmSync } from "node:fs";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { FocusResult } from "../../src/focus-types.ts";
-import { runCliProcess } from "../processes.ts";
+import { runFocus } from "../processes.ts";
 import { makeSandbox, type Sandbox } from "../sandbox.ts";
 import { KittyLab, typedInto, type KittyAgent } from "./kitty-lab.ts";
 import { TmuxLab, waitFor } from "./tmux-lab.ts";
@@ -26,12 +25,10 @@ afterEach(async () => {
 });
 
 /** The real CLI, without DISPLAY or any terminal variable of its own: everything comes from the session's record. */
-async function focus(query: string, extraEnv: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; result: FocusResult }> {
+function focus(query: string, extraEnv: NodeJS.ProcessEnv = {}) {
   const env: NodeJS.ProcessEnv = { ...sandbox.env, ...extraEnv };
   delete env.DISPLAY;
-  const run = await runCliProcess(["focus", query, "--json"], env);
-  if (run.stdout === "") throw new Error(`tongs-agents focus printed nothing (exit ${run.code}): ${run.stderr}`);
-  return { code: run.code, result: JSON.parse(run.stdout) as FocusResult };
+  return runFocus(query, env);
 }
 
 async function startKitty(how?: Parameters<KittyLab["start"]>[0], name = `kitty-${kitties.length}`): Promise<KittyLab> {

@@ -3,10 +3,9 @@
 // the attached client process, reads its environment from /proc, and raises the outer terminal through
 // raiseOuter -> the WezTerm or AppleScript backend, which talk to the stateful fakes (test/fakes/) first on PATH.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { FocusResult } from "../../src/focus-types.ts";
 import { installFakes, type Fakes } from "../fakes/fakes.ts";
 import { FAKE_DISPLAY, GUI_XID, ITERM_IDS, osascriptWorld, weztermWorld, xdotoolWorld, type OsascriptState, type WeztermState, type XdotoolState } from "../fakes/worlds.ts";
-import { runCliProcess } from "../processes.ts";
+import { runFocus } from "../processes.ts";
 import { makeSandbox, type Sandbox } from "../sandbox.ts";
 import { ScreenLab, screenVersion } from "./screen-lab.ts";
 import { TmuxLab, waitFor } from "./tmux-lab.ts";
@@ -25,11 +24,7 @@ beforeEach(() => {
 });
 afterEach(() => sandbox.cleanup());
 
-async function focus(query: string, env: NodeJS.ProcessEnv): Promise<{ code: number | null; result: FocusResult }> {
-  const run = await runCliProcess(["focus", query, "--json"], fakes.env({ ...env, DISPLAY: FAKE_DISPLAY }));
-  if (run.stdout === "") throw new Error(`focus printed nothing (exit ${run.code}): ${run.stderr}`);
-  return { code: run.code, result: JSON.parse(run.stdout) as FocusResult };
-}
+const focus = (query: string, env: NodeJS.ProcessEnv) => runFocus(query, fakes.env({ ...env, DISPLAY: FAKE_DISPLAY }));
 
 describe("tmux (live) inside WezTerm / iTerm2 (mocked)", () => {
   let lab: TmuxLab;

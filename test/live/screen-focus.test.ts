@@ -2,8 +2,7 @@
 // test reads exactly what it shows), records written by the real hook from processes named `claude` in screen windows,
 // and the real CLI.
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { FocusResult } from "../../src/focus-types.ts";
-import { runCliProcess } from "../processes.ts";
+import { runFocus } from "../processes.ts";
 import { writeLiveRecord } from "../records.ts";
 import { makeSandbox, type Sandbox } from "../sandbox.ts";
 import { ScreenLab, screenVersion, type AgentWindow, type ScreenClientView } from "./screen-lab.ts";
@@ -24,11 +23,7 @@ afterEach(() => {
   sandbox.cleanup();
 });
 
-async function focus(query: string, env: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; result: FocusResult }> {
-  const run = await runCliProcess(["focus", query, "--json"], { ...lab.env, ...env });
-  if (run.stdout === "") throw new Error(`tongs-agents focus ${query} printed nothing (exit ${run.code}): ${run.stderr}`);
-  return { code: run.code, result: JSON.parse(run.stdout) as FocusResult };
-}
+const focus = (query: string, env: NodeJS.ProcessEnv = {}) => runFocus(query, { ...lab.env, ...env });
 
 /** The attached client really shows the window: its marker on screen, no other agent's, and screen agrees. */
 function expectShows(client: ScreenClientView, agent: AgentWindow, others: readonly AgentWindow[]): void {

@@ -2,12 +2,11 @@
 // the user would see), records written by the real hook from processes running in those panes, and the real CLI.
 import { execFileSync } from "node:child_process";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { FocusResult } from "../../src/focus-types.ts";
 import { canonicalId, digestOf, processInstanceId } from "../../src/identity.ts";
 import { ensureStateDirs } from "../../src/paths.ts";
 import { linuxProcessSource } from "../../src/proc.ts";
 import { writeRecord } from "../../src/store.ts";
-import { runCliProcess } from "../processes.ts";
+import { runFocus } from "../processes.ts";
 import { makeSandbox, type Sandbox } from "../sandbox.ts";
 import { TmuxLab, type AgentPane, type AttachedClient } from "./tmux-lab.ts";
 
@@ -22,12 +21,7 @@ afterEach(() => {
   sandbox.cleanup();
 });
 
-async function focus(query: string, options: { client?: string; env?: NodeJS.ProcessEnv } = {}): Promise<{ code: number | null; result: FocusResult }> {
-  const args = ["focus", query, "--json", ...(options.client ? ["--client", options.client] : [])];
-  const run = await runCliProcess(args, { ...sandbox.env, ...options.env });
-  if (run.stdout === "") throw new Error(`tongs-agents ${args.join(" ")} printed nothing (exit ${run.code}): ${run.stderr}`);
-  return { code: run.code, result: JSON.parse(run.stdout) as FocusResult };
-}
+const focus = (query: string, options: { client?: string; env?: NodeJS.ProcessEnv } = {}) => runFocus(query, { ...sandbox.env, ...options.env }, options.client ? ["--client", options.client] : []);
 
 /** The client really shows the pane: its marker on screen, and the terminal cursor where the pane's cursor is. */
 function expectShows(client: AttachedClient, agent: AgentPane): void {

@@ -2,8 +2,7 @@
 // `claude` report session-start through the real hook from inside each xterm; the real CLI focuses them; real
 // keystrokes (xdotool type) prove which terminal receives input: the agent reading it records the line.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { FocusResult } from "../../src/focus-types.ts";
-import { runCliProcess } from "../processes.ts";
+import { runFocus } from "../processes.ts";
 import { makeSandbox, type Sandbox } from "../sandbox.ts";
 import { TmuxLab, waitFor } from "./tmux-lab.ts";
 import { Agents, XServer, type Agent } from "./x-lab.ts";
@@ -20,12 +19,10 @@ afterEach(async () => {
   sandbox.cleanup();
 });
 
-async function focus(query: string, extraEnv: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; result: FocusResult }> {
+function focus(query: string, extraEnv: NodeJS.ProcessEnv = {}) {
   const env: NodeJS.ProcessEnv = { ...sandbox.env, ...extraEnv };
   delete env.DISPLAY;
-  const run = await runCliProcess(["focus", query, "--json"], env);
-  if (run.stdout === "") throw new Error(`tongs-agents focus printed nothing (exit ${run.code}): ${run.stderr}`);
-  return { code: run.code, result: JSON.parse(run.stdout) as FocusResult };
+  return runFocus(query, env);
 }
 
 async function xtermAgent(): Promise<Agent & { windowId: number }> {
