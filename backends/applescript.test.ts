@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { RunOptions, RunResult, Runner } from "../src/exec.ts";
-import type { FocusContext } from "../src/focus-types.ts";
+import type { RunOptions, RunResult, Runner } from "../src/core/exec.ts";
+import type { FocusContext } from "../src/focus/contract.ts";
 import { applescriptBackend, detectAppleScript, parseITermSessionId } from "./applescript.ts";
 import { ITERM_FOCUS, ITERM_VERIFY, TERMINAL_ACTIVATE, TERMINAL_FOCUS, TERMINAL_STATE, TERMINAL_VERIFY } from "./applescript-scripts.ts";
 

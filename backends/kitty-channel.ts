@@ -1,6 +1,6 @@
 // How the kitty backend talks to one kitty: its remote-control protocol over the socket, falling back to the
 // `kitten @` / `kitty @` command line where the CLI could succeed and the socket did not (docs/focus.md, "kitty").
-import type { FocusContext } from "../src/focus-types.ts";
+import type { FocusContext } from "../src/focus/contract.ts";
 import { parseListenOn, sendCommand, type RcReply, type SendCommand } from "./kitty-rc.ts";
 
 export interface Channel {

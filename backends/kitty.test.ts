@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
-import type { RunOptions, RunResult, Runner } from "../src/exec.ts";
-import { failed, type FocusContext } from "../src/focus-types.ts";
+import type { RunOptions, RunResult, Runner } from "../src/core/exec.ts";
+import { failed, type FocusContext } from "../src/focus/contract.ts";
 import { FakeKitty, type FakeKittyOptions } from "../test/fake-kitty.ts";
 import { fakeX, type FakeXOptions } from "../test/fake-x.ts";
 import { frame } from "./kitty-rc.ts";

@@ -3,7 +3,7 @@
 // remote-control protocol, then verification from `ls`; an OS window still not focused (minimized, and kitty found no
 // EWMH window manager at its start-up, so its focus request cannot restore it) is activated through X11.
 // docs/focus.md, "kitty".
-import { done, failed, skipped, type BackendOutcome, type FocusBackend, type FocusContext, type Operation } from "../src/focus-types.ts";
+import { done, failed, skipped, type BackendOutcome, type FocusBackend, type FocusContext, type Operation } from "../src/focus/contract.ts";
 import { openChannel, type Channel } from "./kitty-channel.ts";
 import type { RcReply, SendCommand } from "./kitty-rc.ts";
 import { checkFocus, parsePlacements, type FocusCheck } from "./kitty-state.ts";

@@ -1,7 +1,7 @@
 // Focus backends in detection order: multiplexers first (a pane inside tmux inside kitty is tmux's to focus; tmux
 // then raises kitty's window), then terminals, then plain X11 windows. The first backend whose detect() returns a
 // target handles the session; no other backend is tried after a failure.
-import type { FocusBackend } from "../src/focus-types.ts";
+import type { FocusBackend } from "../src/focus/contract.ts";
 import { applescriptBackend } from "./applescript.ts";
 import { kittyBackend } from "./kitty.ts";
 import { screenBackend } from "./screen.ts";

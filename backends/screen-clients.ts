@@ -3,7 +3,7 @@
 // attached display open (its window ptys are /dev/ptmx masters), and the client is the process named `screen` whose
 // controlling terminal is that tty (docs/focus.md, "GNU screen").
 import { readdir, readFile, readlink } from "node:fs/promises";
-import { parseProcStat, ttyNameFromNr } from "../src/proc.ts";
+import { parseProcStat, ttyNameFromNr } from "../src/core/proc.ts";
 
 export interface ScreenClient {
   readonly pid: number;

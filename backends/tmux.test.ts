@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { RunOptions, RunResult, Runner } from "../src/exec.ts";
-import { done, failed, type FocusContext } from "../src/focus-types.ts";
+import type { RunOptions, RunResult, Runner } from "../src/core/exec.ts";
+import { done, failed, type FocusContext } from "../src/focus/contract.ts";
 import { chooseClient, parseClients, parseTmuxEnv, tmuxBackend } from "./tmux.ts";
 
 const SOCKET = "/tmp/tmux-0/work";

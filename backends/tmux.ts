@@ -1,7 +1,7 @@
 // tmux: the socket from the captured TMUX, the pane from TMUX_PANE. One switch command pinned to a chosen client,
 // then verification of what that client shows (docs/focus.md, "tmux").
-import { done, failed, skipped, type BackendOutcome, type FocusBackend, type FocusContext, type Operation } from "../src/focus-types.ts";
-import type { RunResult } from "../src/exec.ts";
+import { done, failed, skipped, type BackendOutcome, type FocusBackend, type FocusContext, type Operation } from "../src/focus/contract.ts";
+import type { RunResult } from "../src/core/exec.ts";
 
 export interface TmuxTarget {
   readonly socket: string;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { RunOptions, RunResult, Runner } from "../src/exec.ts";
-import type { FocusContext } from "../src/focus-types.ts";
+import type { RunOptions, RunResult, Runner } from "../src/core/exec.ts";
+import type { FocusContext } from "../src/focus/contract.ts";
 import { FRONTMOST_PROCESS, RAISE_PROCESS } from "./osascript.ts";
 import { parseWeztermEnv, weztermBackend } from "./wezterm.ts";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { failed, type FocusContext } from "../src/focus-types.ts";
+import { failed, type FocusContext } from "../src/focus/contract.ts";
 import { fakeX, type FakeXOptions } from "../test/fake-x.ts";
 import { parseWindowId, x11Backend } from "./x11.ts";
 

@@ -8,7 +8,7 @@ import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseListenOn, sendCommand } from "../backends/kitty-rc.ts";
 import { focusKitty } from "../backends/kitty.ts";
-import { run } from "../src/exec.ts";
+import { run } from "../src/core/exec.ts";
 
 const runs = Number(process.env.BENCH_RUNS ?? 30);
 const temp = mkdtempSync(join(tmpdir(), "tongs-bench-kitty-"));

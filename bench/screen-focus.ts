@@ -7,8 +7,8 @@ import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { screenBackend } from "../backends/screen.ts";
-import { run } from "../src/exec.ts";
-import type { FocusContext } from "../src/focus-types.ts";
+import { run } from "../src/core/exec.ts";
+import type { FocusContext } from "../src/focus/contract.ts";
 
 const temp = mkdtempSync(join(tmpdir(), "tongs-bench-screen-"));
 const env = { ...process.env, SCREENDIR: join(temp, "sockets") };

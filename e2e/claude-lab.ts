@@ -20,7 +20,7 @@ const SESSION = "work";
 
 /**
  * The environment Claude Code runs with (shared/facts/harnesses.md, "Pointing each CLI at a local synthetic provider"),
- * and TONGS_AGENTS_DEBUG=1, which its hooks inherit: they log each event they applied (src/debug-log.ts).
+ * and TONGS_AGENTS_DEBUG=1, which its hooks inherit: they log each event they applied (src/hook/debug-log.ts).
  */
 export const CLAUDE_ENV: Readonly<Record<string, string>> = {
   TONGS_AGENTS_DEBUG: "1",

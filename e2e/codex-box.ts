@@ -3,8 +3,8 @@
 // codex --trust-codex-hooks`, and a watcher that logs every version of every session record. Codex itself runs
 // interactively in tmux panes (codex-tmux.ts), driven with send-keys.
 import { join } from "node:path";
-import type { FocusResult } from "../src/focus-types.ts";
-import type { SessionView } from "../src/sessions.ts";
+import type { FocusResult } from "../src/focus/contract.ts";
+import type { SessionView } from "../src/fleet/sessions.ts";
 import { E2E_DIR, type Box, type Run } from "./containers.ts";
 import { REPO_ROOT } from "./env.ts";
 import { capture, openPane, SERVICES, submit, tmux, waitUntil, type Pane } from "./codex-tmux.ts";

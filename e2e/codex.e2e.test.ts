@@ -12,8 +12,8 @@ import { requireImage, startBox, type Box } from "./containers.ts";
 import { codexRecords, environOf, focus, GATE, listSessions, prepareCodexBox, processTable, quitCodex, recordVersions, startCodex, transitionsOf, waitForRecord } from "./codex-box.ts";
 import { attach, capture, clients, expectedCursor, keys, openPane, seen, submit, waitUntil, type Client, type Pane } from "./codex-tmux.ts";
 import { boxVersions, createEvidence } from "./evidence.ts";
-import type { FocusResult } from "../src/focus-types.ts";
-import type { SessionView } from "../src/sessions.ts";
+import type { FocusResult } from "../src/focus/contract.ts";
+import type { SessionView } from "../src/fleet/sessions.ts";
 
 const CODEX = AGENTS.codex;
 const evidence = createEvidence("codex", `Codex CLI ${CODEX.version}, interactive in tmux, in a container, against the synthetic provider`);

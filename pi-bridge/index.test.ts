@@ -1,9 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { interpretFleetEvent } from "../src/events.ts";
-import { findHarness } from "../src/harnesses.ts";
-import { sessionsDirOf } from "../src/paths.ts";
-import { FleetEventSchema } from "../src/schema.ts";
-import { listRecords } from "../src/store.ts";
+import { interpretFleetEvent } from "../src/harnesses/events.ts";
+import { findHarness } from "../src/harnesses/registry.ts";
+import { sessionsDirOf } from "../src/store/paths.ts";
+import { FleetEventSchema } from "../src/core/schema.ts";
+import { listRecords } from "../src/store/records.ts";
 import { fakeSpawn } from "../test/fake-spawn.ts";
 import { startFakeHarness, type FakeHarness } from "../test/processes.ts";
 import { makeSandbox, type Sandbox } from "../test/sandbox.ts";

@@ -17,7 +17,7 @@ const importMeta = { "import.meta.url": "__import_meta_url", "import.meta.dirnam
 // the hook: execa in the CLI depends on signal-exit 4, whose API differs.)
 const hookAlias = { "graceful-fs": "./scripts/graceful-fs-shim.cjs", "signal-exit": "./scripts/signal-exit-shim.cjs" };
 const { version } = JSON.parse(await readFile(new URL("../package.json", import.meta.url), "utf8"));
-// TONGS_AGENTS_BUILD (src/version.ts): a digest of every source file that can reach a bundle.
+// TONGS_AGENTS_BUILD (src/core/version.ts): a digest of every source file that can reach a bundle.
 const sources = (await Promise.all(["src", "backends"].map(async (dir) => (await readdir(`${root}${dir}`, { recursive: true })).map((name) => `${dir}/${name}`))))
   .flat()
   .filter((path) => path.endsWith(".ts") && !path.endsWith(".test.ts"))
@@ -43,21 +43,22 @@ const verbsApart = {
 
 // The picker's first screen needs neither focus (execa and every backend) nor prune (the record lock): each is its own
 // bundle (dist/cli/lazy/), required when Enter or Ctrl-X is pressed.
+const lazyBundles = { "../focus/service.ts": "focus", "../store/prune.ts": "prune" };
 const pickerApart = {
   name: "picker-apart",
   setup(pluginBuild) {
-    pluginBuild.onResolve({ filter: /^\.\.\/(focus|prune)\.ts$/ }, (args) => (args.importer.endsWith("src/cli/pick.ts") && args.kind === "dynamic-import" ? { path: `../lazy/${args.path.slice(3, -3)}.cjs`, external: true } : undefined));
+    pluginBuild.onResolve({ filter: /^\.\.\/(focus\/service|store\/prune)\.ts$/ }, (args) => (args.importer.endsWith("src/cli/pick.ts") && args.kind === "dynamic-import" ? { path: `../lazy/${lazyBundles[args.path]}.cjs`, external: true } : undefined));
   },
 };
 
 const entries = [
   // The hook: its start-up is its cost, so it is minified and uses the stand-ins above.
   // No banner (nothing in it reads import.meta), so no import.meta mapping either.
-  { name: "hook", entryPoints: ["src/hook-main.ts"], outfile: "dist/hook.cjs", minify: true, banner: {}, define: identity, alias: hookAlias },
+  { name: "hook", entryPoints: ["src/hook/main.ts"], outfile: "dist/hook.cjs", minify: true, banner: {}, define: identity, alias: hookAlias },
   { name: "cli", entryPoints: ["src/cli/main.ts"], outfile: "dist/cli/main.cjs", plugins: [verbsApart] },
   // jsonc-parser's package "main" is a UMD wrapper whose requires esbuild cannot follow: bundle its ES module build.
   { name: "verbs", entryPoints: verbModules.map((verb) => ({ in: `src/cli/${verb}.ts`, out: verb })), outdir: "dist/cli/verbs", outExtension: { ".js": ".cjs" }, alias: { "jsonc-parser": "./node_modules/jsonc-parser/lib/esm/main.js" }, plugins: [verbsApart, pickerApart] },
-  { name: "lazy", entryPoints: ["focus", "prune"].map((module) => ({ in: `src/${module}.ts`, out: module })), outdir: "dist/cli/lazy", outExtension: { ".js": ".cjs" } },
+  { name: "lazy", entryPoints: Object.entries(lazyBundles).map(([path, out]) => ({ in: `src/${path.slice(3)}`, out })), outdir: "dist/cli/lazy", outExtension: { ".js": ".cjs" } },
   { name: "mcp", entryPoints: ["src/mcp/stdio.ts"], outfile: "dist/mcp/stdio.cjs" },
 ];
 

@@ -6,8 +6,8 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { applescriptBackend } from "../backends/applescript.ts";
 import { ITERM_FOCUS, ITERM_VERIFY, TERMINAL_FOCUS, TERMINAL_VERIFY } from "../backends/applescript-scripts.ts";
-import { run as realRun, type Runner } from "../src/exec.ts";
-import type { FocusContext } from "../src/focus-types.ts";
+import { run as realRun, type Runner } from "../src/core/exec.ts";
+import type { FocusContext } from "../src/focus/contract.ts";
 import { installFakes, type Fakes } from "./fakes/fakes.ts";
 import { ITERM_IDS, osascriptWorld, type OsascriptState } from "./fakes/worlds.ts";
 import { runFocus, startFakeHarness } from "./processes.ts";

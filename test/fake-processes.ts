@@ -1,4 +1,4 @@
-import type { ProcessInfo, ProcessSource } from "../src/proc.ts";
+import type { ProcessInfo, ProcessSource } from "../src/core/proc.ts";
 
 /** A process table for tests: basics and argv from the given rows; unknown PIDs do not exist. */
 export function fakeProcessSource(rows: Iterable<ProcessInfo>): ProcessSource {

@@ -1,6 +1,6 @@
 // A stateful fake of the X tools focus runs (xdotool, wmctrl) for unit tests, answering with the exit codes and
 // messages observed under Xvfb 21 with and without openbox (facts/terminals.md). Live suites run the real ones.
-import type { RunOptions, RunResult, Runner } from "../src/exec.ts";
+import type { RunOptions, RunResult, Runner } from "../src/core/exec.ts";
 
 const ok = (stdout = ""): RunResult => ({ ok: true, code: 0, stdout, stderr: "" });
 const fail = (stderr: string): RunResult => ({ ok: false, code: 1, stdout: "", stderr });

@@ -4,10 +4,10 @@ import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, utimesSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { canonicalId, digestOf, processInstanceId } from "../src/identity.ts";
-import { sessionsDirOf } from "../src/paths.ts";
-import { linuxProcessSource } from "../src/proc.ts";
-import { readRecord, recordPath } from "../src/store.ts";
+import { canonicalId, digestOf, processInstanceId } from "../src/core/identity.ts";
+import { sessionsDirOf } from "../src/store/paths.ts";
+import { linuxProcessSource } from "../src/core/proc.ts";
+import { readRecord, recordPath } from "../src/store/records.ts";
 import { makeSandbox, type Sandbox } from "./sandbox.ts";
 import { CLI_BIN, ROOT, runHook, startFakeHarness, type FakeHarness, type ProcessResult } from "./processes.ts";
 
@@ -215,7 +215,7 @@ describe("the hook's import graph", () => {
   it("stays small and never pulls in the CLI, MCP server, picker or process listing", () => {
     const meta = JSON.parse(readFileSync(join(ROOT, ".cache/hook.meta.json"), "utf8")) as { inputs: Record<string, unknown>; outputs: Record<string, { bytes: number }> };
     const inputs = Object.keys(meta.inputs);
-    for (const forbidden of ["src/cli/", "src/mcp", "src/picker", "src/sessions.ts", "src/discovery.ts", "@modelcontextprotocol", "node_modules/execa", "node_modules/ps-list"]) {
+    for (const forbidden of ["src/cli/", "src/mcp", "src/picker", "src/fleet/", "@modelcontextprotocol", "node_modules/execa", "node_modules/ps-list"]) {
       expect(inputs.filter((input) => input.includes(forbidden))).toEqual([]);
     }
     const bytes = Object.values(meta.outputs).reduce((sum, output) => sum + output.bytes, 0);

@@ -3,7 +3,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { mkdirSync, symlinkSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { createInterface } from "node:readline";
-import type { FocusResult } from "../src/focus-types.ts";
+import type { FocusResult } from "../src/focus/contract.ts";
 import { hookCommandLine } from "../src/install/command.ts";
 import type { Sandbox } from "./sandbox.ts";
 

@@ -1,10 +1,10 @@
 // Session records of a live process (this test process), pointing at any terminal target: for targets that cannot be
 // produced by running an agent there (a window that no longer exists, a Terminal.app tty on Linux).
-import { canonicalId, digestOf, processInstanceId } from "../src/identity.ts";
-import { ensureStateDirs } from "../src/paths.ts";
-import { linuxProcessSource } from "../src/proc.ts";
-import type { SessionRecord, Terminal } from "../src/schema.ts";
-import { writeRecord } from "../src/store.ts";
+import { canonicalId, digestOf, processInstanceId } from "../src/core/identity.ts";
+import { ensureStateDirs } from "../src/store/paths.ts";
+import { linuxProcessSource } from "../src/core/proc.ts";
+import type { SessionRecord, Terminal } from "../src/core/schema.ts";
+import { writeRecord } from "../src/store/records.ts";
 
 export async function writeLiveRecord(stateDir: string, sessionId: string, terminal: Terminal, cwd = "/w"): Promise<void> {
   const me = await linuxProcessSource().basics(process.pid);

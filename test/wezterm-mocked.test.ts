@@ -4,8 +4,8 @@
 // afterwards. Records are written by the real hook, run by a process named `claude` whose environment is a WezTerm pane's.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { weztermBackend } from "../backends/wezterm.ts";
-import { run as realRun, type Runner } from "../src/exec.ts";
-import type { FocusContext } from "../src/focus-types.ts";
+import { run as realRun, type Runner } from "../src/core/exec.ts";
+import type { FocusContext } from "../src/focus/contract.ts";
 import { installFakes, type Fakes } from "./fakes/fakes.ts";
 import { FAKE_DISPLAY, GUI_PID, GUI_XID, OTHER_XID, osascriptWorld, weztermWorld, xdotoolWorld, type OsascriptState, type WeztermState, type XdotoolState } from "./fakes/worlds.ts";
 import { runFocus, startFakeHarness } from "./processes.ts";

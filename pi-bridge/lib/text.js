@@ -2,7 +2,7 @@
 // Bounded, display-safe text for the normalized payload. The hook rejects a payload whose text is too long, contains
 // NUL or is not well-formed Unicode (docs/contract.md, "Bounds"), so everything is cleaned and cut here first.
 
-/** Byte limits the hook enforces (src/bounds.ts). */
+/** Byte limits the hook enforces (src/core/bounds.ts). */
 export const LIMITS = Object.freeze({ idBytes: 512, cwdBytes: 4096, detailBytes: 512, toolBytes: 256 });
 
 // C0/C1 controls (ESC too, so ANSI sequences lose their teeth), DEL, and bidirectional overrides and isolates.

@@ -4,11 +4,11 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { fakeProcess, fakeProcessSource } from "../../test/fake-processes.ts";
 import { runCliProcess } from "../../test/processes.ts";
 import { makeSandbox, type Sandbox } from "../../test/sandbox.ts";
-import { canonicalId, digestOf } from "../identity.ts";
-import { ensureStateDirs } from "../paths.ts";
-import type { SessionRecord } from "../schema.ts";
-import type { SessionView } from "../sessions.ts";
-import { recordPath, writeRecord } from "../store.ts";
+import { canonicalId, digestOf } from "../core/identity.ts";
+import { ensureStateDirs } from "../store/paths.ts";
+import type { SessionRecord } from "../core/schema.ts";
+import type { SessionView } from "../fleet/sessions.ts";
+import { recordPath, writeRecord } from "../store/records.ts";
 import type { CliContext } from "./context.ts";
 import { runCli, type CliIo } from "./run.ts";
 

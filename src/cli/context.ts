@@ -1,7 +1,7 @@
 // What a CLI verb may use of the world, injected so tests need no global patching.
-import type { ListProcesses } from "../discovery.ts";
+import type { ListProcesses } from "../fleet/discovery.ts";
 import type { InstallWorld } from "../install/world.ts";
-import type { ProcessSource } from "../proc.ts";
+import type { ProcessSource } from "../core/proc.ts";
 
 export interface CliContext {
   readonly env: NodeJS.ProcessEnv;

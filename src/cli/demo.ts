@@ -3,15 +3,15 @@
 // would see.
 import { spawn, spawnSync } from "node:child_process";
 import { dirname, join } from "node:path";
-import { DEMO_AGENTS, startDemo } from "../demo.ts";
-import { EXIT_CODES } from "../errors.ts";
+import { DEMO_AGENTS, startDemo } from "../tmux/demo.ts";
+import { EXIT_CODES } from "../core/errors.ts";
 import { buildRows, initialModel } from "../picker/model.ts";
 import { renderFrame } from "../picker/render.ts";
-import { defaultProcessSource } from "../proc.ts";
-import { readSeen } from "../seen.ts";
-import { loadFleet, type ViewStatus } from "../sessions.ts";
-import { blockBody, parseTmuxVersion } from "../tmux-setup.ts";
-import { branchOf } from "../git-branch.ts";
+import { defaultProcessSource } from "../core/proc.ts";
+import { readSeen } from "../fleet/seen.ts";
+import { loadFleet, type ViewStatus } from "../fleet/sessions.ts";
+import { blockBody, parseTmuxVersion } from "../tmux/setup.ts";
+import { branchOf } from "../fleet/git-branch.ts";
 import { formatTable } from "./format.ts";
 import { fail, parse, type Verb } from "./io.ts";
 import { cliPath } from "./tmux-setup.ts";

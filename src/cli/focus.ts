@@ -1,5 +1,5 @@
-import { exitCodeOfFocus } from "../errors.ts";
-import { focusSession } from "../focus.ts";
+import { exitCodeOfFocus } from "../core/errors.ts";
+import { focusSession } from "../focus/service.ts";
 import { formatFocus } from "./format.ts";
 import { fail, parse, type Verb } from "./io.ts";
 

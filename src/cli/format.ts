@@ -1,9 +1,9 @@
 // Human output for the CLI: one line per session, safe for any terminal (control characters are neutralized).
 import { homedir } from "node:os";
-import { formatAge } from "../age.ts";
-import { toDisplayLine } from "../bounds.ts";
-import type { FocusResult } from "../focus-types.ts";
-import type { SessionView, ViewStatus } from "../sessions.ts";
+import { formatAge } from "../core/age.ts";
+import { toDisplayLine } from "../core/bounds.ts";
+import type { FocusResult } from "../focus/contract.ts";
+import type { SessionView, ViewStatus } from "../fleet/sessions.ts";
 
 export function shortenHome(path: string, home: string = homedir()): string {
   return home !== "/" && (path === home || path.startsWith(`${home}/`)) ? `~${path.slice(home.length)}` : path;

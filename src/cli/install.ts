@@ -1,7 +1,7 @@
 // `tongs-agents install`, `uninstall` and `doctor`: plan per harness, then carry the plan out (or only report it with
 // --dry-run); doctor reports what is installed and what is left to do.
 import type { ParseArgsConfig } from "node:util";
-import { EXIT_CODES, type Failure } from "../errors.ts";
+import { EXIT_CODES, type Failure } from "../core/errors.ts";
 import { runDoctor } from "../install/doctor.ts";
 import { runInstaller } from "../install/installer.ts";
 import { DEFAULT_HARNESSES, HARNESS_IDS, type HarnessId, type InstallReport } from "../install/plan.ts";

@@ -1,6 +1,6 @@
 // What every verb shares: its output channels, option parsing, and how a failure is printed and exit-coded.
 import { parseArgs, type ParseArgsConfig } from "node:util";
-import { exitCodeOf, type Failure } from "../errors.ts";
+import { exitCodeOf, type Failure } from "../core/errors.ts";
 import type { CliContext } from "./context.ts";
 import { shortenHome } from "./format.ts";
 import { USAGE } from "./usage.ts";

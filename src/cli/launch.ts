@@ -3,9 +3,9 @@
 import { spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { homedir } from "node:os";
-import { EXIT_CODES } from "../errors.ts";
-import { LAUNCH_ID_ENV, PROFILE_ENV } from "../launch.ts";
-import { expandHome, loadProfile } from "../profiles.ts";
+import { EXIT_CODES } from "../core/errors.ts";
+import { LAUNCH_ID_ENV, PROFILE_ENV } from "../core/launch.ts";
+import { expandHome, loadProfile } from "../tmux/profiles.ts";
 import { fail, parse, type Verb } from "./io.ts";
 
 export const launchVerb: Verb = async (args, context, io) => {

@@ -1,6 +1,6 @@
-import { EXIT_CODES } from "../errors.ts";
-import { loadFleet, type SessionView } from "../sessions.ts";
-import type { RecordListing } from "../store.ts";
+import { EXIT_CODES } from "../core/errors.ts";
+import { loadFleet, type SessionView } from "../fleet/sessions.ts";
+import type { RecordListing } from "../store/records.ts";
 import type { CliContext } from "./context.ts";
 import { formatTable } from "./format.ts";
 import { fail, parse, type Verb } from "./io.ts";

@@ -1,4 +1,4 @@
-import { EXIT_CODES } from "../errors.ts";
+import { EXIT_CODES } from "../core/errors.ts";
 import { serveMcp } from "../mcp/stdio.ts";
 import { fail, parse, type Verb } from "./io.ts";
 

@@ -1,11 +1,11 @@
 // `tongs-agents next`: jump to the session that most needs the user, cycling through equally urgent ones.
 import { join } from "node:path";
-import { chooseNext } from "../attention.ts";
-import { EXIT_CODES, exitCodeOfFocus } from "../errors.ts";
-import { focusView } from "../focus.ts";
-import { readSeen } from "../seen.ts";
-import { loadFleet } from "../sessions.ts";
-import { readJsonFile, writeJsonAtomic } from "../store.ts";
+import { chooseNext } from "../fleet/attention.ts";
+import { EXIT_CODES, exitCodeOfFocus } from "../core/errors.ts";
+import { focusView } from "../focus/service.ts";
+import { readSeen } from "../fleet/seen.ts";
+import { loadFleet } from "../fleet/sessions.ts";
+import { readJsonFile, writeJsonAtomic } from "../store/records.ts";
 import { formatFocus } from "./format.ts";
 import { fail, parse, type Verb } from "./io.ts";
 

@@ -1,6 +1,6 @@
 import { homedir } from "node:os";
-import { EXIT_CODES, exitCodeOfFocus } from "../errors.ts";
-import { capturePane } from "../picker/capture.ts";
+import { EXIT_CODES, exitCodeOfFocus } from "../core/errors.ts";
+import { capturePane } from "../tmux/capture.ts";
 import { runPicker } from "../picker/tui.ts";
 import { formatFocus } from "./format.ts";
 import { fail, parse, type Verb } from "./io.ts";
@@ -16,9 +16,9 @@ export const pickVerb: Verb = async (args, context, io) => {
       processes: context.processes,
       ...(context.listProcesses ? { listProcesses: context.listProcesses } : {}),
       // Loaded when Enter is pressed, not before the first screen.
-      focus: async (id) => (await import("../focus.ts")).focusSession(id, { stateDir: context.stateDir, processes: context.processes, env: context.env, client }),
+      focus: async (id) => (await import("../focus/service.ts")).focusSession(id, { stateDir: context.stateDir, processes: context.processes, env: context.env, client }),
       prune: async () => {
-        const result = await (await import("../prune.ts")).prune({ stateDir: context.stateDir, processes: context.processes });
+        const result = await (await import("../store/prune.ts")).prune({ stateDir: context.stateDir, processes: context.processes });
         return result.ok ? result.removed.filter((entry) => entry.kind === "record").length : 0;
       },
       capture: capturePane,

@@ -2,7 +2,7 @@
 // expands #{client_tty}); the picker's command line is built here, so no quoting passes through tmux.conf twice.
 import { spawnSync } from "node:child_process";
 import { shellQuote } from "../install/command.ts";
-import { EXIT_CODES } from "../errors.ts";
+import { EXIT_CODES } from "../core/errors.ts";
 import { fail, parse, type Verb } from "./io.ts";
 import { cliPath } from "./tmux-setup.ts";
 

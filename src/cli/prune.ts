@@ -1,5 +1,5 @@
-import { EXIT_CODES } from "../errors.ts";
-import { prune } from "../prune.ts";
+import { EXIT_CODES } from "../core/errors.ts";
+import { prune } from "../store/prune.ts";
 import { fail, parse, type Verb } from "./io.ts";
 
 export const pruneVerb: Verb = async (args, context, io) => {

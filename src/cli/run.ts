@@ -1,8 +1,8 @@
 // The CLI: find the verb, load its module (lazily: `status` and `pick` must start fast, so nothing else is loaded
 // for them), run it. Verbs return exit codes; only this layer and main.ts touch the process.
-import { EXIT_CODES } from "../errors.ts";
-import { resolveStateDir } from "../paths.ts";
-import { defaultProcessSource } from "../proc.ts";
+import { EXIT_CODES } from "../core/errors.ts";
+import { resolveStateDir } from "../store/paths.ts";
+import { defaultProcessSource } from "../core/proc.ts";
 import type { CliContext } from "./context.ts";
 import { fail, type CliIo, type Verb } from "./io.ts";
 import { USAGE } from "./usage.ts";

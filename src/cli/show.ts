@@ -1,5 +1,5 @@
-import { EXIT_CODES, type Failure } from "../errors.ts";
-import { loadFleet, resolveQuery, type SessionView } from "../sessions.ts";
+import { EXIT_CODES, type Failure } from "../core/errors.ts";
+import { loadFleet, resolveQuery, type SessionView } from "../fleet/sessions.ts";
 import type { CliContext } from "./context.ts";
 import { formatDetails } from "./format.ts";
 import { fail, parse, type Verb } from "./io.ts";

@@ -1,9 +1,9 @@
 // `tongs-agents status`: counts by state for a status line, fast enough to run every few seconds (no process
 // discovery: only records and their liveness).
-import { PICKER_ORDER, rankOf, type AttentionRank } from "../attention.ts";
-import { EXIT_CODES } from "../errors.ts";
-import { readSeen } from "../seen.ts";
-import { loadFleet } from "../sessions.ts";
+import { PICKER_ORDER, rankOf, type AttentionRank } from "../fleet/attention.ts";
+import { EXIT_CODES } from "../core/errors.ts";
+import { readSeen } from "../fleet/seen.ts";
+import { loadFleet } from "../fleet/sessions.ts";
 import type { CliContext } from "./context.ts";
 import { fail, parse, type Verb } from "./io.ts";
 

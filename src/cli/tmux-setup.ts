@@ -1,11 +1,11 @@
-// `tongs-agents tmux-setup [--write | --remove]`: print, write or remove the tmux block (src/tmux-setup.ts).
+// `tongs-agents tmux-setup [--write | --remove]`: print, write or remove the tmux block (src/tmux/setup.ts).
 import { spawnSync } from "node:child_process";
 import { homedir } from "node:os";
 import { existsSync, realpathSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { EXIT_CODES } from "../errors.ts";
-import { blockBody, parseTmuxVersion, popupsSupported, readIfExists, tmuxConfPath, withBlock, withoutBlock, writeConf } from "../tmux-setup.ts";
+import { EXIT_CODES } from "../core/errors.ts";
+import { blockBody, parseTmuxVersion, popupsSupported, readIfExists, tmuxConfPath, withBlock, withoutBlock, writeConf } from "../tmux/setup.ts";
 import { fail, parse, type Verb } from "./io.ts";
 
 /** bin/tongs-agents.js of this installation: the nearest one above this module (bundled chunks sit in dist/cli/chunks). */

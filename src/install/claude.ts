@@ -9,7 +9,7 @@ import { conflict, error, note, warning, type Finding, type HarnessPlan, type St
 import { readConfigFile } from "./file-edit.ts";
 import { ourPaths, which, type InstallWorld } from "./world.ts";
 import type { Intent } from "./provider.ts";
-import { isRecord } from "../json-value.ts";
+import { isRecord } from "../core/json-value.ts";
 
 export const CLAUDE_HOOKS: readonly HookSpec[] = [
   { event: "SessionStart", alias: "session-start", timeout: 5 },

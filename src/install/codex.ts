@@ -12,7 +12,7 @@ import { conflict, error, note, warning, type Finding, type HarnessPlan, type St
 import type { Intent } from "./provider.ts";
 import { findTable, parseTomlDocument, removeTable, setTable, tableBody } from "./toml-text.ts";
 import { ourPaths, type InstallWorld } from "./world.ts";
-import { isRecord } from "../json-value.ts";
+import { isRecord } from "../core/json-value.ts";
 
 export const CODEX_HOOKS: readonly HookSpec[] = [
   { event: "SessionStart", alias: "session-start", timeout: 5 },

@@ -14,7 +14,7 @@ import { type HarnessId } from "./plan.ts";
 import { PI_MARKER_FILE, piPackagePaths, readMarker } from "./pi.ts";
 import { parseTomlDocument } from "./toml-text.ts";
 import { ourPaths, which, type InstallWorld } from "./world.ts";
-import { isRecord } from "../json-value.ts";
+import { isRecord } from "../core/json-value.ts";
 
 export type HookStatus = "current" | "outdated" | "modified" | "missing";
 

@@ -3,7 +3,7 @@
 // in the same directory, fsync, renamed over the target), keeping the file's mode.
 import { mkdirSync, readFileSync, realpathSync, statSync, unlinkSync } from "node:fs";
 import { dirname } from "node:path";
-import { writeFileAtomic } from "../store.ts";
+import { writeFileAtomic } from "../store/records.ts";
 
 const MAX_CONFIG_BYTES = 32 * 1024 * 1024;
 

@@ -9,7 +9,7 @@ import { basename, isAbsolute } from "node:path";
 import { hookCommandLine } from "./command.ts";
 import { appendJsonItem, removeJsonValue, setJsonValue, type JsonStyle } from "./json-text.ts";
 import { splitShellWords } from "./shell-words.ts";
-import { isRecord } from "../json-value.ts";
+import { isRecord } from "../core/json-value.ts";
 
 export interface HookSpec {
   /** The harness's event name, e.g. PreToolUse. */

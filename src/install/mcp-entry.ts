@@ -1,6 +1,6 @@
 // Our MCP server registration, and claude-fleet-monitor's, as they appear in harness configs.
 import { basename, isAbsolute } from "node:path";
-import { isRecord } from "../json-value.ts";
+import { isRecord } from "../core/json-value.ts";
 
 export const MCP_NAME = "tongs-agents";
 /** claude-fleet-monitor 0.9.x registered `fleet`: `<python> -m claude_fleet_monitor.mcp_server`. */

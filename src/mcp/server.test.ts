@@ -5,11 +5,11 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { fakeProcess, fakeProcessSource } from "../../test/fake-processes.ts";
 import { CLI_BIN } from "../../test/processes.ts";
 import { makeSandbox, type Sandbox } from "../../test/sandbox.ts";
-import type { FocusResult } from "../focus-types.ts";
-import { canonicalId, digestOf } from "../identity.ts";
-import { ensureStateDirs } from "../paths.ts";
-import type { SessionRecord } from "../schema.ts";
-import { recordPath, writeRecord } from "../store.ts";
+import type { FocusResult } from "../focus/contract.ts";
+import { canonicalId, digestOf } from "../core/identity.ts";
+import { ensureStateDirs } from "../store/paths.ts";
+import type { SessionRecord } from "../core/schema.ts";
+import { recordPath, writeRecord } from "../store/records.ts";
 import { createMcpServer } from "./server.ts";
 
 const NOW = Date.parse("2026-11-29T12:00:00.000Z");

@@ -2,13 +2,13 @@
 // same functions the CLI uses; every tool validates its input with zod and answers with structured content.
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import * as z from "zod";
-import type { ListProcesses } from "../discovery.ts";
-import { focusSession } from "../focus.ts";
-import type { ProcessSource } from "../proc.ts";
-import { prune } from "../prune.ts";
-import { loadFleet, resolveQuery, type SessionView } from "../sessions.ts";
-import { LIFECYCLE_STATUSES } from "../schema.ts";
-import { HARNESSES } from "../harnesses.ts";
+import type { ListProcesses } from "../fleet/discovery.ts";
+import { focusSession } from "../focus/service.ts";
+import type { ProcessSource } from "../core/proc.ts";
+import { prune } from "../store/prune.ts";
+import { loadFleet, resolveQuery, type SessionView } from "../fleet/sessions.ts";
+import { LIFECYCLE_STATUSES } from "../core/schema.ts";
+import { HARNESSES } from "../harnesses/registry.ts";
 
 export interface McpDeps {
   readonly stateDir: string;

@@ -1,6 +1,6 @@
 // `tongs-agents mcp`: the MCP server on stdin/stdout until the client closes the connection.
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import { VERSION } from "../version.ts";
+import { VERSION } from "../core/version.ts";
 import { createMcpServer, type McpDeps } from "./server.ts";
 
 export async function serveMcp(deps: Omit<McpDeps, "version">): Promise<void> {

@@ -1,7 +1,7 @@
 // The picker's state and what each key does to it. Pure: the terminal loop (tui.ts) feeds keys and performs effects.
-import { rankOf, sortForPicker, type AttentionRank } from "../attention.ts";
-import type { SeenMarks } from "../seen.ts";
-import type { SessionView } from "../sessions.ts";
+import { rankOf, sortForPicker, type AttentionRank } from "../fleet/attention.ts";
+import type { SeenMarks } from "../fleet/seen.ts";
+import type { SessionView } from "../fleet/sessions.ts";
 
 export interface Row {
   readonly session: SessionView;

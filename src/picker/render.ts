@@ -1,8 +1,8 @@
 // One picker frame as terminal lines: header, filter, rows, optional preview, message, key hints. Every line is cut
 // to the terminal width by display columns, and every text from records is made display-safe first.
-import { formatAge } from "../age.ts";
-import { toDisplayLine, withoutControls } from "../bounds.ts";
-import type { AttentionRank } from "../attention.ts";
+import { formatAge } from "../core/age.ts";
+import { toDisplayLine, withoutControls } from "../core/bounds.ts";
+import type { AttentionRank } from "../fleet/attention.ts";
 import { selectedIndex, visibleRows, type PickerModel, type Row } from "./model.ts";
 
 export const GLYPHS: Record<AttentionRank, { glyph: string; color: string; label: string }> = {

@@ -3,7 +3,7 @@ import { PassThrough, Writable } from "node:stream";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { writeLiveRecord } from "../../test/records.ts";
 import { makeSandbox, type Sandbox } from "../../test/sandbox.ts";
-import { linuxProcessSource } from "../proc.ts";
+import { linuxProcessSource } from "../core/proc.ts";
 import { runPicker, type PickerDeps, type PickerTerminal } from "./tui.ts";
 
 let sandbox: Sandbox;

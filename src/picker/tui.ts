@@ -1,13 +1,13 @@
 // The picker in a terminal: alternate screen, raw keys, live updates (the sessions dir is watched, ages and liveness
 // refresh every two seconds, process discovery every few seconds), a pane preview, and focus on Enter.
 import { watch, type FSWatcher } from "node:fs";
-import type { ListProcesses } from "../discovery.ts";
-import type { FocusResult } from "../focus-types.ts";
-import { branchOf } from "../git-branch.ts";
-import { sessionsDirOf } from "../paths.ts";
-import type { ProcessSource } from "../proc.ts";
-import { readSeen } from "../seen.ts";
-import { loadFleet, type SessionView } from "../sessions.ts";
+import type { ListProcesses } from "../fleet/discovery.ts";
+import type { FocusResult } from "../focus/contract.ts";
+import { branchOf } from "../fleet/git-branch.ts";
+import { sessionsDirOf } from "../store/paths.ts";
+import type { ProcessSource } from "../core/proc.ts";
+import { readSeen } from "../fleet/seen.ts";
+import { loadFleet, type SessionView } from "../fleet/sessions.ts";
 import { buildRows, decodeKeys, handleKey, initialModel, selectedIndex, visibleRows, withRows, type PickerModel } from "./model.ts";
 import { renderFrame } from "./render.ts";
 

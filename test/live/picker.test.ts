@@ -4,7 +4,7 @@ import { spawnSync } from "node:child_process";
 import { readdirSync } from "node:fs";
 import pty from "node-pty";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { sessionsDirOf } from "../../src/paths.ts";
+import { sessionsDirOf } from "../../src/store/paths.ts";
 import { CLI_BIN, ROOT } from "../processes.ts";
 import { makeSandbox, type Sandbox } from "../sandbox.ts";
 import { TmuxLab, waitFor, type AgentPane, type AttachedClient } from "./tmux-lab.ts";

@@ -2,10 +2,10 @@
 // the user would see), records written by the real hook from processes running in those panes, and the real CLI.
 import { execFileSync } from "node:child_process";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { canonicalId, digestOf, processInstanceId } from "../../src/identity.ts";
-import { ensureStateDirs } from "../../src/paths.ts";
-import { linuxProcessSource } from "../../src/proc.ts";
-import { writeRecord } from "../../src/store.ts";
+import { canonicalId, digestOf, processInstanceId } from "../../src/core/identity.ts";
+import { ensureStateDirs } from "../../src/store/paths.ts";
+import { linuxProcessSource } from "../../src/core/proc.ts";
+import { writeRecord } from "../../src/store/records.ts";
 import { runFocus } from "../processes.ts";
 import { makeSandbox, type Sandbox } from "../sandbox.ts";
 import { TmuxLab, type AgentPane, type AttachedClient } from "./tmux-lab.ts";

@@ -1,0 +1,46 @@
+import { describe, expect, it } from "vitest";
+import { chooseNext, sortForPicker } from "./attention.ts";
+import type { SessionView } from "./sessions.ts";
+import { formatStatus, type StatusCounts } from "../cli/status.ts";
+
+const NOW = Date.parse("2026-11-29T12:00:00.000Z");
+const ago = (seconds: number) => new Date(NOW - seconds * 1000).toISOString();
+const session = (id: string, status: SessionView["status"], changed: number): SessionView =>
+  ({ id, status, status_changed_at: ago(changed), stale: false } as unknown as SessionView);
+
+describe("next", () => {
+  const fleet = [session("run", "running", 1), session("wait-old", "waiting", 90), session("wait-new", "waiting", 10), session("done", "ended", 1)];
+
+  it("goes to the most urgent rank, newest change first, and cycles through equals", () => {
+    expect(chooseNext(fleet, {}, undefined)?.id).toBe("wait-new");
+    expect(chooseNext(fleet, {}, "wait-new")?.id).toBe("wait-old");
+    expect(chooseNext(fleet, {}, "wait-old")?.id).toBe("wait-new");
+    expect(chooseNext(fleet, {}, "something-gone")?.id).toBe("wait-new");
+  });
+
+  it("treats an idle session the user has seen as less urgent than running ones, and never goes to ended ones", () => {
+    const idle = [session("idle", "idle", 30), session("run", "running", 1)];
+    expect(chooseNext(idle, {}, undefined)?.id).toBe("idle");
+    expect(chooseNext(idle, { idle: ago(5) }, undefined)?.id).toBe("run");
+    expect(chooseNext([session("done", "ended", 1)], {}, undefined)).toBeUndefined();
+    expect(sortForPicker(idle, { idle: ago(5) }).map((s) => s.id)).toEqual(["run", "idle"]);
+  });
+
+  it("orders equals by the newest change, then by id, and leaves the caller's array as it was", () => {
+    const equals = [session("b", "running", 5), session("c", "running", 5), session("a", "running", 5), session("z", "running", 1), session("w", "waiting", 99)];
+    expect(sortForPicker(equals, {}).map((s) => s.id)).toEqual(["w", "z", "a", "b", "c"]);
+    expect(equals.map((s) => s.id)).toEqual(["b", "c", "a", "z", "w"]);
+  });
+});
+
+describe("status formats", () => {
+  const counts: StatusCounts = { waiting: 2, error: 1, "idle-unseen": 3, running: 4, started: 0, idle: 5, discovered: 0, ended: 0, total: 15 };
+  it("tmux: coloured glyph counts, zeros left out", () => {
+    expect(formatStatus(counts, "tmux")).toBe("#[fg=yellow,bold]●2 #[fg=red,bold]✖1 #[fg=green,bold]◆3 #[fg=cyan]▶4#[default]");
+    expect(formatStatus({ ...counts, waiting: 0, error: 0, "idle-unseen": 0, running: 0 }, "tmux")).toBe("");
+  });
+  it("plain words", () => {
+    expect(formatStatus(counts, "plain")).toBe("2 waiting, 1 error, 3 done, 4 running");
+    expect(formatStatus({ ...counts, waiting: 0, error: 0, "idle-unseen": 0, running: 0, total: 0 }, "plain")).toBe("no agents");
+  });
+});

@@ -1,0 +1,76 @@
+// Process discovery: running harness processes that have no record yet, found by exact process name.
+import psList from "ps-list";
+import { basename } from "node:path";
+import { readlink } from "node:fs/promises";
+import { HARNESSES, hasCapability, type Harness } from "../harnesses/registry.ts";
+import { withDeadline, type ProcessSource } from "../core/proc.ts";
+
+export interface DiscoveredProcess {
+  readonly harness: string;
+  readonly pid: number;
+  readonly startToken: string;
+  readonly cwd: string | undefined;
+  readonly tty: string | undefined;
+  /**
+   * A shared daemon of the same harness runs (Codex's app-server): this UI's hooks may be reported by the daemon, whose
+   * records carry no terminal, so "no hook events yet" would not be true.
+   */
+  readonly sharedDaemonRunning: boolean;
+}
+
+export interface ListedProcess {
+  readonly pid: number;
+  readonly ppid?: number | undefined;
+  readonly name: string;
+  readonly cmd?: string | undefined;
+}
+
+export type ListProcesses = () => Promise<readonly ListedProcess[]>;
+
+const DISCOVERY_BOUND_MS = 2000;
+
+function harnessOf(proc: ListedProcess, candidates: readonly Harness[]): Harness | undefined {
+  const argv0 = proc.cmd?.split(" ")[0];
+  const names = [proc.name, argv0 === undefined ? undefined : basename(argv0)];
+  return candidates.find((harness) => names.some((name) => name !== undefined && harness.processNames.includes(name)));
+}
+
+/**
+ * Harness processes by exact name (ps comm or argv[0] basename), excluding Codex's shared daemon and helpers whose
+ * parent is a process of the same harness. Gives up (returns none) when listing takes longer than two seconds.
+ */
+export async function discoverProcesses({
+  processes,
+  list = () => psList({ all: false }),
+  harnesses = (HARNESSES as readonly Harness[]).filter((harness) => hasCapability(harness, "discovery")),
+}: {
+  processes: ProcessSource;
+  list?: ListProcesses;
+  harnesses?: readonly Harness[];
+}): Promise<DiscoveredProcess[]> {
+  const listed = await withDeadline(list().catch(() => []), DISCOVERY_BOUND_MS);
+  if (listed === "timeout") return [];
+  const byPid = new Map(listed.map((proc) => [proc.pid, proc]));
+  const isDaemon = (proc: ListedProcess, harness: Harness) => harness.isSharedDaemon?.(proc.cmd?.split(" ") ?? []) ?? false;
+  const daemons = new Set(listed.flatMap((proc) => harnesses.filter((harness) => harnessOf(proc, [harness]) && isDaemon(proc, harness)).map((harness) => harness.id)));
+  const found: DiscoveredProcess[] = [];
+  for (const proc of listed) {
+    if (proc.pid === process.pid) continue;
+    const harness = harnessOf(proc, harnesses);
+    if (!harness) continue;
+    if (isDaemon(proc, harness)) continue;
+    const parent = proc.ppid === undefined ? undefined : byPid.get(proc.ppid);
+    if (parent && harnessOf(parent, [harness])) continue;
+    const info = await processes.basics(proc.pid);
+    if (!info) continue;
+    found.push({
+      harness: harness.id,
+      pid: proc.pid,
+      startToken: info.startToken,
+      cwd: process.platform === "linux" ? await readlink(`/proc/${proc.pid}/cwd`).catch(() => undefined) : undefined,
+      tty: info.tty,
+      sharedDaemonRunning: daemons.has(harness.id),
+    });
+  }
+  return found;
+}

@@ -1,0 +1,123 @@
+// The focus service's decisions, with a recording backend: what it refuses, which backend it asks, how outcomes map to
+// states. The backends themselves are tested in backends/ (unit) and test/live/ (real terminals).
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { fakeProcess, fakeProcessSource } from "../../test/fake-processes.ts";
+import { makeSandbox, type Sandbox } from "../../test/sandbox.ts";
+import { done, failed, skipped, type BackendOutcome, type FocusBackend } from "./contract.ts";
+import { focusSession, focusedAtAll, stateOf } from "./service.ts";
+import { canonicalId, digestOf } from "../core/identity.ts";
+import { ensureStateDirs } from "../store/paths.ts";
+import type { SessionRecord, Terminal } from "../core/schema.ts";
+import { readSeen } from "../fleet/seen.ts";
+import { writeRecord } from "../store/records.ts";
+
+let sandbox: Sandbox;
+let sessionsDir: string;
+let asked: string[];
+let outcome: BackendOutcome;
+
+const backend: FocusBackend<string> = {
+  id: "fake",
+  displayName: "fake terminal",
+  detect: (terminal) => terminal.env.FAKE_TARGET,
+  describe: (target) => `fake ${target}`,
+  focus: async (target) => {
+    asked.push(target);
+    return outcome;
+  },
+};
+const never: FocusBackend<string> = { ...backend, id: "never", detect: () => undefined };
+
+function put(session: string, pid: number | null, extra: Partial<SessionRecord> = {}, terminal: Terminal = { env: { FAKE_TARGET: session } }): string {
+  const id = canonicalId("claude", session, `pid:${pid}`);
+  const now = new Date().toISOString();
+  writeRecord(sessionsDir, digestOf(id) as string, {
+    schema_version: 1, canonical_id: id, harness: "claude", session_id: session, instance_id: `pid:${pid}`, identity: pid === null ? "unresolved" : "process", pid,
+    process_start: pid === null ? null : `linux:boot:${pid}00`, cwd: `/work/${session}`, status: "waiting", detail: "", tool: "", sequence: null, arrival_sequence: 1,
+    last_event: "claude.permission-request", created_at: now, updated_at: now, status_changed_at: now, terminal, ...extra,
+  });
+  return id;
+}
+
+const focus = (query: string, listed: { pid: number; name: string }[] = []) =>
+  focusSession(query, {
+    stateDir: sandbox.stateDir,
+    processes: fakeProcessSource([100, 200, 300, 4242].map((pid) => fakeProcess(pid, 1, "claude"))),
+    listProcesses: async () => listed.map((proc) => ({ ...proc, ppid: 1, cmd: proc.name })),
+    backends: [never, backend],
+    env: {},
+  });
+
+beforeEach(() => {
+  sandbox = makeSandbox();
+  sessionsDir = ensureStateDirs(sandbox.stateDir).sessionsDir;
+  asked = [];
+  outcome = { located: true, target: "fake", selection: done("selected"), activation: done("shown") };
+});
+afterEach(() => sandbox.cleanup());
+
+describe("focusSession", () => {
+  it("asks the first backend that recognises the recorded terminal, and marks the session seen", async () => {
+    const id = put("alpha", 100);
+    expect(await focus("alpha")).toMatchObject({ state: "complete", backend: "fake", session: { id } });
+    expect(asked).toEqual(["alpha"]);
+    expect(readSeen(sandbox.stateDir)[id]).toBeDefined();
+  });
+
+  it.each([
+    ["stale: the process is gone", () => put("gone", 999), "gone", /stale: process 999 is gone/],
+    ["ended", () => put("over", 100, { status: "ended" }), "over", /has ended/],
+    ["unresolved identity", () => put("unknown", null), "unknown", /never identified/],
+    ["Codex shared daemon", () => put("shared", 100, {}, { env: {}, unprovable: "Codex CLI shared daemon" }), "shared", /no provable terminal target: Codex CLI shared daemon/],
+    ["no terminal a backend knows", () => put("desktop", 100, {}, { env: { TERM_PROGRAM: "vscode" } }), "desktop", /no terminal target recorded/],
+  ])("refuses %s as unavailable, without asking a backend", async (_name, setup, query, detail) => {
+    setup();
+    const result = await focus(query);
+    expect(result.state).toBe("unavailable");
+    expect(result.detail).toMatch(detail);
+    expect(asked).toEqual([]);
+  });
+
+  it("says a discovered process without hook events cannot be focused, and only looks for processes when no record matches", async () => {
+    put("alpha", 100);
+    expect((await focus("4242", [{ pid: 4242, name: "claude" }])).detail).toMatch(/discovered process without hook events/);
+    expect((await focus("alpha", [{ pid: 4242, name: "claude" }])).state).toBe("complete");
+  });
+
+  it("never guesses: not-found and ambiguous list nothing or the candidates", async () => {
+    put("same-a", 100);
+    put("same-b", 200);
+    expect(await focus("nothing")).toMatchObject({ state: "not-found", candidates: [] });
+    const ambiguous = await focus("same");
+    expect(ambiguous.state).toBe("ambiguous");
+    expect(ambiguous.candidates.map((candidate) => candidate.cwd).sort()).toEqual(["/work/same-a", "/work/same-b"]);
+    expect(asked).toEqual([]);
+  });
+
+  it("prefers the live session when a directory name is shared with an ended one", async () => {
+    put("app", 100, { cwd: "/old/app", status: "ended" });
+    put("app-new", 200, { cwd: "/new/app" });
+    expect(await focus("app")).toMatchObject({ state: "complete", session: { cwd: "/new/app" } });
+  });
+});
+
+describe("states", () => {
+  it.each([
+    [{ located: true, selection: done("s"), activation: done("a") }, "complete"],
+    [{ located: true, selection: done("s"), activation: skipped("no client") }, "partial"],
+    [{ located: true, selection: failed("s"), activation: done("a") }, "partial"],
+    [{ located: false, selection: done("s"), activation: done("a") }, "partial"],
+    [{ located: true, selection: failed("s"), activation: failed("a") }, "failed"],
+    [{ located: false, selection: failed("s"), activation: skipped("a"), unavailable: "remote control off" }, "unavailable"],
+  ] as const)("%j -> %s", (result, state) => {
+    expect(stateOf(result)).toBe(state);
+  });
+
+  it("focusedAtAll is true when one operation succeeded", async () => {
+    put("alpha", 100);
+    outcome = { located: true, target: "fake", selection: done("selected"), activation: failed("not raised") };
+    const result = await focus("alpha");
+    expect(result.state).toBe("partial");
+    expect(focusedAtAll(result)).toBe(true);
+  });
+});

@@ -1,0 +1,125 @@
+// The focus service: resolve a query to one session, refuse what cannot be focused honestly (stale, ended,
+// unresolved, no terminal target), and ask the backend that captured the target to select it and show it.
+import { readFile } from "node:fs/promises";
+import { BACKENDS } from "../../backends/registry.ts";
+import type { ListProcesses } from "../fleet/discovery.ts";
+import { run as defaultRun, type Runner } from "../core/exec.ts";
+import { failed, skipped, type BackendOutcome, type FocusBackend, type FocusContext, type FocusResult, type FocusState, type Operation } from "./contract.ts";
+import type { ProcessSource } from "../core/proc.ts";
+import { repoNameOf } from "../fleet/repo.ts";
+import { markSeen } from "../fleet/seen.ts";
+import { loadFleet, resolveQuery, type SessionView } from "../fleet/sessions.ts";
+
+export interface FocusOptions {
+  readonly stateDir: string;
+  readonly processes: ProcessSource;
+  readonly listProcesses?: ListProcesses;
+  readonly env?: NodeJS.ProcessEnv;
+  readonly client?: string | undefined;
+  readonly run?: Runner;
+  readonly platform?: NodeJS.Platform;
+  readonly backends?: readonly FocusBackend[];
+  readonly environOf?: FocusContext["environOf"];
+  readonly now?: number;
+}
+
+const notTried = skipped("not attempted");
+
+function result(state: FocusState, detail: string, extra: Partial<FocusResult> = {}): FocusResult {
+  return { state, session: null, backend: null, target: "", located: false, selection: notTried, activation: notTried, detail, candidates: [], ...extra };
+}
+
+/** Directory and repository names as a last query tier: `focus webapp` finds the session working in .../webapp. */
+function directoryTier(query: string): (session: SessionView) => boolean {
+  return (session) => session.cwd !== "" && (session.cwd === query || session.cwd.split("/").at(-1) === query || repoNameOf(session.cwd) === query);
+}
+
+export async function focusSession(query: string, options: FocusOptions): Promise<FocusResult> {
+  const { stateDir, processes } = options;
+  const load = (discover: boolean) => loadFleet({ stateDir, processes, discover, ...(options.listProcesses ? { listProcesses: options.listProcesses } : {}), ...(options.now ? { now: options.now } : {}) });
+  // Live sessions first: a directory name shared with an ended session is not ambiguous.
+  const tiers = [directoryTier(query)];
+  const resolve = (sessions: readonly SessionView[]) => {
+    const found = resolveQuery(sessions.filter((session) => session.status !== "ended"), query, tiers);
+    return found.kind === "none" ? resolveQuery(sessions, query, tiers) : found;
+  };
+  // Records first, without process discovery (a `ps` run): only a query no record answers looks at processes without
+  // records, to say they cannot be focused rather than that nothing matches.
+  let fleet = await load(false);
+  if (fleet.problem) return result("unavailable", fleet.problem);
+  let found = resolve(fleet.sessions);
+  if (found.kind === "none") {
+    fleet = await load(true);
+    found = resolve(fleet.sessions);
+  }
+  if (found.kind === "none") return result("not-found", `no session matches ${JSON.stringify(query)}`);
+  if (found.kind === "ambiguous") {
+    return result("ambiguous", `${found.candidates.length} sessions match ${JSON.stringify(query)}; use a longer id`, { candidates: found.candidates });
+  }
+
+  return focusView(found.session, options);
+}
+
+/** Focus a session already resolved from a fresh listing (as `next` has one), without listing again. */
+export async function focusView(session: SessionView, options: FocusOptions): Promise<FocusResult> {
+  const { stateDir, env = process.env, client, run = defaultRun, platform = process.platform, backends = BACKENDS, environOf = linuxEnvironOf } = options;
+  const summary = { id: session.id, short_id: session.short_id, harness: session.harness, cwd: session.cwd, status: session.status, pid: session.pid };
+  const unavailable = (detail: string) => result("unavailable", detail, { session: summary });
+  if (session.stale) return unavailable(`stale: ${session.stale_reason}; not focusing whatever now lives in its terminal`);
+  if (session.status === "ended") return unavailable("the session has ended");
+  if (session.identity === "unresolved") return unavailable("the session's process was never identified, so its terminal is unknown");
+  if (session.identity === "discovered") return unavailable("discovered process without hook events: no terminal target recorded");
+  if (session.terminal.unprovable) return unavailable(`no provable terminal target: ${session.terminal.unprovable}`);
+
+  for (const backend of backends) {
+    const target = backend.detect(session.terminal);
+    if (target === undefined) continue;
+    const context: FocusContext = { run, env, client, platform, environOf, raiseOuter: (outerEnv) => raiseOuter(outerEnv, backends, context) };
+    // The backend that captured the target decides; a failure is reported, never retried through another backend.
+    const outcome = await backend.focus(target, context);
+    const focused: FocusResult = { ...resultOf(outcome), session: summary, backend: backend.id };
+    // The user has now seen it: an idle session stops ranking as "done, unseen" in the picker and `next`.
+    if (focused.state === "complete" || focused.state === "partial") markSeen(stateDir, session.id);
+    return focused;
+  }
+  return unavailable("no terminal target recorded: the session did not run in a supported terminal (tmux, GNU screen, kitty, WezTerm, iTerm2, Terminal.app, X11)");
+}
+
+export function stateOf(outcome: Pick<BackendOutcome, "located" | "selection" | "activation" | "unavailable">): FocusState {
+  if (outcome.unavailable !== undefined) return "unavailable";
+  if (outcome.located && outcome.selection.succeeded && outcome.activation.succeeded) return "complete";
+  if (outcome.selection.succeeded || outcome.activation.succeeded) return "partial";
+  return "failed";
+}
+
+function resultOf(outcome: BackendOutcome): FocusResult {
+  const state = stateOf(outcome);
+  const detail = outcome.unavailable ?? [outcome.selection, outcome.activation].filter((operation) => operation.attempted || !operation.succeeded).map((operation) => operation.detail).join("; ");
+  return result(state, detail, { target: outcome.target, located: outcome.located, selection: outcome.selection, activation: outcome.activation });
+}
+
+/** Raise the outer terminal window of a tmux/screen client through the first backend that recognises its environment. */
+async function raiseOuter(env: Record<string, string>, backends: readonly FocusBackend[], context: FocusContext): Promise<Operation> {
+  for (const backend of backends) {
+    const raised = await backend.raise?.(env, context);
+    if (raised) return raised;
+  }
+  return failed("the client's terminal is not one tongs-agents can raise (no kitty, WezTerm, iTerm2, Terminal.app or X11 window id in its environment)");
+}
+
+/** Linux: a process's environment, NUL-separated in /proc/PID/environ (readable for our own user's processes). */
+export async function linuxEnvironOf(pid: number): Promise<Record<string, string> | undefined> {
+  const raw = await readFile(`/proc/${pid}/environ`).catch(() => undefined);
+  if (!raw) return undefined;
+  const env: Record<string, string> = {};
+  for (const entry of raw.toString("utf8").split("\0")) {
+    const at = entry.indexOf("=");
+    if (at > 0) env[entry.slice(0, at)] = entry.slice(at + 1);
+  }
+  return env;
+}
+
+/** A boolean convenience for scripts: did at least one operation succeed? The CLI and MCP use the structured result. */
+export function focusedAtAll(focus: FocusResult): boolean {
+  return focus.selection.succeeded || focus.activation.succeeded;
+}

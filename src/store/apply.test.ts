@@ -1,0 +1,84 @@
+import { describe, expect, it } from "vitest";
+import { applyEvent } from "./apply.ts";
+import type { LifecycleEvent } from "../core/schema.ts";
+import type { SessionRecord } from "../core/schema.ts";
+
+const T0 = "2026-11-29T10:00:00.000Z";
+const T1 = "2026-11-29T10:00:05.000Z";
+
+const event = (overrides: Partial<LifecycleEvent> = {}): LifecycleEvent => ({
+  harness: "pi",
+  alias: "fleet-event",
+  eventId: "pi.agent-start",
+  canonicalId: `fleet:v1:pi:${"a".repeat(64)}`,
+  sessionId: "s",
+  instanceId: "i",
+  identity: "emitter",
+  pid: 42,
+  processStart: "linux:b:1",
+  cwd: "/w",
+  status: "running",
+  detail: "",
+  tool: "",
+  sequence: 2,
+  startsSession: false,
+  mayCreate: true,
+  sharedProcess: false,
+  launch: undefined,
+  terminal: { env: { TMUX_PANE: "%1" } },
+  ...overrides,
+});
+
+function created(overrides: Partial<LifecycleEvent> = {}): SessionRecord {
+  const result = applyEvent(undefined, event(overrides), T0);
+  if (result.action !== "write") throw new Error("expected a write");
+  return result.record;
+}
+
+describe("applyEvent", () => {
+  it("creates a record with arrival sequence 1", () => {
+    expect(created()).toMatchObject({ status: "running", sequence: 2, arrival_sequence: 1, created_at: T0, status_changed_at: T0, terminal: { env: { TMUX_PANE: "%1" } } });
+  });
+
+  it("does not create a record when the event may not (unresolved tool/stop/end events)", () => {
+    expect(applyEvent(undefined, event({ mayCreate: false }), T0)).toMatchObject({ action: "skip", reason: "no-record" });
+  });
+
+  it("rejects an emitter sequence that is equal to or older than the stored one", () => {
+    const record = created({ sequence: 5 });
+    expect(applyEvent(record, event({ sequence: 5 }), T1)).toMatchObject({ action: "skip", reason: "stale-sequence" });
+    expect(applyEvent(record, event({ sequence: 4 }), T1)).toMatchObject({ action: "skip", reason: "stale-sequence" });
+    expect(applyEvent(record, event({ sequence: 6, status: "idle" }), T1)).toMatchObject({ action: "write", record: { sequence: 6, status: "idle", arrival_sequence: 2 } });
+  });
+
+  it("counts arrival order for native events, which carry no trusted sequence", () => {
+    const record = created({ sequence: null, identity: "process" });
+    const next = applyEvent(record, event({ sequence: null, identity: "process", status: "waiting" }), T1);
+    expect(next).toMatchObject({ action: "write", record: { arrival_sequence: 2, sequence: null, status_changed_at: T1 } });
+  });
+
+  it("keeps status_changed_at when the status does not change", () => {
+    const next = applyEvent(created(), event({ sequence: 3, detail: "Bash" }), T1);
+    expect(next).toMatchObject({ action: "write", record: { status_changed_at: T0, updated_at: T1, detail: "Bash" } });
+  });
+
+  it("an event that yields to a state leaves it (the idle reminder does not erase an error)", () => {
+    const failed = created({ status: "error", detail: "turn failed (API error)" });
+    expect(applyEvent(failed, event({ sequence: 3, status: "idle", yieldsTo: ["error"] }), T1)).toMatchObject({ action: "skip", reason: "kept" });
+    expect(applyEvent(created({ status: "running" }), event({ sequence: 3, status: "idle", yieldsTo: ["error"] }), T1)).toMatchObject({ action: "write", record: { status: "idle" } });
+  });
+
+  it("ignores late events after the session ended, except a new session start", () => {
+    const ended = created({ status: "ended" });
+    expect(applyEvent(ended, event({ sequence: 3 }), T1)).toMatchObject({ action: "skip", reason: "already-ended" });
+    expect(applyEvent(ended, event({ sequence: 3, status: "started", startsSession: true }), T1)).toMatchObject({ action: "write" });
+  });
+
+  it("captures launch and terminal only on creation or session start, so later events cannot relabel a session", () => {
+    const record = created({ launch: { launch_id: "0".repeat(32), profile_id: "work" } });
+    const relabel = applyEvent(record, event({ sequence: 3, launch: { profile_id: "other" }, terminal: { env: { TMUX_PANE: "%9" } } }), T1);
+    expect(relabel).toMatchObject({ action: "write", record: { launch: { launch_id: "0".repeat(32), profile_id: "work" }, terminal: { env: { TMUX_PANE: "%1" } } } });
+    const restart = applyEvent(record, event({ sequence: 3, startsSession: true, status: "started", launch: { profile_id: "other" }, terminal: { env: { TMUX_PANE: "%9" } } }), T1);
+    expect(restart).toMatchObject({ action: "write", record: { launch: { profile_id: "other" }, terminal: { env: { TMUX_PANE: "%9" } } } });
+  });
+});

@@ -1,0 +1,66 @@
+// The record state machine: how one validated lifecycle event changes (or does not change) a session record.
+// Pure: the hook calls it under the record lock with the record it just re-read.
+import type { LifecycleEvent, SessionRecord } from "../core/schema.ts";
+
+export type ApplyResult =
+  | { action: "write"; record: SessionRecord; created: boolean }
+  | { action: "skip"; reason: "no-record" | "stale-sequence" | "already-ended" | "kept"; detail: string };
+
+export function applyEvent(existing: SessionRecord | undefined, event: LifecycleEvent, nowIso: string): ApplyResult {
+  if (!existing) {
+    if (!event.mayCreate) return { action: "skip", reason: "no-record", detail: `${event.eventId} without a record does not create one` };
+    const record: SessionRecord = {
+      schema_version: 1,
+      canonical_id: event.canonicalId,
+      harness: event.harness,
+      session_id: event.sessionId,
+      instance_id: event.instanceId,
+      identity: event.identity,
+      pid: event.pid,
+      process_start: event.processStart,
+      cwd: event.cwd,
+      status: event.status,
+      detail: event.detail,
+      tool: event.tool,
+      sequence: event.sequence,
+      arrival_sequence: 1,
+      last_event: event.eventId,
+      created_at: nowIso,
+      updated_at: nowIso,
+      status_changed_at: nowIso,
+      terminal: event.terminal,
+    };
+    if (event.launch) record.launch = event.launch;
+    return { action: "write", record, created: true };
+  }
+  if (event.sequence !== null && existing.sequence !== null && event.sequence <= existing.sequence) {
+    return { action: "skip", reason: "stale-sequence", detail: `sequence ${event.sequence} is not after ${existing.sequence}` };
+  }
+  if (existing.status === "ended" && !event.startsSession) {
+    return { action: "skip", reason: "already-ended", detail: `${event.eventId} after the session ended` };
+  }
+  if (event.yieldsTo?.includes(existing.status)) {
+    return { action: "skip", reason: "kept", detail: `${event.eventId} does not replace ${existing.status}` };
+  }
+  const record: SessionRecord = {
+    ...existing,
+    identity: event.identity,
+    pid: event.pid,
+    process_start: event.processStart,
+    cwd: event.cwd,
+    status: event.status,
+    detail: event.detail,
+    tool: event.tool,
+    sequence: event.sequence ?? existing.sequence,
+    arrival_sequence: existing.arrival_sequence + 1,
+    last_event: event.eventId,
+    updated_at: nowIso,
+    status_changed_at: event.status === existing.status ? existing.status_changed_at : nowIso,
+  };
+  if (event.startsSession) {
+    record.terminal = event.terminal;
+    const launch = event.launch ?? existing.launch;
+    if (launch) record.launch = launch;
+  }
+  return { action: "write", record, created: false };
+}

@@ -1,0 +1,253 @@
+// One small JSON file per session under the sessions dir, named by the identity digest only. Reads never follow
+// symlinks; writes go to a private temp file, are flushed and renamed, so a reader sees the whole old or the whole new
+// record. Each record has its own lock with a bounded wait.
+//
+// File I/O here is synchronous on purpose: these are a few small files in a private local directory, and under CPU
+// contention (dozens of hooks at once) every asynchronous hop is another wait to be scheduled, while the record lock
+// is held. Only waiting for a lock is asynchronous and bounded.
+import { closeSync, constants, fstatSync, fsyncSync, openSync, readdirSync, readSync, renameSync, unlinkSync, writeSync } from "node:fs";
+import { join } from "node:path";
+import { LIMITS, byteLength } from "../core/bounds.ts";
+import { sanitizeLaunch } from "../core/launch.ts";
+import {
+  InstancePointerSchema,
+  SessionRecordSchema,
+  TombstoneSchema,
+  describeIssue,
+  type SessionRecord,
+  type Tombstone,
+} from "../core/schema.ts";
+
+export const RECORD_FILE = /^([0-9a-f]{64})\.json$/;
+
+export function recordPath(sessionsDir: string, digest: string): string {
+  return join(sessionsDir, `${digest}.json`);
+}
+
+/** Instance pointers live beside records with their own prefix, so a record listing never sees them. */
+export function instancePointerPath(sessionsDir: string, instanceDigest: string): string {
+  return join(sessionsDir, `instance-${instanceDigest}.json`);
+}
+
+export type FileRead =
+  | { kind: "absent" }
+  | { kind: "invalid"; reason: "symlink" | "not-a-file" | "too-large" | "not-json" | "schema" | "future-timestamp" | "newer-schema" | "io"; detail: string }
+  | { kind: "json"; value: unknown };
+
+let readBuffer: Buffer = Buffer.allocUnsafe(LIMITS.recordBytes + 1);
+
+function grown(buffer: Buffer, size: number, keep: number): Buffer {
+  const larger = Buffer.allocUnsafe(size);
+  buffer.copy(larger, 0, 0, keep);
+  return larger;
+}
+
+export type TextRead = Exclude<FileRead, { kind: "json" }> | { kind: "text"; text: string };
+
+/** Read a small text file without following a symlink at its name and without blocking on a FIFO planted there. */
+export function readTextFile(path: string, maxBytes: number = LIMITS.recordBytes): TextRead {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT") return { kind: "absent" };
+    if (code === "ELOOP") return { kind: "invalid", reason: "symlink", detail: `${path} is a symlink` };
+    return { kind: "invalid", reason: "io", detail: `${path}: ${code ?? String(error)}` };
+  }
+  try {
+    const stats = fstatSync(fd);
+    if (!stats.isFile()) return { kind: "invalid", reason: "not-a-file", detail: `${path} is not a regular file` };
+    if (stats.size > maxBytes) return { kind: "invalid", reason: "too-large", detail: `${path} is ${stats.size} bytes` };
+    // One buffer for every read (reads are synchronous): listing thousands of records allocates nothing per file. It
+    // grows to the largest file read, not to the bound: a buffer of a large bound (the record cache's) would be
+    // external memory that makes V8 collect garbage early.
+    let capacity = Math.min(maxBytes, stats.size) + 1;
+    let length = 0;
+    for (;;) {
+      if (readBuffer.length < capacity) readBuffer = grown(readBuffer, capacity, length);
+      const bytesRead = readSync(fd, readBuffer, length, capacity - length, length);
+      if (bytesRead === 0) break;
+      length += bytesRead;
+      if (length > maxBytes) return { kind: "invalid", reason: "too-large", detail: `${path} grew past ${maxBytes} bytes` };
+      // One byte past the size fstat gave: the file grew since; read on, up to the bound.
+      if (length === capacity) capacity = maxBytes + 1;
+    }
+    return { kind: "text", text: readBuffer.toString("utf8", 0, length) };
+  } catch (error) {
+    return { kind: "invalid", reason: "io", detail: `${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}` };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** A small JSON file, read as `readTextFile` does. */
+export function readJsonFile(path: string, maxBytes: number = LIMITS.recordBytes): FileRead {
+  const file = readTextFile(path, maxBytes);
+  return file.kind === "text" ? parseJsonText(file.text, path) : file;
+}
+
+function parseJsonText(text: string, path: string): FileRead {
+  try {
+    return { kind: "json", value: JSON.parse(text) };
+  } catch {
+    return { kind: "invalid", reason: "not-json", detail: `${path} is not JSON` };
+  }
+}
+
+export type RecordRead =
+  | { kind: "absent" }
+  | { kind: "invalid"; reason: Extract<FileRead, { kind: "invalid" }>["reason"]; detail: string }
+  | { kind: "record"; record: SessionRecord }
+  | { kind: "tombstone"; tombstone: Tombstone };
+
+/** Validate a parsed record file: schema, timestamps not too far ahead, defaults for older writers, launch sanitized. */
+export function parseRecord(value: unknown, now: number = Date.now()): RecordRead {
+  if (typeof value === "object" && value !== null) {
+    const version = (value as Record<string, unknown>).schema_version;
+    if (typeof version === "number" && version > 1) return { kind: "invalid", reason: "newer-schema", detail: `schema_version ${version} is newer than this reader` };
+    if ((value as Record<string, unknown>).tombstone === true) {
+      const tombstone = TombstoneSchema.safeParse(value);
+      return tombstone.success ? { kind: "tombstone", tombstone: tombstone.data } : { kind: "invalid", reason: "schema", detail: describeIssue(tombstone.error) };
+    }
+  }
+  const launch = typeof value === "object" && value !== null && "launch" in value ? sanitizeLaunch((value as { launch: unknown }).launch) : undefined;
+  const withoutLaunch = typeof value === "object" && value !== null ? { ...(value as object), launch: undefined } : value;
+  const parsed = SessionRecordSchema.safeParse(withoutLaunch);
+  if (!parsed.success) return { kind: "invalid", reason: "schema", detail: describeIssue(parsed.error) };
+  const data = parsed.data;
+  const record: SessionRecord = {
+    ...data,
+    created_at: data.created_at ?? data.updated_at,
+    status_changed_at: data.status_changed_at ?? data.updated_at,
+  };
+  if (launch) record.launch = launch;
+  else delete record.launch;
+  return checkTimestamps(record, now);
+}
+
+/** Every timestamp of a record is a date, and none is more than five minutes ahead of `now`. */
+function checkTimestamps(record: SessionRecord, now: number): RecordRead {
+  const latest = now + LIMITS.futureSkewMs;
+  for (const stamp of [record.created_at, record.updated_at, record.status_changed_at]) {
+    const time = Date.parse(stamp);
+    if (Number.isNaN(time)) return { kind: "invalid", reason: "schema", detail: `timestamp ${stamp} is not a date` };
+    if (time > latest) return { kind: "invalid", reason: "future-timestamp", detail: `timestamp ${stamp} is more than five minutes ahead` };
+  }
+  return { kind: "record", record };
+}
+
+export function readRecord(path: string, now?: number): RecordRead {
+  return parseRecordFile(readJsonFile(path), now);
+}
+
+function parseRecordFile(file: FileRead, now?: number): RecordRead {
+  return file.kind === "json" ? parseRecord(file.value, now) : file;
+}
+
+export type WriteResult = { ok: true } | { ok: false; reason: "too-large" | "io"; detail: string };
+
+/**
+ * Write JSON atomically: private temp file in the same directory, every byte written and the file closed, then
+ * renamed over the target, so a reader sees the whole old or the whole new content. No fsync: a record describes live
+ * processes, and after a power loss none of them is alive (the record is stale either way); a torn file left by a
+ * crash is refused by the reader and replaced by the next event. fdatasync cost a third of the hook's own time.
+ */
+export function writeJsonAtomic(path: string, value: unknown, maxBytes: number = LIMITS.recordBytes): WriteResult {
+  return writeFileAtomic(path, `${JSON.stringify(value, null, 2)}\n`, { maxBytes });
+}
+
+/**
+ * The same atomic write for any text. A config file keeps its permission bits through `mode`, and asks for `sync`:
+ * unlike a session record, a user's settings must survive a power loss.
+ */
+export function writeFileAtomic(path: string, text: string, { maxBytes = LIMITS.recordBytes, mode = 0o600, sync = false }: { maxBytes?: number; mode?: number; sync?: boolean } = {}): WriteResult {
+  if (byteLength(text) > maxBytes) return { ok: false, reason: "too-large", detail: `record would be ${byteLength(text)} bytes` };
+  const temp = `${path}.${process.pid}.${uniqueSuffix()}.tmp`;
+  let fd: number | undefined;
+  try {
+    fd = openSync(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, mode);
+    const bytes = Buffer.from(text, "utf8");
+    for (let written = 0; written < bytes.length; ) written += writeSync(fd, bytes, written, bytes.length - written);
+    if (sync) fsyncSync(fd);
+    closeSync(fd);
+    fd = undefined;
+    renameSync(temp, path);
+    return { ok: true };
+  } catch (error) {
+    if (fd !== undefined) closeSync(fd);
+    try {
+      unlinkSync(temp);
+    } catch {
+      // never created, or already renamed
+    }
+    return { ok: false, reason: "io", detail: `${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}` };
+  }
+}
+
+export function writeRecord(sessionsDir: string, digest: string, record: SessionRecord | Tombstone): WriteResult {
+  return writeJsonAtomic(recordPath(sessionsDir, digest), record);
+}
+
+/** Unique enough for temp names created with O_EXCL (a clash fails the write, never overwrites): no crypto needed. */
+export function uniqueSuffix(): string {
+  return Math.floor(Math.random() * 2 ** 32).toString(16).padStart(8, "0");
+}
+
+export interface ListedRecord {
+  readonly digest: string;
+  readonly record: SessionRecord;
+}
+
+export interface RecordListing {
+  readonly records: ListedRecord[];
+  /** Files that could not be read as records, with the reason: shown by `list --all --json` and `doctor`. */
+  readonly invalid: { digest: string; reason: string; detail: string }[];
+}
+
+/** Records validated before, by the exact text they were validated from (record-cache.ts). */
+export interface ValidatedRecords {
+  lookup(digest: string, text: string): SessionRecord | undefined;
+  remember(digest: string, text: string, record: SessionRecord): void;
+}
+
+/**
+ * Every record in the sessions dir (tombstones skipped). With `validated`, a file whose exact text was validated before is not validated
+ * again (its timestamps are still checked against `now`); every other file is, and a valid one is remembered.
+ */
+export function listRecords(sessionsDir: string, now: number = Date.now(), validated?: ValidatedRecords): RecordListing {
+  let names: string[];
+  try {
+    names = readdirSync(sessionsDir);
+  } catch {
+    names = [];
+  }
+  const records: ListedRecord[] = [];
+  const invalid: RecordListing["invalid"] = [];
+  // recordPath's join, once: normalizing the same directory for every record was a tenth of a listing.
+  const base = `${join(sessionsDir, ".")}/`;
+  for (const name of names) {
+    const digest = RECORD_FILE.exec(name)?.[1];
+    if (digest === undefined) continue;
+    const path = base + name;
+    const file = readTextFile(path);
+    if (file.kind !== "text") {
+      if (file.kind === "invalid") invalid.push({ digest, reason: file.reason, detail: file.detail });
+      continue;
+    }
+    const known = validated?.lookup(digest, file.text);
+    const read = known ? checkTimestamps(known, now) : parseRecordFile(parseJsonText(file.text, path), now);
+    if (read.kind === "record") {
+      records.push({ digest, record: read.record });
+      if (!known) validated?.remember(digest, file.text, read.record);
+    } else if (read.kind === "invalid") invalid.push({ digest, reason: read.reason, detail: read.detail });
+  }
+  return { records, invalid };
+}
+
+export function readInstancePointer(path: string): string | undefined {
+  const file = readJsonFile(path, 4096);
+  if (file.kind !== "json") return undefined;
+  const parsed = InstancePointerSchema.safeParse(file.value);
+  return parsed.success ? parsed.data.canonical_id : undefined;
+}

@@ -1,0 +1,63 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { BEGIN, END, blockBody, parseTmuxVersion, withBlock, withoutBlock } from "./setup.ts";
+
+const body = blockBody({ node: "/usr/bin/node", cli: "/opt/tongs/bin/tongs-agents.js", pickerKey: "a", nextKey: "N", status: true, tmuxVersion: [3, 3] });
+
+describe("the tmux.conf block", () => {
+  it("writing twice leaves one block, and removing it gives back the file exactly", () => {
+    fc.assert(
+      fc.property(fc.option(fc.string({ maxLength: 200 }).filter((text) => !text.includes(BEGIN) && !text.includes(END)), { nil: undefined }), (original) => {
+        const once = withBlock(original, body);
+        expect(withBlock(once, body)).toBe(once);
+        expect(once.split(BEGIN)).toHaveLength(2);
+        expect(withoutBlock(once).text).toBe(original);
+      }),
+    );
+  });
+
+  it("replaces an edited block in place, keeping the user's lines around it", () => {
+    const original = "set -g mouse on\n";
+    const edited = withBlock(original, body).replace("bind-key a", "bind-key z") + "set -g base-index 1\n";
+    const rewritten = withBlock(edited, body);
+    expect(rewritten).toContain("bind-key a run-shell");
+    expect(rewritten).not.toContain("bind-key z");
+    expect(rewritten.endsWith("set -g base-index 1\n")).toBe(true);
+    expect(withoutBlock(rewritten).text).toBe("set -g mouse on\nset -g base-index 1\n");
+  });
+
+  it("binds the picker through run-shell and popup on tmux 3.2+, a window before that", () => {
+    expect(body.find((line) => line.startsWith("bind-key a"))).toContain("popup --client \"#{client_tty}\"");
+    const old = blockBody({ node: "/n", cli: "/c", pickerKey: "a", nextKey: "N", status: false, tmuxVersion: [3, 1] });
+    expect(old.find((line) => line.startsWith("bind-key a"))).toMatch(/new-window -n agents/);
+    expect(old.some((line) => line.includes("status-right"))).toBe(false);
+    expect(parseTmuxVersion("tmux 3.3a")).toEqual([3, 3]);
+    expect(parseTmuxVersion("tmux next-3.5")).toEqual([3, 5]);
+  });
+});
+
+describe("writing tmux.conf", () => {
+  it("writes through a symlinked tmux.conf (a dotfile manager's link stays a link) and gives the file back on removal", async () => {
+    const { mkdtempSync, writeFileSync, symlinkSync, lstatSync, readFileSync, rmSync } = await import("node:fs");
+    const { tmpdir } = await import("node:os");
+    const { join } = await import("node:path");
+    const { writeConf } = await import("./setup.ts");
+    const dir = mkdtempSync(join(tmpdir(), "tongs-tmuxconf-"));
+    try {
+      writeFileSync(join(dir, "dotfiles-tmux.conf"), "set -g mouse on\n");
+      symlinkSync(join(dir, "dotfiles-tmux.conf"), join(dir, ".tmux.conf"));
+      const link = join(dir, ".tmux.conf");
+      const before = readFileSync(link, "utf8");
+      expect(writeConf(link, before, withBlock(before, body))).toEqual({ ok: true });
+      expect(lstatSync(link).isSymbolicLink()).toBe(true);
+      expect(readFileSync(join(dir, "dotfiles-tmux.conf"), "utf8")).toContain(BEGIN);
+      const written = readFileSync(link, "utf8");
+      expect(writeConf(link, written, withoutBlock(written).text)).toEqual({ ok: true });
+      expect(readFileSync(join(dir, "dotfiles-tmux.conf"), "utf8")).toBe("set -g mouse on\n");
+      // A file that changed since it was read is not overwritten.
+      expect(writeConf(link, "something else\n", "x\n")).toMatchObject({ ok: false });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,124 @@
+// The tmux block tongs-agents owns in the user's tmux.conf: a picker key (a popup), a next key, and a status segment.
+// Written between markers, replaced in place, and removed leaving the file exactly as it was.
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { deleteConfigFile, writeConfigFile } from "../install/file-edit.ts";
+
+export const BEGIN = "# >>> tongs-agents >>>";
+export const END = "# <<< tongs-agents <<<";
+
+export interface SetupOptions {
+  /** Absolute path of the Node binary and of bin/tongs-agents.js. */
+  readonly node: string;
+  readonly cli: string;
+  readonly pickerKey: string;
+  readonly nextKey: string;
+  readonly status: boolean;
+  /** `tmux -V` parsed; popups need 3.2. */
+  readonly tmuxVersion: readonly [number, number] | undefined;
+}
+
+/** Quote a word for sh inside a tmux single-quoted string: double quotes, with sh's specials escaped. */
+function shWord(word: string): string {
+  return `"${word.replace(/[\\"$`]/g, "\\$&")}"`;
+}
+
+/** Quote for tmux's config parser: single quotes take everything literally; a single quote forces double quotes. */
+export function tmuxQuote(text: string): string {
+  if (!text.includes("'")) return `'${text}'`;
+  return `"${text.replace(/[\\"$]/g, "\\$&")}"`;
+}
+
+export function parseTmuxVersion(output: string): [number, number] | undefined {
+  const match = /tmux (?:next-)?(\d+)\.(\d+)/.exec(output);
+  return match ? [Number(match[1]), Number(match[2])] : undefined;
+}
+
+export function popupsSupported(version: readonly [number, number] | undefined): boolean {
+  return version !== undefined && (version[0] > 3 || (version[0] === 3 && version[1] >= 2));
+}
+
+/** The block's lines (without markers). */
+export function blockBody(options: SetupOptions): string[] {
+  const cli = `${shWord(options.node)} ${shWord(options.cli)}`;
+  const lines = [
+    "# Managed by `tongs-agents tmux-setup --write`; `tongs-agents tmux-setup --remove` takes it out. Edits here are replaced.",
+  ];
+  // run-shell expands #{client_tty} (display-popup does not expand formats in its command), and `popup` opens the
+  // picker in a popup pinned to that client. Every command ends successfully, so run-shell never shows an error pane.
+  if (popupsSupported(options.tmuxVersion)) lines.push(`bind-key ${options.pickerKey} run-shell -b ${tmuxQuote(`${cli} popup --client "#{client_tty}" >/dev/null 2>&1 || true`)}`);
+  else lines.push(`bind-key ${options.pickerKey} new-window -n agents ${tmuxQuote(`${cli} pick --client "#{client_tty}"`)}`);
+  lines.push(`bind-key ${options.nextKey} run-shell -b ${tmuxQuote(`${cli} next --client "#{client_tty}" >/dev/null 2>&1 || true`)}`);
+  if (options.status) {
+    lines.push(`set -g @tongs_agents_status ${tmuxQuote(`#(${cli} status --format tmux)`)}`);
+    // Appended once, however often the file is sourced.
+    lines.push(`if-shell -F '#{m:*tongs_agents_status*,#{status-right}}' '' "set -ag status-right ' #{E:@tongs_agents_status}'"`);
+  }
+  return lines;
+}
+
+interface Markers {
+  /** Newlines added before the block when it was appended (restored by removal). */
+  readonly separator: number;
+  readonly createdFile: boolean;
+}
+
+function beginLine({ separator, createdFile }: Markers): string {
+  return `${BEGIN} separator=${separator}${createdFile ? " created-file=1" : ""}`;
+}
+
+function findBlock(text: string): { start: number; end: number; markers: Markers } | undefined {
+  const start = text.indexOf(BEGIN);
+  if (start < 0) return undefined;
+  const endMarker = text.indexOf(END, start);
+  if (endMarker < 0) return undefined;
+  let end = endMarker + END.length;
+  if (text[end] === "\n") end++;
+  const header = text.slice(start, text.indexOf("\n", start));
+  const separator = Number(/separator=(\d)/.exec(header)?.[1] ?? "0");
+  return { start, end, markers: { separator, createdFile: /created-file=1/.test(header) } };
+}
+
+/** The file's new text with our block written (replaced in place, or appended). */
+export function withBlock(original: string | undefined, body: readonly string[]): string {
+  const existing = original === undefined ? undefined : findBlock(original);
+  if (original !== undefined && existing) {
+    const block = [beginLine(existing.markers), ...body, END].join("\n") + "\n";
+    return original.slice(0, existing.start) + block + original.slice(existing.end);
+  }
+  const text = original ?? "";
+  const separator = text === "" ? 0 : text.endsWith("\n") ? 1 : 2;
+  const block = [beginLine({ separator, createdFile: original === undefined }), ...body, END].join("\n") + "\n";
+  return text + "\n".repeat(separator) + block;
+}
+
+/** The file's text without our block (exactly as before it was added), or undefined when the file should go. */
+export function withoutBlock(text: string): { text: string | undefined; found: boolean } {
+  const block = findBlock(text);
+  if (!block) return { text, found: false };
+  const before = text.slice(0, block.start);
+  const after = text.slice(block.end);
+  const trimmed = before.endsWith("\n".repeat(block.markers.separator)) ? before.slice(0, before.length - block.markers.separator) : before;
+  const result = trimmed + after;
+  return { text: block.markers.createdFile && result === "" ? undefined : result, found: true };
+}
+
+/** ~/.tmux.conf, or $XDG_CONFIG_HOME/tmux/tmux.conf when that is the one that exists (tmux 3.1+ reads both). */
+export function tmuxConfPath(env: NodeJS.ProcessEnv, home: string): string {
+  const classic = join(home, ".tmux.conf");
+  const xdg = join(env.XDG_CONFIG_HOME || join(home, ".config"), "tmux", "tmux.conf");
+  return !existsSync(classic) && existsSync(xdg) ? xdg : classic;
+}
+
+export function readIfExists(path: string): string | undefined {
+  return existsSync(path) ? readFileSync(path, "utf8") : undefined;
+}
+
+/**
+ * Write or delete the config file through the installer's safe writer: through a symlink (dotfile managers link
+ * tmux.conf), only when the file still holds `before`, atomically, keeping its mode.
+ */
+export function writeConf(path: string, before: string | undefined, after: string | undefined): { ok: true } | { ok: false; detail: string } {
+  if (after === undefined) return before === undefined ? { ok: true } : deleteConfigFile(path, before);
+  return writeConfigFile(path, before ?? null, after);
+}
