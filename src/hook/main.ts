@@ -3,7 +3,8 @@
 import { fstatSync, read } from "node:fs";
 import { appendDebugLog, debugEnabled } from "./debug-log.ts";
 import { LIMITS } from "../core/bounds.ts";
-import { queueNow, runHook, type HookInput, type HookProgress } from "./pipeline.ts";
+import { runHook, type HookInput, type HookProgress } from "./pipeline.ts";
+import { queueNow } from "../store/transaction.ts";
 import { resolveStateDir } from "../store/paths.ts";
 import { defaultProcessSource } from "../core/proc.ts";
 

@@ -1,18 +1,14 @@
-// The hook pipeline: validate one event, resolve who sent it, apply it to the session's record under its lock.
-// Every rejection happens before the store is touched. Callers (hook-main.ts) turn any outcome into exit code 0.
-import { lstatSync } from "node:fs";
-import { applyEvent } from "../store/apply.ts";
+// The hook pipeline: validate one event, resolve who sent it, hand it to the store transaction.
+// Every rejection happens before the store is touched. Callers (main.ts) turn any outcome into exit code 0.
 import { LIMITS } from "../core/bounds.ts";
 import { interpretFleetEvent, interpretNative, type Transition } from "../harnesses/events.ts";
 import { FLEET_EVENT, acceptsEvent, findHarness, type Harness, type HookAlias, type NativeAlias } from "../harnesses/registry.ts";
-import { canonicalId, digestOf, instanceDigest, placeholderCanonicalId, processInstanceId } from "../core/identity.ts";
+import { canonicalId, processInstanceId } from "../core/identity.ts";
 import { launchFromEnv } from "../core/launch.ts";
-import { ensureStateDirs } from "../store/paths.ts";
 import { findAncestor, withDeadline, type ProcessBasics, type ProcessSource } from "../core/proc.ts";
-import { FleetEventSchema, NativePayloadSchema, UNRESOLVED_INSTANCE, describeIssue, type LifecycleEvent, type SessionRecord, type Tombstone } from "../core/schema.ts";
-import { enqueue, isQueued, queuedEvents, removeQueued } from "../store/spool.ts";
-import { instancePointerPath, readInstancePointer, readRecord, recordPath, writeJsonAtomic, writeRecord } from "../store/records.ts";
-import { withRecordLock } from "../store/record-lock.ts";
+import { FleetEventSchema, NativePayloadSchema, UNRESOLVED_INSTANCE, describeIssue, type LifecycleEvent } from "../core/schema.ts";
+import type { Clock } from "../core/clock.ts";
+import { applyToStore } from "../store/transaction.ts";
 import { captureTerminal } from "../core/terminal.ts";
 
 export interface HookContext {
@@ -21,7 +17,7 @@ export interface HookContext {
   readonly ppid: number;
   readonly processes: ProcessSource;
   readonly stateDir: string;
-  readonly now: () => number;
+  readonly now: Clock;
   /** How long the process scan may take before identity counts as unresolved. */
   readonly scanBoundMs: number;
   /** How long to wait for a record lock before the event is left queued for the next lock holder. */
@@ -77,9 +73,10 @@ export async function runHook(argv: readonly string[], input: HookInput, context
   const event = args.alias === FLEET_EVENT ? await fleetEvent(harness, json, context) : await nativeEvent(harness, args.alias as NativeAlias, json, context);
   if ("ok" in event) return event;
   if (context.progress) Object.assign(context.progress, { event, phase: "storing" });
-  const outcome = await store(event, context);
-  if (context.progress) context.progress.settled = true;
-  return outcome;
+  const progress = context.progress;
+  const outcome = await applyToStore(event, { ...context, ...(progress ? { onSettled: () => (progress.settled = true) } : {}) });
+  if (progress) progress.settled = true;
+  return outcome.ok ? outcome : reject("store", outcome.detail);
 }
 
 async function fleetEvent(harness: Harness, json: unknown, context: HookContext): Promise<LifecycleEvent | HookOutcome> {
@@ -200,154 +197,3 @@ function lifecycleEvent(
   };
 }
 
-/**
- * Queue an identified event without waiting for anything (synchronous file writes): what a watchdog does with an event
- * it would otherwise lose. The next lock holder applies it.
- */
-export function queueNow(event: LifecycleEvent, stateDir: string): boolean {
-  const dirs = ensureStateDirs(stateDir);
-  return dirs.ok && enqueue(dirs.sessionsDir, digestOf(event.canonicalId) as string, event).ok;
-}
-
-async function store(event: LifecycleEvent, context: HookContext): Promise<HookOutcome> {
-  const dirs = ensureStateDirs(context.stateDir);
-  if (!dirs.ok) return reject("store", dirs.detail);
-  const { sessionsDir } = dirs;
-  const digest = digestOf(event.canonicalId) as string;
-  const done = (action: "written" | "skipped" | "deferred", detail: string): HookOutcome => ({ ok: true, action, detail, canonicalId: event.canonicalId });
-
-  if (event.identity === "unresolved" && readRecord(recordPath(sessionsDir, digest), context.now()).kind === "tombstone") {
-    return done("skipped", "placeholder already migrated to an identified record");
-  }
-  // The lock is usually free: apply at once, after anything others queued. Only when it is busy, queue the event and
-  // wait (bounded) for the lock or for another holder to apply it.
-  const now = await withRecordLock(sessionsDir, digest, context.now(), async () => drain(sessionsDir, digest, context, event));
-  let drained: typeof now;
-  let queuedPath: string | undefined;
-  if (now.ok || now.reason !== "timeout") drained = now;
-  else {
-    const queued = enqueue(sessionsDir, digest, event);
-    if (!queued.ok) return reject("store", queued.detail);
-    if (context.progress) context.progress.settled = true;
-    queuedPath = queued.path;
-    drained = await withRecordLock(sessionsDir, digest, context.now() + context.lockBoundMs, async () => drain(sessionsDir, digest, context), {
-      stopWaiting: () => !isQueued(queued.path),
-    });
-  }
-  // The event is applied, queued or refused: a watchdog firing during the steps below must not queue it again.
-  if (context.progress) context.progress.settled = true;
-  if (!drained.ok) {
-    return drained.reason === "not-needed"
-      ? done("deferred", "applied by a concurrent hook")
-      : drained.reason === "timeout"
-        ? done("deferred", "record busy: the event stays queued for the next lock holder")
-        : reject("store", drained.detail);
-  }
-  const { applied, failure } = drained.value;
-  if (failure) return reject("store", failure);
-  // Placeholder migration and session switching touch other records: done after this record's lock is released.
-  const identified = applied.filter((result) => result.event.identity !== "unresolved");
-  const last = identified.at(-1);
-  if (last) await migratePlaceholder(sessionsDir, last.event, context);
-  for (const result of identified) if (result.event.startsSession || result.created) await supersedePrevious(sessionsDir, result.event, context);
-  const mine = drained.value.outcomes.get(queuedPath ?? OWN_EVENT);
-  if (!mine) return done("deferred", "applied by a concurrent hook");
-  return mine.applied ? done("written", `${event.eventId} -> ${event.status}`) : done("skipped", mine.detail);
-}
-
-/** Key of the caller's own, unqueued event in Drained.outcomes. */
-const OWN_EVENT = "own";
-
-interface Drained {
-  /** Events written to the record, in order. */
-  readonly applied: { event: LifecycleEvent; created: boolean }[];
-  /** What happened to each queued entry this holder processed. */
-  readonly outcomes: Map<string, { applied: boolean; detail: string }>;
-  readonly failure?: string;
-}
-
-/**
- * Under the record lock: apply every queued event in arrival order, then `own` (the caller's event, not queued), write
- * the record once, then dequeue what was applied.
- */
-function drain(sessionsDir: string, digest: string, context: HookContext, own?: LifecycleEvent): Drained {
-  const entries = queuedEvents(sessionsDir, digest);
-  const all = own ? [...entries, { path: OWN_EVENT, event: own }] : entries;
-  const outcomes: Drained["outcomes"] = new Map();
-  const applied: Drained["applied"] = [];
-  const current = readRecord(recordPath(sessionsDir, digest), context.now());
-  if (current.kind === "invalid" && current.reason === "newer-schema") return { applied, outcomes, failure: current.detail };
-  const migrated = current.kind === "tombstone";
-  let record: SessionRecord | undefined = current.kind === "record" ? current.record : undefined;
-  const nowIso = new Date(context.now()).toISOString();
-  for (const { path, event } of all) {
-    if (!event) outcomes.set(path, { applied: false, detail: "malformed queue entry dropped" });
-    else if (migrated) outcomes.set(path, { applied: false, detail: "placeholder already migrated" });
-    else {
-      const result = applyEvent(record, event, nowIso);
-      if (result.action === "skip") outcomes.set(path, { applied: false, detail: `${result.reason}: ${result.detail}` });
-      else {
-        record = result.record;
-        applied.push({ event, created: result.created });
-        outcomes.set(path, { applied: true, detail: "" });
-      }
-    }
-  }
-  if (record && applied.length > 0) {
-    const written = writeRecord(sessionsDir, digest, record);
-    // Leave the queue as it is: the next holder retries every event.
-    if (!written.ok) return { applied: [], outcomes: new Map(), failure: written.detail };
-  }
-  removeQueued(entries);
-  return { applied, outcomes };
-}
-
-/** The identified record is written; now retire the placeholder for the same session, if any, for good. */
-async function migratePlaceholder(sessionsDir: string, event: LifecycleEvent, context: HookContext): Promise<void> {
-  const placeholder = placeholderCanonicalId(event.harness, event.sessionId);
-  const digest = digestOf(placeholder) as string;
-  const path = recordPath(sessionsDir, digest);
-  if (!lstatSync(path, { throwIfNoEntry: false })) return;
-  await withRecordLock(sessionsDir, digest, context.now() + context.lockBoundMs, async () => {
-    const current = readRecord(path, context.now());
-    if (current.kind !== "record") return;
-    const tombstone: Tombstone = {
-      schema_version: 1,
-      tombstone: true,
-      canonical_id: placeholder,
-      migrated_to: event.canonicalId,
-      created_at: new Date(context.now()).toISOString(),
-    };
-    writeRecord(sessionsDir, digest, tombstone);
-  });
-}
-
-/**
- * One harness process runs one session at a time (/clear, /new, resume): when it starts another, the record of the
- * previous one is ended. Codex's shared daemon hosts several sessions at once and is exempt.
- */
-async function supersedePrevious(sessionsDir: string, event: LifecycleEvent, context: HookContext): Promise<void> {
-  if (event.sharedProcess) return;
-  const pointer = instancePointerPath(sessionsDir, instanceDigest(event.harness, event.instanceId));
-  const previous = readInstancePointer(pointer);
-  if (previous === event.canonicalId) return;
-  const previousDigest = previous === undefined ? undefined : digestOf(previous);
-  if (previousDigest !== undefined) {
-    await withRecordLock(sessionsDir, previousDigest, context.now() + context.lockBoundMs, async () => {
-      const current = readRecord(recordPath(sessionsDir, previousDigest), context.now());
-      if (current.kind !== "record" || current.record.status === "ended") return;
-      const nowIso = new Date(context.now()).toISOString();
-      writeRecord(sessionsDir, previousDigest, {
-        ...current.record,
-        status: "ended",
-        detail: "replaced by a new session in the same process",
-        tool: "",
-        arrival_sequence: current.record.arrival_sequence + 1,
-        last_event: event.eventId,
-        updated_at: nowIso,
-        status_changed_at: nowIso,
-      });
-    });
-  }
-  writeJsonAtomic(pointer, { schema_version: 1, canonical_id: event.canonicalId });
-}

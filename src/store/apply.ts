@@ -1,6 +1,7 @@
-// The record state machine: how one validated lifecycle event changes (or does not change) a session record.
+// The record state machine: how one validated lifecycle event changes (or does not change) a session record, and the
+// records the store transaction writes on its own (a session ended by its successor, a placeholder's tombstone).
 // Pure: the hook calls it under the record lock with the record it just re-read.
-import type { LifecycleEvent, SessionRecord } from "../core/schema.ts";
+import type { LifecycleEvent, SessionRecord, Tombstone } from "../core/schema.ts";
 
 export type ApplyResult =
   | { action: "write"; record: SessionRecord; created: boolean }
@@ -63,4 +64,23 @@ export function applyEvent(existing: SessionRecord | undefined, event: Lifecycle
     if (launch) record.launch = launch;
   }
   return { action: "write", record, created: false };
+}
+
+/** The record of a session its process left for another one (/clear, /new, resume): ended by the newer session's event. */
+export function endedBySuccessor(record: SessionRecord, eventId: string, nowIso: string): SessionRecord {
+  return {
+    ...record,
+    status: "ended",
+    detail: "replaced by a new session in the same process",
+    tool: "",
+    arrival_sequence: record.arrival_sequence + 1,
+    last_event: eventId,
+    updated_at: nowIso,
+    status_changed_at: nowIso,
+  };
+}
+
+/** What a placeholder record becomes once its session is identified: never revived afterwards. */
+export function tombstoneFor(placeholder: string, migratedTo: string, nowIso: string): Tombstone {
+  return { schema_version: 1, tombstone: true, canonical_id: placeholder, migrated_to: migratedTo, created_at: nowIso };
 }

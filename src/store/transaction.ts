@@ -1,0 +1,160 @@
+// The one transaction that applies a lifecycle event to the store: take the record's lock (or queue the event in its
+// spool when the lock is busy), apply everything queued plus this event in order, write the record once, then retire
+// a migrated placeholder and end the session this process ran before. Every writer of records goes through here.
+import { lstatSync } from "node:fs";
+import { digestOf, instanceDigest, placeholderCanonicalId } from "../core/identity.ts";
+import type { Clock } from "../core/clock.ts";
+import type { LifecycleEvent, SessionRecord } from "../core/schema.ts";
+import { applyEvent, endedBySuccessor, tombstoneFor } from "./apply.ts";
+import { ensureStateDirs } from "./paths.ts";
+import { withRecordLock } from "./record-lock.ts";
+import { instancePointerPath, readInstancePointer, readRecord, recordPath, writeJsonAtomic, writeRecord } from "./records.ts";
+import { enqueue, isQueued, queuedEvents, removeQueued } from "./spool.ts";
+
+export interface TransactionContext {
+  readonly stateDir: string;
+  readonly now: Clock;
+  /** How long to wait for a record lock before the event is left queued for the next lock holder. */
+  readonly lockBoundMs: number;
+  /** Called once the event is applied, queued or refused: from then on nothing is left to save. */
+  readonly onSettled?: () => void;
+}
+
+export type TransactionOutcome =
+  | { ok: true; action: "written" | "skipped" | "deferred"; detail: string; canonicalId: string }
+  | { ok: false; detail: string };
+
+/**
+ * Queue an identified event without waiting for anything (synchronous file writes): what a watchdog does with an event
+ * it would otherwise lose. The next lock holder applies it.
+ */
+export function queueNow(event: LifecycleEvent, stateDir: string): boolean {
+  const dirs = ensureStateDirs(stateDir);
+  return dirs.ok && enqueue(dirs.sessionsDir, digestOf(event.canonicalId) as string, event).ok;
+}
+
+export async function applyToStore(event: LifecycleEvent, context: TransactionContext): Promise<TransactionOutcome> {
+  const dirs = ensureStateDirs(context.stateDir);
+  if (!dirs.ok) return { ok: false, detail: dirs.detail };
+  const { sessionsDir } = dirs;
+  const digest = digestOf(event.canonicalId) as string;
+  const done = (action: "written" | "skipped" | "deferred", detail: string): TransactionOutcome => ({ ok: true, action, detail, canonicalId: event.canonicalId });
+
+  if (event.identity === "unresolved" && readRecord(recordPath(sessionsDir, digest), context.now()).kind === "tombstone") {
+    return done("skipped", "placeholder already migrated to an identified record");
+  }
+  // The lock is usually free: apply at once, after anything others queued. Only when it is busy, queue the event and
+  // wait (bounded) for the lock or for another holder to apply it.
+  const now = await withRecordLock(sessionsDir, digest, context.now(), async () => drain(sessionsDir, digest, context, event));
+  let drained: typeof now;
+  let queuedPath: string | undefined;
+  if (now.ok || now.reason !== "timeout") drained = now;
+  else {
+    const queued = enqueue(sessionsDir, digest, event);
+    if (!queued.ok) return { ok: false, detail: queued.detail };
+    context.onSettled?.();
+    queuedPath = queued.path;
+    drained = await withRecordLock(sessionsDir, digest, context.now() + context.lockBoundMs, async () => drain(sessionsDir, digest, context), {
+      stopWaiting: () => !isQueued(queued.path),
+    });
+  }
+  // The event is applied, queued or refused: a watchdog firing during the steps below must not queue it again.
+  context.onSettled?.();
+  if (!drained.ok) {
+    return drained.reason === "not-needed"
+      ? done("deferred", "applied by a concurrent hook")
+      : drained.reason === "timeout"
+        ? done("deferred", "record busy: the event stays queued for the next lock holder")
+        : { ok: false, detail: drained.detail };
+  }
+  const { applied, failure } = drained.value;
+  if (failure) return { ok: false, detail: failure };
+  // Placeholder migration and session switching touch other records: done after this record's lock is released.
+  const identified = applied.filter((result) => result.event.identity !== "unresolved");
+  const last = identified.at(-1);
+  if (last) await migratePlaceholder(sessionsDir, last.event, context);
+  for (const result of identified) if (result.event.startsSession || result.created) await supersedePrevious(sessionsDir, result.event, context);
+  const mine = drained.value.outcomes.get(queuedPath ?? OWN_EVENT);
+  if (!mine) return done("deferred", "applied by a concurrent hook");
+  return mine.applied ? done("written", `${event.eventId} -> ${event.status}`) : done("skipped", mine.detail);
+}
+
+/** Key of the caller's own, unqueued event in Drained.outcomes. */
+const OWN_EVENT = "own";
+
+interface Drained {
+  /** Events written to the record, in order. */
+  readonly applied: { event: LifecycleEvent; created: boolean }[];
+  /** What happened to each queued entry this holder processed. */
+  readonly outcomes: Map<string, { applied: boolean; detail: string }>;
+  readonly failure?: string;
+}
+
+/**
+ * Under the record lock: apply every queued event in arrival order, then `own` (the caller's event, not queued), write
+ * the record once, then dequeue what was applied.
+ */
+function drain(sessionsDir: string, digest: string, context: TransactionContext, own?: LifecycleEvent): Drained {
+  const entries = queuedEvents(sessionsDir, digest);
+  const all = own ? [...entries, { path: OWN_EVENT, event: own }] : entries;
+  const outcomes: Drained["outcomes"] = new Map();
+  const applied: Drained["applied"] = [];
+  const current = readRecord(recordPath(sessionsDir, digest), context.now());
+  if (current.kind === "invalid" && current.reason === "newer-schema") return { applied, outcomes, failure: current.detail };
+  const migrated = current.kind === "tombstone";
+  let record: SessionRecord | undefined = current.kind === "record" ? current.record : undefined;
+  const nowIso = new Date(context.now()).toISOString();
+  for (const { path, event } of all) {
+    if (!event) outcomes.set(path, { applied: false, detail: "malformed queue entry dropped" });
+    else if (migrated) outcomes.set(path, { applied: false, detail: "placeholder already migrated" });
+    else {
+      const result = applyEvent(record, event, nowIso);
+      if (result.action === "skip") outcomes.set(path, { applied: false, detail: `${result.reason}: ${result.detail}` });
+      else {
+        record = result.record;
+        applied.push({ event, created: result.created });
+        outcomes.set(path, { applied: true, detail: "" });
+      }
+    }
+  }
+  if (record && applied.length > 0) {
+    const written = writeRecord(sessionsDir, digest, record);
+    // Leave the queue as it is: the next holder retries every event.
+    if (!written.ok) return { applied: [], outcomes: new Map(), failure: written.detail };
+  }
+  removeQueued(entries);
+  return { applied, outcomes };
+}
+
+/** The identified record is written; now retire the placeholder for the same session, if any, for good. */
+async function migratePlaceholder(sessionsDir: string, event: LifecycleEvent, context: TransactionContext): Promise<void> {
+  const placeholder = placeholderCanonicalId(event.harness, event.sessionId);
+  const digest = digestOf(placeholder) as string;
+  const path = recordPath(sessionsDir, digest);
+  if (!lstatSync(path, { throwIfNoEntry: false })) return;
+  await withRecordLock(sessionsDir, digest, context.now() + context.lockBoundMs, async () => {
+    const current = readRecord(path, context.now());
+    if (current.kind !== "record") return;
+    writeRecord(sessionsDir, digest, tombstoneFor(placeholder, event.canonicalId, new Date(context.now()).toISOString()));
+  });
+}
+
+/**
+ * One harness process runs one session at a time (/clear, /new, resume): when it starts another, the record of the
+ * previous one is ended. Codex's shared daemon hosts several sessions at once and is exempt.
+ */
+async function supersedePrevious(sessionsDir: string, event: LifecycleEvent, context: TransactionContext): Promise<void> {
+  if (event.sharedProcess) return;
+  const pointer = instancePointerPath(sessionsDir, instanceDigest(event.harness, event.instanceId));
+  const previous = readInstancePointer(pointer);
+  if (previous === event.canonicalId) return;
+  const previousDigest = previous === undefined ? undefined : digestOf(previous);
+  if (previousDigest !== undefined) {
+    await withRecordLock(sessionsDir, previousDigest, context.now() + context.lockBoundMs, async () => {
+      const current = readRecord(recordPath(sessionsDir, previousDigest), context.now());
+      if (current.kind !== "record" || current.record.status === "ended") return;
+      writeRecord(sessionsDir, previousDigest, endedBySuccessor(current.record, event.eventId, new Date(context.now()).toISOString()));
+    });
+  }
+  writeJsonAtomic(pointer, { schema_version: 1, canonical_id: event.canonicalId });
+}
