@@ -13,7 +13,7 @@ import { codexRecords, environOf, focus, GATE, listSessions, prepareCodexBox, pr
 import { attach, capture, clients, expectedCursor, keys, openPane, seen, submit, waitUntil, type Client, type Pane } from "./codex-tmux.ts";
 import { boxVersions, createEvidence } from "./evidence.ts";
 import type { FocusResult } from "../src/focus/contract.ts";
-import type { SessionView } from "../src/fleet/sessions.ts";
+import type { SessionView } from "../src/fleet/view.ts";
 
 const CODEX = AGENTS.codex;
 const evidence = createEvidence("codex", `Codex CLI ${CODEX.version}, interactive in tmux, in a container, against the synthetic provider`);

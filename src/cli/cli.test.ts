@@ -7,7 +7,7 @@ import { makeSandbox, type Sandbox } from "../../test/sandbox.ts";
 import { canonicalId, digestOf } from "../core/identity.ts";
 import { ensureStateDirs } from "../store/paths.ts";
 import type { SessionRecord } from "../core/schema.ts";
-import type { SessionView } from "../fleet/sessions.ts";
+import type { SessionView } from "../fleet/view.ts";
 import { recordPath, writeRecord } from "../store/records.ts";
 import type { CliContext } from "./context.ts";
 import { runCli, type CliIo } from "./run.ts";
@@ -66,7 +66,7 @@ beforeEach(() => {
       { pid: 600, ppid: 1, name: "codex", cmd: "/opt/codex app-server --managed-daemon" },
       { pid: 700, ppid: 1, name: "claudette", cmd: "claudette" },
     ],
-    now: NOW,
+    now: () => NOW,
   };
 });
 afterEach(() => sandbox.cleanup());

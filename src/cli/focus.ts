@@ -8,12 +8,8 @@ export const focusVerb: Verb = async (args, context, io) => {
   if ("ok" in parsed) return fail(parsed, io, false);
   const client = typeof parsed.values.client === "string" && parsed.values.client !== "" ? parsed.values.client : undefined;
   const result = await focusSession(parsed.positionals[0] as string, {
-    stateDir: context.stateDir,
-    processes: context.processes,
-    ...(context.listProcesses ? { listProcesses: context.listProcesses } : {}),
-    env: context.env,
+    ...context,
     client,
-    now: context.now,
   });
   if (parsed.values.json === true) io.stdout(JSON.stringify(result, null, 2));
   else (result.state === "complete" ? io.stdout : io.stderr)(formatFocus(result));

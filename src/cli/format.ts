@@ -3,7 +3,7 @@ import { homedir } from "node:os";
 import { formatAge } from "../core/age.ts";
 import { toDisplayLine } from "../core/bounds.ts";
 import type { FocusResult } from "../focus/contract.ts";
-import type { SessionView, ViewStatus } from "../fleet/sessions.ts";
+import type { SessionView, ViewStatus } from "../fleet/view.ts";
 
 export function shortenHome(path: string, home: string = homedir()): string {
   return home !== "/" && (path === home || path.startsWith(`${home}/`)) ? `~${path.slice(home.length)}` : path;

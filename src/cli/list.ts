@@ -1,22 +1,7 @@
 import { EXIT_CODES } from "../core/errors.ts";
-import { loadFleet, type SessionView } from "../fleet/sessions.ts";
-import type { RecordListing } from "../store/records.ts";
-import type { CliContext } from "./context.ts";
+import { listSessions } from "../fleet/queries.ts";
 import { formatTable } from "./format.ts";
 import { fail, parse, type Verb } from "./io.ts";
-
-export interface ListResult {
-  readonly sessions: SessionView[];
-  readonly invalid: RecordListing["invalid"];
-  readonly problem?: string;
-}
-
-/** Sessions sorted by attention. Without `all`, ended and stale sessions are left out. */
-export async function listSessions(context: CliContext, { all = false }: { all?: boolean } = {}): Promise<ListResult> {
-  const fleet = await loadFleet({ stateDir: context.stateDir, processes: context.processes, listProcesses: context.listProcesses, now: context.now });
-  const sessions = all ? fleet.sessions : fleet.sessions.filter((session) => session.status !== "ended");
-  return { sessions, invalid: fleet.invalid, ...(fleet.problem ? { problem: fleet.problem } : {}) };
-}
 
 export const listVerb: Verb = async (args, context, io) => {
   const parsed = parse(args, { json: { type: "boolean" }, all: { type: "boolean" } }, 0);
@@ -26,6 +11,6 @@ export const listVerb: Verb = async (args, context, io) => {
   if (result.problem) return fail({ ok: false, reason: "state-dir", detail: result.problem }, io, json);
   if (json) io.stdout(JSON.stringify({ sessions: result.sessions, invalid: result.invalid }, null, 2));
   else if (result.sessions.length === 0) io.stdout(parsed.values.all ? "No sessions." : "No agent sessions running. (`tongs-agents list --all` includes ended ones.)");
-  else io.stdout(formatTable(result.sessions, { now: context.now, color: io.color, width: io.columns }));
+  else io.stdout(formatTable(result.sessions, { now: context.now(), color: io.color, width: io.columns }));
   return EXIT_CODES.ok;
 };

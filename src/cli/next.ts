@@ -3,7 +3,6 @@ import { join } from "node:path";
 import { chooseNext } from "../fleet/attention.ts";
 import { EXIT_CODES, exitCodeOfFocus } from "../core/errors.ts";
 import { focusView } from "../focus/service.ts";
-import { readSeen } from "../fleet/seen.ts";
 import { loadFleet } from "../fleet/sessions.ts";
 import { readJsonFile, writeJsonAtomic } from "../store/records.ts";
 import { formatFocus } from "./format.ts";
@@ -20,7 +19,7 @@ export const nextVerb: Verb = async (args, context, io) => {
   if (fleet.problem) return fail({ ok: false, reason: "state-dir", detail: fleet.problem }, io, json);
   const file = readJsonFile(join(context.stateDir, NEXT_FILE), 4096);
   const previous = file.kind === "json" && typeof (file.value as { last?: unknown }).last === "string" ? (file.value as { last: string }).last : undefined;
-  const target = chooseNext(fleet.sessions, readSeen(context.stateDir), previous);
+  const target = chooseNext(fleet.sessions, fleet.seen, previous);
   if (!target) return fail({ ok: false, reason: "not-found", detail: "no live agent session to go to" }, io, json);
   writeJsonAtomic(join(context.stateDir, NEXT_FILE), { schema_version: 1, last: target.id }, 4096);
   const result = await focusView(target, { stateDir: context.stateDir, processes: context.processes, env: context.env, client, now: context.now });

@@ -35,7 +35,7 @@ const VERBS: Record<string, () => Promise<Verb>> = {
 export const DISCOVERY_ENV = "TONGS_AGENTS_DISCOVERY";
 
 export function defaultContext(env: NodeJS.ProcessEnv = process.env): CliContext {
-  const context: CliContext = { env, stateDir: resolveStateDir(env), processes: defaultProcessSource(), now: Date.now() };
+  const context: CliContext = { env, stateDir: resolveStateDir(env), processes: defaultProcessSource(), now: Date.now };
   return env[DISCOVERY_ENV] === "off" ? { ...context, listProcesses: async () => [] } : context;
 }
 

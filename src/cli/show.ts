@@ -1,33 +1,15 @@
-import { EXIT_CODES, type Failure } from "../core/errors.ts";
-import { loadFleet, resolveQuery, type SessionView } from "../fleet/sessions.ts";
-import type { CliContext } from "./context.ts";
+// `tongs-agents show <query>`: one session in full. The query is resolved like focus's (ids, PID, directory, repo).
+import { EXIT_CODES } from "../core/errors.ts";
+import { findSession } from "../fleet/queries.ts";
 import { formatDetails } from "./format.ts";
 import { fail, parse, type Verb } from "./io.ts";
-
-export type ShowResult = { ok: true; session: SessionView } | Failure;
-
-export async function showSession(context: CliContext, query: string): Promise<ShowResult> {
-  const fleet = await loadFleet({ stateDir: context.stateDir, processes: context.processes, listProcesses: context.listProcesses, now: context.now });
-  if (fleet.problem) return { ok: false, reason: "state-dir", detail: fleet.problem };
-  const found = resolveQuery(fleet.sessions, query);
-  if (found.kind === "none") return { ok: false, reason: "not-found", detail: `no session matches ${JSON.stringify(query)}` };
-  if (found.kind === "ambiguous") {
-    return {
-      ok: false,
-      reason: "ambiguous",
-      detail: `${found.candidates.length} sessions match ${JSON.stringify(query)}; use a longer id`,
-      candidates: found.candidates,
-    };
-  }
-  return { ok: true, session: found.session };
-}
 
 export const showVerb: Verb = async (args, context, io) => {
   const parsed = parse(args, { json: { type: "boolean" } }, 1);
   if ("ok" in parsed) return fail(parsed, io, false);
   const json = parsed.values.json === true;
-  const result = await showSession(context, parsed.positionals[0] as string);
+  const result = await findSession(context, parsed.positionals[0] as string);
   if (!result.ok) return fail(result, io, json);
-  io.stdout(json ? JSON.stringify(result.session, null, 2) : formatDetails(result.session, context.now));
+  io.stdout(json ? JSON.stringify(result.session, null, 2) : formatDetails(result.session, context.now()));
   return EXIT_CODES.ok;
 };

@@ -1,35 +1,35 @@
 // `tongs-agents status`: counts by state for a status line, fast enough to run every few seconds (no process
 // discovery: only records and their liveness).
-import { PICKER_ORDER, rankOf, type AttentionRank } from "../fleet/attention.ts";
+import type { AttentionRank } from "../fleet/attention.ts";
 import { EXIT_CODES } from "../core/errors.ts";
-import { readSeen } from "../fleet/seen.ts";
-import { loadFleet } from "../fleet/sessions.ts";
-import type { CliContext } from "./context.ts";
+import { statusCounts, type StatusCounts } from "../fleet/queries.ts";
 import { fail, parse, type Verb } from "./io.ts";
 
-export type StatusCounts = Record<AttentionRank, number> & { total: number };
-
-/** Counts of live sessions by attention rank (ended and stale sessions are not counted). */
-export async function statusCounts(context: CliContext): Promise<StatusCounts | { problem: string }> {
-  const fleet = await loadFleet({ stateDir: context.stateDir, processes: context.processes, discover: false, now: context.now });
-  if (fleet.problem) return { problem: fleet.problem };
-  const seen = readSeen(context.stateDir);
-  const counts = Object.fromEntries(PICKER_ORDER.map((rank) => [rank, 0])) as Record<AttentionRank, number>;
-  for (const session of fleet.sessions) if (session.status !== "ended") counts[rankOf(session, seen)]++;
-  return { ...counts, total: fleet.sessions.filter((session) => session.status !== "ended").length };
-}
-
-/** What the status line shows, most urgent first; zero counts are left out. */
-const SEGMENTS: readonly { rank: AttentionRank; glyph: string; word: string; style: string }[] = [
-  { rank: "waiting", glyph: "●", word: "waiting", style: "fg=yellow,bold" },
-  { rank: "error", glyph: "✖", word: "error", style: "fg=red,bold" },
-  { rank: "idle-unseen", glyph: "◆", word: "done", style: "fg=green,bold" },
-  { rank: "running", glyph: "▶", word: "running", style: "fg=cyan" },
+/** What the tmux status line shows, most urgent first; zero counts are left out. */
+const SEGMENTS: readonly { rank: AttentionRank; glyph: string; style: string }[] = [
+  { rank: "waiting", glyph: "●", style: "fg=yellow,bold" },
+  { rank: "error", glyph: "✖", style: "fg=red,bold" },
+  { rank: "idle-unseen", glyph: "◆", style: "fg=green,bold" },
+  { rank: "running", glyph: "▶", style: "fg=cyan" },
 ];
 
+/** Plain words per rank, in attention order: every live session is counted under the state `list` shows for it. */
+const WORDS: Readonly<Record<Exclude<AttentionRank, "ended">, string>> = {
+  waiting: "waiting",
+  error: "error",
+  "idle-unseen": "done",
+  running: "running",
+  started: "started",
+  idle: "idle",
+  discovered: "discovered",
+};
+
 export function formatStatus(counts: StatusCounts, format: "tmux" | "plain"): string {
+  if (format === "plain") {
+    const shown = Object.entries(WORDS).filter(([rank]) => counts[rank as AttentionRank] > 0);
+    return shown.length === 0 ? "no agents" : shown.map(([rank, word]) => `${counts[rank as AttentionRank]} ${word}`).join(", ");
+  }
   const shown = SEGMENTS.filter((segment) => counts[segment.rank] > 0);
-  if (format === "plain") return shown.length === 0 ? (counts.total === 0 ? "no agents" : `${counts.total} idle`) : shown.map((segment) => `${counts[segment.rank]} ${segment.word}`).join(", ");
   return shown.length === 0 ? "" : `${shown.map((segment) => `#[${segment.style}]${segment.glyph}${counts[segment.rank]}`).join(" ")}#[default]`;
 }
 

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { chooseNext, sortForPicker } from "./attention.ts";
-import type { SessionView } from "./sessions.ts";
-import { formatStatus, type StatusCounts } from "../cli/status.ts";
+import { chooseNext, sortByAttention } from "./attention.ts";
+import type { SessionView } from "./view.ts";
+import { formatStatus } from "../cli/status.ts";
+import type { StatusCounts } from "./queries.ts";
 
 const NOW = Date.parse("2026-11-29T12:00:00.000Z");
 const ago = (seconds: number) => new Date(NOW - seconds * 1000).toISOString();
@@ -23,12 +24,12 @@ describe("next", () => {
     expect(chooseNext(idle, {}, undefined)?.id).toBe("idle");
     expect(chooseNext(idle, { idle: ago(5) }, undefined)?.id).toBe("run");
     expect(chooseNext([session("done", "ended", 1)], {}, undefined)).toBeUndefined();
-    expect(sortForPicker(idle, { idle: ago(5) }).map((s) => s.id)).toEqual(["run", "idle"]);
+    expect(sortByAttention(idle, { idle: ago(5) }).map((s) => s.id)).toEqual(["run", "idle"]);
   });
 
   it("orders equals by the newest change, then by id, and leaves the caller's array as it was", () => {
     const equals = [session("b", "running", 5), session("c", "running", 5), session("a", "running", 5), session("z", "running", 1), session("w", "waiting", 99)];
-    expect(sortForPicker(equals, {}).map((s) => s.id)).toEqual(["w", "z", "a", "b", "c"]);
+    expect(sortByAttention(equals, {}).map((s) => s.id)).toEqual(["w", "z", "a", "b", "c"]);
     expect(equals.map((s) => s.id)).toEqual(["b", "c", "a", "z", "w"]);
   });
 });
@@ -39,8 +40,10 @@ describe("status formats", () => {
     expect(formatStatus(counts, "tmux")).toBe("#[fg=yellow,bold]●2 #[fg=red,bold]✖1 #[fg=green,bold]◆3 #[fg=cyan]▶4#[default]");
     expect(formatStatus({ ...counts, waiting: 0, error: 0, "idle-unseen": 0, running: 0 }, "tmux")).toBe("");
   });
-  it("plain words", () => {
-    expect(formatStatus(counts, "plain")).toBe("2 waiting, 1 error, 3 done, 4 running");
-    expect(formatStatus({ ...counts, waiting: 0, error: 0, "idle-unseen": 0, running: 0, total: 0 }, "plain")).toBe("no agents");
+  it("plain words: every live session counted under its own state", () => {
+    expect(formatStatus(counts, "plain")).toBe("2 waiting, 1 error, 3 done, 4 running, 5 idle");
+    const started = { ...counts, waiting: 0, error: 0, "idle-unseen": 0, running: 0, idle: 0, started: 2, total: 2 };
+    expect(formatStatus(started, "plain")).toBe("2 started");
+    expect(formatStatus({ ...counts, waiting: 0, error: 0, "idle-unseen": 0, running: 0, idle: 0, total: 0 }, "plain")).toBe("no agents");
   });
 });

@@ -1,17 +1,33 @@
-// Who needs the user first, for the picker and `next`: waiting, error, idle-but-unseen, running, started, idle,
-// discovered, ended. (`list` uses the plain order in sessions.ts, which does not know what the user has seen.)
+// Who needs the user first: the one attention ranking that list, the picker, next, status and the MCP server share.
+// waiting, error, idle-but-unseen, running, started, idle, discovered, ended. An idle session the user has not looked
+// at since it went idle (a finished turn nobody has read) outranks running ones; once seen it sinks below them.
 import { isUnseen, type SeenMarks } from "./seen.ts";
-import { sortByRank, type SessionView } from "./sessions.ts";
+import type { SessionView } from "./view.ts";
 
-export const PICKER_ORDER = ["waiting", "error", "idle-unseen", "running", "started", "idle", "discovered", "ended"] as const;
-export type AttentionRank = (typeof PICKER_ORDER)[number];
+export const ATTENTION_ORDER = ["waiting", "error", "idle-unseen", "running", "started", "idle", "discovered", "ended"] as const;
+export type AttentionRank = (typeof ATTENTION_ORDER)[number];
+
+/** The ranks that need the user: an agent waiting for an answer, a failed turn, a finished turn not yet seen. */
+const NEEDS_USER: ReadonlySet<AttentionRank> = new Set(["waiting", "error", "idle-unseen"]);
 
 export function rankOf(session: SessionView, seen: SeenMarks): AttentionRank {
   return session.status === "idle" && isUnseen(session, seen) ? "idle-unseen" : session.status;
 }
 
-export function sortForPicker(sessions: readonly SessionView[], seen: SeenMarks): SessionView[] {
-  return sortByRank(sessions, (session) => PICKER_ORDER.indexOf(rankOf(session, seen)));
+export function needsAttention(session: SessionView, seen: SeenMarks): boolean {
+  return NEEDS_USER.has(rankOf(session, seen));
+}
+
+/**
+ * Sorted by rank, then the most recent change first, then id for a stable order. Each key is computed once per
+ * session, not once per comparison, and ids compare by code unit: with 500 sessions, `Date.parse` and `localeCompare`
+ * inside the comparator cost more than reading the records.
+ */
+export function sortByAttention<T extends SessionView>(sessions: readonly T[], seen: SeenMarks): T[] {
+  return sessions
+    .map((session) => ({ session, rank: ATTENTION_ORDER.indexOf(rankOf(session, seen)), changed: Date.parse(session.status_changed_at) }))
+    .sort((a, b) => a.rank - b.rank || b.changed - a.changed || (a.session.id < b.session.id ? -1 : a.session.id > b.session.id ? 1 : 0))
+    .map((entry) => entry.session);
 }
 
 /**
@@ -19,7 +35,7 @@ export function sortForPicker(sessions: readonly SessionView[], seen: SeenMarks)
  * `next` chose last time (cycling), else the first. Ended sessions are never a destination.
  */
 export function chooseNext(sessions: readonly SessionView[], seen: SeenMarks, previous: string | undefined): SessionView | undefined {
-  const candidates = sortForPicker(sessions, seen).filter((session) => session.status !== "ended" && session.status !== "discovered");
+  const candidates = sortByAttention(sessions, seen).filter((session) => session.status !== "ended" && session.status !== "discovered");
   const first = candidates[0];
   if (!first) return undefined;
   const equals = candidates.filter((session) => rankOf(session, seen) === rankOf(first, seen));

@@ -2,25 +2,19 @@
 // unresolved, no terminal target), and ask the backend that captured the target to select it and show it.
 import { readFile } from "node:fs/promises";
 import { BACKENDS } from "../../backends/registry.ts";
-import type { ListProcesses } from "../fleet/discovery.ts";
 import { run as defaultRun, type Runner } from "../core/exec.ts";
 import { failed, skipped, type BackendOutcome, type FocusBackend, type FocusContext, type FocusResult, type FocusState, type Operation } from "./contract.ts";
-import type { ProcessSource } from "../core/proc.ts";
-import { repoNameOf } from "../fleet/repo.ts";
+import { findSession, type FleetContext } from "../fleet/queries.ts";
 import { markSeen } from "../fleet/seen.ts";
-import { loadFleet, resolveQuery, type SessionView } from "../fleet/sessions.ts";
+import type { SessionView } from "../fleet/view.ts";
 
-export interface FocusOptions {
-  readonly stateDir: string;
-  readonly processes: ProcessSource;
-  readonly listProcesses?: ListProcesses;
+export interface FocusOptions extends FleetContext {
   readonly env?: NodeJS.ProcessEnv;
   readonly client?: string | undefined;
   readonly run?: Runner;
   readonly platform?: NodeJS.Platform;
   readonly backends?: readonly FocusBackend[];
   readonly environOf?: FocusContext["environOf"];
-  readonly now?: number;
 }
 
 const notTried = skipped("not attempted");
@@ -29,34 +23,9 @@ function result(state: FocusState, detail: string, extra: Partial<FocusResult> =
   return { state, session: null, backend: null, target: "", located: false, selection: notTried, activation: notTried, detail, candidates: [], ...extra };
 }
 
-/** Directory and repository names as a last query tier: `focus webapp` finds the session working in .../webapp. */
-function directoryTier(query: string): (session: SessionView) => boolean {
-  return (session) => session.cwd !== "" && (session.cwd === query || session.cwd.split("/").at(-1) === query || repoNameOf(session.cwd) === query);
-}
-
 export async function focusSession(query: string, options: FocusOptions): Promise<FocusResult> {
-  const { stateDir, processes } = options;
-  const load = (discover: boolean) => loadFleet({ stateDir, processes, discover, ...(options.listProcesses ? { listProcesses: options.listProcesses } : {}), ...(options.now ? { now: options.now } : {}) });
-  // Live sessions first: a directory name shared with an ended session is not ambiguous.
-  const tiers = [directoryTier(query)];
-  const resolve = (sessions: readonly SessionView[]) => {
-    const found = resolveQuery(sessions.filter((session) => session.status !== "ended"), query, tiers);
-    return found.kind === "none" ? resolveQuery(sessions, query, tiers) : found;
-  };
-  // Records first, without process discovery (a `ps` run): only a query no record answers looks at processes without
-  // records, to say they cannot be focused rather than that nothing matches.
-  let fleet = await load(false);
-  if (fleet.problem) return result("unavailable", fleet.problem);
-  let found = resolve(fleet.sessions);
-  if (found.kind === "none") {
-    fleet = await load(true);
-    found = resolve(fleet.sessions);
-  }
-  if (found.kind === "none") return result("not-found", `no session matches ${JSON.stringify(query)}`);
-  if (found.kind === "ambiguous") {
-    return result("ambiguous", `${found.candidates.length} sessions match ${JSON.stringify(query)}; use a longer id`, { candidates: found.candidates });
-  }
-
+  const found = await findSession(options, query);
+  if (!found.ok) return found.reason === "state-dir" ? result("unavailable", found.detail) : result(found.reason, found.detail, found.reason === "ambiguous" ? { candidates: [...found.candidates] } : {});
   return focusView(found.session, options);
 }
 

@@ -7,6 +7,7 @@ import { CLI_BIN } from "../../test/processes.ts";
 import { makeSandbox, type Sandbox } from "../../test/sandbox.ts";
 import type { FocusResult } from "../focus/contract.ts";
 import { canonicalId, digestOf } from "../core/identity.ts";
+import { markSeen } from "../fleet/seen.ts";
 import { ensureStateDirs } from "../store/paths.ts";
 import type { SessionRecord } from "../core/schema.ts";
 import { recordPath, writeRecord } from "../store/records.ts";
@@ -78,13 +79,14 @@ describe("MCP tools (in-process)", () => {
     expect(sessionsOf(await call("list_sessions", { include_ended: true }))).toHaveLength(3);
   });
 
-  it("sessions_needing_attention: waiting, error, and idle past the threshold", async () => {
+  it("sessions_needing_attention: waiting, error, and finished turns the user has not seen, ranked like the picker", async () => {
     put("waits", 100, "waiting", 5);
     put("broke", 200, "error", 5);
-    put("idle-long", 300, "idle", 900);
-    put("idle-short", 400, "idle", 30);
-    expect(sessionsOf(await call("sessions_needing_attention")).map((session) => session.session_id)).toEqual(["waits", "broke", "idle-long"]);
-    expect(sessionsOf(await call("sessions_needing_attention", { idle_threshold_seconds: 10 })).map((session) => session.session_id)).toContain("idle-short");
+    const seenIdle = put("idle-seen", 300, "idle", 900);
+    put("idle-unseen", 400, "idle", 30);
+    put("works", 400, "running", 1);
+    markSeen(sandbox.stateDir, seenIdle);
+    expect(sessionsOf(await call("sessions_needing_attention")).map((session) => session.session_id)).toEqual(["waits", "broke", "idle-unseen"]);
   });
 
   it("get_session resolves queries and says clearly when nothing or several match", async () => {
@@ -116,7 +118,7 @@ describe("MCP tools (in-process)", () => {
   });
 
   it("rejects bad arguments with a clear error", async () => {
-    for (const [name, args] of [["get_session", {}], ["get_session", { query: 5 }], ["list_sessions", { status: ["sleeping"] }], ["sessions_needing_attention", { idle_threshold_seconds: -1 }]] as const) {
+    for (const [name, args] of [["get_session", {}], ["get_session", { query: 5 }], ["list_sessions", { status: ["sleeping"] }]] as const) {
       const result = await call(name, args as Record<string, unknown>);
       expect(result.isError).toBe(true);
       expect(JSON.stringify(result.content)).toMatch(/invalid|Invalid|expected/i);

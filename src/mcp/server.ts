@@ -6,7 +6,8 @@ import type { ListProcesses } from "../fleet/discovery.ts";
 import { focusSession } from "../focus/service.ts";
 import type { ProcessSource } from "../core/proc.ts";
 import { prune } from "../store/prune.ts";
-import { loadFleet, resolveQuery, type SessionView } from "../fleet/sessions.ts";
+import type { Clock } from "../core/clock.ts";
+import { candidateOf, findSession, listSessions, sessionsNeedingAttention, type FleetContext } from "../fleet/queries.ts";
 import { LIFECYCLE_STATUSES } from "../core/schema.ts";
 import { HARNESSES } from "../harnesses/registry.ts";
 
@@ -17,23 +18,19 @@ export interface McpDeps {
   readonly env?: NodeJS.ProcessEnv;
   /** Focus is delegated, so tests can observe it without a terminal. */
   readonly focus?: typeof focusSession;
-  readonly now?: () => number;
+  readonly now?: Clock;
   readonly version: string;
 }
 
 const STATUSES = [...LIFECYCLE_STATUSES, "discovered"] as const;
 const HARNESS_IDS = HARNESSES.map((harness) => harness.id) as [string, ...string[]];
-/** Idle sessions count as needing attention after this long by default. */
-export const DEFAULT_IDLE_THRESHOLD_SECONDS = 300;
-
 type ToolResult = { content: { type: "text"; text: string }[]; structuredContent?: Record<string, unknown>; isError?: boolean };
 
 const answer = (data: Record<string, unknown>): ToolResult => ({ content: [{ type: "text", text: JSON.stringify(data, null, 2) }], structuredContent: data });
 const refuse = (message: string, data: Record<string, unknown> = {}): ToolResult => ({ content: [{ type: "text", text: message }], structuredContent: { error: message, ...data }, isError: true });
 
 export function createMcpServer(deps: McpDeps): McpServer {
-  const now = deps.now ?? Date.now;
-  const fleet = () => loadFleet({ stateDir: deps.stateDir, processes: deps.processes, ...(deps.listProcesses ? { listProcesses: deps.listProcesses } : {}), now: now() });
+  const context: FleetContext = { stateDir: deps.stateDir, processes: deps.processes, now: deps.now ?? Date.now, ...(deps.listProcesses ? { listProcesses: deps.listProcesses } : {}) };
   const server = new McpServer({ name: "tongs-agents", version: deps.version });
 
   server.registerTool(
@@ -49,11 +46,10 @@ export function createMcpServer(deps: McpDeps): McpServer {
       },
     },
     async ({ status, harness, profile, include_ended: includeEnded }) => {
-      const { sessions, problem } = await fleet();
+      const { sessions, problem } = await listSessions(context, { all: includeEnded === true });
       if (problem) return refuse(problem);
       const shown = sessions.filter(
         (session) =>
-          (includeEnded || session.status !== "ended") &&
           (!status || status.includes(session.status)) &&
           (!harness || session.harness === harness) &&
           (profile === undefined || session.profile_id === profile),
@@ -66,16 +62,13 @@ export function createMcpServer(deps: McpDeps): McpServer {
     "get_session",
     {
       title: "Get one agent session",
-      description: "One session by canonical id, short-id prefix, the harness's own session id prefix, or PID.",
-      inputSchema: { query: z.string().min(1).max(600).describe("Canonical id, short-id prefix, session id prefix or PID") },
+      description: "One session by canonical id, short-id prefix, the harness's own session id prefix, PID, or a unique directory/repo name (the queries focus accepts).",
+      inputSchema: { query: z.string().min(1).max(600).describe("Canonical id, short-id prefix, session id prefix, PID, or a unique directory/repo name") },
     },
     async ({ query }) => {
-      const { sessions, problem } = await fleet();
-      if (problem) return refuse(problem);
-      const found = resolveQuery(sessions, query);
-      if (found.kind === "none") return refuse(`no session matches ${JSON.stringify(query)}`, { reason: "not-found" });
-      if (found.kind === "ambiguous") return refuse(`${found.candidates.length} sessions match ${JSON.stringify(query)}; use a longer id`, { reason: "ambiguous", candidates: found.candidates.map(brief) });
-      return answer({ session: found.session });
+      const found = await findSession(context, query);
+      if (found.ok) return answer({ session: found.session });
+      return refuse(found.detail, found.reason === "ambiguous" ? { reason: found.reason, candidates: found.candidates.map(candidateOf) } : { reason: found.reason });
     },
   );
 
@@ -83,15 +76,13 @@ export function createMcpServer(deps: McpDeps): McpServer {
     "sessions_needing_attention",
     {
       title: "Sessions that need the user",
-      description: "Sessions waiting for the user (a permission or a question), failed ones, and ones idle for longer than the threshold.",
-      inputSchema: { idle_threshold_seconds: z.number().int().min(0).max(86_400 * 7).optional().describe(`Idle sessions count after this many seconds (default ${DEFAULT_IDLE_THRESHOLD_SECONDS})`) },
+      description:
+        "Sessions that need the user, most urgent first, by the same ranking as the picker, `next` and the status line: waiting for the user (a permission or a question), failed, and finished turns the user has not looked at since (focusing a session marks it seen).",
+      inputSchema: {},
     },
-    async ({ idle_threshold_seconds: threshold = DEFAULT_IDLE_THRESHOLD_SECONDS }) => {
-      const { sessions, problem } = await fleet();
-      if (problem) return refuse(problem);
-      const cutoff = now() - threshold * 1000;
-      const needing = sessions.filter((session) => session.status === "waiting" || session.status === "error" || (session.status === "idle" && Date.parse(session.status_changed_at) <= cutoff));
-      return answer({ sessions: needing, idle_threshold_seconds: threshold });
+    async () => {
+      const { sessions, problem } = await sessionsNeedingAttention(context);
+      return problem ? refuse(problem) : answer({ sessions });
     },
   );
 
@@ -106,13 +97,7 @@ export function createMcpServer(deps: McpDeps): McpServer {
       },
     },
     async ({ query, client }) => {
-      const result = await (deps.focus ?? focusSession)(query, {
-        stateDir: deps.stateDir,
-        processes: deps.processes,
-        ...(deps.listProcesses ? { listProcesses: deps.listProcesses } : {}),
-        env: deps.env ?? process.env,
-        client,
-      });
+      const result = await (deps.focus ?? focusSession)(query, { ...context, env: deps.env ?? process.env, client });
       const data = { ...result } as Record<string, unknown>;
       return result.state === "not-found" || result.state === "ambiguous" ? refuse(result.detail, data) : answer(data);
     },
@@ -126,14 +111,10 @@ export function createMcpServer(deps: McpDeps): McpServer {
       inputSchema: { dry_run: z.boolean().optional() },
     },
     async ({ dry_run: dryRun = false }) => {
-      const result = await prune({ stateDir: deps.stateDir, processes: deps.processes, dryRun, now: now() });
+      const result = await prune({ ...context, dryRun });
       return result.ok ? answer({ dry_run: result.dry_run, removed: result.removed }) : refuse(result.detail);
     },
   );
 
   return server;
-}
-
-function brief(session: SessionView) {
-  return { id: session.id, short_id: session.short_id, harness: session.harness, status: session.status, cwd: session.cwd };
 }

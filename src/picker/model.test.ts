@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { SessionView } from "../fleet/sessions.ts";
+import type { SessionView } from "../fleet/view.ts";
 import { buildRows, decodeKeys, handleKey, initialModel, selectedIndex, visibleRows, withRows, type Key, type PickerModel } from "./model.ts";
 import { displayWidth, fit, renderFrame } from "./render.ts";
 

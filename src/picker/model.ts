@@ -1,7 +1,7 @@
 // The picker's state and what each key does to it. Pure: the terminal loop (tui.ts) feeds keys and performs effects.
-import { rankOf, sortForPicker, type AttentionRank } from "../fleet/attention.ts";
+import { rankOf, sortByAttention, type AttentionRank } from "../fleet/attention.ts";
 import type { SeenMarks } from "../fleet/seen.ts";
-import type { SessionView } from "../fleet/sessions.ts";
+import type { SessionView } from "../fleet/view.ts";
 
 export interface Row {
   readonly session: SessionView;
@@ -36,7 +36,7 @@ export type Effect = { kind: "none" } | { kind: "quit" } | { kind: "focus"; id: 
 const NONE: Effect = { kind: "none" };
 
 export function buildRows(sessions: readonly SessionView[], seen: SeenMarks, branchOf: (cwd: string) => string | undefined): Row[] {
-  return sortForPicker(sessions, seen).map((session) => ({ session, rank: rankOf(session, seen), branch: session.cwd ? branchOf(session.cwd) : undefined }));
+  return sortByAttention(sessions, seen).map((session) => ({ session, rank: rankOf(session, seen), branch: session.cwd ? branchOf(session.cwd) : undefined }));
 }
 
 export function initialModel(rows: readonly Row[]): PickerModel {

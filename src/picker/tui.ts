@@ -6,8 +6,8 @@ import type { FocusResult } from "../focus/contract.ts";
 import { branchOf } from "../fleet/git-branch.ts";
 import { sessionsDirOf } from "../store/paths.ts";
 import type { ProcessSource } from "../core/proc.ts";
-import { readSeen } from "../fleet/seen.ts";
-import { loadFleet, type SessionView } from "../fleet/sessions.ts";
+import { loadFleet } from "../fleet/sessions.ts";
+import type { SessionView } from "../fleet/view.ts";
 import { buildRows, decodeKeys, handleKey, initialModel, selectedIndex, visibleRows, withRows, type PickerModel } from "./model.ts";
 import { renderFrame } from "./render.ts";
 
@@ -46,14 +46,14 @@ export async function runPicker(terminal: PickerTerminal, deps: PickerDeps): Pro
   // Discovery runs less often than the records reload: between runs, the last discovered processes stay listed.
   let discovered: SessionView[] = [];
   const load = async (discover: boolean) => {
-    const fleet = await loadFleet({ stateDir: deps.stateDir, processes: deps.processes, discover, ...(deps.listProcesses ? { listProcesses: deps.listProcesses } : {}), now: deps.now() });
+    const fleet = await loadFleet({ stateDir: deps.stateDir, processes: deps.processes, discover, ...(deps.listProcesses ? { listProcesses: deps.listProcesses } : {}), now: deps.now });
     let sessions = fleet.sessions;
     if (discover) discovered = sessions.filter((session) => session.identity === "discovered");
     else {
       const claimed = new Set(sessions.filter((session) => session.status !== "ended").map((session) => session.pid));
       sessions = [...sessions, ...discovered.filter((session) => !claimed.has(session.pid))];
     }
-    return buildRows(sessions, readSeen(deps.stateDir), (cwd) => branchOf(cwd, branches));
+    return buildRows(sessions, fleet.seen, (cwd) => branchOf(cwd, branches));
   };
 
   // First screen from the records alone; process discovery (a `ps` run) follows right after.

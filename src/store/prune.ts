@@ -3,8 +3,9 @@
 import { lstatSync, readdirSync, unlinkSync } from "node:fs";
 import { join } from "node:path";
 import { digestOf, shortId } from "../core/identity.ts";
-import { checkLiveness } from "../fleet/liveness.ts";
+import { checkLiveness } from "../core/liveness.ts";
 import { ensureStateDirs } from "./paths.ts";
+import type { Clock } from "../core/clock.ts";
 import type { ProcessSource } from "../core/proc.ts";
 import { RECORD_FILE, readInstancePointer, readRecord, recordPath } from "./records.ts";
 import { withRecordLock } from "./record-lock.ts";
@@ -22,7 +23,8 @@ export type PruneResult = { ok: true; dry_run: boolean; removed: PrunedEntry[] }
 const TEMP_MAX_AGE_MS = 60_000;
 const LOCK_WAIT_MS = 1000;
 
-export async function prune({ stateDir, processes, dryRun = false, now = Date.now() }: { stateDir: string; processes: ProcessSource; dryRun?: boolean; now?: number }): Promise<PruneResult> {
+export async function prune({ stateDir, processes, dryRun = false, now: clock = Date.now }: { stateDir: string; processes: ProcessSource; dryRun?: boolean; now?: Clock }): Promise<PruneResult> {
+  const now = clock();
   const dirs = ensureStateDirs(stateDir);
   if (!dirs.ok) return { ok: false, reason: "state-dir", detail: dirs.detail };
   const { sessionsDir } = dirs;

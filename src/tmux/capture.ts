@@ -1,7 +1,7 @@
 // The picker's preview: what the selected session's pane shows now (`tmux capture-pane -p`), for tmux targets.
 import { execFile } from "node:child_process";
 import { parseTmuxEnv } from "../../backends/tmux.ts";
-import type { SessionView } from "../fleet/sessions.ts";
+import type { SessionView } from "../fleet/view.ts";
 
 export async function capturePane(session: SessionView, lines: number): Promise<{ lines: string[] } | { note: string }> {
   const tmux = parseTmuxEnv(session.terminal.env.TMUX);

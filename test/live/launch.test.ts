@@ -3,7 +3,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { SessionView } from "../../src/fleet/sessions.ts";
+import type { SessionView } from "../../src/fleet/view.ts";
 import { runCliProcess, runNode, CLI_BIN } from "../processes.ts";
 import { makeSandbox, type Sandbox } from "../sandbox.ts";
 import { TmuxLab, waitFor } from "./tmux-lab.ts";

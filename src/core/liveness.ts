@@ -1,7 +1,7 @@
 // Is the process behind a record still the one that wrote it? A record whose process is gone, or whose PID now
 // belongs to a later process (different start token), is stale: shown as ended, never as running.
-import type { ProcessSource } from "../core/proc.ts";
-import type { SessionRecord } from "../core/schema.ts";
+import type { ProcessSource } from "./proc.ts";
+import type { SessionRecord } from "./schema.ts";
 
 /** An unresolved placeholder has no process to check; it counts as stale once it has been quiet this long. */
 export const UNRESOLVED_QUIET_MS = 12 * 60 * 60 * 1000;

@@ -1,0 +1,104 @@
+// The questions users ask of the fleet, answered once for every adapter: the CLI verbs, the picker, `next`, the
+// status line and the MCP server all call these and only translate the answers (text, JSON, exit codes, tool results).
+import type { Clock } from "../core/clock.ts";
+import type { Candidate, Failure } from "../core/errors.ts";
+import type { ProcessSource } from "../core/proc.ts";
+import type { RecordListing } from "../store/records.ts";
+import { ATTENTION_ORDER, needsAttention, rankOf, type AttentionRank } from "./attention.ts";
+import type { ListProcesses } from "./discovery.ts";
+import { repoNameOf } from "./repo.ts";
+import { loadFleet, resolveQuery, type Fleet } from "./sessions.ts";
+import type { SessionView } from "./view.ts";
+
+/** What a query may use of the world. */
+export interface FleetContext {
+  readonly stateDir: string;
+  readonly processes: ProcessSource;
+  readonly listProcesses?: ListProcesses;
+  /** Defaults to the system clock. */
+  readonly now?: Clock;
+}
+
+const load = (context: FleetContext, discover: boolean): Promise<Fleet> =>
+  loadFleet({ stateDir: context.stateDir, processes: context.processes, discover, ...(context.now ? { now: context.now } : {}), ...(context.listProcesses ? { listProcesses: context.listProcesses } : {}) });
+
+export interface ListResult {
+  readonly sessions: SessionView[];
+  readonly invalid: RecordListing["invalid"];
+  readonly problem?: string;
+}
+
+/** Sessions sorted by attention. Without `all`, ended and stale sessions are left out. */
+export async function listSessions(context: FleetContext, { all = false }: { all?: boolean } = {}): Promise<ListResult> {
+  const fleet = await load(context, true);
+  const sessions = all ? fleet.sessions : fleet.sessions.filter((session) => session.status !== "ended");
+  return { sessions, invalid: fleet.invalid, ...(fleet.problem ? { problem: fleet.problem } : {}) };
+}
+
+/** Live sessions that need the user (waiting, failed, finished and not yet seen), most urgent first. */
+export async function sessionsNeedingAttention(context: FleetContext): Promise<{ sessions: SessionView[]; problem?: string }> {
+  const fleet = await load(context, false);
+  if (fleet.problem) return { sessions: [], problem: fleet.problem };
+  return { sessions: fleet.sessions.filter((session) => needsAttention(session, fleet.seen)) };
+}
+
+export type FindResult =
+  | { ok: true; session: SessionView }
+  | Extract<Failure, { reason: "not-found" | "state-dir" }>
+  | { ok: false; reason: "ambiguous"; detail: string; candidates: readonly SessionView[] };
+
+export const notFound = (query: string) => ({ ok: false, reason: "not-found", detail: `no session matches ${JSON.stringify(query)}` }) as const;
+
+export function ambiguous(query: string, candidates: readonly SessionView[]) {
+  return { ok: false, reason: "ambiguous", detail: `${candidates.length} sessions match ${JSON.stringify(query)}; use a longer id`, candidates } as const;
+}
+
+/** What an ambiguity answer lists about each candidate. */
+export function candidateOf(session: SessionView): Candidate {
+  return { id: session.id, short_id: session.short_id, harness: session.harness, status: session.status, cwd: session.cwd };
+}
+
+/** Directory and repository names as a last query tier: `focus webapp` finds the session working in .../webapp. */
+function directoryTier(query: string): (session: SessionView) => boolean {
+  return (session) => session.cwd !== "" && (session.cwd === query || session.cwd.split("/").at(-1) === query || repoNameOf(session.cwd) === query);
+}
+
+/**
+ * Resolve what a user typed to one session: canonical id, PID, short-id prefix, the harness's session id prefix, then
+ * a directory or repository name. Live sessions first (a directory shared with an ended session is not ambiguous).
+ * Records first, without process discovery (a `ps` run): only a query no record answers looks at processes without
+ * records, to say they cannot be focused rather than that nothing matches.
+ */
+export async function findSession(context: FleetContext, query: string): Promise<FindResult> {
+  const tiers = [directoryTier(query)];
+  const resolve = (sessions: readonly SessionView[]) => {
+    const found = resolveQuery(
+      sessions.filter((session) => session.status !== "ended"),
+      query,
+      tiers,
+    );
+    return found.kind === "none" ? resolveQuery(sessions, query, tiers) : found;
+  };
+  let fleet = await load(context, false);
+  if (fleet.problem) return { ok: false, reason: "state-dir", detail: fleet.problem };
+  let found = resolve(fleet.sessions);
+  if (found.kind === "none") {
+    fleet = await load(context, true);
+    found = resolve(fleet.sessions);
+  }
+  if (found.kind === "none") return notFound(query);
+  if (found.kind === "ambiguous") return ambiguous(query, found.candidates);
+  return { ok: true, session: found.session };
+}
+
+export type StatusCounts = Record<AttentionRank, number> & { total: number };
+
+/** Counts of live sessions by attention rank (ended and stale sessions are not counted); no process discovery. */
+export async function statusCounts(context: FleetContext): Promise<StatusCounts | { problem: string }> {
+  const fleet = await load(context, false);
+  if (fleet.problem) return { problem: fleet.problem };
+  const counts = Object.fromEntries(ATTENTION_ORDER.map((rank) => [rank, 0])) as Record<AttentionRank, number>;
+  const live = fleet.sessions.filter((session) => session.status !== "ended");
+  for (const session of live) counts[rankOf(session, fleet.seen)]++;
+  return { ...counts, total: live.length };
+}

@@ -1,0 +1,93 @@
+// One session as every reader sees it (list, show, the picker, next, status, MCP): a record checked for liveness, or a
+// running harness process without a record. Its JSON shape is documented in docs/contract.md.
+import type { DiscoveredProcess } from "./discovery.ts";
+import { findHarness } from "../harnesses/registry.ts";
+import { shortId } from "../core/identity.ts";
+import type { LifecycleStatus, SessionRecord, Terminal } from "../core/schema.ts";
+
+export type ViewStatus = LifecycleStatus | "discovered";
+
+export interface SessionView {
+  /** Canonical id, or `discovered:<harness>:<pid>` for a process without a record. */
+  readonly id: string;
+  readonly short_id: string;
+  readonly harness: string;
+  readonly harness_name: string;
+  readonly session_id: string;
+  readonly instance_id: string;
+  readonly identity: SessionRecord["identity"] | "discovered";
+  /** What the user should believe: `ended` when the record is stale. */
+  readonly status: ViewStatus;
+  /** What the last event said. */
+  readonly recorded_status: ViewStatus;
+  readonly stale: boolean;
+  readonly stale_reason: string;
+  readonly pid: number | null;
+  readonly cwd: string;
+  readonly detail: string;
+  readonly tool: string;
+  readonly last_event: string;
+  readonly created_at: string;
+  readonly updated_at: string;
+  readonly status_changed_at: string;
+  readonly launch_id: string;
+  readonly profile_id: string;
+  readonly terminal: Terminal;
+}
+
+export function viewOfRecord(record: SessionRecord, stale: { stale: boolean; reason: string }): SessionView {
+  return {
+    id: record.canonical_id,
+    short_id: shortId(record.canonical_id),
+    harness: record.harness,
+    harness_name: findHarness(record.harness)?.displayName ?? record.harness,
+    session_id: record.session_id,
+    instance_id: record.instance_id,
+    identity: record.identity,
+    status: stale.stale ? "ended" : record.status,
+    recorded_status: record.status,
+    stale: stale.stale,
+    stale_reason: stale.reason,
+    pid: record.pid,
+    cwd: record.cwd,
+    detail: record.detail,
+    tool: record.tool,
+    last_event: record.last_event,
+    created_at: record.created_at,
+    updated_at: record.updated_at,
+    status_changed_at: record.status_changed_at,
+    launch_id: record.launch?.launch_id ?? "",
+    profile_id: record.launch?.profile_id ?? "",
+    terminal: record.terminal,
+  };
+}
+
+export function viewOfDiscovered(found: DiscoveredProcess, nowIso: string): SessionView {
+  const harnessName = findHarness(found.harness)?.displayName ?? found.harness;
+  const terminal: Terminal = { env: {} };
+  if (found.tty !== undefined) terminal.tty = found.tty;
+  return {
+    id: `discovered:${found.harness}:${found.pid}`,
+    short_id: `p${found.pid}`,
+    harness: found.harness,
+    harness_name: harnessName,
+    session_id: "",
+    instance_id: "",
+    identity: "discovered",
+    status: "discovered",
+    recorded_status: "discovered",
+    stale: false,
+    stale_reason: "",
+    pid: found.pid,
+    cwd: found.cwd ?? "",
+    detail: found.sharedDaemonRunning ? `running; its hooks may report through the ${harnessName} shared daemon` : "running, no hook events yet",
+    tool: "",
+    last_event: "",
+    created_at: nowIso,
+    updated_at: nowIso,
+    status_changed_at: nowIso,
+    launch_id: "",
+    profile_id: "",
+    terminal,
+  };
+}
