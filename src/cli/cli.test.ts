@@ -1,4 +1,5 @@
 import { readdirSync, utimesSync, writeFileSync } from "node:fs";
+import { EXIT_CODES } from "../core/errors.ts";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { fakeProcess, fakeProcessSource } from "../../test/fake-processes.ts";
@@ -212,5 +213,17 @@ describe("the installed CLI", () => {
     expect(list.code).toBe(0);
     expect(JSON.parse(list.stdout)).toMatchObject({ sessions: expect.any(Array) });
     expect(recordPath(sessionsDir, "x")).toContain(sandbox.stateDir);
+  });
+});
+
+describe("wait", () => {
+  it("exits 0 once the session is in the state, 8 on timeout, and like show for bad queries and options", async () => {
+    put("claude", "waiting-one", 100, "waiting");
+    expect(await runCli(["wait", "waiting-one", "--until", "waiting"], context, io)).toBe(0);
+    expect(await runCli(["wait", "waiting-one", "--until", "idle", "--timeout", "0.05"], context, io)).toBe(EXIT_CODES.timeout);
+    expect(err.at(-1)).toContain("still waiting");
+    expect(await runCli(["wait", "nothing-here"], context, io)).toBe(EXIT_CODES["not-found"]);
+    expect(await runCli(["wait", "waiting-one", "--until", "sleeping"], context, io)).toBe(EXIT_CODES.usage);
+    expect(await runCli(["wait", "waiting-one", "--timeout", "soon"], context, io)).toBe(EXIT_CODES.usage);
   });
 });

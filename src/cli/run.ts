@@ -17,6 +17,7 @@ const VERBS: Record<string, () => Promise<Verb>> = {
   mcp: async () => (await import("./mcp.ts")).mcpVerb,
   pick: async () => (await import("./pick.ts")).pickVerb,
   next: async () => (await import("./next.ts")).nextVerb,
+  wait: async () => (await import("./wait.ts")).waitVerb,
   status: async () => (await import("./status.ts")).statusVerb,
   popup: async () => (await import("./popup.ts")).popupVerb,
   launch: async () => (await import("./launch.ts")).launchVerb,

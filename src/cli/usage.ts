@@ -7,6 +7,8 @@ Usage:
                                          jump to the session's pane, tab and window
   tongs-agents pick [--client <tty>]     full-screen picker (tmux popup or any terminal); Enter jumps
   tongs-agents next [--client <tty>]     jump to the session that most needs you (repeat to cycle)
+  tongs-agents wait <query> [--until waiting|idle|error|ended|attention] [--timeout SECONDS] [--json]
+                                         return once the session is in that state (default: attention)
   tongs-agents status [--format tmux|plain|json]
                                          counts by state, for a status line
   tongs-agents tmux-setup [--write|--remove] [--picker-key a] [--next-key N] [--no-status]
@@ -22,7 +24,7 @@ Usage:
   tongs-agents doctor [--agent ...] [--json]
                                          per harness: installed?, version, hooks current?, what to do
   tongs-agents demo [--no-attach]        simulated agents on a private tmux server, and the picker
-  tongs-agents mcp                       MCP server on stdio (tools: list, get, attention, focus, cleanup)
+  tongs-agents mcp                       MCP server on stdio (tools: list, get, attention, wait, focus, cleanup)
   tongs-agents help
 
 The hook command, for harness configuration: tongs-agents-hook <event> --agent <claude|codex|pi>`;

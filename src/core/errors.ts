@@ -30,6 +30,10 @@ export const EXIT_CODES = {
   failed: 6,
   /** focus: nothing can be focused (stale or ended session, no terminal target, terminal unreachable). */
   unavailable: 7,
+  /** wait: the session was not in the state before the timeout. */
+  timeout: 8,
+  /** wait: the session ended before it reached the state. */
+  ended: 9,
 } as const;
 
 /** Exit code of a focus state: 0 only for complete. */

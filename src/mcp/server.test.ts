@@ -59,9 +59,9 @@ const call = async (name: string, args: Record<string, unknown> = {}) => client.
 const sessionsOf = (result: Awaited<ReturnType<typeof call>>) => (result.structuredContent as { sessions: { session_id: string; launch_id: string; profile_id: string }[] }).sessions;
 
 describe("MCP tools (in-process)", () => {
-  it("lists the five tools with input schemas", async () => {
+  it("lists the six tools with input schemas", async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((tool) => tool.name).sort()).toEqual(["cleanup_sessions", "focus_session", "get_session", "list_sessions", "sessions_needing_attention"]);
+    expect(tools.map((tool) => tool.name).sort()).toEqual(["cleanup_sessions", "focus_session", "get_session", "list_sessions", "sessions_needing_attention", "wait_for_session"]);
     expect(tools.find((tool) => tool.name === "focus_session")?.inputSchema.required).toEqual(["query"]);
   });
 
@@ -134,11 +134,21 @@ describe("MCP over stdio (a real client process talking to tongs-agents mcp)", (
     await stdioClient.connect(transport);
     try {
       expect(stdioClient.getServerVersion()).toMatchObject({ name: "tongs-agents" });
-      expect((await stdioClient.listTools()).tools).toHaveLength(5);
+      expect((await stdioClient.listTools()).tools).toHaveLength(6);
       const listed = await stdioClient.callTool({ name: "list_sessions", arguments: { include_ended: true } });
       expect(JSON.stringify(listed.structuredContent)).toContain("over-stdio");
     } finally {
       await stdioClient.close();
     }
+  });
+});
+
+describe("wait_for_session", () => {
+  it("answers at once when the session is in the state, and reports a timeout as an outcome", async () => {
+    put("waits", 100, "waiting", 5);
+    expect((await call("wait_for_session", { query: "waits", until: "waiting" })).structuredContent).toMatchObject({ outcome: "reached", session: { session_id: "waits" } });
+    expect((await call("wait_for_session", { query: "waits", until: "idle", timeout_seconds: 0.05 })).structuredContent).toMatchObject({ outcome: "timeout" });
+    expect(await call("wait_for_session", { query: "nope" })).toMatchObject({ isError: true, structuredContent: { reason: "not-found" } });
+    expect((await call("wait_for_session", { query: "waits", timeout_seconds: 100_000 })).isError).toBe(true);
   });
 });

@@ -7,7 +7,8 @@ import { focusSession } from "../focus/service.ts";
 import type { ProcessSource } from "../core/proc.ts";
 import { prune } from "../store/prune.ts";
 import type { Clock } from "../core/clock.ts";
-import { candidateOf, findSession, listSessions, sessionsNeedingAttention, type FleetContext } from "../fleet/queries.ts";
+import { candidateOf, findSession, listSessions, sessionsNeedingAttention, type FindResult, type FleetContext } from "../fleet/queries.ts";
+import { WAIT_TARGETS, waitForSession } from "../fleet/wait.ts";
 import { LIFECYCLE_STATUSES } from "../core/schema.ts";
 import { HARNESSES } from "../harnesses/registry.ts";
 
@@ -24,10 +25,19 @@ export interface McpDeps {
 
 const STATUSES = [...LIFECYCLE_STATUSES, "discovered"] as const;
 const HARNESS_IDS = HARNESSES.map((harness) => harness.id) as [string, ...string[]];
+/** MCP clients time requests out (commonly after a minute or a few): a wait is bounded well inside that. */
+const DEFAULT_WAIT_SECONDS = 50;
+const MAX_WAIT_SECONDS = 300;
+
 type ToolResult = { content: { type: "text"; text: string }[]; structuredContent?: Record<string, unknown>; isError?: boolean };
 
 const answer = (data: Record<string, unknown>): ToolResult => ({ content: [{ type: "text", text: JSON.stringify(data, null, 2) }], structuredContent: data });
 const refuse = (message: string, data: Record<string, unknown> = {}): ToolResult => ({ content: [{ type: "text", text: message }], structuredContent: { error: message, ...data }, isError: true });
+
+/** A query that found no session, or several: the reason, and the candidates to choose from. */
+function refuseFind(failure: Exclude<FindResult, { ok: true }>): ToolResult {
+  return refuse(failure.detail, failure.reason === "ambiguous" ? { reason: failure.reason, candidates: failure.candidates.map(candidateOf) } : { reason: failure.reason });
+}
 
 export function createMcpServer(deps: McpDeps): McpServer {
   const context: FleetContext = { stateDir: deps.stateDir, processes: deps.processes, now: deps.now ?? Date.now, ...(deps.listProcesses ? { listProcesses: deps.listProcesses } : {}) };
@@ -67,8 +77,7 @@ export function createMcpServer(deps: McpDeps): McpServer {
     },
     async ({ query }) => {
       const found = await findSession(context, query);
-      if (found.ok) return answer({ session: found.session });
-      return refuse(found.detail, found.reason === "ambiguous" ? { reason: found.reason, candidates: found.candidates.map(candidateOf) } : { reason: found.reason });
+      return found.ok ? answer({ session: found.session }) : refuseFind(found);
     },
   );
 
@@ -83,6 +92,25 @@ export function createMcpServer(deps: McpDeps): McpServer {
     async () => {
       const { sessions, problem } = await sessionsNeedingAttention(context);
       return problem ? refuse(problem) : answer({ sessions });
+    },
+  );
+
+  server.registerTool(
+    "wait_for_session",
+    {
+      title: "Wait for an agent session to reach a state",
+      description: `Return as soon as the session is in the given state (at once if it already is): waiting, idle, error, ended, or attention (waiting, error or idle). Times out after timeout_seconds (at most ${MAX_WAIT_SECONDS}); reports whether the state was reached, the wait timed out, or the session ended first.`,
+      inputSchema: {
+        query: z.string().min(1).max(600).describe("Canonical id, short-id prefix, session id prefix, PID, or a unique directory/repo name"),
+        until: z.enum(WAIT_TARGETS).optional().describe("The state to wait for (default attention)"),
+        timeout_seconds: z.number().min(0).max(MAX_WAIT_SECONDS).optional().describe(`How long to wait (default ${DEFAULT_WAIT_SECONDS})`),
+      },
+    },
+    async ({ query, until = "attention", timeout_seconds: timeout = DEFAULT_WAIT_SECONDS }, extra) => {
+      const result = await waitForSession(context, query, until, timeout * 1000, extra.signal);
+      if (result.ok) return answer({ outcome: "reached", session: result.session });
+      if (result.reason === "timeout" || result.reason === "ended") return answer({ outcome: result.reason === "timeout" ? "timeout" : "ended", detail: result.detail, session: result.session });
+      return refuseFind(result);
     },
   );
 
