@@ -40,7 +40,7 @@ async function recordOf(harnessId: string, sessionId: string, pid: number) {
   return readRecord(recordPath(sessionsDirOf(sandbox.stateDir), digestOf(id) as string));
 }
 
-const sample = (harnessId: string, name: string) => JSON.parse(readFileSync(join(ROOT, "test/fixtures/samples", harnessId, `${name}.json`), "utf8")).stdin;
+const sample = (harnessId: string, name: string) => JSON.parse(readFileSync(join(ROOT, "src/harnesses", harnessId, "fixtures", `${name}.json`), "utf8")).stdin;
 
 describe("replaying real payloads through a process tree like the harness's", () => {
   it("Claude Code (hook -> /bin/sh -c -> claude)", async () => {

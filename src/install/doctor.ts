@@ -2,8 +2,8 @@
 // the MCP server registered, is anything left from claude-fleet-monitor, and what must the user still do.
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { CLAUDE_HOOKS } from "./claude.ts";
-import { CODEX_HOOKS, ourTrustRecords, trustStatus } from "./codex.ts";
+import { CLAUDE_HOOKS } from "../harnesses/claude/install.ts";
+import { CODEX_HOOKS, ourTrustRecords, trustStatus } from "../harnesses/codex/install.ts";
 import { readConfigFile } from "./file-edit.ts";
 import { scanHooks, type HookSpec } from "./hook-entries.ts";
 import { PROVIDERS } from "./installer.ts";
@@ -11,7 +11,7 @@ import { parseJsonDocument } from "./json-text.ts";
 import { claudeJsonPath, claudeSettingsPath, codexHome, codexHomeCanonical, piAgentDir } from "./locations.ts";
 import { LEGACY_MCP_NAME, MCP_NAME, isLegacyFleetMcp, mcpState, type McpState } from "./mcp-entry.ts";
 import { type HarnessId } from "./plan.ts";
-import { PI_MARKER_FILE, piPackagePaths, readMarker } from "./pi.ts";
+import { PI_MARKER_FILE, piPackagePaths, readMarker } from "../harnesses/pi/install.ts";
 import { parseTomlDocument } from "./toml-text.ts";
 import { ourPaths, which, type InstallWorld } from "./world.ts";
 import { isRecord } from "../core/json-value.ts";

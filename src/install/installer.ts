@@ -1,8 +1,8 @@
 // install / uninstall across harnesses: each provider plans; --dry-run reports the plan, otherwise it is carried out.
 import { describeStep, reportOf } from "./apply.ts";
-import { planClaude } from "./claude.ts";
-import { planCodex } from "./codex.ts";
-import { applyPi, planPi } from "./pi.ts";
+import { planClaude } from "../harnesses/claude/install.ts";
+import { planCodex } from "../harnesses/codex/install.ts";
+import { applyPi, planPi } from "../harnesses/pi/install.ts";
 import type { HarnessId, InstallReport } from "./plan.ts";
 import { genericApply, type InstallProvider, type Intent } from "./provider.ts";
 import type { InstallWorld } from "./world.ts";

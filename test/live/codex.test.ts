@@ -4,8 +4,8 @@ import { mkdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from 
 import { join } from "node:path";
 import { execa } from "execa";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { CODEX_HOOKS } from "../../src/install/codex.ts";
-import { codexTrustHash, codexTrustKey } from "../../src/install/codex-trust.ts";
+import { CODEX_HOOKS } from "../../src/harnesses/codex/install.ts";
+import { codexTrustHash, codexTrustKey } from "../../src/harnesses/codex/trust.ts";
 import { runInstaller } from "../../src/install/installer.ts";
 import type { InstallWorld } from "../../src/install/world.ts";
 import { startProvider } from "../../e2e/provider/server.mjs";

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { execa } from "execa";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { runInstaller } from "../../src/install/installer.ts";
-import { PI_MARKER_FILE } from "../../src/install/pi.ts";
+import { PI_MARKER_FILE } from "../../src/harnesses/pi/install.ts";
 import type { InstallWorld } from "../../src/install/world.ts";
 import { makePackageRoot } from "../install-world.ts";
 import { makeSandbox, type Sandbox } from "../sandbox.ts";

@@ -3,12 +3,12 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { makeBinDir, makePackageRoot, makeWorld, readText } from "../../test/install-world.ts";
-import { ROOT } from "../../test/processes.ts";
-import { makeSandbox, type Sandbox } from "../../test/sandbox.ts";
-import { runInstaller } from "./installer.ts";
-import { PI_MARKER_FILE } from "./pi.ts";
-import type { InstallWorld } from "./world.ts";
+import { makeBinDir, makePackageRoot, makeWorld, readText } from "../../../test/install-world.ts";
+import { ROOT } from "../../../test/processes.ts";
+import { makeSandbox, type Sandbox } from "../../../test/sandbox.ts";
+import { runInstaller } from "../../install/installer.ts";
+import { PI_MARKER_FILE } from "./install.ts";
+import type { InstallWorld } from "../../install/world.ts";
 
 let sandbox: Sandbox;
 let bin: string;

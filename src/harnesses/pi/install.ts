@@ -4,13 +4,13 @@
 import { existsSync, lstatSync } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
 import * as z from "zod/mini";
-import { describeStep, reportOf, runStep } from "./apply.ts";
-import { readConfigFile } from "./file-edit.ts";
-import { parseJsonDocument } from "./json-text.ts";
-import { piAgentDir } from "./locations.ts";
-import { error, note, type Finding, type HarnessPlan, type HarnessReport, type Step, type StepReport } from "./plan.ts";
-import type { Intent } from "./provider.ts";
-import { ourPaths, which, type InstallWorld } from "./world.ts";
+import { describeStep, reportOf, runStep } from "../../install/apply.ts";
+import { readConfigFile } from "../../install/file-edit.ts";
+import { parseJsonDocument } from "../../install/json-text.ts";
+import { piAgentDir } from "../../install/locations.ts";
+import { error, note, type Finding, type HarnessPlan, type HarnessReport, type Step, type StepReport } from "../../install/plan.ts";
+import type { Intent } from "../../install/provider.ts";
+import { ourPaths, which, type InstallWorld } from "../../install/world.ts";
 
 export const PI_MARKER_FILE = "tongs-agents.json";
 export const PI_OWNER = "tongs-agents";

@@ -1,15 +1,15 @@
 // Claude Code: hooks in settings.json (CLAUDE_CONFIG_DIR or ~/.claude), the MCP server in the user scope of
 // .claude.json (through `claude mcp add --scope user` when the CLI is on PATH). Never MCP in settings.json, except
 // removing claude-fleet-monitor's `fleet` entry, which 0.9.x put there.
-import { editHooks, hooksShapeProblem, type HookSpec } from "./hook-entries.ts";
-import { parseJsonDocument, removeJsonValue, setJsonValue } from "./json-text.ts";
-import { claudeJsonPath, claudeSettingsPath } from "./locations.ts";
-import { LEGACY_MCP_NAME, MCP_NAME, isLegacyFleetMcp, mcpState } from "./mcp-entry.ts";
-import { conflict, error, note, warning, type Finding, type HarnessPlan, type Step } from "./plan.ts";
-import { readConfigFile } from "./file-edit.ts";
-import { ourPaths, which, type InstallWorld } from "./world.ts";
-import type { Intent } from "./provider.ts";
-import { isRecord } from "../core/json-value.ts";
+import { editHooks, hooksShapeProblem, type HookSpec } from "../../install/hook-entries.ts";
+import { parseJsonDocument, removeJsonValue, setJsonValue } from "../../install/json-text.ts";
+import { claudeJsonPath, claudeSettingsPath } from "../../install/locations.ts";
+import { LEGACY_MCP_NAME, MCP_NAME, isLegacyFleetMcp, mcpState } from "../../install/mcp-entry.ts";
+import { conflict, error, note, warning, type Finding, type HarnessPlan, type Step } from "../../install/plan.ts";
+import { readConfigFile } from "../../install/file-edit.ts";
+import { ourPaths, which, type InstallWorld } from "../../install/world.ts";
+import type { Intent } from "../../install/provider.ts";
+import { isRecord } from "../../core/json-value.ts";
 
 export const CLAUDE_HOOKS: readonly HookSpec[] = [
   { event: "SessionStart", alias: "session-start", timeout: 5 },

@@ -2,17 +2,17 @@
 // the owned-table writer: `codex mcp add` rewrites the file and drops comments), and, only with --trust-codex-hooks,
 // trust records for our hooks in config.toml the way Codex itself writes them.
 import { join } from "node:path";
-import { codexTrustHash, codexTrustKey } from "./codex-trust.ts";
-import { readConfigFile } from "./file-edit.ts";
-import { editHooks, hooksShapeProblem, scanHooks, type HookSpec, type HookTarget } from "./hook-entries.ts";
-import { parseJsonDocument } from "./json-text.ts";
-import { codexHome, codexHomeCanonical } from "./locations.ts";
-import { LEGACY_MCP_NAME, MCP_NAME, isLegacyFleetMcp, mcpState } from "./mcp-entry.ts";
-import { conflict, error, note, warning, type Finding, type HarnessPlan, type Step } from "./plan.ts";
-import type { Intent } from "./provider.ts";
-import { findTable, parseTomlDocument, removeTable, setTable, tableBody } from "./toml-text.ts";
-import { ourPaths, type InstallWorld } from "./world.ts";
-import { isRecord } from "../core/json-value.ts";
+import { codexTrustHash, codexTrustKey } from "./trust.ts";
+import { readConfigFile } from "../../install/file-edit.ts";
+import { editHooks, hooksShapeProblem, scanHooks, type HookSpec, type HookTarget } from "../../install/hook-entries.ts";
+import { parseJsonDocument } from "../../install/json-text.ts";
+import { codexHome, codexHomeCanonical } from "../../install/locations.ts";
+import { LEGACY_MCP_NAME, MCP_NAME, isLegacyFleetMcp, mcpState } from "../../install/mcp-entry.ts";
+import { conflict, error, note, warning, type Finding, type HarnessPlan, type Step } from "../../install/plan.ts";
+import type { Intent } from "../../install/provider.ts";
+import { findTable, parseTomlDocument, removeTable, setTable, tableBody } from "../../install/toml-text.ts";
+import { ourPaths, type InstallWorld } from "../../install/world.ts";
+import { isRecord } from "../../core/json-value.ts";
 
 export const CODEX_HOOKS: readonly HookSpec[] = [
   { event: "SessionStart", alias: "session-start", timeout: 5 },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { codexEventKey, codexTrustHash, codexTrustKey } from "./codex-trust.ts";
+import { codexEventKey, codexTrustHash, codexTrustKey } from "./trust.ts";
 
 describe("Codex hook trust", () => {
   it("matches hashes reported by the real codex app-server hooks/list (codex-cli 0.171.0)", () => {
