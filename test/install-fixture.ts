@@ -8,6 +8,7 @@ import type { HarnessId, InstallReport } from "../src/install/plan.ts";
 import type { InstallWorld } from "../src/install/world.ts";
 import { makePackageRoot, makeWorld, readText } from "./install-world.ts";
 import { makeSandbox, type Sandbox } from "./sandbox.ts";
+import { installersFor } from "../src/harnesses/installers.ts";
 
 export interface InstallFixture {
   sandbox: Sandbox;
@@ -38,7 +39,7 @@ export function useInstallFixture(): InstallFixture {
 
 export function runWith(fixture: InstallFixture) {
   return (mode: "install" | "uninstall", options: { harnesses?: HarnessId[]; dryRun?: boolean; trust?: boolean; in?: InstallWorld } = {}): Promise<InstallReport> =>
-    runInstaller(options.in ?? fixture.world, { harnesses: options.harnesses ?? ["claude", "codex"], dryRun: options.dryRun ?? false, mode, trustCodexHooks: options.trust ?? false });
+    runInstaller(options.in ?? fixture.world, { harnesses: installersFor(options.harnesses ?? ["claude", "codex"]), dryRun: options.dryRun ?? false, mode, trustCodexHooks: options.trust ?? false });
 }
 
 export function put(path: string, text: string): void {

@@ -1,10 +1,10 @@
 // Human output for install, uninstall and doctor.
-import type { DoctorReport } from "../install/doctor.ts";
-import type { HarnessId, InstallReport, StepReport } from "../install/plan.ts";
+import { findHarness } from "../harnesses/registry.ts";
+import type { DoctorReport, InstallReport, StepReport } from "../install/plan.ts";
 import { shellQuote } from "../install/command.ts";
 import { shortenHome } from "./format.ts";
 
-const NAMES: Record<HarnessId, string> = { claude: "Claude Code", codex: "Codex CLI", pi: "Pi" };
+const nameOf = (id: string): string => findHarness(id)?.displayName ?? id;
 
 function stepLines(step: StepReport, dryRun: boolean, home: string): string[] {
   const mark = dryRun ? "" : step.status === "done" ? "" : ` [${step.status}${step.detail ? `: ${step.detail}` : ""}]`;
@@ -21,7 +21,7 @@ export function formatInstallReport(report: InstallReport, home: string): string
   const out: string[] = [];
   if (report.dry_run) out.push(`Dry run: nothing is changed. ${report.action === "install" ? "install" : "uninstall"} would do this:`);
   for (const harness of report.harnesses) {
-    out.push("", `${NAMES[harness.harness]}:`);
+    out.push("", `${nameOf(harness.harness)}:`);
     if (harness.steps.length === 0) out.push(report.action === "install" ? "  already up to date" : "  nothing of ours to remove");
     for (const step of harness.steps) out.push(...stepLines(step, report.dry_run, home));
     for (const finding of harness.findings) out.push(`  ${finding.severity}: ${finding.message}`);
@@ -34,7 +34,7 @@ export function formatInstallReport(report: InstallReport, home: string): string
 export function formatDoctorReport(report: DoctorReport, home: string): string {
   const out = [`Node: ${report.node.path} (v${report.node.version})${report.node.ok ? "" : " -- too old: tongs-agents needs Node 22 or newer"}`, `Package: ${shortenHome(report.package_root, home)}`];
   for (const harness of report.harnesses) {
-    out.push("", `${NAMES[harness.harness]}: ${harness.binary ? `${shortenHome(harness.binary, home)} (${harness.version ?? "version unknown"})` : "not found on PATH"}`);
+    out.push("", `${nameOf(harness.harness)}: ${harness.binary ? `${shortenHome(harness.binary, home)} (${harness.version ?? "version unknown"})` : "not found on PATH"}`);
     if (harness.hooks.length > 0) {
       const byStatus = new Map<string, string[]>();
       for (const hook of harness.hooks) byStatus.set(hook.status, [...(byStatus.get(hook.status) ?? []), hook.event]);

@@ -4,7 +4,7 @@ import { makePackageRoot, makeWorld } from "../../test/install-world.ts";
 import { fakeProcessSource } from "../../test/fake-processes.ts";
 import { makeSandbox, type Sandbox } from "../../test/sandbox.ts";
 import type { InstallReport } from "../install/plan.ts";
-import type { DoctorReport } from "../install/doctor.ts";
+import type { DoctorReport } from "../install/plan.ts";
 import type { CliContext } from "./context.ts";
 import { runCli, type CliIo } from "./run.ts";
 

@@ -4,7 +4,8 @@ import type { ParseArgsConfig } from "node:util";
 import { EXIT_CODES, type Failure } from "../core/errors.ts";
 import { runDoctor } from "../install/doctor.ts";
 import { runInstaller } from "../install/installer.ts";
-import { DEFAULT_HARNESSES, HARNESS_IDS, type HarnessId, type InstallReport } from "../install/plan.ts";
+import { DEFAULT_INSTALL_IDS, INSTALLABLE_IDS, installersFor } from "../harnesses/installers.ts";
+import type { HarnessId, InstallReport } from "../install/plan.ts";
 import { defaultWorld, type InstallWorld } from "../install/world.ts";
 import type { CliContext } from "./context.ts";
 import { formatDoctorReport, formatInstallReport } from "./format-install.ts";
@@ -17,15 +18,15 @@ export interface InstallArgs {
 }
 
 /** `--agent` values to harness ids: none means Claude Code and Codex; `all` adds Pi. */
-export function selectHarnesses(agents: readonly string[], fallback: readonly HarnessId[] = DEFAULT_HARNESSES): HarnessId[] | Failure {
+export function selectHarnesses(agents: readonly string[], fallback: readonly HarnessId[] = DEFAULT_INSTALL_IDS): HarnessId[] | Failure {
   if (agents.length === 0) return [...fallback];
   const selected = new Set<HarnessId>();
   for (const agent of agents) {
-    if (agent === "all") HARNESS_IDS.forEach((id) => selected.add(id));
-    else if ((HARNESS_IDS as readonly string[]).includes(agent)) selected.add(agent as HarnessId);
-    else return { ok: false, reason: "usage", detail: `unknown agent ${JSON.stringify(agent)} (claude, codex, pi or all)` };
+    if (agent === "all") INSTALLABLE_IDS.forEach((id) => selected.add(id));
+    else if ((INSTALLABLE_IDS as readonly string[]).includes(agent)) selected.add(agent as HarnessId);
+    else return { ok: false, reason: "usage", detail: `unknown agent ${JSON.stringify(agent)} (${INSTALLABLE_IDS.join(", ")} or all)` };
   }
-  return HARNESS_IDS.filter((id) => selected.has(id));
+  return INSTALLABLE_IDS.filter((id) => selected.has(id));
 }
 
 export function worldOf(context: CliContext): InstallWorld {
@@ -35,7 +36,7 @@ export function worldOf(context: CliContext): InstallWorld {
 export async function installAgents(context: CliContext, args: InstallArgs, mode: "install" | "uninstall"): Promise<InstallReport | Failure> {
   const harnesses = selectHarnesses(args.agents);
   if (!Array.isArray(harnesses)) return harnesses;
-  return runInstaller(worldOf(context), { harnesses, dryRun: args.dryRun, mode, trustCodexHooks: mode === "install" && args.trustCodexHooks });
+  return runInstaller(worldOf(context), { harnesses: installersFor(harnesses), dryRun: args.dryRun, mode, trustCodexHooks: mode === "install" && args.trustCodexHooks });
 }
 
 function homeOf(context: CliContext): string {
@@ -61,9 +62,9 @@ export const doctorVerb: Verb = async (args, context, io) => {
   const parsed = parse(args, { agent: { type: "string", multiple: true }, json: { type: "boolean" } }, 0);
   if ("ok" in parsed) return fail(parsed, io, false);
   const json = parsed.values.json === true;
-  const harnesses = selectHarnesses((parsed.values.agent as string[] | undefined) ?? [], HARNESS_IDS);
+  const harnesses = selectHarnesses((parsed.values.agent as string[] | undefined) ?? [], INSTALLABLE_IDS);
   if (!Array.isArray(harnesses)) return fail(harnesses, io, json);
-  const result = await runDoctor(worldOf(context), harnesses);
+  const result = await runDoctor(worldOf(context), installersFor(harnesses));
   io.stdout(json ? JSON.stringify(result, null, 2) : formatDoctorReport(result, homeOf(context)));
   return result.ok ? EXIT_CODES.ok : EXIT_CODES.error;
 };

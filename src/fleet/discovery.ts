@@ -2,7 +2,8 @@
 import psList from "ps-list";
 import { basename } from "node:path";
 import { readlink } from "node:fs/promises";
-import { HARNESSES, hasCapability, type Harness } from "../harnesses/registry.ts";
+import { HARNESSES, hasCapability } from "../harnesses/registry.ts";
+import type { Harness } from "../harnesses/contract.ts";
 import { withDeadline, type ProcessSource } from "../core/proc.ts";
 
 export interface DiscoveredProcess {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { interpretFleetEvent, interpretNative } from "./events.ts";
-import { findHarness, type Harness, type NativeAlias } from "./registry.ts";
+import { findHarness } from "./registry.ts";
+import type { Harness, NativeAlias } from "./contract.ts";
 import type { FleetEvent } from "../core/schema.ts";
 
 const base = { session_id: "s1", cwd: "/w" };

@@ -1,7 +1,7 @@
 // What each hook event means for a session: native aliases (Claude Code, Codex) mapped to states, and the normalized
 // payload's events checked against the emitter's allowlist. The table is documented in docs/contract.md.
 import { LIMITS, toDisplayLine, truncateBytes } from "../core/bounds.ts";
-import type { Harness, NativeAlias } from "./registry.ts";
+import type { Harness, NativeAlias } from "./contract.ts";
 import { EVENT_ID_PATTERN, type FleetEvent, type LifecycleStatus, type NativePayload } from "../core/schema.ts";
 
 export interface Transition {

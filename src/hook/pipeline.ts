@@ -2,7 +2,8 @@
 // Every rejection happens before the store is touched. Callers (main.ts) turn any outcome into exit code 0.
 import { LIMITS } from "../core/bounds.ts";
 import { interpretFleetEvent, interpretNative, type Transition } from "../harnesses/events.ts";
-import { FLEET_EVENT, acceptsEvent, findHarness, type Harness, type HookAlias, type NativeAlias } from "../harnesses/registry.ts";
+import { acceptsEvent, findHarness } from "../harnesses/registry.ts";
+import { FLEET_EVENT, type Harness, type HookAlias, type NativeAlias } from "../harnesses/contract.ts";
 import { canonicalId, processInstanceId } from "../core/identity.ts";
 import { launchFromEnv } from "../core/launch.ts";
 import { findAncestor, withDeadline, type ProcessBasics, type ProcessSource } from "../core/proc.ts";

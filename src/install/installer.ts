@@ -1,27 +1,18 @@
 // install / uninstall across harnesses: each provider plans; --dry-run reports the plan, otherwise it is carried out.
 import { describeStep, reportOf } from "./apply.ts";
-import { planClaude } from "../harnesses/claude/install.ts";
-import { planCodex } from "../harnesses/codex/install.ts";
-import { applyPi, planPi } from "../harnesses/pi/install.ts";
-import type { HarnessId, InstallReport } from "./plan.ts";
-import { genericApply, type InstallProvider, type Intent } from "./provider.ts";
+import type { InstallReport } from "./plan.ts";
+import type { InstallProvider, Intent } from "./provider.ts";
 import type { InstallWorld } from "./world.ts";
 
-export const PROVIDERS: Readonly<Record<HarnessId, InstallProvider>> = {
-  claude: { id: "claude", plan: planClaude, apply: genericApply },
-  codex: { id: "codex", plan: planCodex, apply: genericApply },
-  pi: { id: "pi", plan: planPi, apply: applyPi },
-};
-
 export interface InstallOptions extends Intent {
-  readonly harnesses: readonly HarnessId[];
+  /** The harnesses' installers, in order (src/harnesses/installers.ts). */
+  readonly harnesses: readonly InstallProvider[];
   readonly dryRun: boolean;
 }
 
 export async function runInstaller(world: InstallWorld, options: InstallOptions): Promise<InstallReport> {
   const harnesses = [];
-  for (const id of options.harnesses) {
-    const provider = PROVIDERS[id];
+  for (const provider of options.harnesses) {
     const plan = await provider.plan(world, options);
     harnesses.push(
       options.dryRun

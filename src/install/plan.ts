@@ -1,8 +1,9 @@
-// The plan a provider makes and the report of carrying it out: plain data, printed by the CLI (human or --json).
+// The plan a provider makes, the report of carrying it out, and what doctor finds: plain data, printed by the CLI
+// (human or --json).
+import type { HarnessId } from "../harnesses/registry.ts";
+import type { McpState } from "./mcp-entry.ts";
 
-export type HarnessId = "claude" | "codex" | "pi";
-export const HARNESS_IDS: readonly HarnessId[] = ["claude", "codex", "pi"];
-export const DEFAULT_HARNESSES: readonly HarnessId[] = ["claude", "codex"];
+export type { HarnessId };
 
 export type Step =
   /** Replace a file's content (before null: create it). */
@@ -66,4 +67,34 @@ export const note = (message: string): Finding => ({ severity: "note", message }
 /** A plan's findings block it when they are errors or conflicts (the steps still run: they touch only what is ours). */
 export function isBlocking(finding: Finding): boolean {
   return finding.severity === "error" || finding.severity === "conflict";
+}
+
+export type HookStatus = "current" | "outdated" | "modified" | "missing";
+
+export interface HookCheck {
+  readonly event: string;
+  readonly alias: string;
+  readonly status: HookStatus;
+  readonly trust?: "trusted" | "untrusted" | "modified" | "disabled";
+}
+
+export interface HarnessDoctor {
+  readonly harness: HarnessId;
+  readonly binary: string | null;
+  readonly version: string | null;
+  readonly hooks: readonly HookCheck[];
+  readonly mcp: McpState | "unknown" | "n/a";
+  /** Pi: whether our bridge package is installed and recorded. */
+  readonly bridge?: "installed" | "missing" | "outdated" | "unowned";
+  readonly problems: readonly string[];
+  readonly legacy: readonly string[];
+  readonly todo: readonly string[];
+  readonly ok: boolean;
+}
+
+export interface DoctorReport {
+  readonly node: { readonly path: string; readonly version: string; readonly ok: boolean };
+  readonly package_root: string;
+  readonly harnesses: readonly HarnessDoctor[];
+  readonly ok: boolean;
 }

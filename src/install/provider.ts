@@ -1,6 +1,8 @@
-// One provider per harness: it plans (install or uninstall) and carries out its plan.
+// The contract between the install engine and a harness adapter: each harness (src/harnesses/<id>/installer.ts) plans
+// its install or uninstall, carries its plan out, and examines its own files for doctor.
 import { applyPlan } from "./apply.ts";
-import type { HarnessId, HarnessPlan, HarnessReport } from "./plan.ts";
+import type { HookSpec } from "./hook-entries.ts";
+import type { HarnessDoctor, HarnessId, HarnessPlan, HarnessReport } from "./plan.ts";
 import type { InstallWorld } from "./world.ts";
 
 export interface Intent {
@@ -11,8 +13,12 @@ export interface Intent {
 
 export interface InstallProvider {
   readonly id: HarnessId;
+  /** Hook harnesses: which native event runs which hook alias (tied to the registry's events by a test). */
+  readonly hooks?: readonly HookSpec[];
   plan(world: InstallWorld, intent: Intent): Promise<HarnessPlan>;
   apply(plan: HarnessPlan, world: InstallWorld): Promise<HarnessReport>;
+  doctor(world: InstallWorld): Promise<HarnessDoctor>;
 }
 
+/** Carry out a plan step by step (what every harness without a special order uses). */
 export const genericApply = applyPlan;

@@ -13,6 +13,7 @@ import { ROOT } from "../processes.ts";
 import { makeSandbox, type Sandbox } from "../sandbox.ts";
 import { HARNESS_PACKAGES, harnessBinDir } from "./harnesses.ts";
 import { listAll, liveWorld } from "./live-world.ts";
+import { installersFor } from "../../src/harnesses/installers.ts";
 
 let sandbox: Sandbox;
 let provider: Awaited<ReturnType<typeof startProvider>>;
@@ -29,7 +30,7 @@ afterEach(async () => {
 });
 
 const worldFor = (packageRoot: string) => liveWorld(sandbox, packageRoot, [harnessBinDir("claude")], { ANTHROPIC_BASE_URL: provider.url, ANTHROPIC_AUTH_TOKEN: "not-a-key" });
-const run = (world: InstallWorld, mode: "install" | "uninstall") => runInstaller(world, { harnesses: ["claude"], mode, dryRun: false, trustCodexHooks: false });
+const run = (world: InstallWorld, mode: "install" | "uninstall") => runInstaller(world, { harnesses: installersFor(["claude"]), mode, dryRun: false, trustCodexHooks: false });
 const server = () => JSON.parse(readFileSync(claudeJson, "utf8")).mcpServers?.["tongs-agents"];
 
 describe(`Claude Code ${HARNESS_PACKAGES.claude.version} (live)`, { timeout: 180_000 }, () => {
@@ -46,7 +47,7 @@ describe(`Claude Code ${HARNESS_PACKAGES.claude.version} (live)`, { timeout: 180
     const before = readFileSync(claudeJson);
     expect((await run(world, "install")).harnesses[0]?.steps).toEqual([]);
     expect(readFileSync(claudeJson)).toEqual(before);
-    const doctor = await runDoctor(world, ["claude"]);
+    const doctor = await runDoctor(world, installersFor(["claude"]));
     expect(doctor.harnesses[0]).toMatchObject({ version: `${HARNESS_PACKAGES.claude.version} (Claude Code)`, mcp: "current" });
     expect(doctor.harnesses[0]?.hooks.every((hook) => hook.status === "current")).toBe(true);
 

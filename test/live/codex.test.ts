@@ -14,6 +14,7 @@ import { makeSandbox, type Sandbox } from "../sandbox.ts";
 import { codexHooksList } from "./codex-app-server.ts";
 import { HARNESS_PACKAGES, harnessBinDir } from "./harnesses.ts";
 import { listAll, liveWorld } from "./live-world.ts";
+import { installersFor } from "../../src/harnesses/installers.ts";
 
 let sandbox: Sandbox;
 let provider: Awaited<ReturnType<typeof startProvider>>;
@@ -38,7 +39,7 @@ afterEach(async () => {
   sandbox.cleanup();
 });
 
-const install = (trustCodexHooks: boolean) => runInstaller(world, { harnesses: ["codex"], mode: "install", dryRun: false, trustCodexHooks });
+const install = (trustCodexHooks: boolean) => runInstaller(world, { harnesses: installersFor(["codex"]), mode: "install", dryRun: false, trustCodexHooks });
 const ours = async () => (await codexHooksList(world.env, project)).filter((hook) => hook.command?.includes("tongs-agents-hook"));
 const codexExec = () => execa("codex", ["exec", "--skip-git-repo-check", "say hello"], { env: world.env, extendEnv: false, cwd: project, input: "", timeout: 90_000, reject: false });
 
@@ -99,7 +100,7 @@ describe(`Codex ${HARNESS_PACKAGES.codex.version} (live)`, { timeout: 180_000 },
 
   it("uninstall removes the hooks and their trust records, leaving config.toml as it was", async () => {
     await install(true);
-    const removal = await runInstaller(world, { harnesses: ["codex"], mode: "uninstall", dryRun: false, trustCodexHooks: false });
+    const removal = await runInstaller(world, { harnesses: installersFor(["codex"]), mode: "uninstall", dryRun: false, trustCodexHooks: false });
     expect(removal.ok).toBe(true);
     expect(await ours()).toEqual([]);
     expect(readFileSync(config, "utf8")).toBe(userConfig);

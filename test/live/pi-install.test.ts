@@ -11,6 +11,7 @@ import { makePackageRoot } from "../install-world.ts";
 import { makeSandbox, type Sandbox } from "../sandbox.ts";
 import { HARNESS_PACKAGES, harnessBinDir } from "./harnesses.ts";
 import { liveWorld } from "./live-world.ts";
+import { installersFor } from "../../src/harnesses/installers.ts";
 
 let sandbox: Sandbox;
 let agentDir: string;
@@ -30,7 +31,7 @@ beforeEach(() => {
 afterEach(() => sandbox.cleanup());
 
 const worldAt = (name: string) => liveWorld(sandbox, makePackageRoot(join(sandbox.root, name)), [harnessBinDir("pi")]);
-const run = (world: InstallWorld, mode: "install" | "uninstall") => runInstaller(world, { harnesses: ["pi"], mode, dryRun: false, trustCodexHooks: false });
+const run = (world: InstallWorld, mode: "install" | "uninstall") => runInstaller(world, { harnesses: installersFor(["pi"]), mode, dryRun: false, trustCodexHooks: false });
 const piList = async (world: InstallWorld) => {
   const result = await execa("pi", ["list"], { env: world.env, extendEnv: false, reject: false, input: "" });
   expect(result.exitCode, result.stderr).toBe(0);

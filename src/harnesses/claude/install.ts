@@ -3,7 +3,7 @@
 // removing claude-fleet-monitor's `fleet` entry, which 0.9.x put there.
 import { editHooks, hooksShapeProblem, type HookSpec } from "../../install/hook-entries.ts";
 import { parseJsonDocument, removeJsonValue, setJsonValue } from "../../install/json-text.ts";
-import { claudeJsonPath, claudeSettingsPath } from "../../install/locations.ts";
+import { claudeJsonPath, claudeSettingsPath } from "./locations.ts";
 import { LEGACY_MCP_NAME, MCP_NAME, isLegacyFleetMcp, mcpState } from "../../install/mcp-entry.ts";
 import { conflict, error, note, warning, type Finding, type HarnessPlan, type Step } from "../../install/plan.ts";
 import { readConfigFile } from "../../install/file-edit.ts";

@@ -6,7 +6,7 @@ import { codexTrustHash, codexTrustKey } from "./trust.ts";
 import { readConfigFile } from "../../install/file-edit.ts";
 import { editHooks, hooksShapeProblem, scanHooks, type HookSpec, type HookTarget } from "../../install/hook-entries.ts";
 import { parseJsonDocument } from "../../install/json-text.ts";
-import { codexHome, codexHomeCanonical } from "../../install/locations.ts";
+import { codexHome, codexHomeCanonical } from "./locations.ts";
 import { LEGACY_MCP_NAME, MCP_NAME, isLegacyFleetMcp, mcpState } from "../../install/mcp-entry.ts";
 import { conflict, error, note, warning, type Finding, type HarnessPlan, type Step } from "../../install/plan.ts";
 import type { Intent } from "../../install/provider.ts";

@@ -7,7 +7,7 @@ import * as z from "zod/mini";
 import { describeStep, reportOf, runStep } from "../../install/apply.ts";
 import { readConfigFile } from "../../install/file-edit.ts";
 import { parseJsonDocument } from "../../install/json-text.ts";
-import { piAgentDir } from "../../install/locations.ts";
+import { piAgentDir } from "./locations.ts";
 import { error, note, type Finding, type HarnessPlan, type HarnessReport, type Step, type StepReport } from "../../install/plan.ts";
 import type { Intent } from "../../install/provider.ts";
 import { ourPaths, which, type InstallWorld } from "../../install/world.ts";

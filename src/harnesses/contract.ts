@@ -1,0 +1,51 @@
+// What a harness adapter declares to the core: its registry entry (process names, accepted events, how its identity is
+// established). Each harness has its own folder (src/harnesses/<id>/) holding this entry, its installer, doctor facts and
+// fixtures; docs/architecture.md has the checklist for adding one.
+import type { LifecycleStatus } from "../core/schema.ts";
+
+/** Native hook aliases, named after what happened, mapped to states in `events.ts` (shared by every hook harness). */
+export const NATIVE_ALIASES = [
+  "session-start",
+  "prompt-submit",
+  "tool-use",
+  "tool-done",
+  "permission-request",
+  "notification",
+  "stop",
+  "stop-failure",
+  "elicitation",
+  "interrupt",
+  "session-end",
+] as const;
+export type NativeAlias = (typeof NATIVE_ALIASES)[number];
+
+/** The one alias that carries the normalized payload (schema version 1). */
+export const FLEET_EVENT = "fleet-event";
+export type HookAlias = NativeAlias | typeof FLEET_EVENT;
+
+/**
+ * How a record's process identity is established.
+ * - `process-ancestry`: the hook walks its own process ancestry to the harness process (matched by exact name);
+ *   producer-supplied PIDs and sequences are never trusted.
+ * - `emitter-pid`: the emitter (an in-process extension) supplies its own PID, an instance token and a sequence.
+ */
+export type IdentityMode = "process-ancestry" | "emitter-pid";
+
+export type Capability = "hooks" | "extension" | "discovery" | "focus";
+
+export interface Harness {
+  readonly id: string;
+  readonly displayName: string;
+  /** Exact process names: comm, executable basename or argv[0] basename. Never a substring of other arguments. */
+  readonly processNames: readonly string[];
+  readonly events: readonly HookAlias[];
+  readonly identity: IdentityMode;
+  readonly capabilities: readonly Capability[];
+  /**
+   * A harness process that hosts several UIs' sessions at once (Codex's shared app-server daemon). Its environment is
+   * the environment of whichever UI started it, so a terminal target captured under it proves nothing.
+   */
+  readonly isSharedDaemon?: (argv: readonly string[]) => boolean;
+  /** Emitter harnesses: event names accepted in `event_id`, each with the states it may carry. */
+  readonly emitterEvents?: Readonly<Record<string, readonly LifecycleStatus[]>>;
+}

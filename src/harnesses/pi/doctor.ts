@@ -1,0 +1,33 @@
+// doctor for Pi: the binary, our bridge package and its ownership marker, claude-fleet-monitor's Pi extension.
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { versionOf } from "../../install/doctor.ts";
+import type { HarnessDoctor } from "../../install/plan.ts";
+import { ourPaths, which, type InstallWorld } from "../../install/world.ts";
+import { PI_MARKER_FILE, piPackagePaths, readMarker } from "./install.ts";
+import { piAgentDir } from "./locations.ts";
+
+export async function piDoctor(world: InstallWorld): Promise<HarnessDoctor> {
+  const binary = which("pi", world.env);
+  const problems: string[] = [];
+  const todo: string[] = [];
+  const legacy: string[] = [];
+  const agentDir = piAgentDir(world);
+  const marker = readMarker(join(agentDir, PI_MARKER_FILE));
+  const installed = piPackagePaths(agentDir);
+  const paths = ourPaths(world);
+  let bridge: HarnessDoctor["bridge"] = "missing";
+  if (!marker.ok) {
+    bridge = "unowned";
+    problems.push(marker.detail);
+  } else if (marker.marker) {
+    const listed = installed.ok && installed.paths.includes(marker.marker.extension_path);
+    bridge = !listed ? "missing" : marker.marker.extension_path === paths.piBridge && marker.marker.hook_path === paths.hook && marker.marker.node_path === paths.node ? "installed" : "outdated";
+  }
+  if (!installed.ok) problems.push(installed.detail);
+  if (existsSync(join(agentDir, "claude-fleet-monitor.json"))) legacy.push(`${join(agentDir, "claude-fleet-monitor.json")}: claude-fleet-monitor's Pi extension (remove it with \`claude-fleet uninstall --agent pi\`)`);
+  if (!binary) todo.push("Install Pi (npm install -g @earendil-works/pi-coding-agent), or put pi on PATH.");
+  if (bridge === "missing" || bridge === "outdated") todo.push("Run `tongs-agents install --agent pi` to install or update the Pi bridge.");
+  const env = { ...world.env, PI_OFFLINE: "1" };
+  return { harness: "pi", binary: binary ?? null, version: await versionOf(world, binary, env), hooks: [], mcp: "n/a", bridge, problems, legacy, todo: [...todo, ...legacy.map(() => "Remove claude-fleet-monitor's Pi extension (docs/migration.md).")], ok: todo.length === 0 && problems.length === 0 };
+}

@@ -1,0 +1,24 @@
+// Pi: an extension in Pi's own process (pi-bridge/) sends normalized events with its own PID, instance token and sequence.
+import { FLEET_EVENT, type Harness } from "../contract.ts";
+
+export const piHarness = {
+  id: "pi",
+  displayName: "Pi",
+  processNames: ["pi"],
+  events: [FLEET_EVENT],
+  identity: "emitter-pid",
+  capabilities: ["extension", "focus"],
+  // Pi's extension events, kebab-cased (the bridge in pi-bridge/ maps them; docs/contract.md).
+  emitterEvents: {
+    "session-start": ["started"],
+    "before-agent-start": ["running"],
+    "agent-start": ["running"],
+    "tool-execution-start": ["running"],
+    "ui-prompt-start": ["waiting"],
+    // Back to running inside an agent run; idle when the prompt was opened while Pi was idle (an extension command).
+    "ui-prompt-end": ["running", "idle"],
+    "agent-end": ["idle", "error"],
+    "agent-settled": ["idle"],
+    "session-shutdown": ["ended"],
+  },
+} as const satisfies Harness;

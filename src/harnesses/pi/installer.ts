@@ -1,0 +1,11 @@
+// Pi's installer as the install engine sees it: plan, apply, doctor.
+import type { InstallProvider } from "../../install/provider.ts";
+import { piDoctor } from "./doctor.ts";
+import { applyPi, planPi } from "./install.ts";
+
+export const piInstaller = {
+  id: "pi",
+  plan: planPi,
+  apply: applyPi,
+  doctor: piDoctor,
+} satisfies InstallProvider;
