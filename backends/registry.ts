@@ -1,7 +1,7 @@
 // Focus backends in detection order: multiplexers first (a pane inside tmux inside kitty is tmux's to focus; tmux
 // then raises kitty's window), then terminals, then plain X11 windows. The first backend whose detect() returns a
 // target handles the session; no other backend is tried after a failure.
-import type { FocusBackend } from "../src/focus/contract.ts";
+import { registerBackend, type RegisteredBackend } from "../src/focus/contract.ts";
 import { applescriptBackend } from "./applescript.ts";
 import { kittyBackend } from "./kitty.ts";
 import { screenBackend } from "./screen.ts";
@@ -9,12 +9,12 @@ import { tmuxBackend } from "./tmux.ts";
 import { weztermBackend } from "./wezterm.ts";
 import { x11Backend } from "./x11.ts";
 
-export const BACKENDS: readonly FocusBackend[] = [
-  tmuxBackend as FocusBackend,
-  screenBackend as FocusBackend,
-  kittyBackend as FocusBackend,
-  weztermBackend as FocusBackend,
-  applescriptBackend as FocusBackend,
+export const BACKENDS: readonly RegisteredBackend[] = [
+  registerBackend(tmuxBackend),
+  registerBackend(screenBackend),
+  registerBackend(kittyBackend),
+  registerBackend(weztermBackend),
+  registerBackend(applescriptBackend),
   // x11 stays last: kitty (and others) also set WINDOWID, and claim their windows first.
-  x11Backend as FocusBackend,
+  registerBackend(x11Backend),
 ];

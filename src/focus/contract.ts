@@ -84,3 +84,31 @@ export interface FocusBackend<Target = unknown> {
    */
   raise?(env: Record<string, string>, context: FocusContext): Promise<Operation | undefined>;
 }
+
+/** A target found by a registered backend: only that backend can describe or focus it. */
+export interface LocatedTarget {
+  readonly backend: string;
+  describe(): string;
+  focus(context: FocusContext): Promise<BackendOutcome>;
+}
+
+/** A backend as the focus service holds it: its target type is sealed inside `locate`, so no cast is ever needed. */
+export interface RegisteredBackend {
+  readonly id: string;
+  readonly displayName: string;
+  locate(terminal: Terminal): LocatedTarget | undefined;
+  raise(env: Record<string, string>, context: FocusContext): Promise<Operation | undefined>;
+}
+
+export function registerBackend<Target>(backend: FocusBackend<Target>): RegisteredBackend {
+  return {
+    id: backend.id,
+    displayName: backend.displayName,
+    locate(terminal) {
+      const target = backend.detect(terminal);
+      if (target === undefined) return undefined;
+      return { backend: backend.id, describe: () => backend.describe(target), focus: (context) => backend.focus(target, context) };
+    },
+    raise: async (env, context) => backend.raise?.(env, context),
+  };
+}

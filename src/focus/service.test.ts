@@ -3,7 +3,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { fakeProcess, fakeProcessSource } from "../../test/fake-processes.ts";
 import { makeSandbox, type Sandbox } from "../../test/sandbox.ts";
-import { done, failed, skipped, type BackendOutcome, type FocusBackend } from "./contract.ts";
+import { done, failed, registerBackend, skipped, type BackendOutcome, type FocusBackend } from "./contract.ts";
 import { focusSession, focusedAtAll, stateOf } from "./service.ts";
 import { canonicalId, digestOf } from "../core/identity.ts";
 import { ensureStateDirs } from "../store/paths.ts";
@@ -44,7 +44,7 @@ const focus = (query: string, listed: { pid: number; name: string }[] = []) =>
     stateDir: sandbox.stateDir,
     processes: fakeProcessSource([100, 200, 300, 4242].map((pid) => fakeProcess(pid, 1, "claude"))),
     listProcesses: async () => listed.map((proc) => ({ ...proc, ppid: 1, cmd: proc.name })),
-    backends: [never, backend],
+    backends: [registerBackend(never), registerBackend(backend)],
     env: {},
   });
 

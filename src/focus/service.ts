@@ -3,7 +3,7 @@
 import { readFile } from "node:fs/promises";
 import { BACKENDS } from "../../backends/registry.ts";
 import { run as defaultRun, type Runner } from "../core/exec.ts";
-import { failed, skipped, type BackendOutcome, type FocusBackend, type FocusContext, type FocusResult, type FocusState, type Operation } from "./contract.ts";
+import { failed, skipped, type BackendOutcome, type FocusContext, type RegisteredBackend, type FocusResult, type FocusState, type Operation } from "./contract.ts";
 import { findSession, type FleetContext } from "../fleet/queries.ts";
 import { markSeen } from "../fleet/seen.ts";
 import type { SessionView } from "../fleet/view.ts";
@@ -13,7 +13,7 @@ export interface FocusOptions extends FleetContext {
   readonly client?: string | undefined;
   readonly run?: Runner;
   readonly platform?: NodeJS.Platform;
-  readonly backends?: readonly FocusBackend[];
+  readonly backends?: readonly RegisteredBackend[];
   readonly environOf?: FocusContext["environOf"];
 }
 
@@ -41,11 +41,11 @@ export async function focusView(session: SessionView, options: FocusOptions): Pr
   if (session.terminal.unprovable) return unavailable(`no provable terminal target: ${session.terminal.unprovable}`);
 
   for (const backend of backends) {
-    const target = backend.detect(session.terminal);
+    const target = backend.locate(session.terminal);
     if (target === undefined) continue;
     const context: FocusContext = { run, env, client, platform, environOf, raiseOuter: (outerEnv) => raiseOuter(outerEnv, backends, context) };
     // The backend that captured the target decides; a failure is reported, never retried through another backend.
-    const outcome = await backend.focus(target, context);
+    const outcome = await target.focus(context);
     const focused: FocusResult = { ...resultOf(outcome), session: summary, backend: backend.id };
     // The user has now seen it: an idle session stops ranking as "done, unseen" in the picker and `next`.
     if (focused.state === "complete" || focused.state === "partial") markSeen(stateDir, session.id);
@@ -68,9 +68,9 @@ function resultOf(outcome: BackendOutcome): FocusResult {
 }
 
 /** Raise the outer terminal window of a tmux/screen client through the first backend that recognises its environment. */
-async function raiseOuter(env: Record<string, string>, backends: readonly FocusBackend[], context: FocusContext): Promise<Operation> {
+async function raiseOuter(env: Record<string, string>, backends: readonly RegisteredBackend[], context: FocusContext): Promise<Operation> {
   for (const backend of backends) {
-    const raised = await backend.raise?.(env, context);
+    const raised = await backend.raise(env, context);
     if (raised) return raised;
   }
   return failed("the client's terminal is not one tongs-agents can raise (no kitty, WezTerm, iTerm2, Terminal.app or X11 window id in its environment)");
