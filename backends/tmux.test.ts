@@ -8,14 +8,14 @@ const ok = (stdout = ""): RunResult => ({ ok: true, code: 0, stdout, stderr: "" 
 const err = (stderr: string): RunResult => ({ ok: false, code: 1, stdout: "", stderr });
 
 /**
- * A recording tmux: remembers every argv; answers each command of a `;` sequence by its subcommand, printing their
+ * A recording tmux (called as `tmux -u -S <socket> ...`): remembers every argv; answers each command of a `;` sequence by its subcommand, printing their
  * output in order and, as tmux does, running none of the rest once one fails.
  */
 function fakeTmux(answers: Record<string, RunResult | ((args: readonly string[]) => RunResult)>) {
   const calls: string[][] = [];
   const run: Runner = async (file, args, _options?: RunOptions) => {
     calls.push([file, ...args]);
-    const commands = args.slice(2).reduce<string[][]>((list, arg) => (arg === ";" ? [...list, []] : (list.at(-1)?.push(arg), list)), [[]]);
+    const commands = args.slice(3).reduce<string[][]>((list, arg) => (arg === ";" ? [...list, []] : (list.at(-1)?.push(arg), list)), [[]]);
     let stdout = "";
     for (const command of commands) {
       const answer = answers[command[0] as string] ?? ok();
@@ -93,9 +93,9 @@ describe("tmuxBackend.focus", () => {
     const tmux = fakeTmux({ "list-clients": clientsShowing("/dev/pts/5\t$2\t10\t99", "/dev/pts/5\t%7"), "display-message": display });
     const outcome = await tmuxBackend.focus(target, context(tmux.run, { client: "/dev/pts/5" }));
     expect(tmux.calls).toEqual([
-      ["tmux", "-S", SOCKET, "has-session", "-t", "%7", ";", "display-message", "-p", "-t", "%7", "pane\t#{session_id}\t#{session_name}\t#{window_index}", ";", "list-clients", "-F", "client\t#{client_tty}\t#{session_id}\t#{client_activity}\t#{client_pid}"],
-      ["tmux", "-S", SOCKET, "switch-client", "-c", "/dev/pts/5", "-t", "%7", ";", "select-window", "-t", "%7", ";", "select-pane", "-t", "%7"],
-      ["tmux", "-S", SOCKET, "display-message", "-p", "-t", "%7", "pane\t#{pane_active}#{window_active}#{window_zoomed_flag}", ";", "list-clients", "-F", "client\t#{client_tty}\t#{pane_id}"],
+      ["tmux", "-u", "-S", SOCKET, "has-session", "-t", "%7", ";", "display-message", "-p", "-t", "%7", "pane\t#{session_id}\t#{session_name}\t#{window_index}", ";", "list-clients", "-F", "client\t#{client_tty}\t#{session_id}\t#{client_activity}\t#{client_pid}"],
+      ["tmux", "-u", "-S", SOCKET, "switch-client", "-c", "/dev/pts/5", "-t", "%7", ";", "select-window", "-t", "%7", ";", "select-pane", "-t", "%7"],
+      ["tmux", "-u", "-S", SOCKET, "display-message", "-p", "-t", "%7", "pane\t#{pane_active}#{window_active}#{window_zoomed_flag}", ";", "list-clients", "-F", "client\t#{client_tty}\t#{pane_id}"],
     ]);
     expect(outcome).toMatchObject({ located: true, selection: { succeeded: true }, activation: { succeeded: true } });
   });
@@ -104,7 +104,7 @@ describe("tmuxBackend.focus", () => {
     const tmux = fakeTmux({ "list-clients": ok(""), "display-message": display });
     const outcome = await tmuxBackend.focus(target, context(tmux.run));
     expect(tmux.calls.flat()).not.toContain("switch-client");
-    expect(tmux.calls).toContainEqual(["tmux", "-S", SOCKET, "select-window", "-t", "%7", ";", "select-pane", "-t", "%7"]);
+    expect(tmux.calls).toContainEqual(["tmux", "-u", "-S", SOCKET, "select-window", "-t", "%7", ";", "select-pane", "-t", "%7"]);
     expect(outcome).toMatchObject({ selection: { succeeded: true }, activation: { attempted: false, succeeded: false } });
     expect(outcome.activation.detail).toContain("no tmux client is attached");
   });

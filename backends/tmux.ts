@@ -2,6 +2,7 @@
 // then verification of what that client shows (docs/focus.md, "tmux").
 import { done, failed, skipped, type BackendOutcome, type FocusBackend, type FocusContext, type Operation } from "../src/focus/contract.ts";
 import type { RunResult } from "../src/core/exec.ts";
+import { tmux as runTmux } from "../src/tmux/runner.ts";
 
 export interface TmuxTarget {
   readonly socket: string;
@@ -86,7 +87,7 @@ export const tmuxBackend = {
   },
   describe: ({ socket, pane }) => `tmux pane ${pane} (${socket})`,
   async focus({ socket, pane }, context): Promise<BackendOutcome> {
-    const tmux = (...args: string[]) => context.run("tmux", ["-S", socket, ...args]);
+    const tmux = (...args: string[]) => runTmux(args, { socket, run: context.run });
     const target = `tmux pane ${pane} (${socket})`;
     // display on a dead pane succeeds with empty output; has-session fails on it, so it is the existence check. When a
     // command of a sequence fails, tmux runs none of the rest: one call answers existence, location and clients.

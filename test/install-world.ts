@@ -2,7 +2,8 @@
 // path, a Pi bridge stand-in) and PATH holding only the programs a test puts there.
 import { chmodSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { execRunner, type InstallWorld } from "../src/install/world.ts";
+import { run } from "../src/core/exec.ts";
+import type { InstallWorld } from "../src/install/world.ts";
 import type { Sandbox } from "./sandbox.ts";
 
 /** A package root with a hook script that records its arguments (to $HOOK_RECORD) instead of doing hook work. */
@@ -36,7 +37,7 @@ export function makeWorld(sandbox: Sandbox, { packageRoot, nodePath = process.ex
     nodePath,
     nodeVersion: process.versions.node,
     packageRoot,
-    exec: execRunner,
+    exec: run,
   };
 }
 

@@ -1,7 +1,8 @@
 // `tongs-agents demo`: the whole flow without any agent installed. In a terminal it attaches you to a private tmux
 // server where simulated agents work, wait and fail, and opens the picker; without a terminal it prints what you
 // would see.
-import { spawn, spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
+import { tmuxSync } from "../tmux/runner.ts";
 import { dirname, join } from "node:path";
 import { DEMO_AGENTS, startDemo } from "../tmux/demo.ts";
 import { EXIT_CODES } from "../core/errors.ts";
@@ -22,7 +23,7 @@ const settle = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 export const demoVerb: Verb = async (args, context, io) => {
   const parsed = parse(args, { "no-attach": { type: "boolean" } }, 0);
   if ("ok" in parsed) return fail(parsed, io, false);
-  const version = parseTmuxVersion(spawnSync("tmux", ["-V"], { encoding: "utf8" }).stdout ?? "");
+  const version = parseTmuxVersion(tmuxSync(["-V"]).stdout);
   if (!version) return fail({ ok: false, reason: "config", detail: "the demo runs on tmux, which was not found (Debian: apt install tmux)" }, io, false);
   const cli = cliPath();
   const world = startDemo({
@@ -61,6 +62,7 @@ export const demoVerb: Verb = async (args, context, io) => {
       return EXIT_CODES.ok;
     }
     io.stderr(`tongs-agents demo: private tmux server -S ${world.socket}, state in ${world.stateDir}; prefix+d leaves and removes both`);
+    // Interactive: the terminal is handed to tmux, which draws for the user's own locale (so no `-u`, no runner).
     const attach = spawn("tmux", ["-S", world.socket, "attach", "-t", "demo"], { stdio: "inherit", env: world.env });
     const attached = new Promise<void>((resolve) => attach.on("exit", () => resolve()));
     // Open the picker on the client that just attached.

@@ -1,6 +1,7 @@
 // `tongs-agents launch [--profile NAME] [--window|--here] -- <command...>`: start an agent with a fresh launch id (and
 // its profile) in its environment, so its records say which launch started them. A new tmux window by default.
-import { spawn, spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
+import { tmuxSync } from "../tmux/runner.ts";
 import { randomBytes } from "node:crypto";
 import { homedir } from "node:os";
 import { EXIT_CODES } from "../core/errors.ts";
@@ -46,8 +47,8 @@ export const launchVerb: Verb = async (args, context, io) => {
 
   if (!context.env.TMUX) return fail({ ok: false, reason: "usage", detail: "not inside tmux: run launch from a tmux pane, or use --here" }, io, false);
   const tmuxArgs = ["new-window", "-P", "-F", "#{pane_id}", "-c", cwd, ...Object.entries(env).flatMap(([key, value]) => ["-e", `${key}=${value}`]), "--", command, ...commandArgs];
-  const created = spawnSync("tmux", tmuxArgs, { env: context.env, encoding: "utf8" });
-  if (created.status !== 0) return fail({ ok: false, reason: "io", detail: `tmux new-window failed: ${created.stderr.trim() || `exit ${created.status}`}` }, io, values.json === true);
+  const created = tmuxSync(tmuxArgs, { env: context.env });
+  if (!created.ok) return fail({ ok: false, reason: "io", detail: `tmux new-window failed: ${created.stderr.trim() || created.detail || `exit ${created.code}`}` }, io, values.json === true);
   report({ where: "tmux-window", pane: created.stdout.trim() });
   return EXIT_CODES.ok;
 };

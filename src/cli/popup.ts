@@ -1,6 +1,6 @@
 // `tongs-agents popup --client <tty>`: open the picker in a tmux popup on that client. Bound through run-shell (which
 // expands #{client_tty}); the picker's command line is built here, so no quoting passes through tmux.conf twice.
-import { spawnSync } from "node:child_process";
+import { tmuxSync } from "../tmux/runner.ts";
 import { shellQuote } from "../install/command.ts";
 import { EXIT_CODES } from "../core/errors.ts";
 import { fail, parse, type Verb } from "./io.ts";
@@ -15,7 +15,8 @@ export const popupVerb: Verb = async (args, context, io) => {
   if (!size.test(String(parsed.values.width)) || !size.test(String(parsed.values.height))) return fail({ ok: false, reason: "usage", detail: "--width/--height take a number or a percentage" }, io, false);
   const picker = [process.execPath, cliPath(), "pick", "--client", client].map(shellQuote).join(" ");
   // `; true`: the popup command always succeeds, so tmux shows no exit status over the pane when the picker closes.
-  const result = spawnSync("tmux", ["display-popup", "-c", client, "-w", String(parsed.values.width), "-h", String(parsed.values.height), "-E", `${picker}; true`], { env: context.env, stdio: "ignore" });
-  if (result.status !== 0) io.stderr(`tongs-agents: tmux display-popup failed (exit ${result.status}); tmux 3.2 or newer is needed for popups`);
-  return result.status === 0 ? EXIT_CODES.ok : EXIT_CODES.error;
+  // No timeout: the popup lasts as long as the user keeps the picker open.
+  const result = tmuxSync(["display-popup", "-c", client, "-w", String(parsed.values.width), "-h", String(parsed.values.height), "-E", `${picker}; true`], { env: context.env, timeoutMs: Infinity });
+  if (!result.ok) io.stderr(`tongs-agents: tmux display-popup failed (${result.detail ?? `exit ${result.code}`}); tmux 3.2 or newer is needed for popups`);
+  return result.ok ? EXIT_CODES.ok : EXIT_CODES.error;
 };

@@ -1,5 +1,5 @@
 // `tongs-agents tmux-setup [--write | --remove]`: print, write or remove the tmux block (src/tmux/setup.ts).
-import { spawnSync } from "node:child_process";
+import { tmuxSync } from "../tmux/runner.ts";
 import { homedir } from "node:os";
 import { existsSync, realpathSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -29,7 +29,7 @@ export const tmuxSetupVerb: Verb = async (args, context, io) => {
     if (typeof key !== "string" || !keyPattern.test(key)) return fail({ ok: false, reason: "usage", detail: `not a key tongs-agents binds: ${JSON.stringify(key)} (use e.g. a, N, C-a, M-p, F5)` }, io, false);
   }
   const path = typeof values.file === "string" ? values.file : tmuxConfPath(context.env, context.env.HOME ?? homedir());
-  const version = parseTmuxVersion(spawnSync("tmux", ["-V"], { encoding: "utf8" }).stdout ?? "");
+  const version = parseTmuxVersion(tmuxSync(["-V"]).stdout);
   const body = blockBody({ node: process.execPath, cli: cliPath(), pickerKey: values["picker-key"] as string, nextKey: values["next-key"] as string, status: values["no-status"] !== true, tmuxVersion: version });
   const notes = [
     version === undefined ? "tmux was not found; the block is written for tmux 3.2 or newer." : popupsSupported(version) ? "" : `tmux ${version.join(".")} has no popups (3.2+): the picker key opens a window instead.`,

@@ -1,6 +1,7 @@
-// Running terminal programs (tmux, kitty, wezterm, osascript, xdotool): never throws, never waits forever, and maps
-// the outcome into a plain result (execa with reject: false).
-import { execa } from "execa";
+// The one process runner: every program tongs-agents starts and waits for (tmux, kitty, wezterm, osascript, xdotool,
+// the harnesses' own CLIs) goes through `run` or `runSync`. Never throws, never waits forever, and maps the outcome into
+// a plain result. Built on node:child_process alone: the focus and picker bundles load nothing heavier.
+import { spawn, spawnSync, type SpawnSyncReturns } from "node:child_process";
 
 export interface RunResult {
   readonly ok: boolean;
@@ -9,10 +10,14 @@ export interface RunResult {
   readonly stderr: string;
   /** Set when the program could not be started or was killed at the timeout. */
   readonly failure?: "not-found" | "timeout" | "error";
+  /** What went wrong when `failure` is set, in words. */
+  readonly detail?: string;
 }
 
 export interface RunOptions {
+  /** The whole environment of the program (nothing is inherited beyond it); default: this process's. */
   readonly env?: NodeJS.ProcessEnv;
+  /** Infinity: no timeout (a command that lasts as long as the user wants, such as a popup). */
   readonly timeoutMs?: number;
   readonly input?: string;
 }
@@ -20,22 +25,77 @@ export interface RunOptions {
 export type Runner = (file: string, args: readonly string[], options?: RunOptions) => Promise<RunResult>;
 
 export const DEFAULT_TIMEOUT_MS = 3000;
+/** Output kept per stream: a program that prints more is not one whose output we parse. */
+const MAX_OUTPUT_BYTES = 4 * 1024 * 1024;
+/** After the timeout's SIGTERM, a program that has not exited gets SIGKILL this much later. */
+const KILL_AFTER_MS = 2000;
 
-export const run: Runner = async (file, args, { env, timeoutMs = DEFAULT_TIMEOUT_MS, input } = {}) => {
-  const result = await execa(file, [...args], {
-    reject: false,
-    timeout: timeoutMs,
-    stdin: input === undefined ? "ignore" : "pipe",
-    ...(input === undefined ? {} : { input }),
-    ...(env ? { env, extendEnv: false } : {}),
-    stripFinalNewline: true,
+const stripFinalNewline = (text: string): string => (text.endsWith("\r\n") ? text.slice(0, -2) : text.endsWith("\n") ? text.slice(0, -1) : text);
+
+function failureOf(error: NodeJS.ErrnoException | undefined, timedOutAfterMs: number | undefined): Pick<RunResult, "failure" | "detail"> {
+  if (timedOutAfterMs !== undefined) return { failure: "timeout", detail: `timed out after ${timedOutAfterMs} ms` };
+  if (error?.code === "ENOENT") return { failure: "not-found", detail: `${error.path ?? "program"} not found` };
+  return error ? { failure: "error", detail: error.message } : {};
+}
+
+export const run: Runner = (file, args, { env, timeoutMs = DEFAULT_TIMEOUT_MS, input } = {}) =>
+  new Promise((resolve) => {
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    let outBytes = 0;
+    let errBytes = 0;
+    let timedOut = false;
+    let startError: NodeJS.ErrnoException | undefined;
+    const child = spawn(file, [...args], { env: env ?? process.env, stdio: [input === undefined ? "ignore" : "pipe", "pipe", "pipe"] });
+    child.stdout?.on("data", (chunk: Buffer) => {
+      if ((outBytes += chunk.length) <= MAX_OUTPUT_BYTES) out.push(chunk);
+    });
+    child.stderr?.on("data", (chunk: Buffer) => {
+      if ((errBytes += chunk.length) <= MAX_OUTPUT_BYTES) err.push(chunk);
+    });
+    child.on("error", (error) => (startError = error));
+    if (input !== undefined) {
+      child.stdin?.on("error", () => undefined); // a program that exits without reading its input
+      child.stdin?.end(input);
+    }
+    const timer =
+      timeoutMs === Infinity
+        ? undefined
+        : setTimeout(() => {
+            timedOut = true;
+            child.kill("SIGTERM");
+            setTimeout(() => child.kill("SIGKILL"), KILL_AFTER_MS).unref();
+          }, timeoutMs);
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      const failure = failureOf(startError, timedOut ? timeoutMs : undefined);
+      resolve({
+        ok: failure.failure === undefined && code === 0,
+        code: code ?? undefined,
+        stdout: stripFinalNewline(Buffer.concat(out).toString("utf8")),
+        stderr: stripFinalNewline(Buffer.concat(err).toString("utf8")),
+        ...failure,
+      });
+    });
   });
-  const failure = result.timedOut ? "timeout" : (result as { code?: string }).code === "ENOENT" ? "not-found" : result.failed && result.exitCode === undefined ? "error" : undefined;
+
+/** The same, blocking: for the few callers that must not yield (a hook step in the demo, a version probe). */
+export function runSync(file: string, args: readonly string[], { env, timeoutMs = DEFAULT_TIMEOUT_MS, input }: RunOptions = {}): RunResult {
+  const result: SpawnSyncReturns<string> = spawnSync(file, [...args], {
+    env: env ?? process.env,
+    ...(timeoutMs === Infinity ? {} : { timeout: timeoutMs }),
+    killSignal: "SIGKILL",
+    maxBuffer: MAX_OUTPUT_BYTES,
+    encoding: "utf8",
+    ...(input === undefined ? { stdio: ["ignore", "pipe", "pipe"] } : { input }),
+  });
+  const error = result.error as NodeJS.ErrnoException | undefined;
+  const failure = failureOf(error?.code === "ETIMEDOUT" ? undefined : error, error?.code === "ETIMEDOUT" ? timeoutMs : undefined);
   return {
-    ok: !result.failed && result.exitCode === 0,
-    code: result.exitCode,
-    stdout: typeof result.stdout === "string" ? result.stdout : "",
-    stderr: typeof result.stderr === "string" ? result.stderr : "",
-    ...(failure ? { failure } : {}),
+    ok: failure.failure === undefined && result.status === 0,
+    code: result.status ?? undefined,
+    stdout: stripFinalNewline(result.stdout ?? ""),
+    stderr: stripFinalNewline(result.stderr ?? ""),
+    ...failure,
   };
-};
+}

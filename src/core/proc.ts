@@ -110,12 +110,12 @@ export function linuxProcessSource(procRoot = "/proc"): ProcessSource {
 
 export type RunCommand = (file: string, args: readonly string[]) => Promise<{ stdout: string; ok: boolean }>;
 
-// child_process is loaded only where it is used (macOS): the hook on Linux never pays for it.
+// The process runner is loaded only where it is used (macOS): the hook on Linux never pays for it. LC_ALL=C: `ps`
+// prints its start time in the caller's locale otherwise, and that text is parsed below.
 const runBounded: RunCommand = async (file, args) => {
-  const { execFile } = await import("node:child_process");
-  return new Promise((resolve) => {
-    execFile(file, [...args], { timeout: 1000, maxBuffer: 1024 * 1024, encoding: "utf8" }, (error, stdout) => resolve({ stdout: stdout ?? "", ok: !error }));
-  });
+  const { run } = await import("./exec.ts");
+  const result = await run(file, args, { timeoutMs: 1000, env: { ...process.env, LC_ALL: "C" } });
+  return { stdout: result.stdout, ok: result.ok };
 };
 
 /**

@@ -29,8 +29,8 @@ export async function runStep(step: Step, world: InstallWorld): Promise<{ ok: tr
       const [file, ...args] = step.argv as [string, ...string[]];
       const result = await world.exec(file, args, { env: world.env, timeoutMs: RUN_TIMEOUT_MS });
       const output = `${result.stdout}\n${result.stderr}`.trim();
-      if (result.exitCode === 0 || (step.tolerate && step.tolerate.test(output))) return { ok: true };
-      return { ok: false, detail: result.error ?? `exit ${result.exitCode}: ${output.split("\n").slice(-3).join(" / ")}` };
+      if (result.ok || (step.tolerate && step.tolerate.test(output))) return { ok: true };
+      return { ok: false, detail: result.failure ? (result.detail ?? result.failure) : `exit ${result.code}: ${output.split("\n").slice(-3).join(" / ")}` };
     }
   }
 }

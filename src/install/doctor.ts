@@ -13,7 +13,7 @@ export async function versionOf(world: InstallWorld, binary: string | undefined,
   if (!binary) return null;
   const result = await world.exec(binary, ["--version"], { env, timeoutMs: 15_000 });
   const line = `${result.stdout}`.trim().split("\n")[0] ?? "";
-  return result.exitCode === 0 && line ? line : null;
+  return result.ok && line ? line : null;
 }
 
 export function jsonData(path: string, problems: string[]): Record<string, unknown> | undefined {

@@ -2,17 +2,7 @@
 import { accessSync, constants, existsSync, readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { delimiter, dirname, isAbsolute, join } from "node:path";
-import { execa } from "execa";
-
-export interface ExecResult {
-  readonly exitCode: number | undefined;
-  readonly stdout: string;
-  readonly stderr: string;
-  /** Set when the program could not be started or was killed (timeout). */
-  readonly error?: string;
-}
-
-export type ExecRunner = (file: string, args: readonly string[], options: { env: NodeJS.ProcessEnv; timeoutMs: number }) => Promise<ExecResult>;
+import { run, type Runner } from "../core/exec.ts";
 
 export interface InstallWorld {
   readonly env: NodeJS.ProcessEnv;
@@ -22,7 +12,8 @@ export interface InstallWorld {
   readonly nodeVersion: string;
   /** The installed tongs-agents package (holds bin/, dist/, pi-bridge/). */
   readonly packageRoot: string;
-  readonly exec: ExecRunner;
+  /** Runs the harnesses' own CLIs (`claude mcp add`, `pi install`, `--version`). */
+  readonly exec: Runner;
 }
 
 export interface OurPaths {
@@ -71,13 +62,7 @@ export function which(name: string, env: NodeJS.ProcessEnv): string | undefined 
   return undefined;
 }
 
-export const execRunner: ExecRunner = async (file, args, { env, timeoutMs }) => {
-  const result = await execa(file, [...args], { env, extendEnv: false, reject: false, timeout: timeoutMs, stdin: "ignore", encoding: "utf8", forceKillAfterDelay: 2000 });
-  const error = result.failed && result.exitCode === undefined ? (result.timedOut ? `timed out after ${timeoutMs} ms` : result.shortMessage) : undefined;
-  return { exitCode: result.exitCode, stdout: String(result.stdout ?? ""), stderr: String(result.stderr ?? ""), ...(error ? { error } : {}) };
-};
-
 export function defaultWorld(env: NodeJS.ProcessEnv = process.env): InstallWorld {
   const home = env.HOME && isAbsolute(env.HOME) ? env.HOME : homedir();
-  return { env, home, nodePath: process.execPath, nodeVersion: process.versions.node, packageRoot: findPackageRoot(), exec: execRunner };
+  return { env, home, nodePath: process.execPath, nodeVersion: process.versions.node, packageRoot: findPackageRoot(), exec: run };
 }

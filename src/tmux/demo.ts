@@ -1,7 +1,7 @@
 // `tongs-agents demo`: simulated agents on a private tmux server with a temporary state dir. Each agent is a process
 // named exactly like its harness (a symlink to this Node) that sends real events through the real hook binary, so
 // everything a user sees is the real pipeline; only the agents are pretend.
-import { spawnSync } from "node:child_process";
+import { tmuxSync } from "./runner.ts";
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -119,8 +119,8 @@ export function startDemo({ node, hook, configLines }: { node: string; hook: str
   const env: NodeJS.ProcessEnv = { ...process.env, TONGS_AGENTS_STATE_DIR: stateDir, TONGS_AGENTS_DISCOVERY: "off", HOME: process.env.HOME ?? root };
   for (const name of ["TMUX", "TMUX_PANE", "TONGS_AGENTS_LAUNCH_ID", "TONGS_AGENTS_PROFILE"]) delete env[name];
   const tmux = (...args: string[]) => {
-    const result = spawnSync("tmux", ["-S", socket, ...args], { env, encoding: "utf8" });
-    return { status: result.status, stdout: result.stdout ?? "", stderr: result.stderr ?? "" };
+    const result = tmuxSync(args, { socket, env, timeoutMs: 10_000 });
+    return { status: result.code ?? null, stdout: result.stdout, stderr: result.stderr };
   };
   const conf = join(root, "tmux.conf");
   writeFileSync(conf, [

@@ -5,7 +5,8 @@ import { join } from "node:path";
 import { execa } from "execa";
 import { CLI_BIN } from "../processes.ts";
 import type { Sandbox } from "../sandbox.ts";
-import { execRunner, type InstallWorld } from "../../src/install/world.ts";
+import { run } from "../../src/core/exec.ts";
+import type { InstallWorld } from "../../src/install/world.ts";
 
 export function liveWorld(sandbox: Sandbox, packageRoot: string, binDirs: readonly string[], extraEnv: NodeJS.ProcessEnv = {}): InstallWorld {
   const nodeDir = join(sandbox.root, "node-bin");
@@ -25,7 +26,7 @@ export function liveWorld(sandbox: Sandbox, packageRoot: string, binDirs: readon
     PI_OFFLINE: "1",
     ...extraEnv,
   };
-  return { env, home: sandbox.home, nodePath: process.execPath, nodeVersion: process.versions.node, packageRoot, exec: execRunner };
+  return { env, home: sandbox.home, nodePath: process.execPath, nodeVersion: process.versions.node, packageRoot, exec: run };
 }
 
 /** `tongs-agents list --all --json` as the installed CLI prints it, for the world's state dir. */

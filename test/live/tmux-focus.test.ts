@@ -49,6 +49,18 @@ describe("tmux focus, live (tmux 3.3a)", () => {
     }
   });
 
+  it("lands on the pane from a caller with no UTF-8 locale (MCP clients spawn servers in a bare environment)", async () => {
+    const first = lab.newSession("bare");
+    const target = lab.newWindow("bare");
+    await lab.ready(first, target);
+    const client = await lab.attach("bare");
+    // Without `-u`, tmux printed every tab separator as `_` for this caller: focus moved the client, then said failed.
+    const { code, result } = await focus(target.sessionId, { client: client.tty, env: { LC_ALL: "C", LANG: "C", LC_CTYPE: "C" } });
+    expect(result).toMatchObject({ state: "complete", selection: { succeeded: true }, activation: { succeeded: true } });
+    expect(code).toBe(0);
+    expectShows(client, target);
+  });
+
   it("unzooms a zoomed window to show a pane hidden behind the zoom", async () => {
     const first = lab.newSession("zoom");
     const second = lab.split(first.pane);

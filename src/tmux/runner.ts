@@ -1,0 +1,23 @@
+// The one tmux runner: every tmux command line tongs-agents runs is built here. `-u` makes tmux write UTF-8 whatever
+// the caller's locale: without it, a caller with no UTF-8 locale (MCP clients often spawn servers in a bare
+// environment) gets `_` for every tab separator tongs-agents parses, and for every non-ASCII name.
+import { run, runSync, type RunOptions, type RunResult, type Runner } from "../core/exec.ts";
+
+export interface TmuxOptions extends RunOptions {
+  /** The server's socket (`-S`); none: the default server of the environment's TMUX or TMUX_TMPDIR. */
+  readonly socket?: string;
+  readonly run?: Runner;
+}
+
+/** The argument list for tmux: locale-proof output, the server's socket, then the command(s). */
+export function tmuxArgv(args: readonly string[], socket?: string): string[] {
+  return ["-u", ...(socket === undefined ? [] : ["-S", socket]), ...args];
+}
+
+export function tmux(args: readonly string[], { socket, run: runner = run, ...options }: TmuxOptions = {}): Promise<RunResult> {
+  return runner("tmux", tmuxArgv(args, socket), options);
+}
+
+export function tmuxSync(args: readonly string[], { socket, ...options }: Omit<TmuxOptions, "run"> = {}): RunResult {
+  return runSync("tmux", tmuxArgv(args, socket), options);
+}
