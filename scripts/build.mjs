@@ -30,12 +30,19 @@ const common = { define: { ...identity, ...importMeta }, bundle: true, platform:
 // The CLI is a small dispatcher (dist/cli/main.cjs) and one self-contained bundle per verb (dist/cli/verbs/<verb>.cjs),
 // loaded on demand. Not esbuild's code splitting: across shared chunks it stopped tree-shaking zod's locales (360 KB
 // loaded by every verb); a verb bundle carries only what that verb uses.
-const runSource = await readFile(new URL("../src/cli/run.ts", import.meta.url), "utf8");
-const verbModules = [...new Set([...runSource.matchAll(/import\("\.\/([a-z-]+)\.ts"\)/g)].map((match) => match[1]))];
+// The verbs and their modules are declared in src/cli/verbs.json (a test ties it to run.ts's table); a lazily imported
+// module that is not declared there fails the build instead of silently landing in the dispatcher.
+const verbs = JSON.parse(await readFile(new URL("../src/cli/verbs.json", import.meta.url), "utf8"));
+const verbModules = [...new Set(Object.values(verbs))];
 const verbsApart = {
   name: "verbs-apart",
   setup(pluginBuild) {
-    pluginBuild.onResolve({ filter: /^\.\/[a-z-]+\.ts$/ }, (args) => (args.importer.endsWith("src/cli/run.ts") && args.kind === "dynamic-import" ? { path: `./verbs/${args.path.slice(2, -3)}.cjs`, external: true } : undefined));
+    pluginBuild.onResolve({ filter: /^\.\/[a-z-]+\.ts$/ }, (args) => {
+      if (!args.importer.endsWith("src/cli/run.ts") || args.kind !== "dynamic-import") return undefined;
+      const module = args.path.slice(2, -3);
+      if (!verbModules.includes(module)) return { errors: [{ text: `src/cli/run.ts loads ${args.path}, which src/cli/verbs.json does not declare` }] };
+      return { path: `./verbs/${module}.cjs`, external: true };
+    });
     // The MCP server is its own bundle too (dist/mcp/stdio.cjs, two levels up from dist/cli/verbs/).
     pluginBuild.onResolve({ filter: /^\.\.\/mcp\/stdio\.ts$/ }, () => ({ path: "../../mcp/stdio.cjs", external: true }));
   },

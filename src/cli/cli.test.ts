@@ -1,4 +1,4 @@
-import { readdirSync, utimesSync, writeFileSync } from "node:fs";
+import { readFileSync, readdirSync, utimesSync, writeFileSync } from "node:fs";
 import { EXIT_CODES } from "../core/errors.ts";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -11,7 +11,7 @@ import type { SessionRecord } from "../core/schema.ts";
 import type { SessionView } from "../fleet/view.ts";
 import { recordPath, writeRecord } from "../store/records.ts";
 import type { CliContext } from "./context.ts";
-import { runCli, type CliIo } from "./run.ts";
+import { VERBS, runCli, type CliIo } from "./run.ts";
 
 const NOW = Date.parse("2026-11-29T12:00:00.000Z");
 const at = (secondsAgo: number) => new Date(NOW - secondsAgo * 1000).toISOString();
@@ -225,5 +225,16 @@ describe("wait", () => {
     expect(await runCli(["wait", "nothing-here"], context, io)).toBe(EXIT_CODES["not-found"]);
     expect(await runCli(["wait", "waiting-one", "--until", "sleeping"], context, io)).toBe(EXIT_CODES.usage);
     expect(await runCli(["wait", "waiting-one", "--timeout", "soon"], context, io)).toBe(EXIT_CODES.usage);
+  });
+});
+
+describe("the verb table", () => {
+  it("is the one src/cli/verbs.json declares for the build (every verb, and the module that bundles it)", async () => {
+    const declared = JSON.parse(readFileSync(join(import.meta.dirname, "verbs.json"), "utf8")) as Record<string, string>;
+    expect(Object.keys(VERBS).filter((verb) => verb !== "help").sort()).toEqual(Object.keys(declared).sort());
+    for (const [verb, module] of Object.entries(declared)) {
+      const verbs = (await import(`./${module}.ts`)) as Record<string, unknown>;
+      expect(Object.values(verbs)).toContain(await VERBS[verb]?.());
+    }
   });
 });

@@ -9,7 +9,9 @@ import { USAGE } from "./usage.ts";
 
 export type { CliIo } from "./io.ts";
 
-const VERBS: Record<string, () => Promise<Verb>> = {
+// Each verb and the module it lives in are declared in verbs.json too: the build bundles each module apart, and a test
+// keeps the two in step.
+export const VERBS: Record<string, () => Promise<Verb>> = {
   list: async () => (await import("./list.ts")).listVerb,
   show: async () => (await import("./show.ts")).showVerb,
   focus: async () => (await import("./focus.ts")).focusVerb,
