@@ -5,6 +5,41 @@ const nodeGlobals = Object.fromEntries(
   ["process", "console", "setTimeout", "clearTimeout", "setInterval", "clearInterval", "setImmediate", "clearImmediate", "Buffer", "URL", "AbortController", "AbortSignal", "TextEncoder", "TextDecoder", "structuredClone", "queueMicrotask", "performance"].map((name) => [name, "readonly"]),
 );
 
+// The node: protocol everywhere, and the import boundaries between the layers (docs/architecture.md). Each rule names
+// the folders a layer must not reach; imports are matched on their (relative) specifiers.
+const nodeProtocol = {
+  regex: "^(fs|path|os|child_process|crypto|util|net|stream|events|url|module|process|tty|readline|assert|buffer|timers)(/.*)?$",
+  message: "Use the node: protocol.",
+};
+const ADAPTERS = "cli|mcp|picker";
+const boundary = (files, forbidden, why) => ({
+  files,
+  ignores: ["**/*.test.ts"],
+  rules: { "no-restricted-imports": ["error", { patterns: [nodeProtocol, { regex: forbidden, message: why }] }] },
+});
+const BOUNDARIES = [
+  boundary(["src/core/**/*.ts"], `(^|/)(store|hook|fleet|focus|tmux|harnesses|install|${ADAPTERS})/|backends/`, "The core imports nothing but the core."),
+  boundary(["src/store/**/*.ts"], `(^|/)(hook|fleet|focus|tmux|harnesses|install|${ADAPTERS})/|backends/`, "The store builds on the core only."),
+  boundary(
+    ["src/hook/**/*.ts"],
+    `(^|/)(fleet|focus|tmux|install|${ADAPTERS})/|backends/|harnesses/[a-z-]+/(?!harness\\.ts)`,
+    "The hook imports the core, the store and the harness registry only: its start-up is every agent's cost.",
+  ),
+  boundary(
+    ["backends/**/*.ts"],
+    `src/(store|hook|fleet|harnesses|install|${ADAPTERS})/|src/focus/(?!contract\\.ts)|src/tmux/(?!runner\\.ts)`,
+    "A backend imports the focus contract, the core and the tmux runner only.",
+  ),
+  boundary(
+    ["src/harnesses/*/**/*.ts"],
+    `^\\.\\./(?!contract\\.ts|\\.\\./)|(^|/)(store|hook|fleet|focus|tmux|${ADAPTERS})/|backends/`,
+    "A harness adapter imports the core, the harness contract and the install engine only.",
+  ),
+  boundary(["src/fleet/**/*.ts"], `(^|/)(hook|focus|tmux|install|${ADAPTERS})/|backends/|harnesses/[a-z-]+/`, "The fleet reads the store; it knows harnesses through the registry."),
+  boundary(["src/install/**/*.ts"], `(^|/)(hook|fleet|focus|tmux|${ADAPTERS})/|backends/|harnesses/[a-z-]+/`, "The install engine knows harnesses only through the provider contract."),
+  boundary(["src/focus/**/*.ts"], `(^|/)(hook|tmux|install|${ADAPTERS})/|harnesses/`, "The focus service uses the fleet and the backends."),
+];
+
 export default tseslint.config(
   { ignores: ["dist/", "node_modules/", "coverage/", ".cache/", "**/*.d.ts"] },
   js.configs.recommended,
@@ -14,17 +49,7 @@ export default tseslint.config(
     rules: {
       "@typescript-eslint/consistent-type-imports": "error",
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", caughtErrors: "none" }],
-      "no-restricted-imports": [
-        "error",
-        {
-          patterns: [
-            {
-              regex: "^(fs|path|os|child_process|crypto|util|net|stream|events|url|module|process|tty|readline|assert|buffer|timers)(/.*)?$",
-              message: "Use the node: protocol.",
-            },
-          ],
-        },
-      ],
+      "no-restricted-imports": ["error", { patterns: [nodeProtocol] }],
     },
   },
   {
@@ -45,4 +70,5 @@ export default tseslint.config(
     ignores: ["src/cli/**", "**/*.test.ts"],
     rules: { "no-console": "error" },
   },
+  ...BOUNDARIES,
 );

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { RunOptions, RunResult, Runner } from "../src/core/exec.ts";
 import { done, failed, type FocusContext } from "../src/focus/contract.ts";
-import { chooseClient, parseClients, parseTmuxEnv, tmuxBackend } from "./tmux.ts";
+import { parseTmuxEnv } from "../src/tmux/runner.ts";
+import { chooseClient, parseClients, tmuxBackend } from "./tmux.ts";
 
 const SOCKET = "/tmp/tmux-0/work";
 const ok = (stdout = ""): RunResult => ({ ok: true, code: 0, stdout, stderr: "" });

@@ -2,7 +2,7 @@
 // then verification of what that client shows (docs/focus.md, "tmux").
 import { done, failed, skipped, type BackendOutcome, type FocusBackend, type FocusContext, type Operation } from "../src/focus/contract.ts";
 import type { RunResult } from "../src/core/exec.ts";
-import { tmux as runTmux } from "../src/tmux/runner.ts";
+import { parseTmuxEnv, tmux as runTmux } from "../src/tmux/runner.ts";
 
 export interface TmuxTarget {
   readonly socket: string;
@@ -24,16 +24,6 @@ const CLIENT_ROW = "client\t";
 /** The rows of `stdout` that carry `tag`, without it. */
 function rows(stdout: string, tag: string): string[] {
   return stdout.split("\n").filter((line) => line.startsWith(tag)).map((line) => line.slice(tag.length));
-}
-
-/** `TMUX` is `<socket path>,<server pid>,<session id number>`; the socket is the text before the first comma. */
-export function parseTmuxEnv(tmux: string | undefined): { socket: string; sessionId: string } | undefined {
-  if (!tmux) return undefined;
-  const parts = tmux.split(",");
-  const socket = parts[0];
-  if (!socket || !socket.startsWith("/")) return undefined;
-  const session = parts[2];
-  return { socket, sessionId: session !== undefined && /^\d+$/.test(session) ? `$${session}` : "" };
 }
 
 export function parseClients(stdout: string): Client[] {

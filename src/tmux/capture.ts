@@ -1,7 +1,6 @@
 // The picker's preview: what the selected session's pane shows now (`tmux capture-pane -p`), for tmux targets.
-import { parseTmuxEnv } from "../../backends/tmux.ts";
 import type { SessionView } from "../fleet/view.ts";
-import { tmux } from "./runner.ts";
+import { parseTmuxEnv, tmux } from "./runner.ts";
 
 export async function capturePane(session: SessionView, lines: number): Promise<{ lines: string[] } | { note: string }> {
   const server = parseTmuxEnv(session.terminal.env.TMUX);

@@ -21,3 +21,13 @@ export function tmux(args: readonly string[], { socket, run: runner = run, ...op
 export function tmuxSync(args: readonly string[], { socket, ...options }: Omit<TmuxOptions, "run"> = {}): RunResult {
   return runSync("tmux", tmuxArgv(args, socket), options);
 }
+
+/** `TMUX` is `<socket path>,<server pid>,<session id number>`; the socket is the text before the first comma. */
+export function parseTmuxEnv(tmux: string | undefined): { socket: string; sessionId: string } | undefined {
+  if (!tmux) return undefined;
+  const parts = tmux.split(",");
+  const socket = parts[0];
+  if (!socket || !socket.startsWith("/")) return undefined;
+  const session = parts[2];
+  return { socket, sessionId: session !== undefined && /^\d+$/.test(session) ? `$${session}` : "" };
+}
