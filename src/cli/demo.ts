@@ -38,7 +38,7 @@ export const demoVerb: Verb = async (args, context, io) => {
   };
   for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.once(signal, onSignal);
   const processes = defaultProcessSource();
-  const fleet = () => loadFleet({ stateDir: world.stateDir, processes, discover: false });
+  const fleet = () => loadFleet({ stateDir: world.stateDir, processes }, { discover: false });
   try {
     // Wait until every agent has reached its state (a few seconds), so the first look shows all of them.
     const started = Date.now();

@@ -15,7 +15,7 @@ export const nextVerb: Verb = async (args, context, io) => {
   if ("ok" in parsed) return fail(parsed, io, false);
   const json = parsed.values.json === true;
   const client = typeof parsed.values.client === "string" && parsed.values.client !== "" ? parsed.values.client : undefined;
-  const fleet = await loadFleet({ stateDir: context.stateDir, processes: context.processes, discover: false, now: context.now });
+  const fleet = await loadFleet(context, { discover: false });
   if (fleet.problem) return fail({ ok: false, reason: "state-dir", detail: fleet.problem }, io, json);
   const file = readJsonFile(join(context.stateDir, NEXT_FILE), 4096);
   const previous = file.kind === "json" && typeof (file.value as { last?: unknown }).last === "string" ? (file.value as { last: string }).last : undefined;

@@ -1,26 +1,15 @@
 // The questions users ask of the fleet, answered once for every adapter: the CLI verbs, the picker, `next`, the
 // status line and the MCP server all call these and only translate the answers (text, JSON, exit codes, tool results).
-import type { Clock } from "../core/clock.ts";
 import type { Candidate, Failure } from "../core/errors.ts";
-import type { ProcessSource } from "../core/proc.ts";
 import type { RecordListing } from "../store/records.ts";
 import { ATTENTION_ORDER, needsAttention, rankOf, type AttentionRank } from "./attention.ts";
-import type { ListProcesses } from "./discovery.ts";
 import { repoNameOf } from "./repo.ts";
-import { loadFleet, resolveQuery, type Fleet } from "./sessions.ts";
+import { loadFleet, resolveQuery, type Fleet, type FleetContext } from "./sessions.ts";
 import type { SessionView } from "./view.ts";
 
-/** What a query may use of the world. */
-export interface FleetContext {
-  readonly stateDir: string;
-  readonly processes: ProcessSource;
-  readonly listProcesses?: ListProcesses;
-  /** Defaults to the system clock. */
-  readonly now?: Clock;
-}
+export type { FleetContext };
 
-const load = (context: FleetContext, discover: boolean): Promise<Fleet> =>
-  loadFleet({ stateDir: context.stateDir, processes: context.processes, discover, ...(context.now ? { now: context.now } : {}), ...(context.listProcesses ? { listProcesses: context.listProcesses } : {}) });
+const load = (context: FleetContext, discover: boolean): Promise<Fleet> => loadFleet(context, { discover });
 
 export interface ListResult {
   readonly sessions: SessionView[];

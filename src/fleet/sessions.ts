@@ -12,12 +12,12 @@ import { checkLiveness } from "../core/liveness.ts";
 import { readSeen, type SeenMarks } from "./seen.ts";
 import { viewOfDiscovered, viewOfRecord, type SessionView } from "./view.ts";
 
-export interface FleetOptions {
+/** What reading the fleet may use of the world. */
+export interface FleetContext {
   readonly stateDir: string;
   readonly processes: ProcessSource;
-  /** Include running harness processes that have no record (default true). */
-  readonly discover?: boolean;
   readonly listProcesses?: ListProcesses;
+  /** Defaults to the system clock. */
   readonly now?: Clock;
 }
 
@@ -30,8 +30,11 @@ export interface Fleet {
   readonly problem?: string;
 }
 
-/** Every session, checked and sorted; ended and stale ones included (callers filter). */
-export async function loadFleet({ stateDir, processes, discover = true, listProcesses, now: clock = Date.now }: FleetOptions): Promise<Fleet> {
+/**
+ * Every session, checked and sorted; ended and stale ones included (callers filter). `discover` (default true) adds
+ * running harness processes that have no record.
+ */
+export async function loadFleet({ stateDir, processes, listProcesses, now: clock = Date.now }: FleetContext, { discover = true }: { discover?: boolean } = {}): Promise<Fleet> {
   const dirs = ensureStateDirs(stateDir);
   if (!dirs.ok) return { sessions: [], invalid: [], seen: {}, problem: dirs.detail };
   const now = clock();

@@ -54,7 +54,7 @@ export async function waitForSession(context: FleetContext, query: string, until
         signal?.addEventListener("abort", wake, { once: true });
       });
       wake = undefined;
-      const fleet = await loadFleet({ stateDir: context.stateDir, processes: context.processes, discover: false, ...(context.now ? { now: context.now } : {}) });
+      const fleet = await loadFleet(context, { discover: false });
       // A record that disappeared (pruned) is as good as ended.
       session = fleet.sessions.find((candidate) => candidate.id === session.id) ?? { ...session, status: "ended" };
     }

@@ -8,7 +8,7 @@ import { findSession, type FleetContext } from "../fleet/queries.ts";
 import { markSeen } from "../fleet/seen.ts";
 import type { SessionView } from "../fleet/view.ts";
 
-export interface FocusOptions extends FleetContext {
+export interface FocusServiceContext extends FleetContext {
   readonly env?: NodeJS.ProcessEnv;
   readonly client?: string | undefined;
   readonly run?: Runner;
@@ -23,14 +23,14 @@ function result(state: FocusState, detail: string, extra: Partial<FocusResult> =
   return { state, session: null, backend: null, target: "", located: false, selection: notTried, activation: notTried, detail, candidates: [], ...extra };
 }
 
-export async function focusSession(query: string, options: FocusOptions): Promise<FocusResult> {
+export async function focusSession(query: string, options: FocusServiceContext): Promise<FocusResult> {
   const found = await findSession(options, query);
   if (!found.ok) return found.reason === "state-dir" ? result("unavailable", found.detail) : result(found.reason, found.detail, found.reason === "ambiguous" ? { candidates: [...found.candidates] } : {});
   return focusView(found.session, options);
 }
 
 /** Focus a session already resolved from a fresh listing (as `next` has one), without listing again. */
-export async function focusView(session: SessionView, options: FocusOptions): Promise<FocusResult> {
+export async function focusView(session: SessionView, options: FocusServiceContext): Promise<FocusResult> {
   const { stateDir, env = process.env, client, run = defaultRun, platform = process.platform, backends = BACKENDS, environOf = linuxEnvironOf } = options;
   const summary = { id: session.id, short_id: session.short_id, harness: session.harness, cwd: session.cwd, status: session.status, pid: session.pid };
   const unavailable = (detail: string) => result("unavailable", detail, { session: summary });

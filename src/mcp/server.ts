@@ -12,7 +12,7 @@ import { WAIT_TARGETS, waitForSession } from "../fleet/wait.ts";
 import { LIFECYCLE_STATUSES } from "../core/schema.ts";
 import { HARNESSES } from "../harnesses/registry.ts";
 
-export interface McpDeps {
+export interface McpContext {
   readonly stateDir: string;
   readonly processes: ProcessSource;
   readonly listProcesses?: ListProcesses;
@@ -39,7 +39,7 @@ function refuseFind(failure: Exclude<FindResult, { ok: true }>): ToolResult {
   return refuse(failure.detail, failure.reason === "ambiguous" ? { reason: failure.reason, candidates: failure.candidates.map(candidateOf) } : { reason: failure.reason });
 }
 
-export function createMcpServer(deps: McpDeps): McpServer {
+export function createMcpServer(deps: McpContext): McpServer {
   const context: FleetContext = { stateDir: deps.stateDir, processes: deps.processes, now: deps.now ?? Date.now, ...(deps.listProcesses ? { listProcesses: deps.listProcesses } : {}) };
   const server = new McpServer({ name: "tongs-agents", version: deps.version });
 

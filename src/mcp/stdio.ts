@@ -1,9 +1,9 @@
 // `tongs-agents mcp`: the MCP server on stdin/stdout until the client closes the connection.
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { VERSION } from "../core/version.ts";
-import { createMcpServer, type McpDeps } from "./server.ts";
+import { createMcpServer, type McpContext } from "./server.ts";
 
-export async function serveMcp(deps: Omit<McpDeps, "version">): Promise<void> {
+export async function serveMcp(deps: Omit<McpContext, "version">): Promise<void> {
   const server = createMcpServer({ ...deps, version: VERSION });
   const transport = new StdioServerTransport();
   const closed = new Promise<void>((resolve) => {

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { writeLiveRecord } from "../../test/records.ts";
 import { makeSandbox, type Sandbox } from "../../test/sandbox.ts";
 import { linuxProcessSource } from "../core/proc.ts";
-import { runPicker, type PickerDeps, type PickerTerminal } from "./tui.ts";
+import { runPicker, type PickerContext, type PickerTerminal } from "./tui.ts";
 
 let sandbox: Sandbox;
 beforeEach(() => {
@@ -30,7 +30,7 @@ describe("runPicker", () => {
   it("shows a focus or prune that throws, and stays open", async () => {
     await writeLiveRecord(sandbox.stateDir, "tui-session", { env: {} });
     const { terminal, input, screen } = fakeTerminal();
-    const deps: PickerDeps = {
+    const deps: PickerContext = {
       stateDir: sandbox.stateDir,
       processes: linuxProcessSource(),
       listProcesses: async () => [],

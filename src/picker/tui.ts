@@ -11,7 +11,7 @@ import type { SessionView } from "../fleet/view.ts";
 import { buildRows, decodeKeys, handleKey, initialModel, selectedIndex, visibleRows, withRows, type PickerModel } from "./model.ts";
 import { renderFrame } from "./render.ts";
 
-export interface PickerDeps {
+export interface PickerContext {
   readonly stateDir: string;
   readonly processes: ProcessSource;
   readonly listProcesses?: ListProcesses;
@@ -38,7 +38,7 @@ export type PickerExit = { kind: "cancelled" } | { kind: "focused"; result: Focu
 const ENTER_SCREEN = "\u001b[?1049h\u001b[?25l";
 const LEAVE_SCREEN = "\u001b[?25h\u001b[?1049l";
 
-export async function runPicker(terminal: PickerTerminal, deps: PickerDeps): Promise<PickerExit> {
+export async function runPicker(terminal: PickerTerminal, deps: PickerContext): Promise<PickerExit> {
   const { input, output } = terminal;
   if (!input.isTTY || !output.isTTY) return { kind: "no-terminal", detail: "tongs-agents pick needs a terminal (stdin and stdout must be a TTY); `tongs-agents list` works in scripts" };
 
@@ -46,7 +46,7 @@ export async function runPicker(terminal: PickerTerminal, deps: PickerDeps): Pro
   // Discovery runs less often than the records reload: between runs, the last discovered processes stay listed.
   let discovered: SessionView[] = [];
   const load = async (discover: boolean) => {
-    const fleet = await loadFleet({ stateDir: deps.stateDir, processes: deps.processes, discover, ...(deps.listProcesses ? { listProcesses: deps.listProcesses } : {}), now: deps.now });
+    const fleet = await loadFleet(deps, { discover });
     let sessions = fleet.sessions;
     if (discover) discovered = sessions.filter((session) => session.identity === "discovered");
     else {
