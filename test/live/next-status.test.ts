@@ -25,7 +25,7 @@ describe("next and status, live", () => {
     await lab.ready(home, one, two, busy);
     const client = await lab.attach("home");
     const status = await runCliProcess(["status", "--format", "plain"], sandbox.env);
-    expect(status.stdout.trim()).toBe("2 waiting, 1 running");
+    expect(status.stdout.trim()).toBe("2 waiting, 1 running, 1 started");
     const tmuxStatus = await runCliProcess(["status", "--format", "tmux"], sandbox.env);
     expect(tmuxStatus.stdout.trim()).toBe("#[fg=yellow,bold]●2 #[fg=cyan]▶1#[default]");
 
