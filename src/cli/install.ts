@@ -8,6 +8,7 @@ import { DEFAULT_HARNESSES, HARNESS_IDS, type HarnessId, type InstallReport } fr
 import { defaultWorld, type InstallWorld } from "../install/world.ts";
 import type { CliContext } from "./context.ts";
 import { formatDoctorReport, formatInstallReport } from "./format-install.ts";
+import { withHelp, type VerbHelp } from "./help.ts";
 import { fail, parse, type CliIo, type Verb } from "./io.ts";
 
 export interface InstallArgs {
@@ -54,10 +55,38 @@ async function installOrUninstall(args: string[], context: CliContext, io: CliIo
   return result.ok ? EXIT_CODES.ok : EXIT_CODES.error;
 }
 
-export const installVerb: Verb = (args, context, io) => installOrUninstall(args, context, io, "install");
-export const uninstallVerb: Verb = (args, context, io) => installOrUninstall(args, context, io, "uninstall");
+const AGENT_OPTION = ["--agent <id>", "claude, codex, pi or all; repeat for several (default: claude and codex)"] as const;
 
-export const doctorVerb: Verb = async (args, context, io) => {
+const INSTALL_HELP: VerbHelp = {
+  usage: "install [--agent claude|codex|pi|all]... [--dry-run] [--trust-codex-hooks] [--json]",
+  summary: "Add our hooks and MCP server to the agents' configs, touching nothing else; running it again changes nothing.\nDetails per harness: docs/install.md.",
+  options: [
+    AGENT_OPTION,
+    ["--dry-run", "print each file's change as a diff and each command it would run; change nothing"],
+    ["--trust-codex-hooks", "record trust for our Codex hooks the way Codex does (else approve them in Codex's /hooks)"],
+    ["--json", "print the report as JSON"],
+  ],
+  examples: ["tongs-agents install --dry-run", "tongs-agents install --agent all"],
+};
+
+const UNINSTALL_HELP: VerbHelp = {
+  usage: "uninstall [--agent claude|codex|pi|all]... [--dry-run] [--json]",
+  summary: "Remove only what install added: our hook entries, MCP server, Codex trust records and the Pi bridge.",
+  options: [AGENT_OPTION, ["--dry-run", "print what would be removed; change nothing"], ["--json", "print the report as JSON"]],
+  examples: ["tongs-agents uninstall --dry-run", "tongs-agents uninstall --agent all"],
+};
+
+const DOCTOR_HELP: VerbHelp = {
+  usage: "doctor [--agent claude|codex|pi|all]... [--json]",
+  summary: "Per harness: the binary and its version, each hook current, outdated, modified or missing, Codex trust, the\nMCP server, the Pi bridge, and what is left to do. Exits 1 when Node is older than 22 or a config is unreadable.",
+  options: [["--agent <id>", "claude, codex, pi or all; repeat for several (default: all three)"], ["--json", "print the report as JSON"]],
+  examples: ["tongs-agents doctor", "tongs-agents doctor --agent codex --json"],
+};
+
+export const installVerb: Verb = withHelp(INSTALL_HELP, (args, context, io) => installOrUninstall(args, context, io, "install"));
+export const uninstallVerb: Verb = withHelp(UNINSTALL_HELP, (args, context, io) => installOrUninstall(args, context, io, "uninstall"));
+
+export const doctorVerb: Verb = withHelp(DOCTOR_HELP, async (args, context, io) => {
   const parsed = parse(args, { agent: { type: "string", multiple: true }, json: { type: "boolean" } }, 0);
   if ("ok" in parsed) return fail(parsed, io, false);
   const json = parsed.values.json === true;
@@ -66,4 +95,4 @@ export const doctorVerb: Verb = async (args, context, io) => {
   const result = await runDoctor(worldOf(context), harnesses);
   io.stdout(json ? JSON.stringify(result, null, 2) : formatDoctorReport(result, homeOf(context)));
   return result.ok ? EXIT_CODES.ok : EXIT_CODES.error;
-};
+});

@@ -3,9 +3,17 @@ import { EXIT_CODES, exitCodeOfFocus } from "../errors.ts";
 import { capturePane } from "../picker/capture.ts";
 import { runPicker } from "../picker/tui.ts";
 import { formatFocus } from "./format.ts";
+import { withHelp, type VerbHelp } from "./help.ts";
 import { fail, parse, type Verb } from "./io.ts";
 
-export const pickVerb: Verb = async (args, context, io) => {
+const PICK_HELP: VerbHelp = {
+  usage: "pick [--client <tty>]",
+  summary: "A full-screen picker, sorted by who needs you, updated live. Type to filter; Enter focuses the selected\nsession, arrows move, Ctrl-T shows its pane, Ctrl-X removes ended sessions, Esc clears the filter or closes.",
+  options: [["--client <tty>", "the tmux client to move on Enter (the popup binding passes #{client_tty})"]],
+  examples: ["tongs-agents pick"],
+};
+
+export const pickVerb: Verb = withHelp(PICK_HELP, async (args, context, io) => {
   const parsed = parse(args, { client: { type: "string" } }, 0);
   if ("ok" in parsed) return fail(parsed, io, false);
   const client = typeof parsed.values.client === "string" && parsed.values.client !== "" ? parsed.values.client : undefined;
@@ -34,4 +42,4 @@ export const pickVerb: Verb = async (args, context, io) => {
   if (exit.kind === "cancelled") return EXIT_CODES.ok;
   if (exit.result.state !== "complete") io.stderr(formatFocus(exit.result));
   return exitCodeOfFocus(exit.result.state);
-};
+});

@@ -2,6 +2,7 @@ import { EXIT_CODES, type Failure } from "../errors.ts";
 import { loadFleet, resolveQuery, type SessionView } from "../sessions.ts";
 import type { CliContext } from "./context.ts";
 import { formatDetails } from "./format.ts";
+import { withHelp, type VerbHelp } from "./help.ts";
 import { fail, parse, type Verb } from "./io.ts";
 
 export type ShowResult = { ok: true; session: SessionView } | Failure;
@@ -22,7 +23,17 @@ export async function showSession(context: CliContext, query: string): Promise<S
   return { ok: true, session: found.session };
 }
 
-export const showVerb: Verb = async (args, context, io) => {
+const SHOW_HELP: VerbHelp = {
+  usage: "show <query> [--json]",
+  summary: "One session in full. The query is a canonical id, a unique prefix of the short id, a prefix of the harness's\nsession id, or a PID; when several sessions match, they are listed (exit 4).",
+  options: [
+    ["<query>", "which session"],
+    ["--json", "print the session as JSON"],
+  ],
+  examples: ["tongs-agents show 3f2a", "tongs-agents show 12345 --json"],
+};
+
+export const showVerb: Verb = withHelp(SHOW_HELP, async (args, context, io) => {
   const parsed = parse(args, { json: { type: "boolean" } }, 1);
   if ("ok" in parsed) return fail(parsed, io, false);
   const json = parsed.values.json === true;
@@ -30,4 +41,4 @@ export const showVerb: Verb = async (args, context, io) => {
   if (!result.ok) return fail(result, io, json);
   io.stdout(json ? JSON.stringify(result.session, null, 2) : formatDetails(result.session, context.now));
   return EXIT_CODES.ok;
-};
+});
