@@ -3,6 +3,7 @@ import { loadFleet, resolveQuery, type SessionView } from "../sessions.ts";
 import type { CliContext } from "./context.ts";
 import { formatDetails } from "./format.ts";
 import { withHelp, type VerbHelp } from "./help.ts";
+import { tmuxPlaceOf } from "./tmux-place.ts";
 import { fail, parse, type Verb } from "./io.ts";
 
 export type ShowResult = { ok: true; session: SessionView } | Failure;
@@ -39,6 +40,7 @@ export const showVerb: Verb = withHelp(SHOW_HELP, async (args, context, io) => {
   const json = parsed.values.json === true;
   const result = await showSession(context, parsed.positionals[0] as string);
   if (!result.ok) return fail(result, io, json);
-  io.stdout(json ? JSON.stringify(result.session, null, 2) : formatDetails(result.session, context.now));
+  if (json) io.stdout(JSON.stringify(result.session, null, 2));
+  else io.stdout(formatDetails(result.session, context.now, result.session.status === "ended" ? {} : { tmuxPlace: await tmuxPlaceOf(result.session.terminal.env) }));
   return EXIT_CODES.ok;
 });
