@@ -8,7 +8,8 @@ import { fail, parse, type Verb } from "./io.ts";
 
 const PICK_HELP: VerbHelp = {
   usage: "pick [--client <tty>]",
-  summary: "A full-screen picker, sorted by who needs you, updated live. Type to filter; Enter focuses the selected\nsession, arrows move, Ctrl-T shows its pane, Ctrl-X removes ended sessions, Esc clears the filter or closes.",
+  summary:
+    "A full-screen picker, sorted by who needs you, updated live. Every printable character types into the filter.\nKeys: Enter focus; Up/Down, Ctrl-P/Ctrl-N, Ctrl-K/Ctrl-J, Tab/Shift-Tab move; Alt-1..Alt-9 focus that row;\nCtrl-T preview the pane; Ctrl-X remove ended sessions; Ctrl-U clear the filter, Ctrl-W its last word;\nEsc clear the filter or close; Ctrl-C, Ctrl-D, Ctrl-G, Ctrl-Q close.",
   options: [["--client <tty>", "the tmux client to move on Enter (the popup binding passes #{client_tty})"]],
   examples: ["tongs-agents pick"],
 };
