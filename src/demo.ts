@@ -127,7 +127,6 @@ export function startDemo({ node, hook, configLines }: { node: string; hook: str
     "set -g status-style bg=colour236,fg=colour250",
     "set -g status-left-length 80",
     `set -g status-left ' tongs-agents demo │ prefix+a picker · prefix+N next · prefix+d leave │ '`,
-    "set -g status-right-length 60",
     "set -g status-right ''",
     ...configLines,
     "",

@@ -22,7 +22,7 @@ export function cliPath(): string {
 
 const TMUX_SETUP_HELP: VerbHelp = {
   usage: "tmux-setup [--write | --remove] [--picker-key a] [--next-key N] [--no-status] [--file <path>]",
-  summary: "Print, write or remove a marked block in tmux.conf: prefix+a opens the picker in a popup, prefix+N jumps to\nthe next agent that needs you, and a status segment is appended to status-right. Writing twice changes\nnothing; removing gives the file back byte for byte.",
+  summary: "Print, write or remove a marked block in tmux.conf: prefix+a opens the picker in a popup, prefix+N jumps to\nthe next agent that needs you, and a status segment is put first in status-right. Writing twice changes\nnothing; removing gives the file back byte for byte.",
   options: [
     ["--write", "write the block into ~/.tmux.conf (or $XDG_CONFIG_HOME/tmux/tmux.conf when that one exists)"],
     ["--remove", "remove the block"],
