@@ -1,12 +1,15 @@
 // `tongs-agents install`, `uninstall` and `doctor`: plan per harness, then carry the plan out (or only report it with
 // --dry-run); doctor reports what is installed and what is left to do.
+import { existsSync } from "node:fs";
 import type { ParseArgsConfig } from "node:util";
 import { EXIT_CODES, type Failure } from "../errors.ts";
 import { runDoctor } from "../install/doctor.ts";
 import { runInstaller } from "../install/installer.ts";
+import { purgeStateDir } from "../install/purge.ts";
 import { DEFAULT_HARNESSES, HARNESS_IDS, type HarnessId, type InstallReport } from "../install/plan.ts";
 import { defaultWorld, type InstallWorld } from "../install/world.ts";
 import type { CliContext } from "./context.ts";
+import { shortenHome } from "./format.ts";
 import { formatDoctorReport, formatInstallReport } from "./format-install.ts";
 import { withHelp, type VerbHelp } from "./help.ts";
 import { fail, parse, type CliIo, type Verb } from "./io.ts";
@@ -46,13 +49,21 @@ function homeOf(context: CliContext): string {
 async function installOrUninstall(args: string[], context: CliContext, io: CliIo, mode: "install" | "uninstall"): Promise<number> {
   const options: ParseArgsConfig["options"] = { agent: { type: "string", multiple: true }, "dry-run": { type: "boolean" }, json: { type: "boolean" } };
   if (mode === "install") options["trust-codex-hooks"] = { type: "boolean" };
+  else options.purge = { type: "boolean" };
   const parsed = parse(args, options, 0);
   if ("ok" in parsed) return fail(parsed, io, false);
   const json = parsed.values.json === true;
-  const result = await installAgents(context, { agents: (parsed.values.agent as string[] | undefined) ?? [], dryRun: parsed.values["dry-run"] === true, trustCodexHooks: parsed.values["trust-codex-hooks"] === true }, mode);
+  const dryRun = parsed.values["dry-run"] === true;
+  const result = await installAgents(context, { agents: (parsed.values.agent as string[] | undefined) ?? [], dryRun, trustCodexHooks: parsed.values["trust-codex-hooks"] === true }, mode);
   if ("reason" in result) return fail(result, io, json);
-  io.stdout(json ? JSON.stringify(result, null, 2) : formatInstallReport(result, homeOf(context)));
-  return result.ok ? EXIT_CODES.ok : EXIT_CODES.error;
+  // --purge: the state dir goes only after everything else was removed (a hook left in place would write there again).
+  const purge = parsed.values.purge !== true ? undefined : result.ok ? purgeStateDir(context.stateDir, { dryRun }) : { state_dir: context.stateDir, removed: false, detail: "kept: not everything could be uninstalled" };
+  if (json) io.stdout(JSON.stringify(purge ? { ...result, purge } : result, null, 2));
+  else {
+    io.stdout(formatInstallReport(result, homeOf(context)));
+    if (purge) io.stdout(`\nState directory ${shortenHome(purge.state_dir, homeOf(context))}: ${purge.detail}`);
+  }
+  return result.ok && (!purge || purge.removed || dryRun || !existsSync(purge.state_dir)) ? EXIT_CODES.ok : EXIT_CODES.error;
 }
 
 const AGENT_OPTION = ["--agent <id>", "claude, codex, pi or all; repeat for several (default: claude and codex)"] as const;
@@ -70,10 +81,15 @@ const INSTALL_HELP: VerbHelp = {
 };
 
 const UNINSTALL_HELP: VerbHelp = {
-  usage: "uninstall [--agent claude|codex|pi|all]... [--dry-run] [--json]",
-  summary: "Remove only what install added: our hook entries, MCP server, Codex trust records and the Pi bridge.",
-  options: [AGENT_OPTION, ["--dry-run", "print what would be removed; change nothing"], ["--json", "print the report as JSON"]],
-  examples: ["tongs-agents uninstall --dry-run", "tongs-agents uninstall --agent all"],
+  usage: "uninstall [--agent claude|codex|pi|all]... [--dry-run] [--purge] [--json]",
+  summary: "Remove only what install added: our hook entries, MCP server, Codex trust records and the Pi bridge, the\ncontainers and files that held only those, and (--purge) the state directory.",
+  options: [
+    AGENT_OPTION,
+    ["--dry-run", "print what would be removed; change nothing"],
+    ["--purge", "also remove the state directory (session records, seen marks), once everything else is removed"],
+    ["--json", "print the report as JSON"],
+  ],
+  examples: ["tongs-agents uninstall --dry-run", "tongs-agents uninstall --agent all --purge"],
 };
 
 const DOCTOR_HELP: VerbHelp = {

@@ -17,7 +17,7 @@ Usage:
   tongs-agents prune [--dry-run]         remove ended and stale records
   tongs-agents install [--agent claude|codex|pi|all]... [--dry-run] [--trust-codex-hooks] [--json]
                                          add our hooks and MCP server (default: Claude Code and Codex)
-  tongs-agents uninstall [--agent claude|codex|pi|all]... [--dry-run] [--json]
+  tongs-agents uninstall [--agent claude|codex|pi|all]... [--dry-run] [--purge] [--json]
                                          remove only what install added
   tongs-agents doctor [--agent ...] [--json]
                                          per harness: installed?, version, hooks current?, what to do
