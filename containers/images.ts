@@ -196,7 +196,7 @@ class Builder {
     await (given ? go(given) : this.withContext("app", go));
   }
 
-  /** `npm pack` of this checkout (its prepare script bundles dist/ first). */
+  /** `npm pack` of this checkout (its prepack script bundles dist/ first). */
   private async packSelf(): Promise<{ dir: string; tarball: string }> {
     const dir = mkdtempSync(join(this.options.cache, "pack-"));
     await this.run("npm", ["pack", "--pack-destination", dir, "--cache", this.npmCache, "--loglevel=error"], { cwd: this.root });

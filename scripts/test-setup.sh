@@ -8,6 +8,7 @@ cd "$(dirname "$0")/.."
 packages=(
   tmux            # tmux focus, the picker, tmux-setup, the demo, Pi's UI, tmux inside kitty/xterm
   screen          # GNU screen focus
+  procps          # ps: process discovery (ps-list) and the demo stopping the processes its tmux server started
   xvfb            # Xvfb: the X server the kitty/X11 suites start on a display it picks itself (-displayfd)
   openbox         # EWMH window manager: _NET_ACTIVE_WINDOW, minimize/restore
   xdotool         # activate, focus, verify; typing real keystrokes in tests

@@ -1,9 +1,11 @@
 // The npm tarball ships what installed hooks, the CLI and the Pi bridge need at run time, and nothing that only
 // builds or tests; the hook sits where the bridge looks for it (../bin/ from pi-bridge/).
 import { execFileSync } from "node:child_process";
-import { existsSync, readdirSync, statSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
+import { packedManifest, restore, strip } from "../scripts/pack-manifest.mjs";
 import { ROOT } from "./processes.ts";
 
 function filesUnder(dir: string): string[] {
@@ -23,9 +25,40 @@ beforeAll(() => {
 
 describe("the packed npm tarball", () => {
   it("contains the hook, the CLI, every bundle and the Pi bridge, and no sources or tests", () => {
-    for (const required of ["package.json", "README.md", "bin/tongs-agents.js", "bin/package.json", "bin/tongs-agents-hook.cjs", "dist/hook.cjs", "dist/cli/main.cjs", "dist/cli/verbs/status.cjs", "dist/mcp/stdio.cjs", "pi-bridge/package.json", "pi-bridge/index.js"]) expect(packed, required).toContain(required);
+    for (const required of ["package.json", "README.md", "LICENSE", "bin/tongs-agents.js", "bin/package.json", "bin/tongs-agents-hook.cjs", "dist/hook.cjs", "dist/cli/main.cjs", "dist/cli/verbs/status.cjs", "dist/mcp/stdio.cjs", "pi-bridge/package.json", "pi-bridge/index.js"]) expect(packed, required).toContain(required);
     const shipped = [...filesUnder(join(ROOT, "bin")), ...filesUnder(join(ROOT, "dist")), ...filesUnder(join(ROOT, "pi-bridge"))].filter((file) => !file.endsWith(".test.ts"));
     for (const file of shipped) expect(packed, file).toContain(file);
     expect([...packed].filter((path) => /^(src|test|scripts|bench|\.ci)\//.test(path) || path.endsWith(".test.ts"))).toEqual([]);
+  });
+});
+
+describe("the packed package.json", () => {
+  it("has no prepare script (npm counts it as an install script and warns on every install), the checkout keeps it", () => {
+    const text = readFileSync(join(ROOT, "package.json"), "utf8");
+    const checkout = JSON.parse(text) as { scripts: Record<string, string>; license: string };
+    expect(checkout.scripts.prepare).toBe("node scripts/build.mjs");
+    expect(checkout.scripts.prepack).toMatch(/^node scripts\/build\.mjs && node scripts\/pack-manifest\.mjs strip$/);
+    expect(checkout.scripts.postpack).toBe("node scripts/pack-manifest.mjs restore");
+    expect(checkout.license).toBe("MIT");
+    expect(readFileSync(join(ROOT, "LICENSE"), "utf8")).toMatch(/^MIT License\n/);
+    const packed = JSON.parse(packedManifest(text)) as { scripts: Record<string, string> };
+    expect(["preinstall", "install", "postinstall", "prepare", "prepack", "postpack"].filter((name) => name in packed.scripts)).toEqual([]);
+    expect({ ...packed, scripts: undefined }).toEqual({ ...checkout, scripts: undefined });
+  });
+
+  it("strip and restore give package.json back byte for byte, and a backup left by a failed pack is restored first", () => {
+    const dir = mkdtempSync(join(tmpdir(), "tongs-pack-"));
+    try {
+      const original = readFileSync(join(ROOT, "package.json"));
+      writeFileSync(join(dir, "package.json"), original);
+      strip(dir);
+      expect(JSON.parse(readFileSync(join(dir, "package.json"), "utf8")).scripts.prepare).toBeUndefined();
+      strip(dir); // a pack that died before postpack, then another pack
+      expect(restore(dir)).toBe(true);
+      expect(readFileSync(join(dir, "package.json"))).toEqual(original);
+      expect(restore(dir)).toBe(false);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

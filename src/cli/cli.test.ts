@@ -11,7 +11,7 @@ import type { SessionRecord } from "../core/schema.ts";
 import type { SessionView } from "../fleet/view.ts";
 import { recordPath, writeRecord } from "../store/records.ts";
 import type { CliContext } from "./context.ts";
-import { VERBS, runCli, type CliIo } from "./run.ts";
+import { VERBS, VERB_NAMES, runCli, type CliIo } from "./run.ts";
 
 const NOW = Date.parse("2026-11-29T12:00:00.000Z");
 const at = (secondsAgo: number) => new Date(NOW - secondsAgo * 1000).toISOString();
@@ -235,6 +235,51 @@ describe("the verb table", () => {
     for (const [verb, module] of Object.entries(declared)) {
       const verbs = (await import(`./${module}.ts`)) as Record<string, unknown>;
       expect(Object.values(verbs)).toContain(await VERBS[verb]?.());
+    }
+  });
+});
+
+describe("--help and --version", () => {
+  it("every verb answers --help and -h with its usage, options and an example on stdout, exit 0, running nothing", async () => {
+    expect(VERB_NAMES.length).toBeGreaterThan(10);
+    for (const verb of VERB_NAMES) {
+      for (const flag of ["--help", "-h"]) {
+        out = [];
+        err = [];
+        // Other arguments around the flag (even ones the verb would reject) do not matter: help comes first.
+        expect(await runCli([verb, "--no-such-option", flag], context, io), `${verb} ${flag}`).toBe(0);
+        const text = out.join("\n");
+        expect(text, verb).toMatch(verb === "help" ? /^tongs-agents: which AI coding agent/ : new RegExp(`^Usage: tongs-agents ${verb}\\b`));
+        expect(text, verb).toMatch(/\nExamples?:\n {2}\S/);
+        if (verb !== "help") expect(text, verb).toContain("-h, --help");
+        expect(err, verb).toEqual([]);
+      }
+    }
+  });
+
+  it("help <verb> is that verb's help; an unknown one is a usage error", async () => {
+    expect(await runCli(["help", "focus"], context, io)).toBe(0);
+    expect(out.join("\n")).toMatch(/^Usage: tongs-agents focus <query>/);
+    expect(await runCli(["help", "frobnicate"], context, io)).toBe(2);
+    expect(err.join("\n")).toContain('unknown command "frobnicate"');
+  });
+
+  it("a --help after -- belongs to the command being launched, not to launch", async () => {
+    // sh -c 'exit 3' --help: the command ran (exit 3), with --help as its $0.
+    expect(await runCli(["launch", "--here", "--", "sh", "-c", "exit 3", "--help"], context, io)).toBe(3);
+    expect(out.join("\n")).not.toContain("Usage:");
+  });
+
+  it("as a process: --version prints the package version, list --help and focus --help exit 0", async () => {
+    const { version } = JSON.parse(readFileSync(join(import.meta.dirname, "..", "..", "package.json"), "utf8")) as { version: string };
+    const printed = await runCliProcess(["--version"], sandbox.env);
+    expect(printed.code).toBe(0);
+    expect(printed.stdout).toMatch(new RegExp(`^tongs-agents ${version.replaceAll(".", "\\.")} \\(build [0-9a-f]{16}\\)\n$`));
+    for (const verb of ["list", "install", "focus"]) {
+      const help = await runCliProcess([verb, "--help"], sandbox.env);
+      expect(help.code, verb).toBe(0);
+      expect(help.stdout, verb).toContain(`Usage: tongs-agents ${verb}`);
+      expect(help.stderr, verb).toBe("");
     }
   });
 });

@@ -15,12 +15,20 @@ import type { ViewStatus } from "../fleet/view.ts";
 import { blockBody, parseTmuxVersion } from "../tmux/setup.ts";
 import { branchOf } from "../fleet/git-branch.ts";
 import { formatTable } from "./format.ts";
+import { withHelp, type VerbHelp } from "./help.ts";
 import { fail, parse, type Verb } from "./io.ts";
 import { cliPath } from "./tmux-setup.ts";
 
 const settle = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-export const demoVerb: Verb = async (args, context, io) => {
+const DEMO_HELP: VerbHelp = {
+  usage: "demo [--no-attach]",
+  summary: "Simulated agents (processes named claude and codex that send real events through the real hook) on a\nprivate tmux server with a temporary state dir. In a terminal it attaches you and opens the picker; prefix+d\nleaves and removes everything. Without a terminal it prints what you would see.",
+  options: [["--no-attach", "print the list and the picker's first screen instead of attaching"]],
+  examples: ["tongs-agents demo"],
+};
+
+export const demoVerb: Verb = withHelp(DEMO_HELP, async (args, context, io) => {
   const parsed = parse(args, { "no-attach": { type: "boolean" } }, 0);
   if ("ok" in parsed) return fail(parsed, io, false);
   const version = parseTmuxVersion(tmuxSync(["-V"]).stdout);
@@ -82,4 +90,4 @@ export const demoVerb: Verb = async (args, context, io) => {
     for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.off(signal, onSignal);
     world.stop();
   }
-};
+});

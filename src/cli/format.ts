@@ -56,7 +56,38 @@ export function formatTable(sessions: readonly SessionView[], { now, color, widt
   return out.join("\n");
 }
 
-export function formatDetails(session: SessionView, now: number): string {
+/** Only the hexadecimal form of an X11 window id is usual (xdotool, xwininfo); a record holds the decimal one. */
+function hexWindow(id: string): string {
+  return /^\d{1,10}$/.test(id) ? `0x${Number(id).toString(16)}` : id;
+}
+
+/**
+ * Where the session's terminal is, innermost first, in each terminal's own words: `tmux work:2.1 (pane %7, server
+ * /tmp/tmux-1000/default) in kitty window 3`. `tmuxPlace` is the pane's session:window.pane, looked up live (a
+ * record keeps only the pane id, which stays the same while windows are moved or renumbered). Empty when nothing
+ * was captured.
+ */
+export function formatTerminalPlace(terminal: SessionView["terminal"], tmuxPlace?: string): string {
+  const env = terminal.env;
+  const places: string[] = [];
+  if (env.TMUX_PANE) {
+    const server = env.TMUX?.split(",")[0];
+    const where = [`pane ${env.TMUX_PANE}`, ...(server ? [`server ${server}`] : [])].join(", ");
+    places.push(tmuxPlace ? `tmux ${tmuxPlace} (${where})` : `tmux ${where}`);
+  }
+  if (env.STY) places.push(`GNU screen session ${env.STY}${env.WINDOW ? ` window ${env.WINDOW}` : ""}`);
+  const outer = places.length;
+  if (env.KITTY_WINDOW_ID) places.push(`kitty window ${env.KITTY_WINDOW_ID}`);
+  else if (env.WEZTERM_PANE) places.push(`WezTerm pane ${env.WEZTERM_PANE}`);
+  else if (env.ITERM_SESSION_ID) places.push(`iTerm2 session ${env.ITERM_SESSION_ID}`);
+  else if (env.TERM_PROGRAM === "Apple_Terminal") places.push(`Terminal.app${terminal.tty ? ` tab ${terminal.tty}` : ""}`);
+  else if (env.TERM_PROGRAM && env.TERM_PROGRAM !== "tmux") places.push(env.TERM_PROGRAM); // tmux sets it to "tmux" in its panes
+  // The X11 window only when no terminal above names its own window (kitty and others set WINDOWID too).
+  if (env.WINDOWID && places.length === outer) places.push(`X11 window ${hexWindow(env.WINDOWID)}${env.DISPLAY ? ` on ${env.DISPLAY}` : ""}`);
+  return places.join(" in ");
+}
+
+export function formatDetails(session: SessionView, now: number, { tmuxPlace }: { tmuxPlace?: string } = {}): string {
   const fields: [string, string][] = [
     ["id", session.id],
     ["short id", session.short_id],
@@ -73,14 +104,13 @@ export function formatDetails(session: SessionView, now: number): string {
     ["started", session.created_at],
     ["launch id", session.launch_id],
     ["profile", session.profile_id],
-    ["terminal", Object.entries(session.terminal.env).map(([key, value]) => `${key}=${value}`).join(" ")],
+    ["terminal", formatTerminalPlace(session.terminal, tmuxPlace)],
     ["tty", session.terminal.tty ?? ""],
   ];
   if (session.terminal.unprovable) fields.push(["terminal note", session.terminal.unprovable]);
-  return fields
-    .filter(([, value]) => value !== "")
-    .map(([key, value]) => `${pad(`${key}:`, 14)}${toDisplayLine(value)}`)
-    .join("\n");
+  const shown = fields.filter(([, value]) => value !== "");
+  const width = Math.max(...shown.map(([key]) => key.length)) + 2;
+  return shown.map(([key, value]) => `${pad(`${key}:`, width)}${toDisplayLine(value)}`).join("\n");
 }
 
 /** One line saying what focus did, then what each operation did. */

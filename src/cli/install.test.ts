@@ -1,3 +1,4 @@
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { makePackageRoot, makeWorld } from "../../test/install-world.ts";
@@ -75,5 +76,28 @@ describe("install, uninstall and doctor verbs", () => {
     expect(pi).toMatchObject({ bridge: "missing", mcp: "n/a" });
     expect(await cli("doctor", "--agent", "claude")).toBe(0);
     expect(out.join("\n")).toMatch(/Claude Code: not found on PATH\n {2}hooks: current \(all\)\n {2}MCP server: current/);
+  });
+});
+
+describe("uninstall --purge", () => {
+  it("removes the state directory once everything else is removed; --dry-run only says so", async () => {
+    expect(await cli("install", "--agent", "codex")).toBe(0);
+    mkdirSync(join(sandbox.stateDir, "sessions"), { recursive: true });
+    writeFileSync(join(sandbox.stateDir, "sessions", "a.json"), "{}");
+    writeFileSync(join(sandbox.stateDir, "seen.json"), "{}");
+    expect(await cli("uninstall", "--agent", "codex", "--purge", "--dry-run")).toBe(0);
+    expect(out.join("\n")).toMatch(/State directory .*: would be removed$/);
+    expect(existsSync(sandbox.stateDir)).toBe(true);
+    expect(await cli("uninstall", "--agent", "codex", "--purge", "--json")).toBe(0);
+    expect(JSON.parse(out.join("\n")).purge).toEqual({ state_dir: sandbox.stateDir, removed: true, detail: "removed" });
+    expect(existsSync(sandbox.stateDir)).toBe(false);
+  });
+
+  it("leaves a state directory that holds files tongs-agents does not write, and says which (exit 1)", async () => {
+    mkdirSync(sandbox.stateDir, { recursive: true });
+    writeFileSync(join(sandbox.stateDir, "notes.txt"), "mine");
+    expect(await cli("uninstall", "--agent", "codex", "--purge")).toBe(1);
+    expect(out.join("\n")).toContain("holds files tongs-agents does not write (notes.txt); left as it is");
+    expect(existsSync(join(sandbox.stateDir, "notes.txt"))).toBe(true);
   });
 });

@@ -1,14 +1,18 @@
 // `tongs-agents install`, `uninstall` and `doctor`: plan per harness, then carry the plan out (or only report it with
 // --dry-run); doctor reports what is installed and what is left to do.
+import { existsSync } from "node:fs";
 import type { ParseArgsConfig } from "node:util";
 import { EXIT_CODES, type Failure } from "../core/errors.ts";
 import { runDoctor } from "../install/doctor.ts";
 import { runInstaller } from "../install/installer.ts";
 import { DEFAULT_INSTALL_IDS, INSTALLABLE_IDS, installersFor } from "../harnesses/installers.ts";
 import type { HarnessId, InstallReport } from "../install/plan.ts";
+import { purgeStateDir } from "../install/purge.ts";
 import { defaultWorld, type InstallWorld } from "../install/world.ts";
 import type { CliContext } from "./context.ts";
+import { shortenHome } from "./format.ts";
 import { formatDoctorReport, formatInstallReport } from "./format-install.ts";
+import { withHelp, type VerbHelp } from "./help.ts";
 import { fail, parse, type CliIo, type Verb } from "./io.ts";
 
 export interface InstallArgs {
@@ -46,19 +50,60 @@ function homeOf(context: CliContext): string {
 async function installOrUninstall(args: string[], context: CliContext, io: CliIo, mode: "install" | "uninstall"): Promise<number> {
   const options: ParseArgsConfig["options"] = { agent: { type: "string", multiple: true }, "dry-run": { type: "boolean" }, json: { type: "boolean" } };
   if (mode === "install") options["trust-codex-hooks"] = { type: "boolean" };
+  else options.purge = { type: "boolean" };
   const parsed = parse(args, options, 0);
   if ("ok" in parsed) return fail(parsed, io, false);
   const json = parsed.values.json === true;
-  const result = await installAgents(context, { agents: (parsed.values.agent as string[] | undefined) ?? [], dryRun: parsed.values["dry-run"] === true, trustCodexHooks: parsed.values["trust-codex-hooks"] === true }, mode);
+  const dryRun = parsed.values["dry-run"] === true;
+  const result = await installAgents(context, { agents: (parsed.values.agent as string[] | undefined) ?? [], dryRun, trustCodexHooks: parsed.values["trust-codex-hooks"] === true }, mode);
   if ("reason" in result) return fail(result, io, json);
-  io.stdout(json ? JSON.stringify(result, null, 2) : formatInstallReport(result, homeOf(context)));
-  return result.ok ? EXIT_CODES.ok : EXIT_CODES.error;
+  // --purge: the state dir goes only after everything else was removed (a hook left in place would write there again).
+  const purge = parsed.values.purge !== true ? undefined : result.ok ? purgeStateDir(context.stateDir, { dryRun }) : { state_dir: context.stateDir, removed: false, detail: "kept: not everything could be uninstalled" };
+  if (json) io.stdout(JSON.stringify(purge ? { ...result, purge } : result, null, 2));
+  else {
+    io.stdout(formatInstallReport(result, homeOf(context)));
+    if (purge) io.stdout(`\nState directory ${shortenHome(purge.state_dir, homeOf(context))}: ${purge.detail}`);
+  }
+  return result.ok && (!purge || purge.removed || dryRun || !existsSync(purge.state_dir)) ? EXIT_CODES.ok : EXIT_CODES.error;
 }
 
-export const installVerb: Verb = (args, context, io) => installOrUninstall(args, context, io, "install");
-export const uninstallVerb: Verb = (args, context, io) => installOrUninstall(args, context, io, "uninstall");
+const AGENT_OPTION = ["--agent <id>", "claude, codex, pi or all; repeat for several (default: claude and codex)"] as const;
 
-export const doctorVerb: Verb = async (args, context, io) => {
+const INSTALL_HELP: VerbHelp = {
+  usage: "install [--agent claude|codex|pi|all]... [--dry-run] [--trust-codex-hooks] [--json]",
+  summary: "Add our hooks and MCP server to the agents' configs, touching nothing else; running it again changes nothing.\nDetails per harness: docs/install.md.",
+  options: [
+    AGENT_OPTION,
+    ["--dry-run", "print each file's change as a diff and each command it would run; change nothing"],
+    ["--trust-codex-hooks", "record trust for our Codex hooks the way Codex does (else approve them in Codex's /hooks)"],
+    ["--json", "print the report as JSON"],
+  ],
+  examples: ["tongs-agents install --dry-run", "tongs-agents install --agent all"],
+};
+
+const UNINSTALL_HELP: VerbHelp = {
+  usage: "uninstall [--agent claude|codex|pi|all]... [--dry-run] [--purge] [--json]",
+  summary: "Remove only what install added: our hook entries, MCP server, Codex trust records and the Pi bridge, the\ncontainers and files that held only those, and (--purge) the state directory.",
+  options: [
+    AGENT_OPTION,
+    ["--dry-run", "print what would be removed; change nothing"],
+    ["--purge", "also remove the state directory (session records, seen marks), once everything else is removed"],
+    ["--json", "print the report as JSON"],
+  ],
+  examples: ["tongs-agents uninstall --dry-run", "tongs-agents uninstall --agent all --purge"],
+};
+
+const DOCTOR_HELP: VerbHelp = {
+  usage: "doctor [--agent claude|codex|pi|all]... [--json]",
+  summary: "Per harness: the binary and its version, each hook current, outdated, modified or missing, Codex trust, the\nMCP server, the Pi bridge, and what is left to do. Exits 1 when Node is older than 22 or a config is unreadable.",
+  options: [["--agent <id>", "claude, codex, pi or all; repeat for several (default: all three)"], ["--json", "print the report as JSON"]],
+  examples: ["tongs-agents doctor", "tongs-agents doctor --agent codex --json"],
+};
+
+export const installVerb: Verb = withHelp(INSTALL_HELP, (args, context, io) => installOrUninstall(args, context, io, "install"));
+export const uninstallVerb: Verb = withHelp(UNINSTALL_HELP, (args, context, io) => installOrUninstall(args, context, io, "uninstall"));
+
+export const doctorVerb: Verb = withHelp(DOCTOR_HELP, async (args, context, io) => {
   const parsed = parse(args, { agent: { type: "string", multiple: true }, json: { type: "boolean" } }, 0);
   if ("ok" in parsed) return fail(parsed, io, false);
   const json = parsed.values.json === true;
@@ -67,4 +112,4 @@ export const doctorVerb: Verb = async (args, context, io) => {
   const result = await runDoctor(worldOf(context), installersFor(harnesses));
   io.stdout(json ? JSON.stringify(result, null, 2) : formatDoctorReport(result, homeOf(context)));
   return result.ok ? EXIT_CODES.ok : EXIT_CODES.error;
-};
+});

@@ -7,9 +7,23 @@ import { homedir } from "node:os";
 import { EXIT_CODES } from "../core/errors.ts";
 import { LAUNCH_ID_ENV, PROFILE_ENV } from "../core/launch.ts";
 import { expandHome, loadProfile } from "../tmux/profiles.ts";
+import { withHelp, type VerbHelp } from "./help.ts";
 import { fail, parse, type Verb } from "./io.ts";
 
-export const launchVerb: Verb = async (args, context, io) => {
+const LAUNCH_HELP: VerbHelp = {
+  usage: "launch [--profile NAME] [--window | --here] [--json] -- <command...>",
+  summary: "Start an agent with a fresh TONGS_AGENTS_LAUNCH_ID (and TONGS_AGENTS_PROFILE) in its environment, in a new\ntmux window (default) or in this terminal. Profiles: $XDG_CONFIG_HOME/tongs-agents/profiles.json.",
+  options: [
+    ["--profile NAME", "take command, args, cwd and env from that profile"],
+    ["--window", "in a new tmux window (the default; needs tmux)"],
+    ["--here", "in this terminal, in the foreground"],
+    ["--json", "print the launch id, profile, command and pane as JSON"],
+    ["-- <command...>", "the agent's command line (or the profile's command)"],
+  ],
+  examples: ["tongs-agents launch -- claude", "tongs-agents launch --profile review --here"],
+};
+
+export const launchVerb: Verb = withHelp(LAUNCH_HELP, async (args, context, io) => {
   const parsed = parse(args, { profile: { type: "string" }, window: { type: "boolean" }, here: { type: "boolean" }, json: { type: "boolean" } }, "any");
   if ("ok" in parsed) return fail(parsed, io, false);
   const { values, positionals } = parsed;
@@ -51,4 +65,4 @@ export const launchVerb: Verb = async (args, context, io) => {
   if (!created.ok) return fail({ ok: false, reason: "io", detail: `tmux new-window failed: ${created.stderr.trim() || created.detail || `exit ${created.code}`}` }, io, values.json === true);
   report({ where: "tmux-window", pane: created.stdout.trim() });
   return EXIT_CODES.ok;
-};
+});

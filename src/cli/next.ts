@@ -6,11 +6,22 @@ import { focusView } from "../focus/service.ts";
 import { loadFleet } from "../fleet/sessions.ts";
 import { readJsonFile, writeJsonAtomic } from "../store/records.ts";
 import { formatFocus } from "./format.ts";
+import { withHelp, type VerbHelp } from "./help.ts";
 import { fail, parse, type Verb } from "./io.ts";
 
 const NEXT_FILE = "next.json";
 
-export const nextVerb: Verb = async (args, context, io) => {
+const NEXT_HELP: VerbHelp = {
+  usage: "next [--client <tty>] [--json]",
+  summary: "Jump to the session that most needs you (the picker's order); run it again to cycle through equally urgent\nones. Exits 3 when no live session exists.",
+  options: [
+    ["--client <tty>", "the tmux client to move (a key binding passes #{client_tty})"],
+    ["--json", "print the focus result as JSON"],
+  ],
+  examples: ["tongs-agents next"],
+};
+
+export const nextVerb: Verb = withHelp(NEXT_HELP, async (args, context, io) => {
   const parsed = parse(args, { client: { type: "string" }, json: { type: "boolean" } }, 0);
   if ("ok" in parsed) return fail(parsed, io, false);
   const json = parsed.values.json === true;
@@ -26,4 +37,4 @@ export const nextVerb: Verb = async (args, context, io) => {
   if (json) io.stdout(JSON.stringify(result, null, 2));
   else (result.state === "complete" ? io.stdout : io.stderr)(formatFocus(result));
   return result.state === "complete" ? EXIT_CODES.ok : exitCodeOfFocus(result.state);
-};
+});

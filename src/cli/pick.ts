@@ -3,9 +3,18 @@ import { EXIT_CODES, exitCodeOfFocus } from "../core/errors.ts";
 import { capturePane } from "../tmux/capture.ts";
 import { runPicker } from "../picker/tui.ts";
 import { formatFocus } from "./format.ts";
+import { withHelp, type VerbHelp } from "./help.ts";
 import { fail, parse, type Verb } from "./io.ts";
 
-export const pickVerb: Verb = async (args, context, io) => {
+const PICK_HELP: VerbHelp = {
+  usage: "pick [--client <tty>]",
+  summary:
+    "A full-screen picker, sorted by who needs you, updated live. Every printable character types into the filter.\nKeys: Enter focus; Up/Down, Ctrl-P/Ctrl-N, Ctrl-K/Ctrl-J, Tab/Shift-Tab move; Alt-1..Alt-9 focus that row;\nCtrl-T preview the pane; Ctrl-X remove ended sessions; Ctrl-U clear the filter, Ctrl-W its last word;\nEsc clear the filter or close; Ctrl-C, Ctrl-D, Ctrl-G, Ctrl-Q close.",
+  options: [["--client <tty>", "the tmux client to move on Enter (the popup binding passes #{client_tty})"]],
+  examples: ["tongs-agents pick"],
+};
+
+export const pickVerb: Verb = withHelp(PICK_HELP, async (args, context, io) => {
   const parsed = parse(args, { client: { type: "string" } }, 0);
   if ("ok" in parsed) return fail(parsed, io, false);
   const client = typeof parsed.values.client === "string" && parsed.values.client !== "" ? parsed.values.client : undefined;
@@ -34,4 +43,4 @@ export const pickVerb: Verb = async (args, context, io) => {
   if (exit.kind === "cancelled") return EXIT_CODES.ok;
   if (exit.result.state !== "complete") io.stderr(formatFocus(exit.result));
   return exitCodeOfFocus(exit.result.state);
-};
+});

@@ -3,10 +3,22 @@
 import { tmuxSync } from "../tmux/runner.ts";
 import { shellQuote } from "../install/command.ts";
 import { EXIT_CODES } from "../core/errors.ts";
+import { withHelp, type VerbHelp } from "./help.ts";
 import { fail, parse, type Verb } from "./io.ts";
 import { cliPath } from "./tmux-setup.ts";
 
-export const popupVerb: Verb = async (args, context, io) => {
+const POPUP_HELP: VerbHelp = {
+  usage: "popup --client <tty> [--width 80%] [--height 70%]",
+  summary: "Open the picker in a tmux popup on that client (tmux 3.2 or newer). This is what the picker key that\ntmux-setup binds runs.",
+  options: [
+    ["--client <tty>", "the client to open it on (required; bind it with #{client_tty})"],
+    ["--width <size>", "columns or a percentage (default 80%)"],
+    ["--height <size>", "lines or a percentage (default 70%)"],
+  ],
+  examples: ["tmux run-shell -b 'tongs-agents popup --client \"#{client_tty}\"'"],
+};
+
+export const popupVerb: Verb = withHelp(POPUP_HELP, async (args, context, io) => {
   const parsed = parse(args, { client: { type: "string" }, width: { type: "string", default: "80%" }, height: { type: "string", default: "70%" } }, 0);
   if ("ok" in parsed) return fail(parsed, io, false);
   const client = parsed.values.client;
@@ -19,4 +31,4 @@ export const popupVerb: Verb = async (args, context, io) => {
   const result = tmuxSync(["display-popup", "-c", client, "-w", String(parsed.values.width), "-h", String(parsed.values.height), "-E", `${picker}; true`], { env: context.env, timeoutMs: Infinity });
   if (!result.ok) io.stderr(`tongs-agents: tmux display-popup failed (${result.detail ?? `exit ${result.code}`}); tmux 3.2 or newer is needed for popups`);
   return result.ok ? EXIT_CODES.ok : EXIT_CODES.error;
-};
+});

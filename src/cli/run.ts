@@ -3,7 +3,9 @@
 import { EXIT_CODES } from "../core/errors.ts";
 import { resolveStateDir } from "../store/paths.ts";
 import { defaultProcessSource } from "../core/proc.ts";
+import { BUILD, VERSION } from "../core/version.ts";
 import type { CliContext } from "./context.ts";
+import { asksForHelp } from "./help.ts";
 import { fail, type CliIo, type Verb } from "./io.ts";
 import { USAGE } from "./usage.ts";
 
@@ -28,11 +30,21 @@ export const VERBS: Record<string, () => Promise<Verb>> = {
   install: async () => (await import("./install.ts")).installVerb,
   uninstall: async () => (await import("./install.ts")).uninstallVerb,
   doctor: async () => (await import("./install.ts")).doctorVerb,
-  help: async () => async (_args, _context, io) => {
-    io.stdout(USAGE);
-    return EXIT_CODES.ok;
+  // `help <verb>` is that verb's --help.
+  help: async () => async (args, context, io) => {
+    const [about] = args;
+    if (about === undefined || about === "help" || asksForHelp(args)) {
+      io.stdout(USAGE);
+      return EXIT_CODES.ok;
+    }
+    const load = Object.hasOwn(VERBS, about) ? VERBS[about] : undefined;
+    if (!load) return fail({ ok: false, reason: "usage", detail: `unknown command ${JSON.stringify(about)}` }, io, false);
+    return (await load())(["--help"], context, io);
   },
 };
+
+/** Every verb, for the tests that hold each to answering --help. */
+export const VERB_NAMES: readonly string[] = Object.keys(VERBS);
 
 /** `TONGS_AGENTS_DISCOVERY=off` turns process discovery off: only sessions with records are listed (the demo does). */
 export const DISCOVERY_ENV = "TONGS_AGENTS_DISCOVERY";
@@ -44,6 +56,10 @@ export function defaultContext(env: NodeJS.ProcessEnv = process.env): CliContext
 
 export async function runCli(argv: readonly string[], context: CliContext, io: CliIo): Promise<number> {
   const [verb = "help", ...rest] = argv;
+  if (verb === "--version") {
+    io.stdout(`tongs-agents ${VERSION} (build ${BUILD})`);
+    return EXIT_CODES.ok;
+  }
   const name = verb === "--help" || verb === "-h" ? "help" : verb;
   const load = Object.hasOwn(VERBS, name) ? VERBS[name] : undefined;
   if (!load) return fail({ ok: false, reason: "usage", detail: `unknown command ${JSON.stringify(verb)}` }, io, false);

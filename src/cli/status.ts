@@ -3,6 +3,7 @@
 import type { AttentionRank } from "../fleet/attention.ts";
 import { EXIT_CODES } from "../core/errors.ts";
 import { statusCounts, type StatusCounts } from "../fleet/queries.ts";
+import { withHelp, type VerbHelp } from "./help.ts";
 import { fail, parse, type Verb } from "./io.ts";
 
 /** What the tmux status line shows, most urgent first; zero counts are left out. */
@@ -33,7 +34,14 @@ export function formatStatus(counts: StatusCounts, format: "tmux" | "plain"): st
   return shown.length === 0 ? "" : `${shown.map((segment) => `#[${segment.style}]${segment.glyph}${counts[segment.rank]}`).join(" ")}#[default]`;
 }
 
-export const statusVerb: Verb = async (args, context, io) => {
+const STATUS_HELP: VerbHelp = {
+  usage: "status [--format tmux|plain|json]",
+  summary: "Counts of live sessions by state, for a status line. Reads records and checks liveness, skips process\ndiscovery, so it is cheap to run every few seconds.",
+  options: [["--format tmux|plain|json", "plain (default): 2 waiting, 1 error; tmux: styled glyphs; json: every count"]],
+  examples: ["tongs-agents status", "tongs-agents status --format tmux"],
+};
+
+export const statusVerb: Verb = withHelp(STATUS_HELP, async (args, context, io) => {
   const parsed = parse(args, { format: { type: "string", default: "plain" } }, 0);
   if ("ok" in parsed) return fail(parsed, io, false);
   const format = parsed.values.format;
@@ -46,4 +54,4 @@ export const statusVerb: Verb = async (args, context, io) => {
   }
   io.stdout(format === "json" ? JSON.stringify(counts) : formatStatus(counts, format));
   return EXIT_CODES.ok;
-};
+});

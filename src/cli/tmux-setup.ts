@@ -6,6 +6,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { EXIT_CODES } from "../core/errors.ts";
 import { blockBody, parseTmuxVersion, popupsSupported, readIfExists, tmuxConfPath, withBlock, withoutBlock, writeConf } from "../tmux/setup.ts";
+import { withHelp, type VerbHelp } from "./help.ts";
 import { fail, parse, type Verb } from "./io.ts";
 
 /** bin/tongs-agents.js of this installation: the nearest one above this module (bundled chunks sit in dist/cli/chunks). */
@@ -19,7 +20,21 @@ export function cliPath(): string {
   return realpathSync(process.argv[1] ?? "tongs-agents");
 }
 
-export const tmuxSetupVerb: Verb = async (args, context, io) => {
+const TMUX_SETUP_HELP: VerbHelp = {
+  usage: "tmux-setup [--write | --remove] [--picker-key a] [--next-key N] [--no-status] [--file <path>]",
+  summary: "Print, write or remove a marked block in tmux.conf: prefix+a opens the picker in a popup, prefix+N jumps to\nthe next agent that needs you, and a status segment is put first in status-right. Writing twice changes\nnothing; removing gives the file back byte for byte.",
+  options: [
+    ["--write", "write the block into ~/.tmux.conf (or $XDG_CONFIG_HOME/tmux/tmux.conf when that one exists)"],
+    ["--remove", "remove the block"],
+    ["--picker-key <key>", "the key after the prefix that opens the picker (default a)"],
+    ["--next-key <key>", "the key after the prefix that runs next (default N)"],
+    ["--no-status", "leave status-right alone"],
+    ["--file <path>", "another tmux.conf"],
+  ],
+  examples: ["tongs-agents tmux-setup --write && tmux source-file ~/.tmux.conf"],
+};
+
+export const tmuxSetupVerb: Verb = withHelp(TMUX_SETUP_HELP, async (args, context, io) => {
   const parsed = parse(args, { write: { type: "boolean" }, remove: { type: "boolean" }, "picker-key": { type: "string", default: "a" }, "next-key": { type: "string", default: "N" }, "no-status": { type: "boolean" }, file: { type: "string" } }, 0);
   if ("ok" in parsed) return fail(parsed, io, false);
   const { values } = parsed;
@@ -61,4 +76,4 @@ export const tmuxSetupVerb: Verb = async (args, context, io) => {
   if (!written.ok) return fail({ ok: false, reason: "io", detail: written.detail }, io, false);
   io.stdout([`Wrote the tongs-agents block to ${path}. Reload tmux: tmux source-file ${path}`, ...notes].join("\n"));
   return EXIT_CODES.ok;
-};
+});

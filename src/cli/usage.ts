@@ -19,12 +19,18 @@ Usage:
   tongs-agents prune [--dry-run]         remove ended and stale records
   tongs-agents install [--agent claude|codex|pi|all]... [--dry-run] [--trust-codex-hooks] [--json]
                                          add our hooks and MCP server (default: Claude Code and Codex)
-  tongs-agents uninstall [--agent claude|codex|pi|all]... [--dry-run] [--json]
+  tongs-agents uninstall [--agent claude|codex|pi|all]... [--dry-run] [--purge] [--json]
                                          remove only what install added
   tongs-agents doctor [--agent ...] [--json]
                                          per harness: installed?, version, hooks current?, what to do
   tongs-agents demo [--no-attach]        simulated agents on a private tmux server, and the picker
   tongs-agents mcp                       MCP server on stdio (tools: list, get, attention, wait, focus, cleanup)
-  tongs-agents help
+  tongs-agents help [<command>]          this text, or that command's options and an example (also: <command> --help)
+  tongs-agents --version                 the version and build
 
-The hook command, for harness configuration: tongs-agents-hook <event> --agent <claude|codex|pi>`;
+The hook command, for harness configuration: tongs-agents-hook <event> --agent <claude|codex|pi>
+
+Examples:
+  tongs-agents list
+  tongs-agents focus webapp
+  tongs-agents install --dry-run`;

@@ -1,12 +1,26 @@
 // `tongs-agents wait <query> [--until STATE] [--timeout SECONDS]`: exit 0 as soon as the session is in the state.
 import { EXIT_CODES } from "../core/errors.ts";
 import { WAIT_TARGETS, waitForSession, type WaitTarget } from "../fleet/wait.ts";
+import { withHelp, type VerbHelp } from "./help.ts";
 import { fail, parse, type Verb } from "./io.ts";
 
 /** With no --timeout, wait this long (a day): a script that wants to wait longer says so. */
 const DEFAULT_TIMEOUT_SECONDS = 86_400;
 
-export const waitVerb: Verb = async (args, context, io) => {
+const WAIT_HELP: VerbHelp = {
+  usage: "wait <query> [--until waiting|idle|error|ended|attention] [--timeout SECONDS] [--json]",
+  summary:
+    "Return as soon as the session is in the state (at once if it already is): exit 0, 8 when the timeout passed first,\n9 when the session ended first. attention (the default) means waiting, error or idle: the user is needed.",
+  options: [
+    ["<query>", "which session (what focus takes: id, PID, directory or repository name)"],
+    ["--until STATE", "waiting, idle, error, ended or attention (default)"],
+    ["--timeout SECONDS", "give up after this long (default a day)"],
+    ["--json", "print the outcome and the session as JSON"],
+  ],
+  examples: ["tongs-agents wait api --until idle --timeout 600 && git -C ~/src/api diff"],
+};
+
+export const waitVerb: Verb = withHelp(WAIT_HELP, async (args, context, io) => {
   const parsed = parse(args, { until: { type: "string", default: "attention" }, timeout: { type: "string" }, json: { type: "boolean" } }, 1);
   if ("ok" in parsed) return fail(parsed, io, false);
   const json = parsed.values.json === true;
@@ -20,4 +34,4 @@ export const waitVerb: Verb = async (args, context, io) => {
   else if (result.ok) io.stdout(`${result.session.short_id} ${result.session.status}${result.session.detail ? `: ${result.session.detail}` : ""}`);
   else io.stderr(`tongs-agents: ${result.detail}`);
   return result.ok ? EXIT_CODES.ok : EXIT_CODES[result.reason === "timeout" ? "timeout" : "ended"];
-};
+});

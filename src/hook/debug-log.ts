@@ -2,9 +2,9 @@
 import { closeSync, constants, openSync, renameSync, statSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { truncateBytes } from "../core/bounds.ts";
+import { DEBUG_LOG_FILE } from "../store/paths.ts";
 
 export const DEBUG_ENV = "TONGS_AGENTS_DEBUG";
-export const DEBUG_LOG_FILE = "hook.log";
 /** The log is rotated to hook.log.1 past this size, so it never holds more than about twice this much. */
 export const DEBUG_LOG_MAX_BYTES = 256 * 1024;
 const LINE_MAX_BYTES = 2048;

@@ -1,5 +1,6 @@
 // Carry out a plan's steps in order; the first failure stops the rest. Also turns steps into their report form.
 import { diffLines } from "./diff.ts";
+import { dropEmpty } from "./drop-empty.ts";
 import { deleteConfigFile, writeConfigFile } from "./file-edit.ts";
 import type { HarnessPlan, HarnessReport, Step, StepReport, StepStatus } from "./plan.ts";
 import { isBlocking } from "./plan.ts";
@@ -16,6 +17,8 @@ export function describeStep(step: Step, status: StepStatus, detail?: string): S
       return { kind: "delete", status, path: step.path, change: "delete", diff: diffLines(step.before, null), why: step.why, ...extra };
     case "run":
       return { kind: "run", status, command: step.argv, why: [step.why], ...extra };
+    case "drop-empty":
+      return { kind: "drop-empty", status, path: step.path, change: "modify", diff: step.keys.map((key) => `- ${JSON.stringify(key)}: (if left empty)`), why: step.why, ...extra };
   }
 }
 
@@ -25,6 +28,8 @@ export async function runStep(step: Step, world: InstallWorld): Promise<{ ok: tr
       return writeConfigFile(step.path, step.before, step.after);
     case "delete":
       return deleteConfigFile(step.path, step.before);
+    case "drop-empty":
+      return dropEmpty(step.path, step.keys, step.deleteIfEmpty === true);
     case "run": {
       const [file, ...args] = step.argv as [string, ...string[]];
       const result = await world.exec(file, args, { env: world.env, timeoutMs: RUN_TIMEOUT_MS });

@@ -11,7 +11,14 @@ export type Step =
   /** Remove a file that holds exactly `before`. */
   | { readonly kind: "delete"; readonly path: string; readonly before: string; readonly why: readonly string[] }
   /** Run a harness's own command. `tolerate` matches output that still counts as success (e.g. already removed). */
-  | { readonly kind: "run"; readonly argv: readonly string[]; readonly why: string; readonly tolerate?: RegExp };
+  | { readonly kind: "run"; readonly argv: readonly string[]; readonly why: string; readonly tolerate?: RegExp }
+  /**
+   * After a harness's own command removed our entry from a JSON file: remove these top-level keys if that left them
+   * an empty object or list (`claude mcp remove` leaves `"mcpServers": {}`, `pi remove` leaves `"packages": []`), and
+   * the file too when install created it (`deleteIfEmpty`) and nothing else is left in it. Read when it runs, since
+   * the command has rewritten the file by then.
+   */
+  | { readonly kind: "drop-empty"; readonly path: string; readonly keys: readonly string[]; readonly deleteIfEmpty?: boolean; readonly why: readonly string[] };
 
 export type Severity = "error" | "conflict" | "warning" | "note";
 
@@ -26,6 +33,8 @@ export interface HarnessPlan {
   readonly findings: readonly Finding[];
   /** What the user still has to do once the steps are done. */
   readonly todo: readonly string[];
+  /** Config files the harness's own commands (run steps) may create, besides the paths of the file steps. */
+  readonly files?: readonly string[];
 }
 
 export type StepStatus = "planned" | "done" | "failed" | "not-run";

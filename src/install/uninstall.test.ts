@@ -1,7 +1,11 @@
 // Uninstall, claude-fleet-monitor leftovers and --dry-run, against real files in a sandboxed HOME.
+import { existsSync, readFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { commands, json, put, runWith, snapshot, useInstallFixture, USER_CODEX_HOOKS, USER_CONFIG, USER_SETTINGS } from "../../test/install-fixture.ts";
-import { readText } from "../../test/install-world.ts";
+import { makeBinDir, makeWorld, readText } from "../../test/install-world.ts";
+import { ROOT } from "../../test/processes.ts";
+import { CREATED_FILES } from "./created-files.ts";
 import { diffLines } from "./diff.ts";
 
 const fixture = useInstallFixture();
@@ -21,8 +25,33 @@ describe("uninstall", () => {
     expect((await run("uninstall")).harnesses.every((harness) => harness.steps.length === 0)).toBe(true);
   });
 
-  it("removes containers it emptied but keeps the files (documented in docs/install.md)", async () => {
+  it("removes the files install created once nothing else is in them (documented in docs/install.md)", async () => {
+    const files = [fixture.settings, fixture.claudeJson, fixture.hooksJson, fixture.configToml];
     await run("install");
+    expect(files.filter((path) => existsSync(path))).toEqual(files);
+    expect(JSON.parse(readText(join(fixture.sandbox.stateDir, CREATED_FILES))).created).toEqual([...files].sort());
+    const removal = await run("uninstall");
+    expect(removal.ok).toBe(true);
+    expect(files.filter((path) => existsSync(path))).toEqual([]);
+    expect(removal.harnesses.flatMap((harness) => harness.steps.map((step) => [step.path, step.change]))).toEqual(files.map((path) => [path, "delete"]));
+    expect(JSON.parse(readText(join(fixture.sandbox.stateDir, CREATED_FILES))).created).toEqual([]);
+  });
+
+  it("keeps a file install created when something else is in it now, and every file that was there before, even {}", async () => {
+    put(fixture.settings, "{}\n");
+    await run("install");
+    const data = json(fixture.hooksJson);
+    data.model_note = "added by the user after install";
+    put(fixture.hooksJson, `${JSON.stringify(data, null, 2)}\n`);
+    await run("uninstall");
+    expect(readText(fixture.settings)).toBe("{}\n");
+    expect(json(fixture.hooksJson)).toEqual({ model_note: "added by the user after install" });
+    expect(existsSync(fixture.claudeJson)).toBe(false);
+  });
+
+  it("without the record of created files (a purged state dir), keeps every file, emptied containers removed", async () => {
+    await run("install");
+    rmSync(join(fixture.sandbox.stateDir, CREATED_FILES));
     await run("uninstall");
     expect(readText(fixture.settings)).toBe("{}\n");
     expect(readText(fixture.hooksJson)).toBe("{}\n");
@@ -38,6 +67,49 @@ describe("uninstall", () => {
     put(fixture.settings, JSON.stringify(data, null, 2));
     await run("uninstall", { harnesses: ["claude"] });
     expect(json(fixture.settings)).toEqual({ hooks: { Stop: [{ hooks: [{ type: "command", command: "mine" }] }] } });
+  });
+});
+
+describe("uninstall through the harnesses' own commands (mocked: fake claude and pi modelled on 2.1.332 and 1.6.0)", () => {
+  const withFakes = () => {
+    const bin = makeBinDir(join(fixture.sandbox.root, "fake-bin"), {
+      claude: readFileSync(join(ROOT, "test", "fixtures", "fake-claude-mcp.mjs"), "utf8"),
+      pi: readFileSync(join(ROOT, "test", "fixtures", "fake-pi.mjs"), "utf8"),
+    });
+    return makeWorld(fixture.sandbox, { packageRoot: fixture.root, path: [bin] });
+  };
+  const piSettings = () => join(fixture.sandbox.env.PI_CODING_AGENT_DIR as string, "settings.json");
+
+  it("removes the mcpServers and packages that claude mcp remove and pi remove leave empty, then the files they created", async () => {
+    const world = withFakes();
+    put(fixture.claudeJson, '{\n  "numStartups": 3\n}');
+    expect((await run("install", { harnesses: ["claude", "pi"], in: world })).ok).toBe(true);
+    expect(json(fixture.claudeJson).mcpServers["tongs-agents"]).toBeDefined();
+    expect(json(piSettings()).packages).toHaveLength(1);
+    const removal = await run("uninstall", { harnesses: ["claude", "pi"], in: world });
+    expect(removal.ok).toBe(true);
+    // .claude.json was there before: it keeps what it had, without the emptied object claude left.
+    expect(json(fixture.claudeJson)).toEqual({ numStartups: 3 });
+    // Pi's settings.json was created by pi install, settings.json by install: both go.
+    expect(existsSync(piSettings())).toBe(false);
+    expect(existsSync(fixture.settings)).toBe(false);
+  });
+
+  it("keeps mcpServers and packages that hold someone else's entries, and an empty one that was there before", async () => {
+    const world = withFakes();
+    put(fixture.claudeJson, JSON.stringify({ mcpServers: { mine: { command: "x" } } }));
+    put(piSettings(), JSON.stringify({ packages: ["npm:someone-elses@1.0.0"] }));
+    await run("install", { harnesses: ["claude", "pi"], in: world });
+    await run("uninstall", { harnesses: ["claude", "pi"], in: world });
+    expect(json(fixture.claudeJson).mcpServers).toEqual({ mine: { command: "x" } });
+    expect(json(piSettings()).packages).toEqual(["npm:someone-elses@1.0.0"]);
+
+    put(fixture.claudeJson, JSON.stringify({ mcpServers: {} }));
+    await run("install", { harnesses: ["claude"], in: world });
+    const removal = await run("uninstall", { harnesses: ["claude"], in: world });
+    expect(removal.harnesses[0]?.steps.map((step) => step.kind)).toEqual(["delete", "run", "drop-empty"]);
+    // Ours was the last server, so the emptied object goes (the user's empty one became ours to empty).
+    expect(json(fixture.claudeJson)).toEqual({});
   });
 });
 
@@ -103,7 +175,8 @@ describe("--dry-run", () => {
     const installed = snapshot(files);
     await run("uninstall");
     for (const step of dryRemoval.harnesses.flatMap((harness) => harness.steps)) {
-      expect(diffLines((installed[step.path as string] as Buffer).toString("utf8"), readText(step.path as string))).toEqual(step.diff);
+      const path = step.path as string;
+      expect(diffLines((installed[path] as Buffer).toString("utf8"), existsSync(path) ? readText(path) : null)).toEqual(step.diff);
     }
   });
 });

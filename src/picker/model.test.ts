@@ -46,27 +46,49 @@ describe("picker model", () => {
     expect(ids(press(model(), ...chars("codex"), "backspace", "clear-query").model)).toHaveLength(7);
   });
 
-  it("moves with arrows, Tab and j/k (j/k only while the filter is empty), wrapping around", () => {
+  it("moves with arrows, Tab/Shift-Tab, Ctrl-N/Ctrl-P and Ctrl-J/Ctrl-K, wrapping around", () => {
     expect(selectedIndex(press(model(), "down", "down").model)).toBe(2);
     expect(selectedIndex(press(model(), "up").model)).toBe(6);
-    expect(selectedIndex(press(model(), { char: "j" }, { char: "j" }, { char: "k" }).model)).toBe(1);
-    expect(press(model(), ...chars("i"), { char: "j" }).model.query).toBe("ij");
+    expect(decodeKeys("\t\u000e\n\u001b[B")).toEqual(["down", "down", "down", "down"]);
+    expect(decodeKeys("\u001b[Z\u0010\u000b\u001b[A\u001bOA")).toEqual(["up", "up", "up", "up", "up"]);
   });
 
-  it("Enter and digits focus; digits and q are typed when filtering", () => {
+  it("types every printable character into the filter, the letters and digits that used to be keys included", () => {
+    // `pi` filters by "pi" (it used to toggle the preview, then filter by "i"); j, k, q and digits are letters too.
+    const typed = press(model(), ...chars("pi"));
+    expect(typed.model.query).toBe("pi");
+    expect(typed.model.preview).toBe(false);
+    for (const text of ["j", "k", "q", "p", "3", "/work", "x q"]) {
+      const run = press(model(), ...chars(text));
+      expect(run.model.query, text).toBe(text);
+      expect(run.effects.filter((effect) => effect !== "selection-changed"), text).toEqual([]);
+    }
+    expect(ids(press(model(), ...chars("/home/u/src/codex")).model)).toEqual([]);
+    expect(ids(press(model(), ...chars("src/waiting")).model)).toEqual(["waiting-b"]);
+    expect(decodeKeys("jkpq1/ é")).toEqual([..."jkpq1/ é"].map((char) => ({ char })));
+  });
+
+  it("Enter focuses the selection; Alt-1 .. Alt-9 focus that row of the shown (filtered) list", () => {
     expect(press(model(), "down", "enter").effects.at(-1)).toBe("focus:error-c");
-    expect(press(model(), { char: "3" }).effects).toEqual(["focus:idle-new"]);
-    expect(press(model(), ...chars("idle"), { char: "2" }).model.query).toBe("idle2");
-    expect(press(model(), { char: "q" }).effects).toEqual(["quit"]);
-    expect(press(model(), ...chars("x"), { char: "q" }).model.query).toBe("xq");
+    expect(press(model(), { jump: 3 }).effects).toEqual(["focus:idle-new"]);
+    expect(press(model(), ...chars("idle"), { jump: 2 }).effects.at(-1)).toBe("focus:idle-seen");
+    expect(press(model(), { jump: 9 }).effects).toEqual(["none"]);
+    expect(decodeKeys("\u001b1\u001b9")).toEqual([{ jump: 1 }, { jump: 9 }]);
+    // Other Alt keys type nothing and do nothing; a lone Esc is Esc.
+    expect(decodeKeys("\u001ba\u001b0\u001b")).toEqual(["escape"]);
   });
 
-  it("a leading / starts a filter, so it can begin with a digit or a key letter", () => {
-    const slashed = press(model(), ...chars("/3"));
-    expect(slashed.effects).not.toContain("focus:idle-new");
-    expect(slashed.model.query).toBe("/3");
-    expect(ids(press(model(), ...chars("/codex")).model)).toEqual(["waiting-b"]);
-    expect(press(model(), ...chars("/q")).effects).not.toContain("quit");
+  it("Ctrl-U clears the filter, Ctrl-W its last word, Backspace its last character", () => {
+    expect(press(model(), ...chars("idle src "), "delete-word").model.query).toBe("idle ");
+    expect(press(model(), ...chars("idle src"), "delete-word", "delete-word").model.query).toBe("");
+    expect(press(model(), ...chars("idle"), "backspace").model.query).toBe("idl");
+    expect(press(model(), ...chars("idle"), "clear-query").model.query).toBe("");
+    expect(decodeKeys("\u0015\u0017\u007f\b")).toEqual(["clear-query", "delete-word", "backspace", "backspace"]);
+  });
+
+  it("Ctrl-C, Ctrl-D, Ctrl-G and Ctrl-Q close", () => {
+    expect(decodeKeys("\u0003\u0004\u0007\u0011")).toEqual(["quit", "quit", "quit", "quit"]);
+    expect(press(model(), ...chars("idle"), "quit").effects.at(-1)).toBe("quit");
   });
 
   it("Esc clears the filter first, then closes", () => {
@@ -83,7 +105,7 @@ describe("picker model", () => {
   });
 
   it("decodes terminal input into keys and never types escape sequences into the filter", () => {
-    expect(decodeKeys("\u001b[A\u001b[B\u001bOA\t\u001b[Z\r\u007fab\u0014\u0018\u0003\u001b[1;5C\u001b")).toEqual(["up", "down", "up", "down", "up", "enter", "backspace", { char: "a" }, { char: "b" }, "toggle-preview", "prune", "quit", "escape"]);
+    expect(decodeKeys("\u001b[A\u001b[B\u001bOA\t\u001b[Z\r\u007fab\u0014\u0018\u0003\u001b[1;5C\u001b[15~\u001b")).toEqual(["up", "down", "up", "down", "up", "enter", "backspace", { char: "a" }, { char: "b" }, "toggle-preview", "prune", "quit", "escape"]);
   });
 });
 
@@ -95,7 +117,7 @@ describe("picker frame", () => {
     expect(lines[0]).toContain("7 sessions");
     expect(lines[2]).toMatch(/^1>● waiting\s+codex\s+src\/waiting-b\s+50s\s+waiting detail/);
     expect(lines[4]).toMatch(/^3 ◆ done\s+claude/);
-    expect(lines.at(-1)).toMatch(/^enter focus · 1-9 jump/);
+    expect(lines.at(-1)).toMatch(/^enter focus · alt-1…9 jump/);
   });
 
   it("shows the preview below the list when it is on", () => {

@@ -26,10 +26,13 @@ export type Key =
   | "escape"
   | "backspace"
   | "clear-query"
+  | "delete-word"
   | "toggle-preview"
   | "prune"
   | "quit"
-  | { char: string };
+  | { char: string }
+  /** Focus the nth shown row (Alt-1 .. Alt-9). */
+  | { jump: number };
 
 export type Effect = { kind: "none" } | { kind: "quit" } | { kind: "focus"; id: string } | { kind: "prune" } | { kind: "selection-changed" };
 
@@ -55,12 +58,9 @@ function haystack(row: Row): string {
   return [session.short_id, session.harness, session.harness_name, row.rank, session.status, session.cwd, row.branch ?? "", session.detail, session.profile_id, session.session_id, session.pid ?? ""].join(" ").toLowerCase();
 }
 
-/**
- * Every whitespace-separated word of the query must appear somewhere in the row. A leading `/` only starts the filter
- * (so a filter can begin with a digit, which on an empty filter jumps to that row).
- */
+/** Every whitespace-separated word of the query must appear somewhere in the row. */
 export function visibleRows(model: Pick<PickerModel, "rows" | "query">): Row[] {
-  const words = model.query.replace(/^\//, "").toLowerCase().split(/\s+/).filter(Boolean);
+  const words = model.query.toLowerCase().split(/\s+/).filter(Boolean);
   return words.length === 0 ? [...model.rows] : model.rows.filter((row) => words.every((word) => haystack(row).includes(word)));
 }
 
@@ -83,23 +83,17 @@ function setQuery(model: PickerModel, query: string): { model: PickerModel; effe
 }
 
 /**
- * Keys (docs in the README, "pick"): typing filters (`/` first to start a filter with a digit, j, k, p or q); arrows,
- * Ctrl-P/Ctrl-N and Tab/Shift-Tab move, and j/k too while the filter is empty; Enter focuses; 1-9 focus that row
- * directly while the filter is empty; Ctrl-T (or p) toggles
- * the preview; Ctrl-X removes ended and stale sessions; Esc clears the filter or closes; q (empty filter) and Ctrl-C
- * close.
+ * Keys (docs in the README, "pick"), after fzf: every printable character types into the filter; actions are on
+ * arrows and control keys (Up/Down, Ctrl-P/Ctrl-N, Ctrl-K/Ctrl-J and Tab/Shift-Tab move; Enter focuses; Ctrl-T
+ * toggles the preview; Ctrl-X removes ended and stale sessions; Ctrl-U clears the filter, Ctrl-W its last word; Esc
+ * clears the filter, else closes; Ctrl-C, Ctrl-D, Ctrl-G and Ctrl-Q close); row jumps are on keys that type nothing
+ * (Alt-1 .. Alt-9 focus that shown row).
  */
 export function handleKey(model: PickerModel, key: Key): { model: PickerModel; effect: Effect } {
   if (typeof key === "object") {
-    const empty = model.query === "";
-    if (empty && (key.char === "j" || key.char === "k")) return move(model, key.char === "j" ? 1 : -1);
-    if (empty && key.char === "q") return { model, effect: { kind: "quit" } };
-    if (empty && key.char === "p") return { model: { ...model, preview: !model.preview }, effect: { kind: "selection-changed" } };
-    if (empty && /^[1-9]$/.test(key.char)) {
-      const row = visibleRows(model)[Number(key.char) - 1];
-      return row ? { model: { ...model, selectedId: row.session.id }, effect: { kind: "focus", id: row.session.id } } : { model, effect: NONE };
-    }
-    return setQuery(model, model.query + key.char);
+    if ("char" in key) return setQuery(model, model.query + key.char);
+    const row = visibleRows(model)[key.jump - 1];
+    return row ? { model: { ...model, selectedId: row.session.id }, effect: { kind: "focus", id: row.session.id } } : { model, effect: NONE };
   }
   switch (key) {
     case "up":
@@ -114,6 +108,8 @@ export function handleKey(model: PickerModel, key: Key): { model: PickerModel; e
       return setQuery(model, [...model.query].slice(0, -1).join(""));
     case "clear-query":
       return setQuery(model, "");
+    case "delete-word":
+      return setQuery(model, model.query.replace(/\S*\s*$/, ""));
     case "escape":
       return model.query === "" ? { model, effect: { kind: "quit" } } : setQuery(model, "");
     case "toggle-preview":
@@ -140,17 +136,26 @@ export function decodeKeys(data: string): Key[] {
       index += code.length;
       continue;
     }
+    // Alt-<key> arrives as Esc and the key: Alt-1 .. Alt-9 jump to that row; other Alt keys do nothing.
+    // eslint-disable-next-line no-control-regex
+    const alt = /^\u001b([\x20-\x7e])/.exec(rest);
+    if (alt) {
+      if (/^[1-9]$/.test(alt[1] as string)) keys.push({ jump: Number(alt[1]) });
+      index += 2;
+      continue;
+    }
     const char = String.fromCodePoint(rest.codePointAt(0) as number);
     index += char.length;
     if (char === "\u001b") keys.push("escape");
-    else if (char === "\r" || char === "\n") keys.push("enter");
-    else if (char === "\t" || char === "\u000e") keys.push("down"); // Tab, Ctrl-N
-    else if (char === "\u0010") keys.push("up"); // Ctrl-P
+    else if (char === "\r") keys.push("enter");
+    else if (char === "\t" || char === "\u000e" || char === "\n") keys.push("down"); // Tab, Ctrl-N, Ctrl-J
+    else if (char === "\u0010" || char === "\u000b") keys.push("up"); // Ctrl-P, Ctrl-K
     else if (char === "\u007f" || char === "\b") keys.push("backspace");
     else if (char === "\u0015") keys.push("clear-query"); // Ctrl-U
+    else if (char === "\u0017") keys.push("delete-word"); // Ctrl-W
     else if (char === "\u0014") keys.push("toggle-preview"); // Ctrl-T
     else if (char === "\u0018") keys.push("prune"); // Ctrl-X
-    else if (char === "\u0003" || char === "\u0004") keys.push("quit"); // Ctrl-C, Ctrl-D
+    else if (char === "\u0003" || char === "\u0004" || char === "\u0007" || char === "\u0011") keys.push("quit"); // Ctrl-C, Ctrl-D, Ctrl-G, Ctrl-Q
     else if (char >= " ") keys.push({ char });
   }
   return keys;

@@ -92,7 +92,7 @@ export function renderFrame(model: PickerModel, options: FrameOptions): string[]
   lines.push(paint("1", fit(`tongs-agents  ${model.rows.length} session${model.rows.length === 1 ? "" : "s"}${summary.length ? `  ·  ${summary.join(" · ")}` : ""}`, width)));
   lines.push(fit(`> ${model.query}${model.query ? "" : "type to filter"}`, width));
 
-  const footer = paint("90", fit("enter focus · 1-9 jump · ↑↓ move · ^T preview · ^X clear ended · esc quit", width));
+  const footer = paint("90", fit("enter focus · alt-1…9 jump · ↑↓ move · ^T preview · ^X clear ended · esc quit", width));
   const messageLines = model.message ? 1 : 0;
   const available = Math.max(1, height - lines.length - 1 - messageLines);
   const previewHeight = model.preview ? Math.floor(available / 2) : 0;

@@ -51,7 +51,9 @@ describe("runPicker", () => {
     await until(() => screen().includes("focus failed: the focus module is missing"), "the focus failure");
     input.write("\u0018");
     await until(() => screen().includes("clearing ended sessions failed: the prune module is missing"), "the prune failure");
-    input.write("q");
+    input.write("q"); // typed into the filter: the picker stays open
+    await until(() => screen().includes("> q"), "q in the filter");
+    input.write("\u0003");
     expect(await exit).toEqual({ kind: "cancelled" });
   });
 });

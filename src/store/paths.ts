@@ -4,6 +4,8 @@ import { homedir } from "node:os";
 import { isAbsolute, join } from "node:path";
 
 export const STATE_DIR_ENV = "TONGS_AGENTS_STATE_DIR";
+/** The hook's debug log in the state dir (TONGS_AGENTS_DEBUG=1; src/hook/debug-log.ts), rotated to `hook.log.1`. */
+export const DEBUG_LOG_FILE = "hook.log";
 
 /** $TONGS_AGENTS_STATE_DIR, else $XDG_STATE_HOME/tongs-agents, else ~/.local/state/tongs-agents (absolute paths only). */
 export function resolveStateDir(env: NodeJS.ProcessEnv = process.env, home: () => string = homedir): string {

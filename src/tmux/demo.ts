@@ -5,6 +5,7 @@ import { tmuxSync } from "./runner.ts";
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { killProcessTree } from "../core/process-tree.ts";
 
 export interface DemoStep {
   /** Milliseconds to wait before this step. */
@@ -22,6 +23,11 @@ export interface DemoAgent {
   readonly steps: readonly DemoStep[];
   /** Repeat the last step forever at this interval (a busy agent). */
   readonly repeatMs?: number;
+  /**
+   * After its last step the agent asks (a permission prompt): the key typed in its pane picks what follows, as a real
+   * agent goes on working once it is answered. Other keys are ignored; it asks once.
+   */
+  readonly answers?: Readonly<Record<string, readonly DemoStep[]>>;
 }
 
 export const DEMO_AGENTS: readonly DemoAgent[] = [
@@ -36,6 +42,16 @@ export const DEMO_AGENTS: readonly DemoAgent[] = [
       { after: 400, alias: "tool-use", extra: { tool_name: "Bash" }, say: "● Bash npm test -- LoginForm" },
       { after: 300, alias: "permission-request", extra: { tool_name: "Bash" }, say: "  Allow `npm test -- LoginForm`?  1. Yes  2. No" },
     ],
+    answers: {
+      "1": [
+        { after: 0, alias: "tool-done", extra: { tool_name: "Bash" }, say: "  ✓ allowed\n  ⎿ 12 passed (LoginForm.test.tsx)" },
+        { after: 2500, alias: "stop", extra: { last_assistant_message: "Added the login form with validation; its 12 tests pass." }, say: "Added the login form with validation; its 12 tests pass." },
+      ],
+      "2": [
+        { after: 0, alias: "tool-use", extra: { tool_name: "Read" }, say: "  ✗ denied: reading the test output instead\n● Read test-results.json" },
+        { after: 2500, alias: "stop", extra: { last_assistant_message: "Added the login form; I did not run the tests (denied)." }, say: "Added the login form; I did not run the tests (denied)." },
+      ],
+    },
   },
   {
     harness: "codex",
@@ -80,20 +96,40 @@ export const DEMO_AGENTS: readonly DemoAgent[] = [
 /** The simulated agent: runs its steps through the hook, printing as it goes, then stays alive (an open session). */
 const AGENT_SCRIPT = `
 const { spawnSync } = require("node:child_process");
-const [hook, harness, sessionId, stepsJson, repeatMs] = process.argv.slice(2);
-const steps = JSON.parse(stepsJson);
+const [hook, harness, sessionId, stepsJson, repeatMs, answersJson] = process.argv.slice(2);
+const answers = JSON.parse(answersJson || "{}");
 const send = (step) => {
   const payload = { session_id: sessionId, cwd: process.cwd(), ...(step.extra || {}) };
   spawnSync(process.execPath, [hook, step.alias, "--agent", harness], { input: JSON.stringify(payload) });
-  process.stdout.write(step.say + "\\n");
+  process.stdout.write(step.say.replace(/\\n/g, "\\r\\n") + "\\r\\n");
 };
-let at = 0;
-const next = () => {
-  const step = steps[at++];
-  if (step) return setTimeout(() => { send(step); next(); }, step.after);
+const run = (steps, done) => {
+  let at = 0;
+  const next = () => {
+    const step = steps[at++];
+    if (step) return setTimeout(() => { send(step); next(); }, step.after);
+    done(steps);
+  };
+  next();
+};
+// Asking: the first key that is an answer goes on with its steps (raw keys, no Enter, as in a real agent's prompt).
+const ask = () => {
+  if (Object.keys(answers).length === 0 || !process.stdin.isTTY) return;
+  process.stdin.setRawMode(true);
+  const onKey = (data) => {
+    const steps = answers[data.toString()];
+    if (!steps) return;
+    process.stdin.off("data", onKey);
+    process.stdin.setRawMode(false);
+    process.stdin.pause();
+    run(steps, () => {});
+  };
+  process.stdin.on("data", onKey);
+};
+run(JSON.parse(stepsJson), (steps) => {
   if (Number(repeatMs) > 0) setInterval(() => send(steps[steps.length - 1]), Number(repeatMs));
-};
-next();
+  ask();
+});
 setInterval(() => {}, 1 << 30);
 `;
 
@@ -107,7 +143,7 @@ export interface DemoWorld {
 }
 
 /** Build the temp world and start the agents in windows of the `demo` session, detached. */
-export function startDemo({ node, hook, configLines }: { node: string; hook: string; configLines: readonly string[] }): DemoWorld {
+export function startDemo({ node, hook, configLines, agents = DEMO_AGENTS }: { node: string; hook: string; configLines: readonly string[]; agents?: readonly DemoAgent[] }): DemoWorld {
   const root = mkdtempSync(join(tmpdir(), "tongs-demo-"));
   const stateDir = join(root, "state");
   const socket = join(root, "tmux.sock");
@@ -127,17 +163,16 @@ export function startDemo({ node, hook, configLines }: { node: string; hook: str
     "set -g status-style bg=colour236,fg=colour250",
     "set -g status-left-length 80",
     `set -g status-left ' tongs-agents demo │ prefix+a picker · prefix+N next · prefix+d leave │ '`,
-    "set -g status-right-length 60",
     "set -g status-right ''",
     ...configLines,
     "",
   ].join("\n"));
-  for (const [index, agent] of DEMO_AGENTS.entries()) {
+  for (const [index, agent] of agents.entries()) {
     const cwd = join(root, "src", agent.repo);
     // A repository the picker can read a branch from: HEAD is all it needs.
     mkdirSync(join(cwd, ".git"), { recursive: true });
     writeFileSync(join(cwd, ".git", "HEAD"), `ref: refs/heads/${agent.branch}\n`);
-    const argv = [join(bin, agent.harness), join(root, "agent.cjs"), hook, agent.harness, `demo-${agent.repo}-${process.pid}`, JSON.stringify(agent.steps), String(agent.repeatMs ?? 0)];
+    const argv = [join(bin, agent.harness), join(root, "agent.cjs"), hook, agent.harness, `demo-${agent.repo}-${process.pid}`, JSON.stringify(agent.steps), String(agent.repeatMs ?? 0), JSON.stringify(agent.answers ?? {})];
     const command = argv.map((word) => `'${word.replaceAll("'", `'\\''`)}'`).join(" ");
     if (index === 0) tmux("-f", conf, "new-session", "-d", "-s", "demo", "-n", agent.repo, "-x", "160", "-y", "45", "-c", cwd, command);
     else tmux("new-window", "-d", "-t", "demo:", "-n", agent.repo, "-c", cwd, command);
@@ -149,6 +184,9 @@ export function startDemo({ node, hook, configLines }: { node: string; hook: str
     env,
     tmux,
     stop() {
+      // Agents, their hooks, the picker: all gone before the files are (src/process-tree.ts says why).
+      const server = Number(tmux("display-message", "-p", "#{pid}").stdout.trim());
+      if (server > 0) killProcessTree(server);
       tmux("kill-server");
       rmSync(root, { recursive: true, force: true });
     },

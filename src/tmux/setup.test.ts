@@ -36,6 +36,19 @@ describe("the tmux.conf block", () => {
   });
 });
 
+describe("the status segment", () => {
+  it("goes first in status-right once, widening status-right-length on tmux 3.2+ (format arithmetic), only first before", () => {
+    const guard = body.find((line) => line.startsWith("if-shell"));
+    expect(guard).toBe(
+      "if-shell -F '#{m:*tongs_agents_status*,#{status-right}}' '' \"set -gF status-right '##{E:@tongs_agents_status} #{status-right}' ; " +
+        "set -gF status-right-length '#{?#{==:#{status-right-length},#{@tongs_agents_length}},#{status-right-length},#{e|+:#{status-right-length},20}}' ; " +
+        "set -gF @tongs_agents_length '#{status-right-length}'\"",
+    );
+    const old = blockBody({ node: "/n", cli: "/c", pickerKey: "a", nextKey: "N", status: true, tmuxVersion: [3, 1] });
+    expect(old.find((line) => line.startsWith("if-shell"))).toBe("if-shell -F '#{m:*tongs_agents_status*,#{status-right}}' '' \"set -gF status-right '##{E:@tongs_agents_status} #{status-right}'\"");
+  });
+});
+
 describe("writing tmux.conf", () => {
   it("writes through a symlinked tmux.conf (a dotfile manager's link stays a link) and gives the file back on removal", async () => {
     const { mkdtempSync, writeFileSync, symlinkSync, lstatSync, readFileSync, rmSync } = await import("node:fs");

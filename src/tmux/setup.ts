@@ -51,10 +51,29 @@ export function blockBody(options: SetupOptions): string[] {
   lines.push(`bind-key ${options.nextKey} run-shell -b ${tmuxQuote(`${cli} next --client "#{client_tty}" >/dev/null 2>&1 || true`)}`);
   if (options.status) {
     lines.push(`set -g @tongs_agents_status ${tmuxQuote(`#(${cli} status --format tmux)`)}`);
-    // Appended once, however often the file is sourced.
-    lines.push(`if-shell -F '#{m:*tongs_agents_status*,#{status-right}}' '' "set -ag status-right ' #{E:@tongs_agents_status}'"`);
+    lines.push(`if-shell -F '#{m:*tongs_agents_status*,#{status-right}}' '' "${statusCommands(options.tmuxVersion)}"`);
   }
   return lines;
+}
+
+/** Columns the segment takes at most: four states, each a glyph and a count of up to three digits, and the spaces. */
+export const STATUS_SEGMENT_WIDTH = 20;
+
+/**
+ * Put the segment first in status-right, once however often the file is sourced (the if-shell around this), and widen
+ * status-right-length by the segment's width. tmux draws status-right cut to status-right-length, keeping its start:
+ * the stock status-right (a 21-character pane title, the clock and the date) all but fills the stock length of 40,
+ * so a segment appended at the end was never seen; first, it is seen whatever the length, and the wider length keeps
+ * the user's own status-right (stock or a theme's) as whole as it was. `set -F` expands `#{status-right}` to the
+ * option's text as written (formats, #(commands) and styles in it are kept, not run); `##` keeps our reference
+ * unexpanded. The length is widened only when it is not the one we set last time (@tongs_agents_length), so sourcing
+ * a file that resets status-right but not its length does not widen it again. Arithmetic in formats needs tmux 3.2.
+ */
+function statusCommands(version: SetupOptions["tmuxVersion"]): string {
+  const first = "set -gF status-right '##{E:@tongs_agents_status} #{status-right}'";
+  if (!popupsSupported(version)) return first;
+  const widen = `set -gF status-right-length '#{?#{==:#{status-right-length},#{@tongs_agents_length}},#{status-right-length},#{e|+:#{status-right-length},${STATUS_SEGMENT_WIDTH}}}'`;
+  return [first, widen, "set -gF @tongs_agents_length '#{status-right-length}'"].join(" ; ");
 }
 
 interface Markers {

@@ -1,6 +1,6 @@
 // Live: the real Claude Code CLI (pinned in harnesses.json) and our installer: `claude mcp add` really registers the
 // server, and a real `claude -p` session runs the hooks the installer wrote.
-import { mkdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { execa } from "execa";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -74,6 +74,10 @@ describe(`Claude Code ${HARNESS_PACKAGES.claude.version} (live)`, { timeout: 180
     const removal = await run(moved, "uninstall");
     expect(removal.ok).toBe(true);
     expect(server()).toBeUndefined();
-    expect(JSON.parse(readFileSync(join(sandbox.env.CLAUDE_CONFIG_DIR as string, "settings.json"), "utf8"))).toEqual({});
+    // The real `claude mcp remove` leaves "mcpServers": {}; uninstall removes it (Claude's own keys stay).
+    expect(JSON.parse(readFileSync(claudeJson, "utf8"))).not.toHaveProperty("mcpServers");
+    expect(JSON.parse(readFileSync(claudeJson, "utf8"))).toHaveProperty("firstStartVersion", HARNESS_PACKAGES.claude.version);
+    // settings.json did not exist before install: install created it, so uninstall removes it.
+    expect(existsSync(join(sandbox.env.CLAUDE_CONFIG_DIR as string, "settings.json"))).toBe(false);
   });
 });

@@ -1,6 +1,6 @@
 // Live: the real Pi CLI (pinned in harnesses.json) installing and removing our bridge package. The bridge here is a
 // stand-in (test/install-world.ts: a Pi package with one no-op extension); the real one is built in pi-bridge/.
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { execa } from "execa";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -61,5 +61,21 @@ describe(`Pi ${HARNESS_PACKAGES.pi.version} (live)`, { timeout: 180_000 }, () =>
     expect(after).not.toContain("pi-bridge");
     expect(after).toContain(other);
     expect(JSON.parse(readFileSync(join(agentDir, "settings.json"), "utf8")).packages).toEqual([other]);
+  });
+
+  it("removes the packages list pi remove leaves empty, and the settings.json that pi install created", async () => {
+    rmSync(join(agentDir, "settings.json"));
+    const world = worldAt("only place");
+    expect((await run(world, "install")).ok).toBe(true);
+    expect(JSON.parse(readFileSync(join(agentDir, "settings.json"), "utf8")).packages).toHaveLength(1);
+    const removal = await run(world, "uninstall");
+    expect(removal.ok, JSON.stringify(removal.harnesses[0]?.steps)).toBe(true);
+    expect(existsSync(join(agentDir, "settings.json"))).toBe(false);
+
+    // A settings.json of the user's with other settings: it stays, without the emptied list.
+    writeFileSync(join(agentDir, "settings.json"), `${JSON.stringify({ defaultThinkingLevel: "low" }, null, 2)}\n`);
+    await run(world, "install");
+    await run(world, "uninstall");
+    expect(JSON.parse(readFileSync(join(agentDir, "settings.json"), "utf8"))).toEqual({ defaultThinkingLevel: "low" });
   });
 });

@@ -54,6 +54,13 @@ describe("pick in a real pseudo-terminal (node-pty)", () => {
       await lab.ready(third);
       await waitFor(() => started() === 3, "the new session to appear without a key press");
 
+      // Letters that used to be keys (p preview, q quit) are typed into the filter; Ctrl-U clears it.
+      picker.write("pq");
+      await waitFor(() => lastFrame(output)[1]?.trimEnd() === "> pq", "pq in the filter");
+      expect(lastFrame(output).some((line) => line.startsWith("── preview"))).toBe(false);
+      picker.write("\u0015");
+      await waitFor(() => started() === 3, "the filter to clear");
+
       // Type the target's own session id: exactly one row remains.
       picker.write(target.sessionId);
       await waitFor(() => lastFrame(output).filter((line) => /^[1-9][ >]/.test(line)).length === 1, "the filter to leave one row");
@@ -81,7 +88,7 @@ describe("pick in a real pseudo-terminal (node-pty)", () => {
       await waitFor(() => rows("ended") === 0, "the ended row to go");
       expect(rows("started")).toBe(1);
       expect(readdirSync(sessionsDirOf(sandbox.stateDir)).filter((name) => /^[0-9a-f]{64}\.json$/.test(name))).toHaveLength(1);
-      picker.write("q");
+      picker.write("\u0003"); // Ctrl-C
       expect(await exited).toBe(0);
     } finally {
       picker.kill();
@@ -96,7 +103,7 @@ describe("pick in a real pseudo-terminal (node-pty)", () => {
 });
 
 describe("pick in a real tmux popup", () => {
-  it("opens from a key binding, and Enter lands the client that opened it on the chosen pane", async () => {
+  it("opens from a key binding, and Alt-1 lands the client that opened it on the chosen row's pane", async () => {
     const home = lab.newSession("home");
     const target = lab.newSession("elsewhere");
     const third = lab.split(home.pane);
@@ -108,7 +115,8 @@ describe("pick in a real tmux popup", () => {
     await waitFor(() => lab.seen(client).text.split("\n").filter((line) => /○ started\s+claude/.test(line)).length === 3, "the picker to open in the popup");
     lab.tmux(lab.outer, "send-keys", "-t", client.outerSession, "-l", target.sessionId);
     await waitFor(() => lab.seen(client).text.split("\n").filter((line) => /[1-9][ >][○●▶◆✓]/.test(line)).length === 1, "the filter to leave one row");
-    lab.tmux(lab.outer, "send-keys", "-t", client.outerSession, "Enter");
+    // Alt-1 (tmux passes M-1 to the popup as Esc 1): focus the first shown row.
+    lab.tmux(lab.outer, "send-keys", "-t", client.outerSession, "M-1");
     await waitFor(() => lab.clients().find((attached) => attached.tty === client.tty)?.pane === target.pane, "the client to land on the target");
     expectShows(client, target);
     // The session the popup lived in is still there.

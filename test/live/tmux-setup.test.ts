@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { blockBody, withBlock } from "../../src/tmux/setup.ts";
 import { runCliProcess } from "../processes.ts";
 import { makeSandbox, type Sandbox } from "../sandbox.ts";
-import { TmuxLab, waitFor } from "./tmux-lab.ts";
+import { TmuxLab, waitFor, type AttachedClient } from "./tmux-lab.ts";
 
 let sandbox: Sandbox;
 let lab: TmuxLab;
@@ -53,6 +53,35 @@ describe("tmux-setup, live", () => {
     expect(readFileSync(conf, "utf8")).toBe("set -g mouse on\n");
   });
 
+  // A stock tmux: the default status-right (a 21-character pane title, the clock and the date) all but fills the
+  // default status-right-length of 40, so a segment appended after it was cut off. The server reads only the block
+  // (-f), the pane title is a long host name, and the status line is read from what an attached client draws.
+  it("the status segment shows on a stock tmux, and the stock status-right stays whole", async () => {
+    const conf = join(sandbox.root, "only-the-block.conf");
+    expect((await runCliProcess(["tmux-setup", "--write", "--file", conf], sandbox.env)).code).toBe(0);
+    const client = await waitingClient(conf);
+    await waitFor(() => statusLine(client).includes("●1"), "the segment on the status line");
+    const line = statusLine(client);
+    expect(line).toMatch(/●1 "build-server-07\.examp" \d\d:\d\d \d\d-[A-Z][a-z]{2}-\d\d$/);
+    expect(lab.tmux(lab.inner, "show-options", "-gv", "status-right-length")).toBe("60");
+  });
+
+  it("the status segment shows beside a themed status-right that fills its own length, which stays whole", async () => {
+    const conf = join(sandbox.root, "themed.conf");
+    // A theme's right side: styled blocks, a command, the time, exactly as long as its status-right-length.
+    const theme = "#[fg=colour233,bg=colour241,bold] #(echo up-3-days) #[fg=colour233,bg=colour245,bold] %H:%M:%S #[default] theme-end";
+    writeFileSync(conf, `set -g status-right-length 39\nset -g status-right '${theme}'\n`);
+    expect((await runCliProcess(["tmux-setup", "--write", "--file", conf], sandbox.env)).code).toBe(0);
+    const client = await waitingClient(conf);
+    await waitFor(() => statusLine(client).includes("●1"), "the segment on the status line");
+    expect(statusLine(client)).toMatch(/●1 {2}up-3-days {2}\d\d:\d\d:\d\d {2}theme-end$/);
+    for (let source = 0; source < 2; source++) lab.tmux(lab.inner, "source-file", conf);
+    expect(lab.tmux(lab.inner, "show-options", "-gv", "status-right")).toBe(`#{E:@tongs_agents_status} ${theme}`);
+    expect(lab.tmux(lab.inner, "show-options", "-gv", "status-right-length")).toBe("59");
+    expect((await runCliProcess(["tmux-setup", "--remove", "--file", conf], sandbox.env)).code).toBe(0);
+    expect(readFileSync(conf, "utf8")).toBe(`set -g status-right-length 39\nset -g status-right '${theme}'\n`);
+  });
+
   it("quotes install paths with spaces, quotes and $ so tmux and sh both read them back", () => {
     const odd = join(sandbox.root, `it's a "$HOME" dir`);
     mkdirSync(odd);
@@ -68,6 +97,21 @@ describe("tmux-setup, live", () => {
     expect(words).toEqual([join(odd, "node"), join(odd, "tongs-agents.js")]);
   });
 });
+
+/** A tmux server that reads only `conf`, an agent waiting for permission, and a client attached to its session. */
+async function waitingClient(conf: string): Promise<AttachedClient> {
+  lab.tmux(lab.inner, "-f", conf, "new-session", "-d", "-s", "boot", "sleep 600");
+  const agent = lab.newSession("home", { events: ["session-start", "prompt-submit", "permission-request"] });
+  await lab.ready(agent);
+  // The pane title is the host name by default; a long one fills the stock status-right's 21 characters.
+  lab.tmux(lab.inner, "select-pane", "-t", agent.pane, "-T", "build-server-07.example.internal");
+  return lab.attach("home");
+}
+
+/** The client's status line (its last line), as drawn. */
+function statusLine(client: AttachedClient): string {
+  return lab.seen(client).text.trimEnd().split("\n").at(-1)?.trimEnd() ?? "";
+}
 
 /** list-keys prints the argument tmux-quoted; undo that quoting (single or double quotes). */
 function tmuxUnquote(text: string): string {

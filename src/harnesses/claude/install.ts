@@ -104,6 +104,8 @@ function planMcp(world: InstallWorld, intent: Intent, findings: Finding[]): Step
   if (cli) {
     if (why.length > 0) steps.push({ kind: "write", path, before: read.text, after: text, why });
     if (unregister) steps.push({ kind: "run", argv: [cli, "mcp", "remove", "--scope", "user", MCP_NAME], why: state === "outdated" && register ? `replace MCP server "${MCP_NAME}" (new paths)` : `remove MCP server "${MCP_NAME}"` });
+    // claude mcp remove leaves `"mcpServers": {}` behind when ours was the last server.
+    if (unregister && !register && [...remaining].every((name) => name === MCP_NAME)) steps.push({ kind: "drop-empty", path, keys: ["mcpServers"], why: ['remove the "mcpServers" object claude mcp remove leaves empty'] });
     if (register) steps.push({ kind: "run", argv: [cli, "mcp", "add", "--scope", "user", MCP_NAME, "--", desired.command, ...desired.args], why: `register MCP server "${MCP_NAME}" in ${path}` });
     return steps;
   }
@@ -131,5 +133,6 @@ export async function planClaude(world: InstallWorld, intent: Intent): Promise<H
   const todo: string[] = [];
   if (steps.length > 0) todo.push("Restart running Claude Code sessions: they read hooks and MCP servers when they start.");
   if (intent.mode === "install" && !which("claude", world.env)) findings.push(note("The claude CLI is not on PATH; the hooks are in place for when it is."));
-  return { harness: "claude", steps, findings, todo };
+  // `claude mcp add` creates .claude.json when it is missing.
+  return { harness: "claude", steps, findings, todo, files: [claudeJsonPath(world)] };
 }

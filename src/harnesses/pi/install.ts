@@ -54,17 +54,22 @@ export function readMarker(path: string): MarkerRead {
   return { ok: true, text: read.text, marker: parsed.data };
 }
 
-/** Local package paths in Pi's settings.json, resolved the way Pi resolves them (relative to the settings file). */
-export function piPackagePaths(agentDir: string): { ok: true; paths: string[] } | { ok: false; detail: string } {
-  const path = join(agentDir, "settings.json");
+/**
+ * Local package paths in Pi's settings.json, resolved the way Pi resolves them (relative to the settings file), and
+ * how many entries `packages` has in all (npm and git sources too).
+ */
+export function piPackagePaths(agentDir: string): { ok: true; paths: string[]; entries: number } | { ok: false; detail: string } {
+  const path = piSettingsPath(agentDir);
   const read = readConfigFile(path);
   if (!read.ok) return read;
   const doc = parseJsonDocument(read.text ?? "");
   if (!doc.ok) return { ok: false, detail: `${path} is ${doc.detail}` };
   const packages = Array.isArray(doc.data.packages) ? doc.data.packages : [];
   const sources = packages.map((entry) => (typeof entry === "string" ? entry : typeof entry === "object" && entry !== null ? (entry as { source?: unknown }).source : undefined));
-  return { ok: true, paths: sources.filter((source): source is string => typeof source === "string" && !/^[a-z]+:/.test(source)).map((source) => resolve(agentDir, source)) };
+  return { ok: true, paths: sources.filter((source): source is string => typeof source === "string" && !/^[a-z]+:/.test(source)).map((source) => resolve(agentDir, source)), entries: packages.length };
 }
+
+const piSettingsPath = (agentDir: string) => join(agentDir, "settings.json");
 
 const unique = (items: readonly string[]) => [...new Set(items)];
 
@@ -81,7 +86,13 @@ export async function planPi(world: InstallWorld, intent: Intent): Promise<Harne
   if (intent.mode === "uninstall") {
     if (!previous) return { harness: "pi", steps, findings: [note(`No Pi bridge installed by tongs-agents (${markerPath} does not exist).`)], todo };
     if (!pi) return { harness: "pi", steps, findings: [error("pi is not on PATH: it is needed to remove the bridge package from Pi's settings")], todo };
-    for (const path of unique([...previous.managed_paths, previous.extension_path])) steps.push({ kind: "run", argv: [pi, "remove", path], why: `remove package ${path} from Pi`, tolerate: NOT_INSTALLED });
+    const ours = unique([...previous.managed_paths, previous.extension_path]);
+    for (const path of ours) steps.push({ kind: "run", argv: [pi, "remove", path], why: `remove package ${path} from Pi`, tolerate: NOT_INSTALLED });
+    // pi remove leaves `"packages": []` behind when ours were the only packages.
+    const installed = piPackagePaths(agentDir);
+    if (installed.ok && installed.entries > 0 && installed.entries === installed.paths.length && installed.paths.every((path) => ours.includes(path))) {
+      steps.push({ kind: "drop-empty", path: piSettingsPath(agentDir), keys: ["packages"], why: ['remove the "packages" list pi remove leaves empty'] });
+    }
     steps.push({ kind: "delete", path: markerPath, before: current.text as string, why: ["remove the ownership marker"] });
     todo.push("Restart running Pi sessions (or /reload): they load packages when they start.");
     return { harness: "pi", steps, findings, todo };
@@ -101,7 +112,8 @@ export async function planPi(world: InstallWorld, intent: Intent): Promise<Harne
   for (const path of old) steps.push({ kind: "run", argv: [pi, "remove", path], why: `remove the previous bridge reference ${path}`, tolerate: NOT_INSTALLED });
   if (old.length > 0) steps.push({ kind: "write", path: markerPath, before: renderMarker(recording), after: renderMarker(desired), why: ["forget references that are gone"] });
   todo.push("Restart running Pi sessions (or /reload): they load packages when they start.");
-  return { harness: "pi", steps, findings, todo };
+  // `pi install` creates Pi's settings.json when it is missing.
+  return { harness: "pi", steps, findings, todo, files: [piSettingsPath(agentDir)] };
 }
 
 /**
