@@ -2,9 +2,9 @@
 // Every rejection happens before the store is touched. Callers (hook-main.ts) turn any outcome into exit code 0.
 import { lstatSync } from "node:fs";
 import { applyEvent } from "./apply.ts";
-import { LIMITS } from "./bounds.ts";
 import { interpretFleetEvent, interpretNative, type Transition } from "./events.ts";
 import { FLEET_EVENT, acceptsEvent, findHarness, type Harness, type HookAlias, type NativeAlias } from "./harnesses.ts";
+import { fleetPayload, nativePayload, type HookInput } from "./hook-input.ts";
 import { canonicalId, digestOf, instanceDigest, placeholderCanonicalId, processInstanceId } from "./identity.ts";
 import { launchFromEnv } from "./launch.ts";
 import { ensureStateDirs } from "./paths.ts";
@@ -43,7 +43,7 @@ export type HookOutcome =
   | { ok: true; action: "written" | "skipped" | "ignored" | "deferred"; detail: string; canonicalId?: string }
   | { ok: false; stage: "usage" | "input" | "harness" | "event" | "schema" | "store"; detail: string };
 
-export type HookInput = Buffer | { tooLarge: true };
+export type { HookInput };
 
 const reject = (stage: Extract<HookOutcome, { ok: false }>["stage"], detail: string): HookOutcome => ({ ok: false, stage, detail });
 
@@ -66,14 +66,10 @@ export async function runHook(argv: readonly string[], input: HookInput, context
   const harness = findHarness(args.agent);
   if (!harness) return reject("harness", `unknown harness ${JSON.stringify(args.agent.slice(0, 64))}`);
   if (!acceptsEvent(harness, args.alias)) return reject("event", `${harness.id} does not accept ${JSON.stringify(args.alias.slice(0, 64))}`);
-  if (!Buffer.isBuffer(input)) return reject("input", `input larger than ${LIMITS.inputBytes} bytes`);
   if (context.progress) context.progress.phase = "validating";
-  let json: unknown;
-  try {
-    json = JSON.parse(input.toString("utf8"));
-  } catch {
-    return reject("input", "input is not JSON");
-  }
+  const read = args.alias === FLEET_EVENT ? fleetPayload(input) : nativePayload(input);
+  if (!read.ok) return reject(read.stage, read.detail);
+  const json = read.value;
   const event = args.alias === FLEET_EVENT ? await fleetEvent(harness, json, context) : await nativeEvent(harness, args.alias as NativeAlias, json, context);
   if ("ok" in event) return event;
   if (context.progress) Object.assign(context.progress, { event, phase: "storing" });
