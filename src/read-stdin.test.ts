@@ -28,6 +28,11 @@ const open = (path: string, flags: number) => {
   opened.push(fd);
   return fd;
 };
+/** Closed elsewhere: by the test itself, or by the reader (it closes a descriptor it read through libuv). */
+const untracked = (fd: number) => {
+  opened.splice(opened.indexOf(fd), 1);
+  return fd;
+};
 const soon = (ms: number) => Date.now() + ms;
 
 /** A FIFO held open by this test for writing, and a read end for the reader. */
@@ -73,15 +78,21 @@ describe("readStdin", () => {
   it("a FIFO whose writer closed: its end", async () => {
     const { reader, writer } = fifo();
     writeSync(writer, "abc");
-    closeSync(writer);
-    opened.splice(opened.indexOf(writer), 1);
+    closeSync(untracked(writer));
     expect(await readStdin({ fd: reader, maxBytes: 1024, deadline: soon(5000) })).toMatchObject({ end: "eof", source: "pipe", bytes: Buffer.from("abc") });
+  });
+
+  it("through libuv, a payload already written is read even when the deadline has passed (a slow start-up)", async () => {
+    const { reader, writer } = fifo();
+    writeSync(writer, "abc");
+    const read = await readStdin({ fd: untracked(reader), maxBytes: 1024, deadline: Date.now() - 1000, reopenPath: () => join(sandbox.root, "missing") });
+    expect(read).toMatchObject({ end: "deadline", source: "pipe", bytes: Buffer.from("abc") });
   });
 
   it("a pipe that cannot be re-opened (no /proc) is read through libuv instead, with the same bounds", async () => {
     const { reader, writer } = fifo();
     writeSync(writer, "abc");
-    const read = await readStdin({ fd: reader, maxBytes: 1024, deadline: soon(300), reopenPath: () => join(sandbox.root, "missing") });
+    const read = await readStdin({ fd: untracked(reader), maxBytes: 1024, deadline: soon(300), reopenPath: () => join(sandbox.root, "missing") });
     expect(read).toMatchObject({ end: "deadline", source: "pipe", bytes: Buffer.from("abc") });
   });
 });

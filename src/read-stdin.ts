@@ -46,6 +46,7 @@ const CHUNK_BYTES = 64 * 1024;
 /** Polling a pipe: this many immediate retries (a writer that is mid-way through a large payload refills it at once), then timers. */
 const SPIN_RETRIES = 20;
 const MAX_POLL_DELAY_MS = 8;
+const MIN_SOCKET_WAIT_MS = 20;
 
 /** What has been read so far, in one buffer that grows by doubling up to the cap. */
 class Accumulator {
@@ -179,14 +180,15 @@ async function readStream(fd: number, source: StdinSource, options: StdinOptions
       if (finished) return;
       finished = true;
       clearTimeout(timer);
-      // Stop reading, but leave fd 0 open: closing it would let the next file the hook opens take its number.
-      socket.pause();
-      socket.unref();
+      // Done with it: this closes `fd` (the harness's further writes, if any, fail as they would once the hook exits).
       socket.removeAllListeners("data");
       socket.on("error", () => undefined);
+      socket.destroy();
       resolve({ bytes: sink.bytes(), end, source });
     };
-    const timer = setTimeout(() => finish("deadline"), Math.max(0, options.deadline - now()));
+    // Even past the deadline (a start-up slowed by a loaded machine), give libuv one short wait: a payload already
+    // written is read, not dropped. (Pipes and files need no such grace: their first read is synchronous.)
+    const timer = setTimeout(() => finish("deadline"), Math.max(MIN_SOCKET_WAIT_MS, options.deadline - now()));
     socket.on("data", (chunk: Buffer) => {
       sink.append(chunk);
       if (options.enough?.(sink.buffer, sink.length)) finish("enough");
