@@ -1,29 +1,20 @@
 // npm run bench: figures compared side by side in one run (runs interleaved, so machine noise hits every contender
 // alike). Prints a Markdown table; docs/benchmarks.md holds a copy with the machine it ran on.
 import { spawn, spawnSync } from "node:child_process";
-import { cpus, tmpdir } from "node:os";
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpus } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createHash } from "node:crypto";
+import { runAsClaude } from "./as-claude.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const HOOK = join(root, "bin", "tongs-agents-hook.cjs");
 const CLI = join(root, "bin", "tongs-agents.js");
 const runs = Number(process.env.BENCH_RUNS ?? 40);
 
-// The hook must find a harness process in its ancestry, as it does under Claude Code: re-run this script through a
-// symlink named `claude` (so this process's comm is exactly "claude") and spawn hooks from it.
-if (process.env.TONGS_BENCH_AS_CLAUDE !== "1") {
-  const temp = mkdtempSync(join(tmpdir(), "tongs-bench-"));
-  const claude = join(temp, "claude");
-  symlinkSync(process.execPath, claude);
-  const result = spawnSync(claude, [fileURLToPath(import.meta.url)], { stdio: "inherit", env: { ...process.env, TONGS_BENCH_AS_CLAUDE: "1", TONGS_BENCH_TEMP: temp } });
-  rmSync(temp, { recursive: true, force: true });
-  process.exit(result.status ?? 1);
-}
-
-const temp = process.env.TONGS_BENCH_TEMP;
+// The hook must find a harness process in its ancestry, as it does under Claude Code (bench/as-claude.mjs).
+const temp = runAsClaude(import.meta.url, "tongs-bench-");
 const env = { ...process.env, HOME: temp, TONGS_AGENTS_STATE_DIR: join(temp, "state") };
 for (const name of ["TMUX", "TMUX_PANE", "TONGS_AGENTS_DEBUG", "TONGS_AGENTS_LAUNCH_ID", "TONGS_AGENTS_PROFILE"]) delete env[name];
 const payload = JSON.stringify({ session_id: "bench", cwd: "/w", hook_event_name: "UserPromptSubmit", prompt: "x".repeat(200) });

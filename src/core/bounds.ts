@@ -1,9 +1,17 @@
 // Size and content bounds, enforced before anything is written (docs/contract.md, "Bounds").
 
 export const LIMITS = {
-  /** Whole hook input on stdin, and each stored record, in bytes. */
+  /** The whole normalized (fleet-event) payload, and each stored record, in bytes. */
   inputBytes: 64 * 1024,
   recordBytes: 64 * 1024,
+  /**
+   * How much of stdin the hook reads: native payloads carry tool inputs and responses (a file read or written, a
+   * command's output) of which a record keeps nothing. 16 MiB is far above any payload seen (issue: 70-80 KB) and
+   * reads in well under the input's time bound (docs/reliability.md). Past it, the prefix is used (hook-input.ts).
+   */
+  stdinBytes: 16 * 1024 * 1024,
+  /** The prefix of a native payload's free text (tool name, last message, notification type) that is kept. */
+  keptTextBytes: 8 * 1024,
   /** Native session ids and instance ids. */
   idBytes: 512,
   cwdBytes: 4096,

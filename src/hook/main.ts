@@ -1,18 +1,20 @@
 // Entry point of `tongs-agents-hook`. Fail-open: whatever happens, exit 0, print nothing, and give up within its
 // bounds. Keep this file's import graph small (a test checks the bundle's inputs).
-import { fstatSync, read } from "node:fs";
 import { appendDebugLog, debugEnabled } from "./debug-log.ts";
 import { LIMITS } from "../core/bounds.ts";
-import { runHook, type HookInput, type HookProgress } from "./pipeline.ts";
-import { queueNow } from "../store/transaction.ts";
-import { resolveStateDir } from "../store/paths.ts";
 import { defaultProcessSource } from "../core/proc.ts";
+import { resolveStateDir } from "../store/paths.ts";
+import { queueNow } from "../store/transaction.ts";
+import { newNativeScanner, type ReadInput } from "./input.ts";
+import { runHook, type HookProgress } from "./pipeline.ts";
+import { readStdin, type StdinSource } from "./read-stdin.ts";
 
 /**
  * Budgets (docs/contract.md, "Fail-open"). The harness writes the event and closes stdin at once; waiting longer for
  * it only happens when the machine is overloaded, and then a late event is worth more than a dropped one, so the input
- * has its own bound. From the moment the input is read, the work (scan, lock, write) has WORK_BOUND_MS. Node's own
- * start-up is not ours to bound: under heavy CPU contention it alone can take longer than a second.
+ * has its own bound: whatever was read by then is used (hook-input.ts says what a cut payload still gives). From the
+ * moment the input is read, the work (scan, lock, write) has WORK_BOUND_MS. Node's own start-up is not ours to bound:
+ * under heavy CPU contention it alone can take longer than a second.
  */
 export const INPUT_BOUND_MS = 2000;
 export const SCAN_BOUND_MS = 150;
@@ -40,39 +42,19 @@ const giveUp = (bound: number) => () => {
   }
   quit();
 };
-let watchdog = setTimeout(giveUp(INPUT_BOUND_MS), INPUT_BOUND_MS);
+// The reader returns by INPUT_BOUND_MS whatever stdin does (read-stdin.ts); this is the last resort if it did not.
+let watchdog = setTimeout(giveUp(INPUT_BOUND_MS + WORK_BOUND_MS), INPUT_BOUND_MS + WORK_BOUND_MS);
 watchdog.unref();
 
-function isCharacterDevice(fd: number): boolean {
-  try {
-    return fstatSync(fd).isCharacterDevice();
-  } catch {
-    return true; // no stdin at all: nothing to read either
-  }
-}
-
-/**
- * Read fd 0 with plain fs reads (in the thread pool, so the watchdog still fires if the writer never closes it):
- * `process.stdin` would load the net and stream machinery, a large share of a hook's start-up.
- */
-function readStdin(maxBytes: number): Promise<HookInput> {
-  // A terminal (someone running the hook by hand) has nothing to say; node:tty would load net, so ask fstat.
-  if (isCharacterDevice(0)) return Promise.resolve(Buffer.alloc(0));
-  const buffer = Buffer.alloc(maxBytes + 1);
-  return new Promise((resolve) => {
-    const next = (length: number) =>
-      read(0, buffer, length, buffer.length - length, null, (error, bytesRead) => {
-        if (error?.code === "EAGAIN") setTimeout(() => next(length), 5);
-        else if (error || bytesRead === 0) resolve(buffer.subarray(0, length));
-        else if (length + bytesRead > maxBytes) resolve({ tooLarge: true });
-        else next(length + bytesRead);
-      });
-    next(0);
-  });
+/** Read stdin up to its cap and time bound, stopping as soon as the JSON object is complete (or cannot be JSON). */
+async function readInput(): Promise<ReadInput & { source: StdinSource }> {
+  const scanner = newNativeScanner();
+  const read = await readStdin({ maxBytes: LIMITS.stdinBytes, deadline: started + INPUT_BOUND_MS, enough: (bytes, length) => scanner.feed(bytes, length) !== "more" });
+  return { ...read, scanner };
 }
 
 async function main(): Promise<void> {
-  const input = await readStdin(LIMITS.inputBytes);
+  const input = await readInput();
   clearTimeout(watchdog);
   watchdog = setTimeout(giveUp(WORK_BOUND_MS), WORK_BOUND_MS);
   watchdog.unref();
@@ -88,7 +70,7 @@ async function main(): Promise<void> {
   }).catch((error: unknown) => ({ ok: false, stage: "bug", detail: String(error) }));
   if (debug) {
     const elapsed = { elapsed_ms: Math.round(Date.now() - started), since_process_start_ms: Math.round(Date.now() - performance.timeOrigin) };
-    appendDebugLog(stateDir, { argv, ...elapsed, ...outcome });
+    appendDebugLog(stateDir, { argv, ...elapsed, input: { bytes: input.bytes.length, end: input.end, source: input.source }, ...outcome });
   }
   quit();
 }

@@ -227,14 +227,14 @@ describe("rejections never touch an existing record", () => {
   });
 
   const big = (bytes: number) => "x".repeat(bytes);
-  it.each<[string, string[], Buffer | { tooLarge: true }, string]>([
+  it.each<[string, string[], Buffer, string]>([
     ["unknown harness", ["fleet-event", "--agent", "gemini"], fleet(), "harness"],
     ["event not in the harness's allowlist", ["stop", "--agent", "pi"], fleet(), "event"],
     ["fleet-event for a native harness", ["fleet-event", "--agent", "claude"], fleet(), "event"],
     ["discovered is never an event", ["discovered", "--agent", "claude"], native(), "event"],
     ["missing --agent", ["fleet-event"], fleet(), "usage"],
     ["extra arguments", ["fleet-event", "--agent", "pi", "--evil"], fleet(), "usage"],
-    ["input over 64 KiB", ["fleet-event", "--agent", "pi"], { tooLarge: true }, "input"],
+    ["normalized input over 64 KiB", ["fleet-event", "--agent", "pi"], Buffer.concat([fleet({ sequence: 9 }), Buffer.alloc(64 * 1024, " ")]), "input"],
     ["malformed JSON", ["fleet-event", "--agent", "pi"], Buffer.from('{"schema_version":1,'), "input"],
     ["empty input", ["fleet-event", "--agent", "pi"], Buffer.alloc(0), "input"],
     ["wrong schema version", ["fleet-event", "--agent", "pi"], fleet({ schema_version: 2, sequence: 9 }), "schema"],

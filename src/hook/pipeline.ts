@@ -1,9 +1,9 @@
 // The hook pipeline: validate one event, resolve who sent it, hand it to the store transaction.
 // Every rejection happens before the store is touched. Callers (main.ts) turn any outcome into exit code 0.
-import { LIMITS } from "../core/bounds.ts";
 import { interpretFleetEvent, interpretNative, type Transition } from "../harnesses/events.ts";
 import { acceptsEvent, findHarness } from "../harnesses/registry.ts";
 import { FLEET_EVENT, type Harness, type HookAlias, type NativeAlias } from "../harnesses/contract.ts";
+import { fleetPayload, nativePayload, type HookInput } from "./input.ts";
 import { canonicalId, processInstanceId } from "../core/identity.ts";
 import { launchFromEnv } from "../core/launch.ts";
 import { findAncestor, withDeadline, type ProcessBasics, type ProcessSource } from "../core/proc.ts";
@@ -40,7 +40,7 @@ export type HookOutcome =
   | { ok: true; action: "written" | "skipped" | "ignored" | "deferred"; detail: string; canonicalId?: string }
   | { ok: false; stage: "usage" | "input" | "harness" | "event" | "schema" | "store"; detail: string };
 
-export type HookInput = Buffer | { tooLarge: true };
+export type { HookInput };
 
 const reject = (stage: Extract<HookOutcome, { ok: false }>["stage"], detail: string): HookOutcome => ({ ok: false, stage, detail });
 
@@ -63,14 +63,10 @@ export async function runHook(argv: readonly string[], input: HookInput, context
   const harness = findHarness(args.agent);
   if (!harness) return reject("harness", `unknown harness ${JSON.stringify(args.agent.slice(0, 64))}`);
   if (!acceptsEvent(harness, args.alias)) return reject("event", `${harness.id} does not accept ${JSON.stringify(args.alias.slice(0, 64))}`);
-  if (!Buffer.isBuffer(input)) return reject("input", `input larger than ${LIMITS.inputBytes} bytes`);
   if (context.progress) context.progress.phase = "validating";
-  let json: unknown;
-  try {
-    json = JSON.parse(input.toString("utf8"));
-  } catch {
-    return reject("input", "input is not JSON");
-  }
+  const read = args.alias === FLEET_EVENT ? fleetPayload(input) : nativePayload(input);
+  if (!read.ok) return reject(read.stage, read.detail);
+  const json = read.value;
   const event = args.alias === FLEET_EVENT ? await fleetEvent(harness, json, context) : await nativeEvent(harness, args.alias as NativeAlias, json, context);
   if ("ok" in event) return event;
   if (context.progress) Object.assign(context.progress, { event, phase: "storing" });
