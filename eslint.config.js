@@ -36,7 +36,7 @@ const BOUNDARIES = [
     "A harness adapter imports the core, the harness contract and the install engine only.",
   ),
   boundary(["src/fleet/**/*.ts"], `(^|/)(hook|focus|tmux|install|${ADAPTERS})/|backends/|harnesses/[a-z-]+/`, "The fleet reads the store; it knows harnesses through the registry."),
-  boundary(["src/install/**/*.ts"], `(^|/)(hook|fleet|focus|tmux|${ADAPTERS})/|backends/|harnesses/[a-z-]+/`, "The install engine knows harnesses only through the provider contract."),
+  boundary(["src/install/**/*.ts"], `(^|/)(hook|fleet|focus|tmux|harnesses|${ADAPTERS})/|backends/`, "The install engine knows harnesses only through the provider contract."),
   boundary(["src/focus/**/*.ts"], `(^|/)(hook|tmux|install|${ADAPTERS})/|harnesses/`, "The focus service uses the fleet and the backends."),
 ];
 

@@ -7,7 +7,7 @@ import { piInstaller } from "./pi/installer.ts";
 import type { HarnessId } from "./registry.ts";
 
 export const INSTALLERS: readonly InstallProvider[] = [claudeInstaller, codexInstaller, piInstaller];
-export const INSTALLABLE_IDS: readonly HarnessId[] = INSTALLERS.map((installer) => installer.id);
+export const INSTALLABLE_IDS: readonly string[] = INSTALLERS.map((installer) => installer.id);
 /** What `install` with no --agent configures. */
 export const DEFAULT_INSTALL_IDS: readonly HarnessId[] = ["claude", "codex"];
 

@@ -1,9 +1,9 @@
 // The plan a provider makes, the report of carrying it out, and what doctor finds: plain data, printed by the CLI
 // (human or --json).
-import type { HarnessId } from "../harnesses/registry.ts";
 import type { McpState } from "./mcp-entry.ts";
 
-export type { HarnessId };
+/** A registered harness's id (src/harnesses/registry.ts): the engine carries it, and never looks inside it. */
+export type HarnessId = string;
 
 export type Step =
   /** Replace a file's content (before null: create it). */
