@@ -14,7 +14,7 @@ export interface Step {
 }
 
 const sample = (name: string): Record<string, unknown> =>
-  (JSON.parse(readFileSync(join(REPO_ROOT, "test", "fixtures", "samples", "claude", `${name}.json`), "utf8")) as { stdin: Record<string, unknown> }).stdin;
+  (JSON.parse(readFileSync(join(REPO_ROOT, "src", "harnesses", "claude", "fixtures", `${name}.json`), "utf8")) as { stdin: Record<string, unknown> }).stdin;
 
 export function claudeSteps(sessionId: string, cwd: string): Step[] {
   const payload = (name: string, extra: Record<string, unknown> = {}) => JSON.stringify({ ...sample(name), ...extra, session_id: sessionId, cwd });
