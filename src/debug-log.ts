@@ -2,6 +2,7 @@
 import { closeSync, constants, openSync, renameSync, statSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { truncateBytes } from "./bounds.ts";
+import { checkPrivateDir } from "./paths.ts";
 
 export const DEBUG_ENV = "TONGS_AGENTS_DEBUG";
 export const DEBUG_LOG_FILE = "hook.log";
@@ -13,7 +14,9 @@ export function debugEnabled(env: NodeJS.ProcessEnv): boolean {
   return env[DEBUG_ENV] === "1";
 }
 
+/** Appends to `<state dir>/hook.log`, only when the state dir passes the checks the store makes (never through a symlink). */
 export function appendDebugLog(stateDir: string, entry: Record<string, unknown>): void {
+  if (!checkPrivateDir(stateDir).ok) return;
   const path = join(stateDir, DEBUG_LOG_FILE);
   try {
     if ((statSync(path, { throwIfNoEntry: false })?.size ?? 0) > DEBUG_LOG_MAX_BYTES) renameSync(path, `${path}.1`);

@@ -1,7 +1,7 @@
 // The hook as harnesses run it: real processes, a real process tree (fake harness processes with exact names), the
 // real file system. Fail-open is checked on every path: exit 0, nothing on stdout or stderr.
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, utimesSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, symlinkSync, utimesSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { canonicalId, digestOf, processInstanceId } from "../src/identity.ts";
@@ -185,6 +185,16 @@ describe("fail-open", () => {
     rmdirSync(`${path}.lock`);
     expectSilentSuccess(await runHook(["fleet-event", "--agent", "pi"], payload(3), sandbox.env));
     expect(await readRecord(path)).toMatchObject({ kind: "record", record: { sequence: 3, arrival_sequence: 3 } });
+  });
+
+  it("with TONGS_AGENTS_DEBUG=1, a symlinked state dir is refused and no log is written through it", async () => {
+    const target = join(sandbox.root, "elsewhere");
+    mkdirSync(target, { mode: 0o700 });
+    const linked = join(sandbox.root, "linked-state");
+    symlinkSync(target, linked);
+    const env = { ...sandbox.env, TONGS_AGENTS_STATE_DIR: linked };
+    expectSilentSuccess(await runHook(["session-start", "--agent", "claude"], JSON.stringify({ session_id: "s", cwd: "/w" }), env));
+    expect(readdirSync(target)).toEqual([]);
   });
 
   it("on a Node older than 22 the hook does nothing and exits 0; the CLI says why", async () => {
