@@ -3,6 +3,7 @@ import { describeStep, reportOf } from "./apply.ts";
 import { planClaude } from "./claude.ts";
 import { planCodex } from "./codex.ts";
 import { applyPi, planPi } from "./pi.ts";
+import { foreignHomeWarning } from "./home-owner.ts";
 import type { HarnessId, InstallReport } from "./plan.ts";
 import { genericApply, type InstallProvider, type Intent } from "./provider.ts";
 import type { InstallWorld } from "./world.ts";
@@ -22,7 +23,7 @@ export async function runInstaller(world: InstallWorld, options: InstallOptions)
   const harnesses = [];
   for (const id of options.harnesses) {
     const provider = PROVIDERS[id];
-    const plan = await provider.plan(world, options);
+    const plan = foreignHomeWarning(world, await provider.plan(world, options));
     harnesses.push(
       options.dryRun
         ? reportOf(
