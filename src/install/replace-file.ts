@@ -4,10 +4,11 @@
 // cannot be made conditional, so what the rename replaced is checked afterwards through a hard link to the old file:
 // an edit written into it in place during the write is put back, and the step fails instead of reporting success.
 //
-// What remains: an editor that saves by rename in the microseconds between the last comparison and our rename, or one
-// that keeps the file open across the whole write and writes after it, still loses that save (Linux's renameat2
-// RENAME_EXCHANGE could close it; Node does not expose it). docs/reliability.md, "Installer racing edits", measures it.
-import { closeSync, constants, fchmodSync, fchownSync, fstatSync, fsyncSync, linkSync, lstatSync, mkdirSync, openSync, readSync, renameSync, statSync, unlinkSync, writeSync, type Stats } from "node:fs";
+// What remains: a save by rename in the microseconds between the last comparison and our rename is reported, but its
+// text is replaced (Linux's renameat2 RENAME_EXCHANGE could close that; Node does not expose it); and an editor that
+// opened the file before our rename and writes into it more than SETTLE_MS after it writes into a file no longer
+// there. docs/reliability.md, "Installer racing edits", measures both.
+import { closeSync, constants, fchmodSync, fchownSync, fstatSync, fsyncSync, linkSync, lstatSync, mkdirSync, openSync, readdirSync, readSync, renameSync, statSync, unlinkSync, writeSync, type Stats } from "node:fs";
 import { basename, dirname, join, relative, sep } from "node:path";
 import { uniqueSuffix } from "../store.ts";
 import { watchDir, type DirWatch } from "./dir-watch.ts";
@@ -22,6 +23,9 @@ export interface ReplaceOptions {
   /** Test seam: called at each point, synchronously. */
   readonly probe?: (point: ReplacePoint) => void;
 }
+
+/** How long after the rename a write into the replaced file is still caught (see replaceExisting). */
+const SETTLE_MS = 25;
 
 const changedSince = (path: string, what: string) => `${path} changed since the plan was made; ${what} (run the command again)`;
 const errorCode = (error: unknown) => (error as NodeJS.ErrnoException).code ?? String(error);
@@ -55,6 +59,7 @@ interface Staged {
  * when it is not us (root installing for another user): the harness running as that user must still read the file.
  */
 function stage(target: string, text: string, { mode, uid, gid }: { mode: number; uid: number; gid: number }): ({ ok: true } & Staged) | Extract<ReplaceResult, { ok: false }> {
+  sweepLeftovers(target);
   const temp = `${target}.${process.pid}.${uniqueSuffix()}.tmp`;
   let fd: number | undefined;
   let step = "write";
@@ -77,6 +82,33 @@ function stage(target: string, text: string, { mode, uid, gid }: { mode: number;
     removeQuietly(temp);
     if (step === "owner") return { ok: false, reason: "owner", detail: `${target}: cannot keep its owner ${uid}:${gid} (${errorCode(error)}); nothing written` };
     return { ok: false, reason: "io", detail: ioDetail(target, error) };
+  }
+}
+
+/** Our temp names beside a config file: `<name>.<pid>.<8 hex>[.before|.mark|.removed].tmp` (also dir-watch.ts's markers). */
+const LEFTOVER = /^\.(\d+)\.[0-9a-f]{8}(\.before|\.mark|\.removed)?\.tmp$/;
+
+/** Remove what a writer of `target` killed mid-write left beside it (its PID is gone), so kills do not pile up files. */
+function sweepLeftovers(target: string): void {
+  const name = basename(target);
+  let entries: string[];
+  try {
+    entries = readdirSync(dirname(target));
+  } catch {
+    return;
+  }
+  for (const entry of entries) {
+    const pid = entry.startsWith(name) ? LEFTOVER.exec(entry.slice(name.length))?.[1] : undefined;
+    if (pid !== undefined && Number(pid) !== process.pid && !isAlive(Number(pid))) removeQuietly(join(dirname(target), entry));
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
   }
 }
 
@@ -125,8 +157,10 @@ export async function replaceExisting(target: string, before: string, after: str
     options.probe?.("renamed");
     // Anything that named the file between the arming of the watch and our rename: a save we may have replaced.
     const touched = watcher === undefined ? undefined : await watcher.touchedBefore(basename(staged.temp), basename(target));
-    // An editor that opened the file before the rename may have written into it since: that edit is not in the file
-    // we just put in place. Put the edited file back (when ours is still the one at the path) and fail the step.
+    // An editor that opened the file before the rename may write into it after: that edit is not in the file we just
+    // put in place. Give such a write a moment to land (an editor preempted inside its open() was seen to need more
+    // than a millisecond under load), then put the edited file back (when ours is still at the path) and fail the step.
+    await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
     if (readAll(fd, options.maxBytes) !== before) {
       const putBack = witness !== undefined && sameFile(lstatSync(target, { throwIfNoEntry: false }), staged.stats) && tryRename(witness, target);
       if (putBack) witness = undefined;
