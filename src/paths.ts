@@ -28,10 +28,12 @@ export type DirCheck = { ok: true } | { ok: false; reason: "symlink" | "not-a-di
 export function ensurePrivateDir(dir: string): DirCheck {
   try {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
-    return checkPrivateDir(dir);
   } catch (error) {
-    return ioFailure(dir, error);
+    // Something that is not a directory is in the way: say what it is rather than EEXIST.
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== "EEXIST" && code !== "ENOTDIR") return ioFailure(dir, error);
   }
+  return checkPrivateDir(dir);
 }
 
 /** The checks of `ensurePrivateDir` on a directory that must already exist; nothing is created or changed. */

@@ -55,6 +55,16 @@ describe("state dirs", () => {
     expect(statSync(join(state, "sessions")).mode & 0o7777).toBe(0o711);
   });
 
+  it("names a plain file or FIFO in the way of a state or sessions dir for what it is", () => {
+    const file = join(sandbox.root, "plain");
+    writeFileSync(file, "x");
+    expect(ensureStateDirs(file)).toMatchObject({ ok: false, reason: "not-a-directory", detail: `${file} is not a directory` });
+    const state = join(sandbox.root, "with-fifo");
+    mkdirSync(state, { mode: 0o700 });
+    execFileSync("mkfifo", [join(state, "sessions")]);
+    expect(ensureStateDirs(state)).toMatchObject({ ok: false, reason: "not-a-directory" });
+  });
+
   it("uses an existing private (0700) state dir as it is", async () => {
     const state = join(sandbox.root, "ready");
     mkdirSync(state, { mode: 0o700 });
