@@ -58,7 +58,7 @@ interface Staged {
  * Write `text` to a new temp file beside `target` with the given owner and mode, and fsync it. The owner is kept even
  * when it is not us (root installing for another user): the harness running as that user must still read the file.
  */
-function stage(target: string, text: string, { mode, uid, gid }: { mode: number; uid: number; gid: number }): ({ ok: true } & Staged) | Extract<ReplaceResult, { ok: false }> {
+function stage(target: string, text: string, { mode, owner }: { mode: number; owner: Owner | undefined }): ({ ok: true } & Staged) | Extract<ReplaceResult, { ok: false }> {
   sweepLeftovers(target);
   const temp = `${target}.${process.pid}.${uniqueSuffix()}.tmp`;
   let fd: number | undefined;
@@ -69,7 +69,7 @@ function stage(target: string, text: string, { mode, uid, gid }: { mode: number;
     for (let written = 0; written < bytes.length; ) written += writeSync(fd, bytes, written, bytes.length - written);
     const own = fstatSync(fd);
     step = "owner";
-    if (own.uid !== uid || own.gid !== gid) fchownSync(fd, uid, gid);
+    if (owner !== undefined && (own.uid !== owner.uid || own.gid !== owner.gid)) fchownSync(fd, owner.uid, owner.gid);
     step = "write";
     // After chown (which clears set-id bits), and explicitly: open's mode went through the umask.
     fchmodSync(fd, mode);
@@ -80,7 +80,7 @@ function stage(target: string, text: string, { mode, uid, gid }: { mode: number;
   } catch (error) {
     if (fd !== undefined) closeSync(fd);
     removeQuietly(temp);
-    if (step === "owner") return { ok: false, reason: "owner", detail: `${target}: cannot keep its owner ${uid}:${gid} (${errorCode(error)}); nothing written` };
+    if (step === "owner") return { ok: false, reason: "owner", detail: `${target}: cannot give it the owner ${owner?.uid}:${owner?.gid} (${errorCode(error)}); nothing written` };
     return { ok: false, reason: "io", detail: ioDetail(target, error) };
   }
 }
@@ -135,7 +135,7 @@ export async function replaceExisting(target: string, before: string, after: str
     const planned = fstatSync(fd);
     if (!planned.isFile()) return { ok: false, reason: "io", detail: `${target} is not a regular file` };
     if (readAll(fd, options.maxBytes) !== before) return { ok: false, reason: "changed", detail: changedSince(target, "nothing written") };
-    const staged = stage(target, after, { mode: planned.mode & 0o7777, uid: planned.uid, gid: planned.gid });
+    const staged = stage(target, after, { mode: planned.mode & 0o7777, owner: { uid: planned.uid, gid: planned.gid } });
     if (!staged.ok) return staged;
     temp = staged.temp;
     // A second name for the file we plan from, so that it can be put back if an edit reaches it during the rename.
@@ -196,13 +196,13 @@ export function createNew(path: string, after: string, options: ReplaceOptions):
   const dir = dirname(path);
   const made = makeDirs(dir);
   if (!made.ok) return made;
-  let owner: { uid: number; gid: number };
+  let owner: Owner | undefined;
   try {
-    owner = ownerFor(dir);
+    owner = foreignOwner(dir);
   } catch (error) {
     return { ok: false, reason: "io", detail: ioDetail(dir, error) };
   }
-  const staged = stage(path, after, { mode: 0o600, ...owner });
+  const staged = stage(path, after, { mode: 0o600, owner });
   if (!staged.ok) return staged;
   try {
     options.probe?.("staged");
@@ -223,24 +223,29 @@ export function createNew(path: string, after: string, options: ReplaceOptions):
   }
 }
 
-/**
- * Who owns what we create in `dir`: we do, unless `dir` belongs to another user (root installing into that user's home),
- * who then owns it, so that their harness can read it.
- */
-function ownerFor(dir: string): { uid: number; gid: number } {
-  const parent = statSync(dir);
-  const uid = process.getuid?.() ?? parent.uid;
-  return parent.uid === uid ? { uid, gid: process.getgid?.() ?? parent.gid } : { uid: parent.uid, gid: parent.gid };
+interface Owner {
+  readonly uid: number;
+  readonly gid: number;
 }
 
-/** mkdir -p with mode 0700; each directory made gets the owner `ownerFor` gives the directory it was made in. */
+/**
+ * The owner to give what we create in `dir` when `dir` belongs to another user (root installing into that user's home),
+ * so that their harness can read it; undefined when it is ours (what the system gives a new file is then kept).
+ */
+function foreignOwner(dir: string): Owner | undefined {
+  const parent = statSync(dir);
+  const uid = process.getuid?.();
+  return uid === undefined || parent.uid === uid ? undefined : { uid: parent.uid, gid: parent.gid };
+}
+
+/** mkdir -p with mode 0700; each directory made gets the owner of the directory it was made in, when that is not us. */
 function makeDirs(dir: string): ReplaceResult {
   let made: string | undefined;
   try {
     const first = mkdirSync(dir, { recursive: true, mode: 0o700 });
     if (first === undefined) return { ok: true };
-    const owner = ownerFor(dirname(first));
-    if (owner.uid === process.getuid?.()) return { ok: true };
+    const owner = foreignOwner(dirname(first));
+    if (owner === undefined) return { ok: true };
     const parts = relative(dirname(first), dir).split(sep);
     for (let index = 1; index <= parts.length; index++) {
       made = join(dirname(first), ...parts.slice(0, index));
