@@ -1,7 +1,7 @@
 // The hook as harnesses run it: real processes, a real process tree (fake harness processes with exact names), the
 // real file system. Fail-open is checked on every path: exit 0, nothing on stdout or stderr.
-import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, utimesSync } from "node:fs";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, symlinkSync, utimesSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { canonicalId, digestOf, processInstanceId } from "../src/core/identity.ts";
@@ -185,6 +185,28 @@ describe("fail-open", () => {
     rmdirSync(`${path}.lock`);
     expectSilentSuccess(await runHook(["fleet-event", "--agent", "pi"], payload(3), sandbox.env));
     expect(await readRecord(path)).toMatchObject({ kind: "record", record: { sequence: 3, arrival_sequence: 3 } });
+  });
+
+  it("with TONGS_AGENTS_DEBUG=1, a symlinked state dir is refused and no log is written through it", async () => {
+    const target = join(sandbox.root, "elsewhere");
+    mkdirSync(target, { mode: 0o700 });
+    const linked = join(sandbox.root, "linked-state");
+    symlinkSync(target, linked);
+    const env = { ...sandbox.env, TONGS_AGENTS_STATE_DIR: linked };
+    expectSilentSuccess(await runHook(["session-start", "--agent", "claude"], JSON.stringify({ session_id: "s", cwd: "/w" }), env));
+    expect(readdirSync(target)).toEqual([]);
+  });
+
+  it("with TONGS_AGENTS_DEBUG=1, a FIFO planted as hook.log neither blocks the hook nor is written to", async () => {
+    mkdirSync(sandbox.stateDir, { mode: 0o700 });
+    execFileSync("mkfifo", [join(sandbox.stateDir, "hook.log")]);
+    // Spawned by hand: a hook blocked in open() never exits by itself, and is killed after the bound.
+    const child = spawn(process.execPath, [join(ROOT, "bin/tongs-agents-hook.cjs"), "session-start", "--agent", "claude"], { env: sandbox.env, stdio: ["pipe", "pipe", "pipe"] });
+    child.stdin.end(JSON.stringify({ session_id: "s", cwd: "/w" }));
+    const killer = setTimeout(() => child.kill("SIGKILL"), 5000);
+    const [code, signal] = await new Promise<[number | null, string | null]>((resolve) => child.on("close", (exitCode, exitSignal) => resolve([exitCode, exitSignal])));
+    clearTimeout(killer);
+    expect({ code, signal }).toEqual({ code: 0, signal: null });
   });
 
   it("on a Node older than 22 the hook does nothing and exits 0; the CLI says why", async () => {

@@ -57,7 +57,7 @@ export const tmuxSetupVerb: Verb = withHelp(TMUX_SETUP_HELP, async (args, contex
       io.stdout(`No tongs-agents block in ${path}.`);
       return EXIT_CODES.ok;
     }
-    const written = writeConf(path, original, removed.text);
+    const written = await writeConf(path, original, removed.text);
     if (!written.ok) return fail({ ok: false, reason: "io", detail: written.detail }, io, false);
     io.stdout(`Removed the tongs-agents block from ${path}. Reload tmux: tmux source-file ${path}`);
     return EXIT_CODES.ok;
@@ -72,7 +72,7 @@ export const tmuxSetupVerb: Verb = withHelp(TMUX_SETUP_HELP, async (args, contex
     io.stdout(`${path} already has the current tongs-agents block.`);
     return EXIT_CODES.ok;
   }
-  const written = writeConf(path, original, next);
+  const written = await writeConf(path, original, next);
   if (!written.ok) return fail({ ok: false, reason: "io", detail: written.detail }, io, false);
   io.stdout([`Wrote the tongs-agents block to ${path}. Reload tmux: tmux source-file ${path}`, ...notes].join("\n"));
   return EXIT_CODES.ok;

@@ -1,8 +1,8 @@
 // A bounded debug log for the hook, written only when the user asks (TONGS_AGENTS_DEBUG=1). The hook never prints.
-import { closeSync, constants, openSync, renameSync, statSync, writeSync } from "node:fs";
+import { closeSync, constants, fstatSync, lstatSync, openSync, renameSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { truncateBytes } from "../core/bounds.ts";
-import { DEBUG_LOG_FILE } from "../store/paths.ts";
+import { DEBUG_LOG_FILE, checkPrivateDir } from "../store/paths.ts";
 
 export const DEBUG_ENV = "TONGS_AGENTS_DEBUG";
 /** The log is rotated to hook.log.1 past this size, so it never holds more than about twice this much. */
@@ -13,14 +13,18 @@ export function debugEnabled(env: NodeJS.ProcessEnv): boolean {
   return env[DEBUG_ENV] === "1";
 }
 
+/** Appends to `<state dir>/hook.log`, only when the state dir passes the checks the store makes (never through a symlink). */
 export function appendDebugLog(stateDir: string, entry: Record<string, unknown>): void {
+  if (!checkPrivateDir(stateDir).ok) return;
   const path = join(stateDir, DEBUG_LOG_FILE);
   try {
-    if ((statSync(path, { throwIfNoEntry: false })?.size ?? 0) > DEBUG_LOG_MAX_BYTES) renameSync(path, `${path}.1`);
+    if ((lstatSync(path, { throwIfNoEntry: false })?.size ?? 0) > DEBUG_LOG_MAX_BYTES) renameSync(path, `${path}.1`);
     const line = `${truncateBytes(JSON.stringify({ time: new Date().toISOString(), pid: process.pid, ...entry }), LINE_MAX_BYTES)}\n`;
-    const fd = openSync(path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW, 0o600);
+    // Non-blocking: a FIFO planted as hook.log would block a plain open (no reader) or write (full pipe) for good, and
+    // the hook's watchdog is a timer that cannot fire while the thread is blocked. Only a regular file is written.
+    const fd = openSync(path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW | constants.O_NONBLOCK, 0o600);
     try {
-      writeSync(fd, line);
+      if (fstatSync(fd).isFile()) writeSync(fd, line);
     } finally {
       closeSync(fd);
     }

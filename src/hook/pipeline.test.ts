@@ -1,5 +1,6 @@
 import fc from "fast-check";
-import { readdirSync, readFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { makeSandbox, type Sandbox } from "../../test/sandbox.ts";
 import { runHook, type HookContext } from "./pipeline.ts";
@@ -8,6 +9,7 @@ import { sessionsDirOf } from "../store/paths.ts";
 import type { ProcessInfo, ProcessSource } from "../core/proc.ts";
 import { fakeProcess, fakeProcessSource } from "../../test/fake-processes.ts";
 import { listRecords, readRecord, recordPath } from "../store/records.ts";
+import { spoolDirOf } from "../store/spool.ts";
 
 const proc = fakeProcess;
 
@@ -206,6 +208,17 @@ describe("normalized fleet events", () => {
       expect(outcome).toMatchObject({ ok: true, action: "skipped" });
     }
     expect(await read(piId)).toMatchObject({ kind: "record", record: { status: "started", sequence: 5 } });
+  });
+
+  it("a symlink planted as the record's spool dir is never followed: its target's files stay", async () => {
+    const target = join(sandbox.root, "victim");
+    mkdirSync(target);
+    const names = ["00000000000000000001-1-00000000.json", "00000000000000000002-1-00000001.json"];
+    for (const name of names) writeFileSync(join(target, name), "{}");
+    mkdirSync(sessions(), { recursive: true, mode: 0o700 });
+    symlinkSync(target, spoolDirOf(sessions(), digestOf(piId) as string));
+    expect(await runHook(["fleet-event", "--agent", "pi"], fleet(), context)).toMatchObject({ ok: true, action: "written" });
+    expect(readdirSync(target).sort()).toEqual(names);
   });
 
   it("records a PID that is already gone without a start token", async () => {

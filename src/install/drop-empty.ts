@@ -15,7 +15,7 @@ export function isEmptyConfig(text: string): boolean {
   return doc.ok && Object.keys(doc.data).length === 0;
 }
 
-export function dropEmpty(path: string, keys: readonly string[], deleteIfEmpty: boolean): WriteResult {
+export async function dropEmpty(path: string, keys: readonly string[], deleteIfEmpty: boolean): Promise<WriteResult> {
   const read = readConfigFile(path);
   if (!read.ok || read.text === null) return read.ok ? { ok: true } : read;
   const doc = parseJsonDocument(read.text);

@@ -1,9 +1,8 @@
 // Reading config files and writing them back safely: through symlinks (dotfile managers link these files), only when
-// the file still holds what the plan was computed from, atomically and durably (store.ts's writeFileAtomic: a temp file
-// in the same directory, fsync, renamed over the target), keeping the file's mode.
-import { mkdirSync, readFileSync, realpathSync, statSync, unlinkSync } from "node:fs";
-import { dirname } from "node:path";
-import { writeFileAtomic } from "../store/records.ts";
+// the file still holds what the plan was computed from, atomically and durably (replace-file.ts: a temp file in the same
+// directory, fsync, compared again and renamed over the target), keeping the file's owner and mode.
+import { readFileSync, realpathSync, statSync } from "node:fs";
+import { createNew, removeIfUnchanged, replaceExisting, type ReplaceOptions, type ReplaceResult } from "./replace-file.ts";
 
 const MAX_CONFIG_BYTES = 32 * 1024 * 1024;
 
@@ -25,34 +24,32 @@ export function readConfigFile(path: string): ReadResult {
 
 export type WriteResult = { ok: true } | { ok: false; detail: string };
 
-/** Replace `path` with `after`, provided it still holds `before` (null: does not exist). */
-export function writeConfigFile(path: string, before: string | null, after: string): WriteResult {
+/**
+ * Replace `path` with `after`, provided it still holds `before` (null: does not exist), keeping its owner and mode.
+ * Compared again immediately before the rename, and checked after it (replace-file.ts): never reported written when
+ * what it replaced was not what the plan was made from.
+ */
+export async function writeConfigFile(path: string, before: string | null, after: string, { probe }: { probe?: ReplaceOptions["probe"] } = {}): Promise<WriteResult> {
   const current = readConfigFile(path);
   if (!current.ok) return current;
   if (current.text !== before) return { ok: false, detail: `${path} changed since the plan was made; nothing written (run the command again)` };
-  let target = path;
-  let mode = 0o600;
+  const options = { maxBytes: MAX_CONFIG_BYTES, ...(probe ? { probe } : {}) };
+  if (before === null) return result(createNew(path, after, options));
+  let target: string;
   try {
-    if (before !== null) {
-      target = realpathSync(path);
-      mode = statSync(target).mode & 0o7777;
-    } else mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+    target = realpathSync(path);
   } catch (error) {
     return { ok: false, detail: `${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}` };
   }
-  const written = writeFileAtomic(target, after, { maxBytes: MAX_CONFIG_BYTES, mode, sync: true });
-  return written.ok ? { ok: true } : { ok: false, detail: written.detail };
+  return result(await replaceExisting(target, before, after, options));
 }
+
+const result = (replaced: ReplaceResult): WriteResult => (replaced.ok ? replaced : { ok: false, detail: replaced.detail });
 
 /** Remove `path`, provided it still holds `before`. */
 export function deleteConfigFile(path: string, before: string): WriteResult {
   const current = readConfigFile(path);
   if (!current.ok) return current;
   if (current.text !== before) return { ok: false, detail: `${path} changed since the plan was made; nothing removed (run the command again)` };
-  try {
-    unlinkSync(path);
-    return { ok: true };
-  } catch (error) {
-    return { ok: false, detail: `${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}` };
-  }
+  return result(removeIfUnchanged(path, before, MAX_CONFIG_BYTES));
 }

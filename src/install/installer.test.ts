@@ -1,7 +1,7 @@
 // The installer against real files in a sandboxed HOME (Claude Code and Codex; Pi has its own file). No harness CLI is
 // on PATH here, so Claude's MCP server is written into .claude.json directly; test/live/ runs the real CLIs.
 import { execFileSync } from "node:child_process";
-import { mkdirSync, statSync, symlinkSync } from "node:fs";
+import { chmodSync, chownSync, mkdirSync, statSync, symlinkSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { commands, json, put, runWith, snapshot, useInstallFixture, USER_CODEX_HOOKS, USER_CONFIG, USER_SETTINGS } from "../../test/install-fixture.ts";
@@ -182,5 +182,20 @@ describe("install", () => {
     expect(commands(real, "SessionStart")).toHaveLength(1);
     expect(statSync(real).mode & 0o777).toBe(0o640);
     expect(readText(fixture.settings)).toBe(readText(real));
+  });
+
+  it("run as root into another user's HOME: every file written belongs to that user, and the report warns (needs root, as CI)", async () => {
+    expect(process.getuid?.(), "this test needs root, as CI has").toBe(0);
+    put(fixture.settings, USER_SETTINGS);
+    chmodSync(fixture.settings, 0o600);
+    for (const path of [fixture.sandbox.home, dirname(fixture.settings), fixture.settings]) chownSync(path, 4242, 4343);
+    const report = await run("install");
+    expect(report.ok).toBe(true);
+    for (const path of [fixture.settings, fixture.claudeJson, dirname(fixture.hooksJson), fixture.hooksJson, fixture.configToml]) expect(statSync(path), path).toMatchObject({ uid: 4242, gid: 4343 });
+    expect(statSync(fixture.settings).mode & 0o7777).toBe(0o600);
+    for (const harness of report.harnesses) expect(harness.findings).toContainEqual({ severity: "warning", message: expect.stringContaining(`${fixture.sandbox.home} belongs to uid 4242, not to uid 0 running this`) });
+    // Run by its owner, nothing is said.
+    chownSync(fixture.sandbox.home, 0, 0);
+    expect((await run("uninstall")).harnesses.flatMap((harness) => harness.findings).filter((finding) => finding.severity === "warning")).toEqual([]);
   });
 });

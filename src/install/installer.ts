@@ -5,6 +5,7 @@ import { describeStep, reportOf } from "./apply.ts";
 import { filesOf, readCreatedFiles, removingCreatedFiles, updatedCreatedFiles, writeCreatedFiles } from "./created-files.ts";
 import { warning, type HarnessReport, type InstallReport } from "./plan.ts";
 import type { InstallProvider, Intent } from "./provider.ts";
+import { foreignHomeWarning } from "./home-owner.ts";
 import type { InstallWorld } from "./world.ts";
 
 export interface InstallOptions extends Intent {
@@ -18,7 +19,7 @@ export async function runInstaller(world: InstallWorld, options: InstallOptions)
   const created = readCreatedFiles(world.env);
   let recorded = created;
   for (const provider of options.harnesses) {
-    const planned = await provider.plan(world, options);
+    const planned = foreignHomeWarning(world, await provider.plan(world, options));
     const plan = options.mode === "uninstall" ? removingCreatedFiles(planned, created) : planned;
     if (options.dryRun) {
       harnesses.push(

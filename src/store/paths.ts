@@ -1,5 +1,5 @@
 // Where state lives, and the checks that keep it private and free of symlink tricks.
-import { chmodSync, lstatSync, mkdirSync } from "node:fs";
+import { lstatSync, mkdirSync } from "node:fs";
 import { homedir } from "node:os";
 import { isAbsolute, join } from "node:path";
 
@@ -20,25 +20,45 @@ export function sessionsDirOf(stateDir: string): string {
   return join(stateDir, "sessions");
 }
 
-export type DirCheck = { ok: true } | { ok: false; reason: "symlink" | "not-a-directory" | "foreign-owner" | "io"; detail: string };
+export type DirCheck = { ok: true } | { ok: false; reason: "symlink" | "not-a-directory" | "foreign-owner" | "open-mode" | "io"; detail: string };
 
 /**
- * Create `dir` (mode 0700) when missing, and refuse it when it is a symlink, not a directory, or owned by someone else.
- * A directory of ours that others can read is tightened to 0700.
+ * Create `dir` (mode 0700) when missing, and refuse it when it is a symlink, not a directory, owned by someone else, or
+ * open to others. An existing directory's mode is never changed: it may be one the user shares on purpose (a sticky
+ * 1777 directory; as root, /tmp itself), so it is refused with the reason instead.
  */
 export function ensurePrivateDir(dir: string): DirCheck {
   try {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
+  } catch (error) {
+    // Something that is not a directory is in the way: say what it is rather than EEXIST.
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== "EEXIST" && code !== "ENOTDIR") return ioFailure(dir, error);
+  }
+  return checkPrivateDir(dir);
+}
+
+/** The checks of `ensurePrivateDir` on a directory that must already exist; nothing is created or changed. */
+export function checkPrivateDir(dir: string): DirCheck {
+  try {
     const stats = lstatSync(dir);
     if (stats.isSymbolicLink()) return { ok: false, reason: "symlink", detail: `${dir} is a symlink; refusing to use it` };
     if (!stats.isDirectory()) return { ok: false, reason: "not-a-directory", detail: `${dir} is not a directory` };
     const uid = process.getuid?.();
     if (uid !== undefined && stats.uid !== uid) return { ok: false, reason: "foreign-owner", detail: `${dir} is owned by uid ${stats.uid}, not ${uid}` };
-    if ((stats.mode & 0o077) !== 0) chmodSync(dir, 0o700);
+    // A directory created here is 0700 (umask only removes bits), so open bits mean someone else made it so.
+    if ((stats.mode & 0o077) !== 0) {
+      const mode = (stats.mode & 0o7777).toString(8).padStart(4, "0");
+      return { ok: false, reason: "open-mode", detail: `${dir} has mode ${mode}, open to other users; refusing to use it (tongs-agents never changes the mode of a directory it did not create): chmod 700 it, or point ${STATE_DIR_ENV} at a private directory` };
+    }
     return { ok: true };
   } catch (error) {
-    return { ok: false, reason: "io", detail: `${dir}: ${(error as NodeJS.ErrnoException).code ?? String(error)}` };
+    return ioFailure(dir, error);
   }
+}
+
+function ioFailure(dir: string, error: unknown): DirCheck {
+  return { ok: false, reason: "io", detail: `${dir}: ${(error as NodeJS.ErrnoException).code ?? String(error)}` };
 }
 
 /** Both the state dir and its sessions dir, checked in order. Synchronous: two local directories (see store.ts). */

@@ -32,17 +32,44 @@ describe("state dirs", () => {
     symlinkSync(real, join(sandbox.root, "linked-state"));
     expect(await ensureStateDirs(join(sandbox.root, "linked-state"))).toMatchObject({ ok: false, reason: "symlink" });
     const state = join(sandbox.root, "state2");
-    mkdirSync(state);
+    mkdirSync(state, { mode: 0o700 });
     symlinkSync(real, join(state, "sessions"));
     expect(await ensureStateDirs(state)).toMatchObject({ ok: false, reason: "symlink" });
   });
 
-  it("tightens a world-readable state dir of ours to 0700", async () => {
-    const state = join(sandbox.root, "loose");
-    mkdirSync(state, { mode: 0o755 });
-    chmodSync(state, 0o755);
+  it("never changes the mode of an existing directory: a shared (sticky 1777) or readable one is refused with the reason", async () => {
+    for (const mode of [0o1777, 0o755, 0o750]) {
+      const state = join(sandbox.root, `open-${mode.toString(8)}`);
+      mkdirSync(state);
+      chmodSync(state, mode);
+      const check = await ensureStateDirs(state);
+      expect(check).toMatchObject({ ok: false, reason: "open-mode" });
+      expect(check.ok || check.detail).toContain(`mode ${mode.toString(8).padStart(4, "0")}`);
+      expect(statSync(state).mode & 0o7777).toBe(mode);
+    }
+    // The sessions dir inside a private state dir is held to the same rule.
+    const state = join(sandbox.root, "private");
+    mkdirSync(join(state, "sessions"), { recursive: true, mode: 0o700 });
+    chmodSync(join(state, "sessions"), 0o711);
+    expect(await ensureStateDirs(state)).toMatchObject({ ok: false, reason: "open-mode" });
+    expect(statSync(join(state, "sessions")).mode & 0o7777).toBe(0o711);
+  });
+
+  it("names a plain file or FIFO in the way of a state or sessions dir for what it is", () => {
+    const file = join(sandbox.root, "plain");
+    writeFileSync(file, "x");
+    expect(ensureStateDirs(file)).toMatchObject({ ok: false, reason: "not-a-directory", detail: `${file} is not a directory` });
+    const state = join(sandbox.root, "with-fifo");
+    mkdirSync(state, { mode: 0o700 });
+    execFileSync("mkfifo", [join(state, "sessions")]);
+    expect(ensureStateDirs(state)).toMatchObject({ ok: false, reason: "not-a-directory" });
+  });
+
+  it("uses an existing private (0700) state dir as it is", async () => {
+    const state = join(sandbox.root, "ready");
+    mkdirSync(state, { mode: 0o700 });
     expect(await ensureStateDirs(state)).toMatchObject({ ok: true });
-    expect(statSync(state).mode & 0o777).toBe(0o700);
+    expect(statSync(join(state, "sessions")).mode & 0o777).toBe(0o700);
   });
 });
 

@@ -2,8 +2,8 @@
 // record lock. A hook that cannot get the lock within its bound leaves its event queued, and the next lock holder
 // applies it: under heavy contention events are deferred, never dropped, and one lock holder applies a burst at once.
 import { lstatSync, readdirSync, unlinkSync } from "node:fs";
-import { join } from "node:path";
-import { ensurePrivateDir } from "./paths.ts";
+import { dirname, join } from "node:path";
+import { checkPrivateDir, ensurePrivateDir } from "./paths.ts";
 import { LifecycleEventSchema, type LifecycleEvent } from "../core/schema.ts";
 import { readJsonFile, uniqueSuffix, writeJsonAtomic } from "./records.ts";
 
@@ -33,9 +33,13 @@ export interface QueuedEvent {
   readonly event: LifecycleEvent | undefined;
 }
 
-/** Queued events in arrival order. */
+/**
+ * Queued events in arrival order. A spool that is not a private directory of ours (a symlink planted in its place, say)
+ * is never read, so nothing in its target is applied or removed.
+ */
 export function queuedEvents(sessionsDir: string, digest: string): QueuedEvent[] {
   const dir = spoolDirOf(sessionsDir, digest);
+  if (!checkPrivateDir(dir).ok) return [];
   let names: string[];
   try {
     names = readdirSync(dir).filter((name) => ENTRY.test(name)).sort();
@@ -51,8 +55,10 @@ export function queuedEvents(sessionsDir: string, digest: string): QueuedEvent[]
   });
 }
 
+/** Remove applied entries; the spool dir is checked again first, in case it was replaced by a symlink since it was read. */
 export function removeQueued(entries: readonly QueuedEvent[]): void {
   for (const { path } of entries) {
+    if (!checkPrivateDir(dirname(path)).ok) continue;
     try {
       unlinkSync(path);
     } catch {

@@ -61,14 +61,14 @@ describe("writing tmux.conf", () => {
       symlinkSync(join(dir, "dotfiles-tmux.conf"), join(dir, ".tmux.conf"));
       const link = join(dir, ".tmux.conf");
       const before = readFileSync(link, "utf8");
-      expect(writeConf(link, before, withBlock(before, body))).toEqual({ ok: true });
+      expect(await writeConf(link, before, withBlock(before, body))).toEqual({ ok: true });
       expect(lstatSync(link).isSymbolicLink()).toBe(true);
       expect(readFileSync(join(dir, "dotfiles-tmux.conf"), "utf8")).toContain(BEGIN);
       const written = readFileSync(link, "utf8");
-      expect(writeConf(link, written, withoutBlock(written).text)).toEqual({ ok: true });
+      expect(await writeConf(link, written, withoutBlock(written).text)).toEqual({ ok: true });
       expect(readFileSync(join(dir, "dotfiles-tmux.conf"), "utf8")).toBe("set -g mouse on\n");
       // A file that changed since it was read is not overwritten.
-      expect(writeConf(link, "something else\n", "x\n")).toMatchObject({ ok: false });
+      expect(await writeConf(link, "something else\n", "x\n")).toMatchObject({ ok: false });
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -135,9 +135,9 @@ export function readIfExists(path: string): string | undefined {
 
 /**
  * Write or delete the config file through the installer's safe writer: through a symlink (dotfile managers link
- * tmux.conf), only when the file still holds `before`, atomically, keeping its mode.
+ * tmux.conf), only when the file still holds `before`, atomically, keeping its owner and mode.
  */
-export function writeConf(path: string, before: string | undefined, after: string | undefined): { ok: true } | { ok: false; detail: string } {
+export async function writeConf(path: string, before: string | undefined, after: string | undefined): Promise<{ ok: true } | { ok: false; detail: string }> {
   if (after === undefined) return before === undefined ? { ok: true } : deleteConfigFile(path, before);
   return writeConfigFile(path, before ?? null, after);
 }
