@@ -5,14 +5,14 @@ import { dirname, join } from "node:path";
 import { afterEach, beforeEach } from "vitest";
 import { runInstaller } from "../src/install/installer.ts";
 import type { HarnessId, InstallReport } from "../src/install/plan.ts";
-import type { InstallWorld } from "../src/install/world.ts";
+import type { InstallContext } from "../src/install/context.ts";
 import { makePackageRoot, makeWorld, readText } from "./install-world.ts";
 import { makeSandbox, type Sandbox } from "./sandbox.ts";
 import { installersFor } from "../src/harnesses/installers.ts";
 
 export interface InstallFixture {
   sandbox: Sandbox;
-  world: InstallWorld;
+  world: InstallContext;
   root: string;
   settings: string;
   claudeJson: string;
@@ -38,7 +38,7 @@ export function useInstallFixture(): InstallFixture {
 }
 
 export function runWith(fixture: InstallFixture) {
-  return (mode: "install" | "uninstall", options: { harnesses?: HarnessId[]; dryRun?: boolean; trust?: boolean; in?: InstallWorld } = {}): Promise<InstallReport> =>
+  return (mode: "install" | "uninstall", options: { harnesses?: HarnessId[]; dryRun?: boolean; trust?: boolean; in?: InstallContext } = {}): Promise<InstallReport> =>
     runInstaller(options.in ?? fixture.world, { harnesses: installersFor(options.harnesses ?? ["claude", "codex"]), dryRun: options.dryRun ?? false, mode, trustCodexHooks: options.trust ?? false });
 }
 

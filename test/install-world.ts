@@ -3,7 +3,7 @@
 import { chmodSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { run } from "../src/core/exec.ts";
-import type { InstallWorld } from "../src/install/world.ts";
+import type { InstallContext } from "../src/install/context.ts";
 import type { Sandbox } from "./sandbox.ts";
 
 /** A package root with a hook script that records its arguments (to $HOOK_RECORD) instead of doing hook work. */
@@ -30,7 +30,7 @@ export function makeBinDir(dir: string, programs: Record<string, string> = {}): 
   return dir;
 }
 
-export function makeWorld(sandbox: Sandbox, { packageRoot, nodePath = process.execPath, path = [] }: { packageRoot: string; nodePath?: string; path?: readonly string[] }): InstallWorld {
+export function makeWorld(sandbox: Sandbox, { packageRoot, nodePath = process.execPath, path = [] }: { packageRoot: string; nodePath?: string; path?: readonly string[] }): InstallContext {
   return {
     env: { ...sandbox.env, PATH: [...path, "/usr/bin", "/bin"].join(":") },
     home: sandbox.home,

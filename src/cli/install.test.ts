@@ -18,7 +18,7 @@ const io: CliIo = { stdout: (text) => out.push(text), stderr: (text) => err.push
 beforeEach(() => {
   sandbox = makeSandbox();
   const world = makeWorld(sandbox, { packageRoot: makePackageRoot(join(sandbox.root, "pkg")) });
-  context = { env: world.env, stateDir: sandbox.stateDir, processes: fakeProcessSource([]), now: Date.now, installWorld: world };
+  context = { env: world.env, stateDir: sandbox.stateDir, processes: fakeProcessSource([]), now: Date.now, install: world };
   out = [];
   err = [];
 });

@@ -8,7 +8,7 @@ import { runInstaller } from "../install/installer.ts";
 import { DEFAULT_INSTALL_IDS, INSTALLABLE_IDS, installersFor } from "../harnesses/installers.ts";
 import type { HarnessId, InstallReport } from "../install/plan.ts";
 import { purgeStateDir } from "../install/purge.ts";
-import { defaultWorld, type InstallWorld } from "../install/world.ts";
+import { defaultInstallContext, type InstallContext } from "../install/context.ts";
 import type { CliContext } from "./context.ts";
 import { shortenHome } from "./format.ts";
 import { formatDoctorReport, formatInstallReport } from "./format-install.ts";
@@ -33,8 +33,8 @@ export function selectHarnesses(agents: readonly string[], fallback: readonly Ha
   return INSTALLABLE_IDS.filter((id) => selected.has(id));
 }
 
-export function worldOf(context: CliContext): InstallWorld {
-  return context.installWorld ?? defaultWorld(context.env);
+export function worldOf(context: CliContext): InstallContext {
+  return context.install ?? defaultInstallContext(context.env);
 }
 
 export async function installAgents(context: CliContext, args: InstallArgs, mode: "install" | "uninstall"): Promise<InstallReport | Failure> {
@@ -44,7 +44,7 @@ export async function installAgents(context: CliContext, args: InstallArgs, mode
 }
 
 function homeOf(context: CliContext): string {
-  return context.installWorld?.home ?? context.env.HOME ?? "/";
+  return context.install?.home ?? context.env.HOME ?? "/";
 }
 
 async function installOrUninstall(args: string[], context: CliContext, io: CliIo, mode: "install" | "uninstall"): Promise<number> {

@@ -4,7 +4,7 @@ import { dropEmpty } from "./drop-empty.ts";
 import { deleteConfigFile, writeConfigFile } from "./file-edit.ts";
 import type { HarnessPlan, HarnessReport, Step, StepReport, StepStatus } from "./plan.ts";
 import { isBlocking } from "./plan.ts";
-import type { InstallWorld } from "./world.ts";
+import type { InstallContext } from "./context.ts";
 
 const RUN_TIMEOUT_MS = 120_000;
 
@@ -22,7 +22,7 @@ export function describeStep(step: Step, status: StepStatus, detail?: string): S
   }
 }
 
-export async function runStep(step: Step, world: InstallWorld): Promise<{ ok: true } | { ok: false; detail: string }> {
+export async function runStep(step: Step, world: InstallContext): Promise<{ ok: true } | { ok: false; detail: string }> {
   switch (step.kind) {
     case "write":
       return writeConfigFile(step.path, step.before, step.after);
@@ -53,7 +53,7 @@ export function reportOf(plan: HarnessPlan, steps: StepReport[]): HarnessReport 
 }
 
 /** Run every step in order; after a failure the remaining steps are not run. */
-export async function applyPlan(plan: HarnessPlan, world: InstallWorld): Promise<HarnessReport> {
+export async function applyPlan(plan: HarnessPlan, world: InstallContext): Promise<HarnessReport> {
   const reports: StepReport[] = [];
   let failed = false;
   for (const step of plan.steps) {

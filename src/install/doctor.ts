@@ -7,9 +7,9 @@ import { scanHooks, type HookSpec } from "./hook-entries.ts";
 import { parseJsonDocument } from "./json-text.ts";
 import type { DoctorReport, HookCheck, HookStatus } from "./plan.ts";
 import type { InstallProvider } from "./provider.ts";
-import { ourPaths, type InstallWorld } from "./world.ts";
+import { ourPaths, type InstallContext } from "./context.ts";
 
-export async function versionOf(world: InstallWorld, binary: string | undefined, env: NodeJS.ProcessEnv = world.env): Promise<string | null> {
+export async function versionOf(world: InstallContext, binary: string | undefined, env: NodeJS.ProcessEnv = world.env): Promise<string | null> {
   if (!binary) return null;
   const result = await world.exec(binary, ["--version"], { env, timeoutMs: 15_000 });
   const line = `${result.stdout}`.trim().split("\n")[0] ?? "";
@@ -30,7 +30,7 @@ export function jsonData(path: string, problems: string[]): Record<string, unkno
   return doc.data;
 }
 
-export function hookChecks(data: Record<string, unknown> | undefined, specs: readonly HookSpec[], world: InstallWorld, harness: string, legacy: string[], problems: string[], label: string, nodes: Set<string>): HookCheck[] {
+export function hookChecks(data: Record<string, unknown> | undefined, specs: readonly HookSpec[], world: InstallContext, harness: string, legacy: string[], problems: string[], label: string, nodes: Set<string>): HookCheck[] {
   const paths = ourPaths(world);
   const refs = data ? scanHooks(data, specs, { node: paths.node, hook: paths.hook, harness }) : [];
   const missing = new Set<string>();
@@ -52,7 +52,7 @@ export function hooksTodo(hooks: readonly HookCheck[], command: string, todo: st
 }
 
 /** The Node each hook runs must be 22 or newer: on an older one the hook does nothing (it fails open). */
-export async function checkNodes(world: InstallWorld, nodes: Set<string>, problems: string[]): Promise<void> {
+export async function checkNodes(world: InstallContext, nodes: Set<string>, problems: string[]): Promise<void> {
   for (const node of nodes) {
     if (node === world.nodePath) continue;
     const version = await versionOf(world, node);
@@ -62,7 +62,7 @@ export async function checkNodes(world: InstallWorld, nodes: Set<string>, proble
 }
 
 /** Each selected harness's installer examines its own files; the report adds the Node the hooks run with. */
-export async function runDoctor(world: InstallWorld, installers: readonly InstallProvider[]): Promise<DoctorReport> {
+export async function runDoctor(world: InstallContext, installers: readonly InstallProvider[]): Promise<DoctorReport> {
   const major = Number(world.nodeVersion.split(".")[0]);
   const reports = [];
   for (const installer of installers) reports.push(await installer.doctor(world));

@@ -4,7 +4,7 @@
 import { statSync } from "node:fs";
 import { relative, isAbsolute } from "node:path";
 import { warning, type HarnessPlan } from "./plan.ts";
-import type { InstallWorld } from "./world.ts";
+import type { InstallContext } from "./context.ts";
 
 const inside = (dir: string, path: string) => {
   const rest = relative(dir, path);
@@ -12,7 +12,7 @@ const inside = (dir: string, path: string) => {
 };
 
 /** The plan, with a warning added when it writes under a home that belongs to another user than the one running it. */
-export function foreignHomeWarning(world: InstallWorld, plan: HarnessPlan, uid: number | undefined = process.getuid?.()): HarnessPlan {
+export function foreignHomeWarning(world: InstallContext, plan: HarnessPlan, uid: number | undefined = process.getuid?.()): HarnessPlan {
   const owner = statSync(world.home, { throwIfNoEntry: false })?.uid;
   if (uid === undefined || owner === undefined || owner === uid) return plan;
   const files = plan.steps.filter((step) => step.kind !== "run" && inside(world.home, step.path));

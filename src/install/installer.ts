@@ -6,7 +6,7 @@ import { filesOf, readCreatedFiles, removingCreatedFiles, updatedCreatedFiles, w
 import { warning, type HarnessReport, type InstallReport } from "./plan.ts";
 import type { InstallProvider, Intent } from "./provider.ts";
 import { foreignHomeWarning } from "./home-owner.ts";
-import type { InstallWorld } from "./world.ts";
+import type { InstallContext } from "./context.ts";
 
 export interface InstallOptions extends Intent {
   /** The harnesses' installers, in order (src/harnesses/installers.ts). */
@@ -14,7 +14,7 @@ export interface InstallOptions extends Intent {
   readonly dryRun: boolean;
 }
 
-export async function runInstaller(world: InstallWorld, options: InstallOptions): Promise<InstallReport> {
+export async function runInstaller(world: InstallContext, options: InstallOptions): Promise<InstallReport> {
   const harnesses: HarnessReport[] = [];
   const created = readCreatedFiles(world.env);
   let recorded = created;

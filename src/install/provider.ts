@@ -3,7 +3,7 @@
 import { applyPlan } from "./apply.ts";
 import type { HookSpec } from "./hook-entries.ts";
 import type { HarnessDoctor, HarnessId, HarnessPlan, HarnessReport } from "./plan.ts";
-import type { InstallWorld } from "./world.ts";
+import type { InstallContext } from "./context.ts";
 
 export interface Intent {
   readonly mode: "install" | "uninstall";
@@ -15,9 +15,9 @@ export interface InstallProvider {
   readonly id: HarnessId;
   /** Hook harnesses: which native event runs which hook alias (tied to the registry's events by a test). */
   readonly hooks?: readonly HookSpec[];
-  plan(world: InstallWorld, intent: Intent): Promise<HarnessPlan>;
-  apply(plan: HarnessPlan, world: InstallWorld): Promise<HarnessReport>;
-  doctor(world: InstallWorld): Promise<HarnessDoctor>;
+  plan(world: InstallContext, intent: Intent): Promise<HarnessPlan>;
+  apply(plan: HarnessPlan, world: InstallContext): Promise<HarnessReport>;
+  doctor(world: InstallContext): Promise<HarnessDoctor>;
 }
 
 /** Carry out a plan step by step (what every harness without a special order uses). */

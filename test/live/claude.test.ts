@@ -6,7 +6,7 @@ import { execa } from "execa";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { runDoctor } from "../../src/install/doctor.ts";
 import { runInstaller } from "../../src/install/installer.ts";
-import type { InstallWorld } from "../../src/install/world.ts";
+import type { InstallContext } from "../../src/install/context.ts";
 import { makePackageRoot } from "../install-world.ts";
 import { startProvider } from "../../e2e/provider/server.mjs";
 import { ROOT } from "../processes.ts";
@@ -30,7 +30,7 @@ afterEach(async () => {
 });
 
 const worldFor = (packageRoot: string) => liveWorld(sandbox, packageRoot, [harnessBinDir("claude")], { ANTHROPIC_BASE_URL: provider.url, ANTHROPIC_AUTH_TOKEN: "not-a-key" });
-const run = (world: InstallWorld, mode: "install" | "uninstall") => runInstaller(world, { harnesses: installersFor(["claude"]), mode, dryRun: false, trustCodexHooks: false });
+const run = (world: InstallContext, mode: "install" | "uninstall") => runInstaller(world, { harnesses: installersFor(["claude"]), mode, dryRun: false, trustCodexHooks: false });
 const server = () => JSON.parse(readFileSync(claudeJson, "utf8")).mcpServers?.["tongs-agents"];
 
 describe(`Claude Code ${HARNESS_PACKAGES.claude.version} (live)`, { timeout: 180_000 }, () => {

@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { CODEX_HOOKS } from "../../src/harnesses/codex/install.ts";
 import { codexTrustHash, codexTrustKey } from "../../src/harnesses/codex/trust.ts";
 import { runInstaller } from "../../src/install/installer.ts";
-import type { InstallWorld } from "../../src/install/world.ts";
+import type { InstallContext } from "../../src/install/context.ts";
 import { startProvider } from "../../e2e/provider/server.mjs";
 import { ROOT } from "../processes.ts";
 import { makeSandbox, type Sandbox } from "../sandbox.ts";
@@ -18,7 +18,7 @@ import { installersFor } from "../../src/harnesses/installers.ts";
 
 let sandbox: Sandbox;
 let provider: Awaited<ReturnType<typeof startProvider>>;
-let world: InstallWorld;
+let world: InstallContext;
 let config: string;
 let userConfig: string;
 let project: string;

@@ -6,9 +6,9 @@ import { execa } from "execa";
 import { CLI_BIN } from "../processes.ts";
 import type { Sandbox } from "../sandbox.ts";
 import { run } from "../../src/core/exec.ts";
-import type { InstallWorld } from "../../src/install/world.ts";
+import type { InstallContext } from "../../src/install/context.ts";
 
-export function liveWorld(sandbox: Sandbox, packageRoot: string, binDirs: readonly string[], extraEnv: NodeJS.ProcessEnv = {}): InstallWorld {
+export function liveWorld(sandbox: Sandbox, packageRoot: string, binDirs: readonly string[], extraEnv: NodeJS.ProcessEnv = {}): InstallContext {
   const nodeDir = join(sandbox.root, "node-bin");
   mkdirSync(nodeDir, { recursive: true });
   try {

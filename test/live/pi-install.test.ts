@@ -6,7 +6,7 @@ import { execa } from "execa";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { runInstaller } from "../../src/install/installer.ts";
 import { PI_MARKER_FILE } from "../../src/harnesses/pi/install.ts";
-import type { InstallWorld } from "../../src/install/world.ts";
+import type { InstallContext } from "../../src/install/context.ts";
 import { makePackageRoot } from "../install-world.ts";
 import { makeSandbox, type Sandbox } from "../sandbox.ts";
 import { HARNESS_PACKAGES, harnessBinDir } from "./harnesses.ts";
@@ -31,8 +31,8 @@ beforeEach(() => {
 afterEach(() => sandbox.cleanup());
 
 const worldAt = (name: string) => liveWorld(sandbox, makePackageRoot(join(sandbox.root, name)), [harnessBinDir("pi")]);
-const run = (world: InstallWorld, mode: "install" | "uninstall") => runInstaller(world, { harnesses: installersFor(["pi"]), mode, dryRun: false, trustCodexHooks: false });
-const piList = async (world: InstallWorld) => {
+const run = (world: InstallContext, mode: "install" | "uninstall") => runInstaller(world, { harnesses: installersFor(["pi"]), mode, dryRun: false, trustCodexHooks: false });
+const piList = async (world: InstallContext) => {
   const result = await execa("pi", ["list"], { env: world.env, extendEnv: false, reject: false, input: "" });
   expect(result.exitCode, result.stderr).toBe(0);
   return result.stdout;

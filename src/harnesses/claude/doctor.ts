@@ -2,12 +2,12 @@
 import { checkNodes, hookChecks, hooksTodo, jsonData, versionOf } from "../../install/doctor.ts";
 import type { HarnessDoctor } from "../../install/plan.ts";
 import { LEGACY_MCP_NAME, MCP_NAME, isLegacyFleetMcp, mcpState } from "../../install/mcp-entry.ts";
-import { ourPaths, which, type InstallWorld } from "../../install/world.ts";
+import { ourPaths, which, type InstallContext } from "../../install/context.ts";
 import { isRecord } from "../../core/json-value.ts";
 import { CLAUDE_HOOKS } from "./install.ts";
 import { claudeJsonPath, claudeSettingsPath } from "./locations.ts";
 
-export async function claudeDoctor(world: InstallWorld): Promise<HarnessDoctor> {
+export async function claudeDoctor(world: InstallContext): Promise<HarnessDoctor> {
   const binary = which("claude", world.env);
   const nodes = new Set<string>();
   const problems: string[] = [];

@@ -7,7 +7,7 @@ import { claudeJsonPath, claudeSettingsPath } from "./locations.ts";
 import { LEGACY_MCP_NAME, MCP_NAME, isLegacyFleetMcp, mcpState } from "../../install/mcp-entry.ts";
 import { conflict, error, note, warning, type Finding, type HarnessPlan, type Step } from "../../install/plan.ts";
 import { readConfigFile } from "../../install/file-edit.ts";
-import { ourPaths, which, type InstallWorld } from "../../install/world.ts";
+import { ourPaths, which, type InstallContext } from "../../install/context.ts";
 import type { Intent } from "../../install/provider.ts";
 import { isRecord } from "../../core/json-value.ts";
 
@@ -26,7 +26,7 @@ export const CLAUDE_HOOKS: readonly HookSpec[] = [
 
 const MCP_KEYS = ["type", "command", "args", "env"];
 
-function planSettings(world: InstallWorld, intent: Intent, findings: Finding[]): Step | undefined {
+function planSettings(world: InstallContext, intent: Intent, findings: Finding[]): Step | undefined {
   const path = claudeSettingsPath(world);
   const read = readConfigFile(path);
   if (!read.ok) {
@@ -62,7 +62,7 @@ function planSettings(world: InstallWorld, intent: Intent, findings: Finding[]):
   }
 }
 
-function planMcp(world: InstallWorld, intent: Intent, findings: Finding[]): Step[] {
+function planMcp(world: InstallContext, intent: Intent, findings: Finding[]): Step[] {
   const path = claudeJsonPath(world);
   const read = readConfigFile(path);
   if (!read.ok) {
@@ -120,7 +120,7 @@ function planMcp(world: InstallWorld, intent: Intent, findings: Finding[]): Step
   return steps;
 }
 
-export async function planClaude(world: InstallWorld, intent: Intent): Promise<HarnessPlan> {
+export async function planClaude(world: InstallContext, intent: Intent): Promise<HarnessPlan> {
   const findings: Finding[] = [];
   const steps: Step[] = [];
   const settings = planSettings(world, intent, findings);

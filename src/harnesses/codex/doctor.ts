@@ -6,12 +6,12 @@ import type { HarnessDoctor } from "../../install/plan.ts";
 import { readConfigFile } from "../../install/file-edit.ts";
 import { LEGACY_MCP_NAME, MCP_NAME, isLegacyFleetMcp, mcpState } from "../../install/mcp-entry.ts";
 import { parseTomlDocument } from "../../install/toml-text.ts";
-import { ourPaths, which, type InstallWorld } from "../../install/world.ts";
+import { ourPaths, which, type InstallContext } from "../../install/context.ts";
 import { isRecord } from "../../core/json-value.ts";
 import { CODEX_HOOKS, ourTrustRecords, trustStatus } from "./install.ts";
 import { codexHome, codexHomeCanonical } from "./locations.ts";
 
-export async function codexDoctor(world: InstallWorld): Promise<HarnessDoctor> {
+export async function codexDoctor(world: InstallContext): Promise<HarnessDoctor> {
   const binary = which("codex", world.env);
   const nodes = new Set<string>();
   const problems: string[] = [];

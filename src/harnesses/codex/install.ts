@@ -11,7 +11,7 @@ import { LEGACY_MCP_NAME, MCP_NAME, isLegacyFleetMcp, mcpState } from "../../ins
 import { conflict, error, note, warning, type Finding, type HarnessPlan, type Step } from "../../install/plan.ts";
 import type { Intent } from "../../install/provider.ts";
 import { findTable, parseTomlDocument, removeTable, setTable, tableBody } from "../../install/toml-text.ts";
-import { ourPaths, type InstallWorld } from "../../install/world.ts";
+import { ourPaths, type InstallContext } from "../../install/context.ts";
 import { isRecord } from "../../core/json-value.ts";
 
 export const CODEX_HOOKS: readonly HookSpec[] = [
@@ -51,7 +51,7 @@ export function trustStatus(config: Record<string, unknown>, record: TrustRecord
 
 const STATE_GROUP = ["hooks", "state"];
 
-function planConfig(world: InstallWorld, intent: Intent, before: TrustRecord[], after: TrustRecord[], findings: Finding[], todo: string[]): Step | undefined {
+function planConfig(world: InstallContext, intent: Intent, before: TrustRecord[], after: TrustRecord[], findings: Finding[], todo: string[]): Step | undefined {
   const path = join(codexHome(world), "config.toml");
   const read = readConfigFile(path);
   if (!read.ok) {
@@ -133,7 +133,7 @@ function planConfig(world: InstallWorld, intent: Intent, before: TrustRecord[], 
   return { kind: "write", path, before: read.text, after: text, why };
 }
 
-export async function planCodex(world: InstallWorld, intent: Intent): Promise<HarnessPlan> {
+export async function planCodex(world: InstallContext, intent: Intent): Promise<HarnessPlan> {
   const findings: Finding[] = [];
   const todo: string[] = [];
   const steps: Step[] = [];

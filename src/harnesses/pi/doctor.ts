@@ -3,11 +3,11 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { versionOf } from "../../install/doctor.ts";
 import type { HarnessDoctor } from "../../install/plan.ts";
-import { ourPaths, which, type InstallWorld } from "../../install/world.ts";
+import { ourPaths, which, type InstallContext } from "../../install/context.ts";
 import { PI_MARKER_FILE, piPackagePaths, readMarker } from "./install.ts";
 import { piAgentDir } from "./locations.ts";
 
-export async function piDoctor(world: InstallWorld): Promise<HarnessDoctor> {
+export async function piDoctor(world: InstallContext): Promise<HarnessDoctor> {
   const binary = which("pi", world.env);
   const problems: string[] = [];
   const todo: string[] = [];

@@ -8,7 +8,7 @@ import { ROOT } from "../../../test/processes.ts";
 import { makeSandbox, type Sandbox } from "../../../test/sandbox.ts";
 import { runInstaller } from "../../install/installer.ts";
 import { PI_MARKER_FILE } from "./install.ts";
-import type { InstallWorld } from "../../install/world.ts";
+import type { InstallContext } from "../../install/context.ts";
 import { installersFor } from "../installers.ts";
 
 let sandbox: Sandbox;
@@ -24,11 +24,11 @@ beforeEach(() => {
 });
 afterEach(() => sandbox.cleanup());
 
-function worldAt(rootName: string, extra: NodeJS.ProcessEnv = {}): InstallWorld {
+function worldAt(rootName: string, extra: NodeJS.ProcessEnv = {}): InstallContext {
   const world = makeWorld(sandbox, { packageRoot: makePackageRoot(join(sandbox.root, rootName)), path: [bin] });
   return { ...world, env: { ...world.env, FAKE_PI_LOG: log, ...extra } };
 }
-const run = (world: InstallWorld, mode: "install" | "uninstall", dryRun = false) => runInstaller(world, { harnesses: installersFor(["pi"]), mode, dryRun, trustCodexHooks: false });
+const run = (world: InstallContext, mode: "install" | "uninstall", dryRun = false) => runInstaller(world, { harnesses: installersFor(["pi"]), mode, dryRun, trustCodexHooks: false });
 const calls = () => (existsSync(log) ? readText(log).trim().split("\n").map((line) => JSON.parse(line)) : []);
 const marker = () => JSON.parse(readText(join(agentDir, PI_MARKER_FILE)));
 const packages = () => JSON.parse(readText(join(agentDir, "settings.json"))).packages;

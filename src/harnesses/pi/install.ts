@@ -10,7 +10,7 @@ import { parseJsonDocument } from "../../install/json-text.ts";
 import { piAgentDir } from "./locations.ts";
 import { error, note, type Finding, type HarnessPlan, type HarnessReport, type Step, type StepReport } from "../../install/plan.ts";
 import type { Intent } from "../../install/provider.ts";
-import { ourPaths, which, type InstallWorld } from "../../install/world.ts";
+import { ourPaths, which, type InstallContext } from "../../install/context.ts";
 
 export const PI_MARKER_FILE = "tongs-agents.json";
 export const PI_OWNER = "tongs-agents";
@@ -73,7 +73,7 @@ const piSettingsPath = (agentDir: string) => join(agentDir, "settings.json");
 
 const unique = (items: readonly string[]) => [...new Set(items)];
 
-export async function planPi(world: InstallWorld, intent: Intent): Promise<HarnessPlan> {
+export async function planPi(world: InstallContext, intent: Intent): Promise<HarnessPlan> {
   const findings: Finding[] = [];
   const steps: Step[] = [];
   const todo: string[] = [];
@@ -120,7 +120,7 @@ export async function planPi(world: InstallWorld, intent: Intent): Promise<Harne
  * Pi's steps in order, with its own failure rules: a failed `pi install` restores the previous marker; a failed
  * `pi remove` keeps that path in the marker for the next run and does not stop the others.
  */
-export async function applyPi(plan: HarnessPlan, world: InstallWorld): Promise<HarnessReport> {
+export async function applyPi(plan: HarnessPlan, world: InstallContext): Promise<HarnessReport> {
   const reports: StepReport[] = [];
   const failedRemovals: string[] = [];
   let stopped = false;

@@ -4,7 +4,7 @@ import { homedir } from "node:os";
 import { delimiter, dirname, isAbsolute, join } from "node:path";
 import { run, type Runner } from "../core/exec.ts";
 
-export interface InstallWorld {
+export interface InstallContext {
   readonly env: NodeJS.ProcessEnv;
   readonly home: string;
   /** The Node that runs the hooks: the one running the installer. */
@@ -23,7 +23,7 @@ export interface OurPaths {
   readonly piBridge: string;
 }
 
-export function ourPaths(world: InstallWorld): OurPaths {
+export function ourPaths(world: InstallContext): OurPaths {
   return {
     node: world.nodePath,
     hook: join(world.packageRoot, "bin", "tongs-agents-hook.cjs"),
@@ -62,7 +62,7 @@ export function which(name: string, env: NodeJS.ProcessEnv): string | undefined 
   return undefined;
 }
 
-export function defaultWorld(env: NodeJS.ProcessEnv = process.env): InstallWorld {
+export function defaultInstallContext(env: NodeJS.ProcessEnv = process.env): InstallContext {
   const home = env.HOME && isAbsolute(env.HOME) ? env.HOME : homedir();
   return { env, home, nodePath: process.execPath, nodeVersion: process.versions.node, packageRoot: findPackageRoot(), exec: run };
 }
