@@ -269,6 +269,31 @@ describe(`Claude Code ${VERSION} in a container (live)`, { timeout: 180_000 }, (
       ].map((step) => `written claude.${step}`),
     );
   });
+
+  it("Esc: no hook fires, Claude states the turn's end itself, and the record leaves running within seconds", async ({ task }) => {
+    evidence.prove(task, {
+      claim: `Esc in Claude Code ${VERSION}'s UI while the reply is held fires no hook (anthropics/claude-code#9516); Claude's own <config>/sessions/<pid>.json turns idle for that exact pid, session and process start, and \`tongs-agents list\` shows the record idle (claude.state-idle) within 10 s; the hook log shows nothing after the prompt`,
+      kind: "live",
+      how: `${HOW}; a third session; the prompt says HOLD, the test presses Escape once the provider holds the request`,
+    });
+    const third = await lab.openPane("third");
+    await lab.launchClaude(third.id);
+    const started = await lab.waitForRecord("a started record for the third pane", byPane(third, (record) => record.status === "started"), third.id);
+    await lab.type(third.id, "HOLD say something in the third session");
+    await lab.waitForRecord("running after the prompt", when(started, (record) => record.status === "running"), third.id);
+    await waitForHeld("text");
+    await lab.keys(third.id, "Escape");
+    const idle = await lab.waitForRecord("idle after Esc", when(started, (record) => record.status === "idle"), third.id, 10_000);
+    expect(idle).toMatchObject({ last_event: "claude.state-idle", pid: started.pid, session_id: started.session_id });
+    const state = JSON.parse(await box.sh(`cat "$HOME/.claude/sessions/$1.json"`, String(started.pid))) as { status: string; sessionId: string; pid: number };
+    expect(state).toMatchObject({ status: "idle", sessionId: started.session_id, pid: started.pid });
+    const hooks = (await lab.hookLog()).filter((entry) => entry.canonicalId === started.id).map((entry) => entry.detail);
+    expect(hooks).toEqual(["claude.session-start -> started", "claude.prompt-submit -> running"]);
+    // Listed again: the same statement is not applied twice.
+    const again = (await lab.records()).find((record) => record.id === started.id);
+    expect(again).toMatchObject({ status: "idle", last_event: "claude.state-idle", updated_at: idle.updated_at });
+    await lab.release();
+  });
 });
 
 /** Wait until the provider holds a request with this decision (the model's answer the test will release). */
