@@ -2,7 +2,8 @@
 // with send-keys like a user, against the synthetic provider on 127.0.0.1 in the same container. Its hooks are the ones
 // `tongs-agents install --agent claude` writes. The tests run in order on one container: one Claude session walks
 // through every transition (started, running, waiting on a real permission dialog, running again once approved, idle,
-// error, ended); a second one in the same directory stays its own record; focus is read off an attached client.
+// error, ended); a second one in the same directory stays its own record; focus is read off an attached client; a
+// third one is interrupted with Esc, which fires no hook (its state is read from what Claude writes itself).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AGENTS } from "../containers/recipe.ts";
 import { APPROVED_FILE, ClaudeLab, INNER, PROJECT, type Pane, type SessionRecord } from "./claude-lab.ts";

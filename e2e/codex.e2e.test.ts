@@ -3,7 +3,8 @@
 // `tongs-agents install --agent codex --trust-codex-hooks` writes; Codex is driven with tmux send-keys only.
 //
 // 1. `codex --no-daemon`: every lifecycle transition (seen by a watcher of the record file), the record's identity
-//    (the real `codex` process), exact focus (read from what an attached tmux client draws), Esc mid-turn, /quit.
+//    (the real `codex` process), exact focus (read from what an attached tmux client draws), an API error (no hook:
+//    read from Codex's rollout), Esc mid-turn, /quit.
 // 2. The default shared daemon, two UIs in two panes: what Codex does, and that no record claims a pane it cannot
 //    prove (no terminal target, focus `unavailable` with the reason).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
