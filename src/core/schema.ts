@@ -24,6 +24,7 @@ function text(maxBytes: number, { nonEmpty = false }: { nonEmpty?: boolean } = {
 }
 
 const idText = text(LIMITS.idBytes, { nonEmpty: true });
+const cwdText = text(LIMITS.cwdBytes, { nonEmpty: true });
 const transcriptPath = text(LIMITS.transcriptPathBytes).check(z.refine(isTranscriptPath, "not an absolute .jsonl path"));
 
 /** An absolute `.jsonl` path without `..` segments: what a transcript path must be before it is stored or opened. */
@@ -35,7 +36,6 @@ export function isTranscriptPath(path: string): boolean {
 export function transcriptPathOf(value: unknown): string | undefined {
   return typeof value === "string" && isTranscriptPath(value) ? value : undefined;
 }
-const cwdText = text(LIMITS.cwdBytes, { nonEmpty: true });
 
 export const HARNESS_ID_PATTERN = /^[a-z][a-z0-9-]{0,31}$/;
 export const EVENT_ID_PATTERN = /^([a-z][a-z0-9-]{0,31})\.([a-z][a-z0-9-]{0,63})$/;

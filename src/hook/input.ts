@@ -77,7 +77,10 @@ export function nativePayload(input: HookInput): InputValue {
 
   const value: Record<string, unknown> = {};
   for (const [name, span] of scanner.members) {
-    if (span.count > 1) return { ok: false, stage: "schema", detail: `${name}: appears more than once` };
+    if (span.count > 1) {
+      if (OPTIONAL_FIELDS.has(name)) continue;
+      return { ok: false, stage: "schema", detail: `${name}: appears more than once` };
+    }
     const identityBytes = IDENTITY_FIELDS[name];
     if (span.end === undefined) {
       // The cut fell inside this value.

@@ -94,6 +94,9 @@ describe("native events", () => {
       expect(await runHook(["tool-use", "--agent", "claude"], native({ transcript_path: bad, tool_name: "Bash" }), context)).toMatchObject({ ok: true, action: "written" });
       expect(await read(claudeId)).toMatchObject({ kind: "record", record: { transcript_path: path, tool: "Bash" } });
     }
+    const twice = Buffer.from(`{"session_id":"sess-1","cwd":"/work/app","transcript_path":"/a/1.jsonl","transcript_path":"/a/2.jsonl","tool_name":"Read"}`);
+    expect(await runHook(["tool-use", "--agent", "claude"], twice, context)).toMatchObject({ ok: true, action: "written" });
+    expect(await read(claudeId)).toMatchObject({ kind: "record", record: { transcript_path: path, tool: "Read" } });
   });
 
   it("never trusts a producer-supplied pid or sequence on native aliases", async () => {
