@@ -1,8 +1,8 @@
 // What Claude Code states about a turn where no hook fires (anthropics/claude-code#9516: nothing on Esc). Two places,
 // both verified on 2.1.332 (fixtures beside this file, docs/harness-facts.md):
-// - the transcript (`transcript_path`, JSONL): Esc during a tool call or a streamed reply appends a user line whose
-//   text is "[Request interrupted by user]" or "[Request interrupted by user for tool use]". Esc before the first
-//   token writes nothing there.
+// - the transcript (`transcript_path`, JSONL): Esc on a tool call or its permission dialog appends a user line whose
+//   text is "[Request interrupted by user for tool use]"; any user text beginning "[Request interrupted by user" counts
+//   (Esc while text streams was not captured here). Esc before the first token writes nothing there.
 // - `<config>/sessions/<pid>.json`, one per running process: `status` busy | waiting | idle with `statusUpdatedAt`
 //   (ms), rewritten on every change, Esc before the first token included. Used only for the exact pid, session id and
 //   process start of the record.
