@@ -2,7 +2,8 @@
 // with send-keys like a user, against the synthetic provider on 127.0.0.1 in the same container. Its hooks are the ones
 // `tongs-agents install --agent claude` writes. The tests run in order on one container: one Claude session walks
 // through every transition (started, running, waiting on a real permission dialog, running again once approved, idle,
-// error, ended); a second one in the same directory stays its own record; focus is read off an attached client.
+// error, ended); a second one in the same directory stays its own record; focus is read off an attached client; a
+// third one is interrupted with Esc, which fires no hook (its state is read from what Claude writes itself).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AGENTS } from "../containers/recipe.ts";
 import { APPROVED_FILE, ClaudeLab, INNER, PROJECT, type Pane, type SessionRecord } from "./claude-lab.ts";
@@ -20,6 +21,8 @@ let second: Pane;
 /** The first session's record once started: later steps must land on this very record. */
 let firstRecord: SessionRecord;
 let secondRecord: SessionRecord;
+/** The session the Esc tests use. */
+let third: { pane: Pane; record: SessionRecord } | undefined;
 
 const byPane = (pane: Pane, check: (record: SessionRecord) => boolean = () => true) => (records: SessionRecord[]) =>
   records.find((record) => record.terminal.env.TMUX_PANE === pane.id && check(record));
@@ -268,6 +271,58 @@ describe(`Claude Code ${VERSION} in a container (live)`, { timeout: 180_000 }, (
         "session-end -> ended",
       ].map((step) => `written claude.${step}`),
     );
+  });
+
+  it("Esc: no hook fires, Claude states the turn's end itself, and the record leaves running within seconds", async ({ task }) => {
+    evidence.prove(task, {
+      claim: `Esc in Claude Code ${VERSION}'s UI while the reply is held fires no hook (anthropics/claude-code#9516); Claude's own <config>/sessions/<pid>.json turns idle for that exact pid, session and process start, and \`tongs-agents list\` shows the record idle (claude.state-idle) within 10 s; the hook log shows nothing after the prompt`,
+      kind: "live",
+      how: `${HOW}; a third session; the prompt says HOLD, the test presses Escape once the provider holds the request`,
+    });
+    const pane = await lab.openPane("third");
+    await lab.launchClaude(pane.id);
+    const started = await lab.waitForRecord("a started record for the third pane", byPane(pane, (record) => record.status === "started"), pane.id);
+    await lab.type(pane.id, "HOLD say something in the third session");
+    await lab.waitForRecord("running after the prompt", when(started, (record) => record.status === "running"), pane.id);
+    await waitForHeld("text");
+    await lab.keys(pane.id, "Escape");
+    const idle = await lab.waitForRecord("idle after Esc", when(started, (record) => record.status === "idle"), pane.id, 10_000);
+    expect(idle).toMatchObject({ last_event: "claude.state-idle", pid: started.pid, session_id: started.session_id });
+    const state = JSON.parse(await box.sh(`cat "$HOME/.claude/sessions/$1.json"`, String(started.pid))) as { status: string; sessionId: string; pid: number };
+    expect(state).toMatchObject({ status: "idle", sessionId: started.session_id, pid: started.pid });
+    const hooks = (await lab.hookLog()).filter((entry) => entry.canonicalId === started.id).map((entry) => entry.detail);
+    expect(hooks).toEqual(["claude.session-start -> started", "claude.prompt-submit -> running"]);
+    // Listed again: the same statement is not applied twice.
+    const again = (await lab.records()).find((record) => record.id === started.id);
+    expect(again).toMatchObject({ status: "idle", last_event: "claude.state-idle", updated_at: idle.updated_at });
+    await lab.release();
+    third = { pane, record: started };
+  });
+
+  it("Esc on a permission dialog: Claude writes the interruption to its transcript, which the readers read once", async ({ task }) => {
+    evidence.prove(task, {
+      claim: `Esc on Claude Code ${VERSION}'s permission dialog fires no hook; Claude appends \`[Request interrupted by user for tool use]\` to its transcript and turns its session state idle; \`tongs-agents list\` shows the record idle within 10 s, and the transcript cursor in the state dir has read past that line`,
+      kind: "live",
+      how: `${HOW}; the third session; the model's Bash call (\`touch ${APPROVED_FILE}\`) opens the dialog, the test presses Escape`,
+    });
+    const { pane, record } = third as { pane: Pane; record: SessionRecord };
+    // Esc before the first token put the held prompt back into the input box: clear it first.
+    await lab.keys(pane.id, "C-u");
+    const inputLine = (text: string) => text.split("\n").filter((line) => line.startsWith("❯")).at(-1) ?? "";
+    await lab.waitForScreen(pane.id, (text) => !inputLine(text).includes("HOLD"), "the input box cleared");
+    await lab.type(pane.id, "RUNTOOL in the third session");
+    await lab.waitForRecord("waiting on the dialog", when(record, (current) => current.status === "waiting"), pane.id);
+    await lab.waitForScreen(pane.id, (text) => text.includes("Do you want to proceed?"), "the permission dialog");
+    await lab.keys(pane.id, "Escape");
+    const idle = await lab.waitForRecord("idle after Esc on the dialog", when(record, (current) => current.status === "idle"), pane.id, 10_000);
+    expect(["claude.interrupted", "claude.state-idle"]).toContain(idle.last_event);
+    const transcript = await box.sh(`cat "$HOME"/.claude/projects/*/"$1".jsonl`, record.session_id);
+    const marker = transcript.indexOf("[Request interrupted by user for tool use]");
+    expect(marker).toBeGreaterThan(0);
+    const lineEnd = Buffer.byteLength(transcript.slice(0, transcript.indexOf("\n", marker) + 1));
+    const digest = record.id.split(":").at(-1) as string;
+    const cursor = JSON.parse(await box.sh(`cat "$HOME/.local/state/tongs-agents/transcripts/$1.json"`, digest)) as { offset: number };
+    expect(cursor.offset).toBeGreaterThanOrEqual(lineEnd);
   });
 });
 

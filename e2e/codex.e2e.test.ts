@@ -3,7 +3,8 @@
 // `tongs-agents install --agent codex --trust-codex-hooks` writes; Codex is driven with tmux send-keys only.
 //
 // 1. `codex --no-daemon`: every lifecycle transition (seen by a watcher of the record file), the record's identity
-//    (the real `codex` process), exact focus (read from what an attached tmux client draws), Esc mid-turn, /quit.
+//    (the real `codex` process), exact focus (read from what an attached tmux client draws), an API error (no hook:
+//    read from Codex's rollout), Esc mid-turn, /quit.
 // 2. The default shared daemon, two UIs in two panes: what Codex does, and that no record claims a pane it cannot
 //    prove (no terminal target, focus `unavailable` with the reason).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -154,18 +155,25 @@ describe("codex --no-daemon: transitions, identity, focus, interrupt", { timeout
     expect(decoy.id).not.toBe(pane.id);
   });
 
-  it("documents: an API error ends Codex's turn without any hook, so the record says running until the next prompt", async ({ task }) => {
+  it("error: an API error fires no hook, and the failed turn Codex writes to its rollout shows as error within seconds", async ({ task }) => {
     evidence.prove(task, {
-      claim: "Codex 0.171.0 fires no hook when a turn fails with an API error (HTTP 400; it has no StopFailure and sends no Stop): the record stays running (processing prompt) until the next prompt, whose Stop makes it idle",
+      claim: `Codex ${CODEX.version} fires no hook when a turn fails with an API error (HTTP 400; no StopFailure, no Stop); its rollout (the hooks' transcript_path) says task_complete with the error, and \`tongs-agents list\` shows the record as error (turn failed: <message>) within 15 s; the next prompt runs and its Stop makes it idle`,
       kind: "live",
-      how: `${HOW}; FAILAPI makes the provider answer HTTP 400; the versions between the two prompt-submits show no other event`,
+      how: `${HOW}; FAILAPI makes the provider answer HTTP 400; the record watcher shows every version between the two prompt-submits`,
     });
     await submit(box, pane.id, "please FAILAPI now (CODEX-E2E-API-ERROR)");
     await expect.poll(() => capture(box, pane.id), { timeout: 60_000 }).toContain("synthetic failure requested by FAILAPI");
+    const failed = await waitForRecord(box, (view) => view.id === session.id && view.status === "error", "error from the rollout", 15_000);
+    expect(failed).toMatchObject({ last_event: "codex.turn-failed", detail: expect.stringMatching(/^turn failed: .*synthetic failure requested by FAILAPI/) });
     await submit(box, pane.id, "say hello after the error (CODEX-E2E-AFTER-ERROR)");
     await waitForRecord(box, (view) => view.id === session.id && view.status === "idle", "idle after the prompt that follows the error");
     const versions = await transitionsOf(box, session.id, applied);
-    expect(versions).toEqual(["codex.prompt-submit running processing prompt", "codex.prompt-submit running processing prompt", "codex.stop idle Hello from the synthetic provider."]);
+    expect(versions.map((version) => version.replace(/^(codex\.turn-failed error turn failed): .*$/, "$1"))).toEqual([
+      "codex.prompt-submit running processing prompt",
+      "codex.turn-failed error turn failed",
+      "codex.prompt-submit running processing prompt",
+      "codex.stop idle Hello from the synthetic provider.",
+    ]);
     applied += versions.length;
   });
 

@@ -1,4 +1,4 @@
-import { readFileSync, readdirSync, utimesSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, readdirSync, utimesSync, writeFileSync } from "node:fs";
 import { EXIT_CODES } from "../core/errors.ts";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -187,6 +187,18 @@ describe("prune", () => {
     expect(await runCli(["prune", "--json"], context, io)).toBe(0);
     expect(JSON.parse(out.join("\n")).removed.map((entry: { kind: string }) => entry.kind).sort()).toEqual(["pointer", "record", "record"]);
     expect(readdirSync(sessionsDir).filter((name) => name.endsWith(".json"))).toEqual([`${digestOf(live)}.json`]);
+  });
+
+  it("removes the transcript cursors of records that are gone, and keeps a live record's", async () => {
+    const live = digestOf(put("claude", "live", 100, "running")) as string;
+    const ended = digestOf(put("claude", "ended", 100, "ended")) as string;
+    const cursors = join(sandbox.stateDir, "transcripts");
+    mkdirSync(cursors, { recursive: true });
+    for (const digest of [live, ended, "f".repeat(64)]) writeFileSync(join(cursors, `${digest}.json`), "{}");
+    expect(await runCli(["prune", "--json"], context, io)).toBe(0);
+    const removed = JSON.parse(out.join("\n")).removed as { kind: string; id: string }[];
+    expect(removed.filter((entry) => entry.kind === "cursor").map((entry) => entry.id).sort()).toEqual([`${ended}.json`, `${"f".repeat(64)}.json`].sort());
+    expect(readdirSync(cursors)).toEqual([`${live}.json`]);
   });
 
   it("removes temp files an interrupted write left, in the sessions dir and in the state dir, once they are a minute old", async () => {

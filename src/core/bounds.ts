@@ -24,6 +24,8 @@ export const LIMITS = {
   envValueBytes: 1024,
   ttyBytes: 64,
   processStartBytes: 160,
+  /** A harness's transcript file (Claude's `transcript_path`, Codex's rollout): an absolute `.jsonl` path. */
+  transcriptPathBytes: 1024,
   /** Timestamps in a record may be at most this far in the future (clock skew between writers). */
   futureSkewMs: 5 * 60 * 1000,
 } as const;

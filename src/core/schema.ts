@@ -25,6 +25,17 @@ function text(maxBytes: number, { nonEmpty = false }: { nonEmpty?: boolean } = {
 
 const idText = text(LIMITS.idBytes, { nonEmpty: true });
 const cwdText = text(LIMITS.cwdBytes, { nonEmpty: true });
+const transcriptPath = text(LIMITS.transcriptPathBytes).check(z.refine(isTranscriptPath, "not an absolute .jsonl path"));
+
+/** An absolute `.jsonl` path without `..` segments: what a transcript path must be before it is stored or opened. */
+export function isTranscriptPath(path: string): boolean {
+  return path.startsWith("/") && path.endsWith(".jsonl") && !path.split("/").includes("..") && isStorableText(path) && byteLength(path) <= LIMITS.transcriptPathBytes;
+}
+
+/** The transcript path of a native payload, when it qualifies; anything else is dropped. */
+export function transcriptPathOf(value: unknown): string | undefined {
+  return typeof value === "string" && isTranscriptPath(value) ? value : undefined;
+}
 
 export const HARNESS_ID_PATTERN = /^[a-z][a-z0-9-]{0,31}$/;
 export const EVENT_ID_PATTERN = /^([a-z][a-z0-9-]{0,31})\.([a-z][a-z0-9-]{0,63})$/;
@@ -54,6 +65,8 @@ export const NativePayloadSchema = z.looseObject({
   tool_name: z.optional(z.string().check(z.refine(isStorableText, "contains NUL or is not well-formed Unicode"))),
   last_assistant_message: z.optional(z.nullable(z.string().check(z.refine((value) => value.isWellFormed(), "not well-formed Unicode")))),
   notification_type: z.optional(z.string()),
+  /** Checked apart (transcriptPathOf): a path that does not qualify is dropped, never a reason to refuse the event. */
+  transcript_path: z.optional(z.unknown()),
 });
 export type NativePayload = z.infer<typeof NativePayloadSchema>;
 
@@ -118,6 +131,8 @@ export const SessionRecordSchema = z.object({
   status_changed_at: z.optional(isoTime),
   launch: z.optional(LaunchSchema),
   terminal: z._default(TerminalSchema, { env: {} }),
+  /** The transcript the harness writes (from its hook payloads): where readers look for what no hook reports. */
+  transcript_path: z.optional(transcriptPath),
 });
 /** A record as held in memory: every timestamp present (parseRecord fills the defaults). */
 export type SessionRecord = z.infer<typeof SessionRecordSchema> & { created_at: string; status_changed_at: string };
@@ -170,6 +185,12 @@ export const LifecycleEventSchema = z.strictObject({
   yieldsTo: z.optional(z.array(z.enum(LIFECYCLE_STATUSES))),
   launch: z.optional(LaunchSchema),
   terminal: TerminalSchema,
+  transcriptPath: z.optional(transcriptPath),
+  /**
+   * Set on events read from what the harness itself wrote (docs/contract.md, "Sources of state"): which file said it,
+   * and when the harness said it. Such an event applies only when said after the record's last applied event.
+   */
+  stated: z.optional(z.strictObject({ source: z.enum(["transcript", "session-state"]), at: isoTime })),
 });
 export type LifecycleEvent = z.infer<typeof LifecycleEventSchema>;
 

@@ -10,6 +10,7 @@ import { sortByAttention } from "./attention.ts";
 import type { ListProcesses } from "./discovery.ts";
 import { checkLiveness } from "../core/liveness.ts";
 import { readSeen, type SeenMarks } from "./seen.ts";
+import { applyStatedStates } from "./stated.ts";
 import { viewOfDiscovered, viewOfRecord, type SessionView } from "./view.ts";
 
 /** What reading the fleet may use of the world. */
@@ -45,11 +46,14 @@ export async function loadFleet({ stateDir, processes, listProcesses, now: clock
     discover ? import("./discovery.ts").then(({ discoverProcesses }) => discoverProcesses({ processes, ...(listProcesses ? { list: listProcesses } : {}) })) : Promise.resolve([]),
   ]);
   validated.save();
+  // What no hook reported but the harness wrote itself (Esc in Claude Code, an API error in Codex): stated.ts.
+  const stated = await applyStatedStates(listing.records, { stateDir, now: clock });
+  const records = stated.size === 0 ? listing.records : listing.records.map((listed) => ({ ...listed, record: stated.get(listed.digest) ?? listed.record }));
   // Many records usually share a few processes: look each PID up once.
   const byPid = new Map<number, ReturnType<ProcessSource["basics"]>>();
   const cached: ProcessSource = { basics: (pid) => byPid.get(pid) ?? byPid.set(pid, processes.basics(pid)).get(pid)!, argv: (pid) => processes.argv(pid) };
   const sessions = await Promise.all(
-    listing.records.map(async ({ record }) => {
+    records.map(async ({ record }) => {
       const liveness = record.status === "ended" ? { state: "alive" as const } : await checkLiveness(record, cached, now);
       return viewOfRecord(record, liveness.state === "stale" ? { stale: true, reason: liveness.reason } : { stale: false, reason: "" });
     }),

@@ -49,3 +49,35 @@ export interface Harness {
   /** Emitter harnesses: event names accepted in `event_id`, each with the states it may carry. */
   readonly emitterEvents?: Readonly<Record<string, readonly LifecycleStatus[]>>;
 }
+
+/**
+ * A turn outcome the harness wrote itself where no hook reports it (Claude's Esc, Codex's API error): read by the
+ * fleet from the harness's transcript or its own session state (src/fleet/stated.ts, docs/contract.md).
+ */
+export interface StatedFact {
+  readonly status: "idle" | "error";
+  /** Event name, namespaced `<harness>.<name>` in the record's `last_event`. */
+  readonly event: string;
+  readonly detail: string;
+  /** When the harness wrote it (ISO 8601), from the line or file itself. */
+  readonly at: string;
+}
+
+/** The session a fact must belong to: the record's own ids, matched exactly. */
+export interface StatedSubject {
+  readonly sessionId: string;
+  readonly pid: number | null;
+  readonly processStart: string | null;
+}
+
+export interface StatedStateReader {
+  /** Lines without one of these substrings are not parsed at all: most transcript lines are not turn outcomes. */
+  readonly lineMentions: readonly string[];
+  /** The fact one parsed transcript line states about `subject`, if any. */
+  readonly interpretLine: (line: unknown, subject: StatedSubject) => StatedFact | undefined;
+  /** A small file where the harness states a live process's turn state (Claude's `<config>/sessions/<pid>.json`). */
+  readonly processState?: {
+    readonly path: (transcriptPath: string, pid: number) => string | undefined;
+    readonly interpret: (value: unknown, subject: StatedSubject) => StatedFact | undefined;
+  };
+}

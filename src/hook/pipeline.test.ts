@@ -88,6 +88,19 @@ describe("native events", () => {
     expect(await read(claudeId)).toMatchObject({ kind: "record", record: { arrival_sequence: steps.length } });
   });
 
+  it("keeps the transcript path the harness sends; a path that does not qualify is dropped, the event kept", async () => {
+    const path = "/home/user/.claude/projects/-work-app/sess-1.jsonl";
+    await runHook(["session-start", "--agent", "claude"], native({ transcript_path: path }), context);
+    expect(await read(claudeId)).toMatchObject({ kind: "record", record: { transcript_path: path } });
+    for (const bad of ["relative.jsonl", "/etc/passwd", "/a/../b.jsonl", `/${"x".repeat(2000)}.jsonl`, 7, "/a\u0000.jsonl"]) {
+      expect(await runHook(["tool-use", "--agent", "claude"], native({ transcript_path: bad, tool_name: "Bash" }), context)).toMatchObject({ ok: true, action: "written" });
+      expect(await read(claudeId)).toMatchObject({ kind: "record", record: { transcript_path: path, tool: "Bash" } });
+    }
+    const twice = Buffer.from(`{"session_id":"sess-1","cwd":"/work/app","transcript_path":"/a/1.jsonl","transcript_path":"/a/2.jsonl","tool_name":"Read"}`);
+    expect(await runHook(["tool-use", "--agent", "claude"], twice, context)).toMatchObject({ ok: true, action: "written" });
+    expect(await read(claudeId)).toMatchObject({ kind: "record", record: { transcript_path: path, tool: "Read" } });
+  });
+
   it("never trusts a producer-supplied pid or sequence on native aliases", async () => {
     await runHook(["session-start", "--agent", "claude"], native({ pid: 1, sequence: 99, CLAUDE_PID: 7 }), { ...context, env: { ...context.env, CLAUDE_PID: "7" } });
     expect(await read(claudeId)).toMatchObject({ kind: "record", record: { pid: 100, sequence: null } });

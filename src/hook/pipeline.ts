@@ -7,7 +7,7 @@ import { fleetPayload, nativePayload, type HookInput } from "./input.ts";
 import { canonicalId, processInstanceId } from "../core/identity.ts";
 import { launchFromEnv } from "../core/launch.ts";
 import { findAncestor, withDeadline, type ProcessBasics, type ProcessSource } from "../core/proc.ts";
-import { FleetEventSchema, NativePayloadSchema, UNRESOLVED_INSTANCE, describeIssue, type LifecycleEvent } from "../core/schema.ts";
+import { FleetEventSchema, NativePayloadSchema, UNRESOLVED_INSTANCE, describeIssue, transcriptPathOf, type LifecycleEvent } from "../core/schema.ts";
 import type { Clock } from "../core/clock.ts";
 import { applyToStore } from "../store/transaction.ts";
 import { captureTerminal } from "../core/terminal.ts";
@@ -97,6 +97,7 @@ async function fleetEvent(harness: Harness, json: unknown, context: HookContext)
     sequence: payload.sequence,
     startsSession,
     mayCreate: checked.transition.status !== "ended",
+    transcriptPath: undefined,
     tty: process?.tty,
     unprovable: undefined,
     context,
@@ -110,7 +111,8 @@ async function nativeEvent(harness: Harness, alias: NativeAlias, json: unknown, 
   if (interpretation.kind === "ignore") return { ok: true, action: "ignored", detail: interpretation.reason };
   if (context.progress) context.progress.phase = "identifying";
   const found = await findAncestor(context.ppid, harness.processNames, { source: context.processes, deadline: context.now() + context.scanBoundMs, now: context.now });
-  const common = { sessionId: parsed.data.session_id, cwd: parsed.data.cwd, sequence: null, startsSession: alias === "session-start", context };
+  const transcriptPath = transcriptPathOf(parsed.data.transcript_path);
+  const common = { sessionId: parsed.data.session_id, cwd: parsed.data.cwd, sequence: null, startsSession: alias === "session-start", transcriptPath, context };
   if (!found.found) {
     // No harness process in our ancestry: an explicit placeholder, created only when a session visibly begins.
     return lifecycleEvent(harness, alias, `${harness.id}.${alias}`, interpretation.transition, {
@@ -163,6 +165,7 @@ function lifecycleEvent(
     sequence: number | null;
     startsSession: boolean;
     mayCreate: boolean;
+    transcriptPath: string | undefined;
     tty: string | undefined;
     unprovable: string | undefined;
     context: HookContext;
@@ -191,6 +194,7 @@ function lifecycleEvent(
     // The end of a session never reads launch identity: a later event cannot relabel a session.
     launch: ending ? undefined : launchFromEnv(facts.context.env),
     terminal: captureTerminal(facts.context.env, { tty: facts.tty, unprovable: facts.unprovable }),
+    ...(facts.transcriptPath ? { transcriptPath: facts.transcriptPath } : {}),
   };
 }
 

@@ -57,6 +57,15 @@ describe("applyEvent", () => {
     expect(next).toMatchObject({ action: "write", record: { arrival_sequence: 2, sequence: null, status_changed_at: T1 } });
   });
 
+  it("applies a stated fact only when the harness stated it after the record's last event", () => {
+    const record = created({ sequence: null, identity: "process" });
+    const stated = (at: string) => event({ sequence: null, identity: "process", status: "idle", mayCreate: false, stated: { source: "transcript", at } });
+    expect(applyEvent(record, stated(T0), T1)).toMatchObject({ action: "skip", reason: "superseded" });
+    expect(applyEvent(record, stated("2026-11-29T09:59:59.000Z"), T1)).toMatchObject({ action: "skip", reason: "superseded" });
+    expect(applyEvent(record, stated("2026-11-29T10:00:00.001Z"), T1)).toMatchObject({ action: "write", record: { status: "idle", updated_at: T1 } });
+    expect(applyEvent(undefined, stated(T1), T1)).toMatchObject({ action: "skip", reason: "no-record" });
+  });
+
   it("keeps status_changed_at when the status does not change", () => {
     const next = applyEvent(created(), event({ sequence: 3, detail: "Bash" }), T1);
     expect(next).toMatchObject({ action: "write", record: { status_changed_at: T0, updated_at: T1, detail: "Bash" } });

@@ -5,7 +5,7 @@ import type { LifecycleEvent, SessionRecord, Tombstone } from "../core/schema.ts
 
 export type ApplyResult =
   | { action: "write"; record: SessionRecord; created: boolean }
-  | { action: "skip"; reason: "no-record" | "stale-sequence" | "already-ended" | "kept"; detail: string };
+  | { action: "skip"; reason: "no-record" | "stale-sequence" | "already-ended" | "kept" | "superseded"; detail: string };
 
 export function applyEvent(existing: SessionRecord | undefined, event: LifecycleEvent, nowIso: string): ApplyResult {
   if (!existing) {
@@ -32,6 +32,7 @@ export function applyEvent(existing: SessionRecord | undefined, event: Lifecycle
       terminal: event.terminal,
     };
     if (event.launch) record.launch = event.launch;
+    if (event.transcriptPath) record.transcript_path = event.transcriptPath;
     return { action: "write", record, created: true };
   }
   if (event.sequence !== null && existing.sequence !== null && event.sequence <= existing.sequence) {
@@ -42,6 +43,11 @@ export function applyEvent(existing: SessionRecord | undefined, event: Lifecycle
   }
   if (event.yieldsTo?.includes(existing.status)) {
     return { action: "skip", reason: "kept", detail: `${event.eventId} does not replace ${existing.status}` };
+  }
+  // What the harness wrote counts only when it wrote it after the last event this record applied: an older line (or
+  // the same line read again by another reader) never overrides a newer hook event.
+  if (event.stated && Date.parse(event.stated.at) <= Date.parse(existing.updated_at)) {
+    return { action: "skip", reason: "superseded", detail: `${event.eventId} stated at ${event.stated.at}, before the record's ${existing.updated_at}` };
   }
   const record: SessionRecord = {
     ...existing,
@@ -58,6 +64,7 @@ export function applyEvent(existing: SessionRecord | undefined, event: Lifecycle
     updated_at: nowIso,
     status_changed_at: event.status === existing.status ? existing.status_changed_at : nowIso,
   };
+  if (event.transcriptPath) record.transcript_path = event.transcriptPath;
   if (event.startsSession) {
     record.terminal = event.terminal;
     const launch = event.launch ?? existing.launch;

@@ -11,7 +11,7 @@ import { RECORD_FILE, readInstancePointer, readRecord, recordPath } from "./reco
 import { withRecordLock } from "./record-lock.ts";
 
 export interface PrunedEntry {
-  readonly kind: "record" | "tombstone" | "pointer" | "temp";
+  readonly kind: "record" | "tombstone" | "pointer" | "temp" | "cursor";
   readonly id: string;
   readonly short_id: string;
   readonly reason: string;
@@ -85,6 +85,12 @@ export async function prune({ stateDir, processes, dryRun = false, now: clock = 
     } else if (name.endsWith(".tmp") && abandonedTemp(path)) {
       await remove(path, { kind: "temp", id: name, short_id: "", reason: "left by an interrupted write" });
     }
+  }
+  // Transcript cursors (transcript-cursor.ts) whose record is gone.
+  const cursors = join(stateDir, "transcripts");
+  for (const name of lstatSync(cursors, { throwIfNoEntry: false })?.isDirectory() ? readdirSync(cursors) : []) {
+    const digest = RECORD_FILE.exec(name)?.[1];
+    if (digest !== undefined && !remaining.has(digest)) await remove(join(cursors, name), { kind: "cursor", id: name, short_id: "", reason: "its session was pruned" });
   }
   return { ok: true, dry_run: dryRun, removed };
 }
