@@ -307,8 +307,9 @@ describe("codex with its shared daemon (default): two UIs in two panes", { timeo
     }
 
     for (const [pane, record, marker] of [[resumedLeft, leftRecord, "CODEX-E2E-LEFT-AGAIN"], [resumedRight, rightRecord, "CODEX-E2E-RIGHT-AGAIN"]] as const) {
-      const { code, result } = await focus(box, record.short_id);
-      expect(result).toMatchObject({ state: "complete", backend: "tmux", located: true, session: { id: record.id, pid: daemonPid }, selection: { succeeded: true } });
+      // Run from outside tmux (as the picker or an MCP client would), naming the client to move.
+      const { code, result } = await focus(box, record.short_id, viewer.tty);
+      expect(result, JSON.stringify(result)).toMatchObject({ state: "complete", backend: "tmux", located: true, session: { id: record.id, pid: daemonPid }, selection: { succeeded: true }, activation: { succeeded: true } });
       expect(result.detail).toContain(`the terminal of Codex UI process ${pane.pid} runs \`codex resume ${record.session_id}\``);
       expect(code).toBe(0);
       // The attached client now shows exactly that pane, drawing that session's conversation, cursor where Codex's is.
@@ -321,7 +322,7 @@ describe("codex with its shared daemon (default): two UIs in two panes", { timeo
     await submit(box, fresh.id, "hello from a fresh UI (CODEX-E2E-FRESH)");
     const freshRecord = await waitForRecord(box, (view) => view.id !== leftRecord.id && view.id !== rightRecord.id && view.status === "idle", "the fresh UI's session idle");
     const before = await clients(box);
-    const { code, result } = await focus(box, freshRecord.short_id);
+    const { code, result } = await focus(box, freshRecord.short_id, viewer.tty);
     expect(result).toMatchObject({ state: "unavailable", detail: expect.stringContaining(NO_EVIDENCE), selection: { attempted: false } });
     expect(code).toBe(7);
     expect(await clients(box)).toEqual(before);
