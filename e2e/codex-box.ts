@@ -183,8 +183,9 @@ export async function environOf(box: Box, pid: number, name: string): Promise<st
   return entry?.slice(name.length + 1);
 }
 
-export async function focus(box: Box, query: string): Promise<{ code: number; result: FocusResult }> {
-  const run = await box.exec(["tongs-agents", "focus", query, "--json"]);
+/** `tongs-agents focus <query> --json`, from outside tmux; `client` names the tmux client to move (--client). */
+export async function focus(box: Box, query: string, client?: string): Promise<{ code: number; result: FocusResult }> {
+  const run = await box.exec(["tongs-agents", "focus", query, "--json", ...(client ? ["--client", client] : [])]);
   if (run.stdout.trim() === "") throw new Error(`tongs-agents focus ${query} printed nothing (exit ${run.code}): ${run.stderr}`);
   return { code: run.code, result: JSON.parse(run.stdout) as FocusResult };
 }

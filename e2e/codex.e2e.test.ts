@@ -14,6 +14,7 @@ import { codexRecords, environOf, focus, GATE, listSessions, prepareCodexBox, pr
 import { attach, capture, clients, expectedCursor, keys, openPane, seen, submit, waitUntil, type Client, type Pane } from "./codex-tmux.ts";
 import { boxVersions, createEvidence } from "./evidence.ts";
 import type { FocusResult } from "../src/focus/contract.ts";
+import { NO_EVIDENCE } from "../src/harnesses/codex/locate-ui.ts";
 import type { SessionView } from "../src/fleet/view.ts";
 
 const CODEX = AGENTS.codex;
@@ -210,6 +211,7 @@ describe("codex with its shared daemon (default): two UIs in two panes", { timeo
   let right: Pane;
   let client: Client;
   let records: SessionView[] = [];
+  let leftId = "";
   let daemonPid = 0;
 
   beforeAll(async () => {
@@ -230,7 +232,7 @@ describe("codex with its shared daemon (default): two UIs in two panes", { timeo
     // The installer warned about exactly this.
     expect(installOutput).toContain("shared app-server daemon");
     await submit(box, left.id, "hello from the left pane (CODEX-E2E-LEFT)");
-    await waitForRecord(box, (view) => view.status === "idle", "the left UI's session idle");
+    leftId = (await waitForRecord(box, (view) => view.status === "idle", "the left UI's session idle")).id;
     await submit(box, right.id, "hello from the right pane (CODEX-E2E-RIGHT)");
     await expect.poll(async () => (await codexRecords(box)).filter((view) => view.status === "idle").length, { timeout: 90_000, interval: 300 }).toBe(2);
     records = await codexRecords(box);
@@ -253,7 +255,9 @@ describe("codex with its shared daemon (default): two UIs in two panes", { timeo
     const before = await clients(box);
     for (const view of records) {
       const { code, result } = await focus(box, view.short_id);
-      expect(result).toMatchObject({ state: "unavailable", detail: "no provable terminal target: Codex CLI shared daemon: hooks run with the environment of whichever UI started it", selection: { attempted: false }, activation: { attempted: false } });
+      // A fresh UI names its session nowhere it can be read (docs/harness-facts.md): the reason says so.
+      expect(result).toMatchObject({ state: "unavailable", selection: { attempted: false }, activation: { attempted: false } });
+      expect(result.detail).toBe(`no provable terminal target: Codex CLI shared daemon: hooks run with the environment of whichever UI started it; ${NO_EVIDENCE}`);
       expect(code).toBe(7);
     }
     expect(await clients(box)).toEqual(before);
@@ -278,6 +282,58 @@ describe("codex with its shared daemon (default): two UIs in two panes", { timeo
     const after = await codexRecords(box);
     expect(after.map((view) => [view.id, view.status, view.last_event, view.stale]).sort()).toEqual(records.map((view) => [view.id, "idle", "codex.stop", false]).sort());
     expect((await recordVersions(box)).filter((version) => version.last_event === "codex.session-end")).toEqual([]);
+  });
+
+  it("two UIs resumed under the same daemon in two panes: focusing each session lands an attached client on that session's own pane", async ({ task }) => {
+    evidence.prove(task, {
+      claim: "Codex's shared daemon: a UI started as `codex resume <session id>` continues that session under the daemon (its hooks carry the same session id), and `tongs-agents focus` moves an attached tmux client to exactly the pane of the UI that names the session, for each of two such UIs split in one window; a fresh UI's session stays unavailable with the reason",
+      kind: "live",
+      how: `${HOW}; after both UIs quit, two \`codex resume <id>\` UIs (default daemon mode) split in one window, a third fresh UI in its own window; the client is attached inside an outer tmux and read with capture-pane; /proc read inside the container`,
+    });
+    // The sessions the first two UIs started (both quit since): the left one went idle first.
+    const leftRecord = records.find((view) => view.id === leftId) as SessionView;
+    const rightRecord = records.find((view) => view.id !== leftId) as SessionView;
+    expect([leftRecord?.id, rightRecord?.id].every(Boolean)).toBe(true);
+    const decoy = await openPane(box, { session: "decoy" }, "/", "env PS1='decoy$ ' bash --norc --noprofile -i");
+    await submit(box, decoy.id, "echo DECOY-PANE-MARKER");
+    const viewer = await attach(box, "decoy");
+    const resumedLeft = await startCodex(box, { session: "resumed" }, ["resume", leftRecord.session_id]);
+    const resumedRight = await startCodex(box, { split: resumedLeft.id }, ["resume", rightRecord.session_id]);
+    const fresh = await startCodex(box, { session: "fresh" }, []);
+
+    // All three are clients of the one daemon that outlived the first UIs; none runs its own.
+    const processes = await processTable(box);
+    expect(processes.filter((proc) => proc.comm === "codex" && proc.argv.includes("app-server") && proc.argv.includes("--managed-daemon")).map((proc) => proc.pid)).toEqual([daemonPid]);
+    expect(processes.find((proc) => proc.pid === resumedLeft.pid)?.argv.slice(1)).toEqual(["resume", leftRecord.session_id]);
+
+    // Each resumed UI continues its own session: a prompt there moves that very record (same session id, same daemon).
+    for (const [pane, record, marker] of [[resumedLeft, leftRecord, "CODEX-E2E-LEFT-AGAIN"], [resumedRight, rightRecord, "CODEX-E2E-RIGHT-AGAIN"]] as const) {
+      const before = Math.max(0, ...(await recordVersions(box)).filter((version) => version.canonical_id === record.id).map((version) => version.arrival_sequence));
+      await submit(box, pane.id, `hello again (${marker})`);
+      await expect.poll(async () => (await transitionsOf(box, record.id, before)).at(-1), { timeout: 90_000, interval: 300 }).toBe("codex.stop idle Hello from the synthetic provider.");
+      expect(await codexRecords(box)).toContainEqual(expect.objectContaining({ id: record.id, pid: daemonPid, terminal: { env: {}, unprovable: expect.stringContaining("shared daemon") } }));
+    }
+
+    for (const [pane, record, marker] of [[resumedLeft, leftRecord, "CODEX-E2E-LEFT-AGAIN"], [resumedRight, rightRecord, "CODEX-E2E-RIGHT-AGAIN"]] as const) {
+      // Run from outside tmux (as the picker or an MCP client would), naming the client to move.
+      const { code, result } = await focus(box, record.short_id, viewer.tty);
+      expect(result, JSON.stringify(result)).toMatchObject({ state: "complete", backend: "tmux", located: true, session: { id: record.id, pid: daemonPid }, selection: { succeeded: true }, activation: { succeeded: true } });
+      expect(result.detail).toContain(`the terminal of Codex UI process ${pane.pid} runs \`codex resume ${record.session_id}\``);
+      expect(code).toBe(0);
+      // The attached client now shows exactly that pane, drawing that session's conversation, cursor where Codex's is.
+      expect((await clients(box)).find((attached) => attached.tty === viewer.tty)).toMatchObject({ session: "resumed", pane: pane.id });
+      await expect.poll(async () => (await seen(box, viewer)).text, { timeout: 30_000, interval: 250 }).toContain(marker);
+      await expect.poll(async () => (await seen(box, viewer)).cursor.join(",") === (await expectedCursor(box, pane.id)).join(","), { timeout: 10_000, interval: 250 }).toBe(true);
+    }
+
+    // The fresh UI's session (hooks through the same daemon) names itself nowhere: unavailable, the client stays put.
+    await submit(box, fresh.id, "hello from a fresh UI (CODEX-E2E-FRESH)");
+    const freshRecord = await waitForRecord(box, (view) => view.id !== leftRecord.id && view.id !== rightRecord.id && view.status === "idle", "the fresh UI's session idle");
+    const before = await clients(box);
+    const { code, result } = await focus(box, freshRecord.short_id, viewer.tty);
+    expect(result).toMatchObject({ state: "unavailable", detail: expect.stringContaining(NO_EVIDENCE), selection: { attempted: false } });
+    expect(code).toBe(7);
+    expect(await clients(box)).toEqual(before);
   });
 });
 

@@ -101,6 +101,51 @@ describe("focusSession", () => {
   });
 });
 
+describe("a session under a shared daemon (unprovable terminal)", () => {
+  const SESSION = "01a23065-2acd-7ab2-a4c9-7c4f1e19742b";
+  const unprovable = "Codex CLI shared daemon: hooks run with the environment of whichever UI started it";
+
+  function putDaemonSession(): string {
+    const id = canonicalId("codex", SESSION, "pid:100");
+    const now = new Date().toISOString();
+    writeRecord(sessionsDir, digestOf(id) as string, {
+      schema_version: 1, canonical_id: id, harness: "codex", session_id: SESSION, instance_id: "pid:100", identity: "process", pid: 100,
+      process_start: "linux:boot:10000", cwd: "/work/daemon", status: "idle", detail: "", tool: "", sequence: null, arrival_sequence: 1,
+      last_event: "codex.stop", created_at: now, updated_at: now, status_changed_at: now, terminal: { env: {}, unprovable },
+    });
+    return id;
+  }
+
+  const focusUnder = (uiArgs: string[]) => {
+    const rows = [fakeProcess(100, 1, "codex", ["codex", "app-server", "--managed-daemon"]), fakeProcess(300, 1, "codex", ["codex", ...uiArgs])];
+    return focusSession(SESSION.slice(0, 8), {
+      stateDir: sandbox.stateDir,
+      processes: fakeProcessSource(rows),
+      listProcesses: async () => rows.map((row) => ({ pid: row.pid, ppid: row.ppid, name: row.comm, cmd: row.argv.join(" ") })),
+      // The UI's environment, read now: only the allowlisted terminal variables count (HOME is dropped).
+      environOf: async (pid) => (pid === 300 ? { TMUX_PANE: "%3", HOME: "/root" } : undefined),
+      backends: [registerBackend({ ...backend, id: "pane", detect: (terminal) => terminal.env.TMUX_PANE })],
+      env: {},
+    });
+  };
+
+  it("focuses the terminal of the UI its harness finds from exact evidence, read at focus time", async () => {
+    const id = putDaemonSession();
+    const result = await focusUnder(["resume", SESSION]);
+    expect(result).toMatchObject({ state: "complete", backend: "pane", session: { id, pid: 100 } });
+    expect(result.detail).toContain(`the terminal of Codex UI process 300 runs \`codex resume ${SESSION}\``);
+    expect(asked).toEqual(["%3"]);
+  });
+
+  it("stays unavailable, with the harness's reason, when no UI can be tied to the session", async () => {
+    putDaemonSession();
+    const result = await focusUnder([]);
+    expect(result).toMatchObject({ state: "unavailable" });
+    expect(result.detail).toMatch(new RegExp(`^no provable terminal target: ${unprovable}; no running Codex UI names this session`));
+    expect(asked).toEqual([]);
+  });
+});
+
 describe("states", () => {
   it.each([
     [{ located: true, selection: done("s"), activation: done("a") }, "complete"],

@@ -1,12 +1,15 @@
 // The focus service: resolve a query to one session, refuse what cannot be focused honestly (stale, ended,
 // unresolved, no terminal target), and ask the backend that captured the target to select it and show it.
-import { readFile } from "node:fs/promises";
 import { BACKENDS } from "../../backends/registry.ts";
+import { linuxEnvironOf } from "../core/environ.ts";
 import { run as defaultRun, type Runner } from "../core/exec.ts";
+import type { Terminal } from "../core/schema.ts";
 import { failed, skipped, type BackendOutcome, type FocusContext, type RegisteredBackend, type FocusResult, type FocusState, type Operation } from "./contract.ts";
 import { findSession, type FleetContext } from "../fleet/queries.ts";
 import { markSeen } from "../fleet/seen.ts";
+import { locateSessionUi } from "../fleet/ui-terminal.ts";
 import type { SessionView } from "../fleet/view.ts";
+
 
 export interface FocusServiceContext extends FleetContext {
   readonly env?: NodeJS.ProcessEnv;
@@ -15,6 +18,8 @@ export interface FocusServiceContext extends FleetContext {
   readonly platform?: NodeJS.Platform;
   readonly backends?: readonly RegisteredBackend[];
   readonly environOf?: FocusContext["environOf"];
+  /** Finds the UI that shows a session whose recorded terminal is unprovable (defaults to the harness's own locator). */
+  readonly locateUi?: typeof locateSessionUi;
 }
 
 const notTried = skipped("not attempted");
@@ -38,15 +43,24 @@ export async function focusView(session: SessionView, options: FocusServiceConte
   if (session.status === "ended") return unavailable("the session has ended");
   if (session.identity === "unresolved") return unavailable("the session's process was never identified, so its terminal is unknown");
   if (session.identity === "discovered") return unavailable("discovered process without hook events: no terminal target recorded");
-  if (session.terminal.unprovable) return unavailable(`no provable terminal target: ${session.terminal.unprovable}`);
+  let terminal: Terminal = session.terminal;
+  let via = "";
+  if (terminal.unprovable) {
+    // The harness may find the UI that shows this session from exact evidence, read now; otherwise say why not.
+    const ui = await (options.locateUi ?? locateSessionUi)(session, { processes: options.processes, environOf, ...(options.listProcesses ? { listProcesses: options.listProcesses } : {}) });
+    if (!ui?.ok) return unavailable(`no provable terminal target: ${terminal.unprovable}${ui ? `; ${ui.reason}` : ""}`);
+    terminal = ui.terminal;
+    via = `the terminal of ${ui.evidence}`;
+  }
 
   for (const backend of backends) {
-    const target = backend.locate(session.terminal);
+    const target = backend.locate(terminal);
     if (target === undefined) continue;
     const context: FocusContext = { run, env, client, platform, environOf, raiseOuter: (outerEnv) => raiseOuter(outerEnv, backends, context) };
     // The backend that captured the target decides; a failure is reported, never retried through another backend.
     const outcome = await target.focus(context);
-    const focused: FocusResult = { ...resultOf(outcome), session: summary, backend: backend.id };
+    const reached = resultOf(outcome);
+    const focused: FocusResult = { ...reached, detail: [via, reached.detail].filter(Boolean).join("; "), session: summary, backend: backend.id };
     // The user has now seen it: an idle session stops ranking as "done, unseen" in the picker and `next`.
     if (focused.state === "complete" || focused.state === "partial") markSeen(stateDir, session.id);
     return focused;
@@ -74,18 +88,6 @@ async function raiseOuter(env: Record<string, string>, backends: readonly Regist
     if (raised) return raised;
   }
   return failed("the client's terminal is not one tongs-agents can raise (no kitty, WezTerm, iTerm2, Terminal.app or X11 window id in its environment)");
-}
-
-/** Linux: a process's environment, NUL-separated in /proc/PID/environ (readable for our own user's processes). */
-export async function linuxEnvironOf(pid: number): Promise<Record<string, string> | undefined> {
-  const raw = await readFile(`/proc/${pid}/environ`).catch(() => undefined);
-  if (!raw) return undefined;
-  const env: Record<string, string> = {};
-  for (const entry of raw.toString("utf8").split("\0")) {
-    const at = entry.indexOf("=");
-    if (at > 0) env[entry.slice(0, at)] = entry.slice(at + 1);
-  }
-  return env;
 }
 
 /** A boolean convenience for scripts: did at least one operation succeed? The CLI and MCP use the structured result. */

@@ -1,7 +1,8 @@
 // What a harness adapter declares to the core: its registry entry (process names, accepted events, how its identity is
 // established). Each harness has its own folder (src/harnesses/<id>/) holding this entry, its installer, doctor facts and
 // fixtures; docs/architecture.md has the checklist for adding one.
-import type { LifecycleStatus } from "../core/schema.ts";
+import type { ProcessSource } from "../core/proc.ts";
+import type { LifecycleStatus, Terminal } from "../core/schema.ts";
 
 /** Native hook aliases, named after what happened, mapped to states in `events.ts` (shared by every hook harness). */
 export const NATIVE_ALIASES = [
@@ -46,6 +47,11 @@ export interface Harness {
    * the environment of whichever UI started it, so a terminal target captured under it proves nothing.
    */
   readonly isSharedDaemon?: (argv: readonly string[]) => boolean;
+  /**
+   * For a session recorded under a shared daemon (its terminal unprovable): find the one UI process that shows it from
+   * exact evidence only, read at focus time, and that UI's terminal; or say why it cannot.
+   */
+  readonly locateUi?: (session: UiQuery, world: UiWorld) => Promise<UiLocation>;
   /** Emitter harnesses: event names accepted in `event_id`, each with the states it may carry. */
   readonly emitterEvents?: Readonly<Record<string, readonly LifecycleStatus[]>>;
 }
@@ -81,3 +87,18 @@ export interface StatedStateReader {
     readonly interpret: (value: unknown, subject: StatedSubject) => StatedFact | undefined;
   };
 }
+
+/** The session whose UI is sought: its harness session id, and the daemon process its hooks ran under. */
+export interface UiQuery {
+  readonly session_id: string;
+  readonly pid: number | null;
+}
+
+/** What a UI locator may read of the world: running processes (PID and name), their facts and environments. */
+export interface UiWorld {
+  readonly list: () => Promise<readonly { readonly pid: number; readonly name: string }[]>;
+  readonly processes: ProcessSource;
+  readonly environOf: (pid: number) => Promise<Record<string, string> | undefined>;
+}
+
+export type UiLocation = { readonly ok: true; readonly pid: number; readonly terminal: Terminal; readonly evidence: string } | { readonly ok: false; readonly reason: string };

@@ -1,6 +1,10 @@
 // Codex CLI: command hooks in $CODEX_HOME/hooks.json, identity from the hook's process ancestry; its shared app-server
-// daemon hosts several UIs' sessions, so a terminal captured under it proves nothing.
+// daemon hosts several UIs' sessions, so a terminal captured under it proves nothing: at focus time, the UI that
+// shows such a session is looked for from exact evidence (locate-ui.ts).
 import type { Harness } from "../contract.ts";
+import { locateCodexUi } from "./locate-ui.ts";
+
+const isSharedDaemon = (argv: readonly string[]) => argv.includes("app-server");
 
 export const codexHarness = {
   id: "codex",
@@ -9,5 +13,6 @@ export const codexHarness = {
   events: ["session-start", "prompt-submit", "tool-use", "tool-done", "permission-request", "stop", "interrupt", "session-end"],
   identity: "process-ancestry",
   capabilities: ["hooks", "discovery", "focus"],
-  isSharedDaemon: (argv) => argv.includes("app-server"),
+  isSharedDaemon,
+  locateUi: (session, world) => locateCodexUi(session, world, isSharedDaemon),
 } as const satisfies Harness;

@@ -126,7 +126,7 @@ function planConfig(world: InstallContext, intent: Intent, before: TrustRecord[]
     }
     const features = isRecord(doc.data.features) ? doc.data.features : {};
     if (features.daemon_auto_start !== false) {
-      findings.push(note("Codex's interactive UI runs hooks in a shared app-server daemon with the environment of the first UI that started it, so `focus` cannot tell panes apart. Start codex with --no-daemon, or set `[features] daemon_auto_start = false` in config.toml (docs/install.md)."));
+      findings.push(note("Codex's interactive UI runs hooks in a shared app-server daemon with the environment of the first UI that started it, so `focus` can reach a session only through a UI started as `codex resume <session id>`. To focus every session, start codex with --no-daemon, or set `[features] daemon_auto_start = false` in config.toml (docs/install.md)."));
     }
   }
   if (text === doc.text) return undefined;
