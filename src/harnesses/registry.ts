@@ -1,5 +1,5 @@
 // The registry of agent harnesses tongs-agents understands. An id or event that is not here is rejected.
-import type { LifecycleStatus } from "../core/schema.ts";
+import type { LifecycleStatus, WaitEffect } from "../core/schema.ts";
 
 /** Native hook aliases, named after what happened, mapped to states in `events.ts`. */
 export const NATIVE_ALIASES = [
@@ -7,6 +7,7 @@ export const NATIVE_ALIASES = [
   "prompt-submit",
   "tool-use",
   "tool-done",
+  "tool-failed",
   "permission-request",
   "notification",
   "stop",
@@ -46,6 +47,8 @@ export interface Harness {
   readonly isSharedDaemon?: (argv: readonly string[]) => boolean;
   /** Emitter harnesses: event names accepted in `event_id`, each with the states it may carry. */
   readonly emitterEvents?: Readonly<Record<string, readonly LifecycleStatus[]>>;
+  /** Emitter harnesses: how each event opens or closes waits (docs/contract.md, "Waiting"); absent: neither. */
+  readonly emitterWaits?: Readonly<Record<string, WaitEffect>>;
 }
 
 export const HARNESSES = [
@@ -58,6 +61,7 @@ export const HARNESSES = [
       "prompt-submit",
       "tool-use",
       "tool-done",
+      "tool-failed",
       "permission-request",
       "notification",
       "stop",
@@ -96,6 +100,18 @@ export const HARNESSES = [
       "agent-end": ["idle", "error"],
       "agent-settled": ["idle"],
       "session-shutdown": ["ended"],
+    },
+    // A dialog opens a wait and its end answers it; a new run, the end of a run and the session's start or end close
+    // it. A tool starting meanwhile (Pi runs tools in parallel) leaves it open.
+    emitterWaits: {
+      "session-start": "clear",
+      "before-agent-start": "clear",
+      "agent-start": "clear",
+      "ui-prompt-start": "input",
+      "ui-prompt-end": "answered",
+      "agent-end": "clear",
+      "agent-settled": "clear",
+      "session-shutdown": "clear",
     },
   },
 ] as const satisfies readonly Harness[];
