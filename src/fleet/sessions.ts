@@ -9,6 +9,7 @@ import type { ProcessSource } from "../core/proc.ts";
 import { openRecordCache } from "../store/record-cache.ts";
 import type { LifecycleStatus, SessionRecord, Terminal } from "../core/schema.ts";
 import { listRecords, type RecordListing } from "../store/records.ts";
+import type { EffectiveRecord } from "./queued.ts";
 
 export type ViewStatus = LifecycleStatus | "discovered";
 
@@ -123,6 +124,8 @@ export interface FleetOptions {
 
 export interface Fleet {
   readonly sessions: SessionView[];
+  /** The records behind `sessions`, by canonical id, as shown: queued events applied (queued.ts). */
+  readonly records?: ReadonlyMap<string, EffectiveRecord>;
   readonly invalid: RecordListing["invalid"];
   /** Set when the state dir cannot be used (symlink, foreign owner): the listing is then empty. */
   readonly problem?: string;
@@ -142,8 +145,14 @@ export async function loadFleet({ stateDir, processes, discover = true, listProc
   // Many records usually share a few processes: look each PID up once.
   const byPid = new Map<number, ReturnType<ProcessSource["basics"]>>();
   const cached: ProcessSource = { basics: (pid) => byPid.get(pid) ?? byPid.set(pid, processes.basics(pid)).get(pid)!, argv: (pid) => processes.argv(pid) };
+  // Events still queued for a record (its lock was busy) are part of what it says: applied in memory, no lock taken.
+  // The state machine is loaded only when something is queued (rare): `status` runs every few seconds.
+  const effective: EffectiveRecord[] =
+    listing.spools.length > 0
+      ? (await import("./queued.ts")).effectiveRecords(dirs.sessionsDir, listing, now)
+      : listing.records.map(({ digest, record }) => ({ digest, record, unwritten: 0 }));
   const sessions = await Promise.all(
-    listing.records.map(async ({ record }) => {
+    effective.map(async ({ record }) => {
       const liveness = record.status === "ended" ? { state: "alive" as const } : await checkLiveness(record, cached, now);
       return viewOfRecord(record, liveness.state === "stale" ? { stale: true, reason: liveness.reason } : { stale: false, reason: "" });
     }),
@@ -152,7 +161,8 @@ export async function loadFleet({ stateDir, processes, discover = true, listProc
   const claimed = new Set(live.map((session) => session.pid));
   const nowIso = new Date(now).toISOString();
   for (const found of discovered) if (!claimed.has(found.pid)) sessions.push(viewOfDiscovered(found, nowIso));
-  return { sessions: sortByRank(sessions, (session) => ATTENTION_ORDER.indexOf(session.status)), invalid: listing.invalid };
+  const records = new Map(effective.map((entry) => [entry.record.canonical_id, entry]));
+  return { sessions: sortByRank(sessions, (session) => ATTENTION_ORDER.indexOf(session.status)), records, invalid: listing.invalid };
 }
 
 export type QueryResult = { kind: "match"; session: SessionView } | { kind: "none" } | { kind: "ambiguous"; candidates: SessionView[] };

@@ -6,7 +6,9 @@ import type { ListProcesses } from "../fleet/discovery.ts";
 import { focusSession } from "../focus/service.ts";
 import type { ProcessSource } from "../core/proc.ts";
 import { prune } from "../store/prune.ts";
-import { loadFleet, resolveQuery, type SessionView } from "../fleet/sessions.ts";
+import { loadFleet, resolveQuery } from "../fleet/sessions.ts";
+import type { Candidate } from "../core/errors.ts";
+import { explainSession } from "../fleet/explain.ts";
 import { LIFECYCLE_STATUSES } from "../core/schema.ts";
 import { HARNESSES } from "../harnesses/registry.ts";
 
@@ -80,6 +82,20 @@ export function createMcpServer(deps: McpDeps): McpServer {
   );
 
   server.registerTool(
+    "explain_session",
+    {
+      title: "Explain a session's state",
+      description: "Why a session shows its state: the last events that made it (when, from which source: hook, bridge, liveness check; what each changed), and the waits still open. For a user who doubts a status.",
+      inputSchema: { query: z.string().min(1).max(600).describe("Canonical id, short-id prefix, session id prefix or PID") },
+    },
+    async ({ query }) => {
+      const result = await explainSession({ stateDir: deps.stateDir, processes: deps.processes, ...(deps.listProcesses ? { listProcesses: deps.listProcesses } : {}), now: now() }, query);
+      if (result.ok) return answer({ ...result.explanation });
+      return result.reason === "ambiguous" ? refuse(result.detail, { reason: result.reason, candidates: result.candidates.map(brief) }) : refuse(result.detail, { reason: result.reason });
+    },
+  );
+
+  server.registerTool(
     "sessions_needing_attention",
     {
       title: "Sessions that need the user",
@@ -134,6 +150,6 @@ export function createMcpServer(deps: McpDeps): McpServer {
   return server;
 }
 
-function brief(session: SessionView) {
+function brief(session: Candidate) {
   return { id: session.id, short_id: session.short_id, harness: session.harness, status: session.status, cwd: session.cwd };
 }

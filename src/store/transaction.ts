@@ -2,14 +2,16 @@
 // spool when the lock is busy), apply everything queued plus this event in order, write the record once, then retire
 // a migrated placeholder and end the session this process ran before. Every writer of records goes through here.
 import { lstatSync } from "node:fs";
+import { basename } from "node:path";
 import { digestOf, instanceDigest, placeholderCanonicalId } from "../core/identity.ts";
 import type { Clock } from "../core/clock.ts";
 import type { LifecycleEvent, SessionRecord } from "../core/schema.ts";
 import { applyEvent, endedBySuccessor, tombstoneFor } from "./apply.ts";
+import { LIMITS } from "../core/bounds.ts";
 import { ensureStateDirs } from "./paths.ts";
 import { withRecordLock } from "./record-lock.ts";
 import { instancePointerPath, readInstancePointer, readRecord, recordPath, writeJsonAtomic, writeRecord } from "./records.ts";
-import { enqueue, isQueued, queuedEvents, removeQueued } from "./spool.ts";
+import { enqueue, isQueued, queuedEvents, removeEmptySpool, removeQueued } from "./spool.ts";
 
 export interface TransactionContext {
   readonly stateDir: string;
@@ -91,12 +93,12 @@ interface Drained {
 }
 
 /**
- * Under the record lock: apply every queued event in arrival order, then `own` (the caller's event, not queued), write
- * the record once, then dequeue what was applied.
+ * Under the record lock: apply every queued event in arrival order, then `own` (the caller's event, not queued), and
+ * write the record once per batch of queued entries, naming the batch in the record (`queue_applied`) before dequeuing
+ * it, so a reader that finds an entry still queued knows whether the record it read already has it (fleet/queued.ts).
  */
 function drain(sessionsDir: string, digest: string, context: TransactionContext, own?: LifecycleEvent): Drained {
   const entries = queuedEvents(sessionsDir, digest);
-  const all = own ? [...entries, { path: OWN_EVENT, event: own }] : entries;
   const outcomes: Drained["outcomes"] = new Map();
   const applied: Drained["applied"] = [];
   const current = readRecord(recordPath(sessionsDir, digest), context.now());
@@ -104,25 +106,40 @@ function drain(sessionsDir: string, digest: string, context: TransactionContext,
   const migrated = current.kind === "tombstone";
   let record: SessionRecord | undefined = current.kind === "record" ? current.record : undefined;
   const nowIso = new Date(context.now()).toISOString();
-  for (const { path, event } of all) {
-    if (!event) outcomes.set(path, { applied: false, detail: "malformed queue entry dropped" });
-    else if (migrated) outcomes.set(path, { applied: false, detail: "placeholder already migrated" });
-    else {
-      const result = applyEvent(record, event, nowIso);
-      if (result.action === "skip") outcomes.set(path, { applied: false, detail: `${result.reason}: ${result.detail}` });
+  for (let start = 0; start === 0 || start < entries.length; start += LIMITS.queueBatch) {
+    const batch = entries.slice(start, start + LIMITS.queueBatch);
+    const last = start + LIMITS.queueBatch >= entries.length;
+    const all = own && last ? [...batch, { path: OWN_EVENT, event: own }] : batch;
+    let changed = false;
+    for (const { path, event } of all) {
+      if (!event) outcomes.set(path, { applied: false, detail: "malformed queue entry dropped" });
+      else if (migrated) outcomes.set(path, { applied: false, detail: "placeholder already migrated" });
       else {
-        record = result.record;
-        applied.push({ event, created: result.created });
-        outcomes.set(path, { applied: true, detail: "" });
+        const result = applyEvent(record, event, nowIso);
+        if (result.action === "skip") outcomes.set(path, { applied: false, detail: `${result.reason}: ${result.detail}` });
+        else {
+          record = result.record;
+          changed = true;
+          applied.push({ event, created: result.created });
+          outcomes.set(path, { applied: true, detail: "" });
+        }
       }
     }
+    if (record && changed) {
+      const names = batch.map((entry) => basename(entry.path));
+      const stamped: SessionRecord = { ...record };
+      delete stamped.queue_applied;
+      if (names.length > 0) stamped.queue_applied = names;
+      record = stamped;
+      const written = writeRecord(sessionsDir, digest, record);
+      // Leave the queue as it is: the next holder retries every event not yet dequeued.
+      if (!written.ok) return { applied: [], outcomes: new Map(), failure: written.detail };
+    }
+    removeQueued(batch);
   }
-  if (record && applied.length > 0) {
-    const written = writeRecord(sessionsDir, digest, record);
-    // Leave the queue as it is: the next holder retries every event.
-    if (!written.ok) return { applied: [], outcomes: new Map(), failure: written.detail };
-  }
-  removeQueued(entries);
+  // An empty queue goes, so readers (status, every few seconds) look only at queues that hold something. An enqueue
+  // that finds its directory gone creates it again (spool.ts).
+  if (entries.length > 0) removeEmptySpool(sessionsDir, digest);
   return { applied, outcomes };
 }
 
