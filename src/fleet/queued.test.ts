@@ -101,6 +101,22 @@ describe("readers apply events still queued for a record", () => {
     queue(placeholder);
     expect(Object.keys(await shown())).toEqual(["s2"]);
   });
+
+  it("one live session per process: a session start still queued ends its predecessor for readers", async () => {
+    written(event("old", "claude.session-start", "started", "session started", { spawn: { start: 1000, pid: 500 } }));
+    queue(event("new", "claude.session-start", "started", "session started", { spawn: { start: 1001, pid: 501 } }));
+    const sessions = await shown();
+    expect(sessions.old).toMatchObject({ status: "ended", detail: "replaced by a new session in the same process" });
+    expect(sessions.new).toMatchObject({ status: "started" });
+  });
+
+  it("an older session start, queued late, does not replace the newer session", async () => {
+    written(event("new", "claude.session-start", "started", "session started", { spawn: { start: 1001, pid: 501 } }));
+    queue(event("old", "claude.session-start", "started", "session started", { spawn: { start: 1000, pid: 500 } }));
+    const sessions = await shown();
+    expect(sessions.new).toMatchObject({ status: "started" });
+    expect(sessions.old).toMatchObject({ status: "ended" });
+  });
 });
 
 describe("prune and queues", () => {

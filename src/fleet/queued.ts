@@ -3,9 +3,12 @@
 // no further event comes (a deferred final Stop or SessionEnd), the record alone would say the old state for good.
 // So list, status, the picker, MCP and explain apply queued events in memory with the same pure `applyEvent` the hook
 // uses, without taking a lock (status runs every few seconds) and without writing anything.
+import { compareStarts } from "../core/spawn-order.ts";
 import type { SessionRecord } from "../core/schema.ts";
+import { endedBySuccessor } from "../store/apply.ts";
 import { parseRecord, readTextFile, recordPath, type ListedRecord, type RecordListing } from "../store/records.ts";
 import { queuedEvents, withQueuedEntries } from "../store/spool.ts";
+import { liveProcessKey } from "./process-key.ts";
 
 export interface EffectiveRecord {
   readonly digest: string;
@@ -25,7 +28,7 @@ export function effectiveRecords(sessionsDir: string, listing: RecordListing, no
     const applied = withQueued(sessionsDir, digest, byDigest.get(digest)?.record, now, nowIso);
     if (applied) byDigest.set(digest, applied);
   }
-  return [...byDigest.values()];
+  return onePerProcess([...byDigest.values()], nowIso);
 }
 
 /**
@@ -62,4 +65,32 @@ function recordOf(text: string, now: number): SessionRecord | "left-alone" | und
   const read = parseRecord(value, now);
   if (read.kind === "record") return read.record;
   return read.kind === "tombstone" || (read.kind === "invalid" && read.reason === "newer-schema") ? "left-alone" : undefined;
+}
+
+/**
+ * One harness process runs one session at a time: when several records of one process are live, the one that started
+ * last (its `start_order`) is, and the others are shown ended as the store transaction ends them. This covers the
+ * moment between a new session's record and the end of its predecessor, and a session start still queued.
+ */
+function onePerProcess(records: EffectiveRecord[], nowIso: string): EffectiveRecord[] {
+  const byProcess = new Map<string, EffectiveRecord[]>();
+  for (const entry of records) {
+    const key = liveProcessKey(entry.record);
+    if (key === undefined) continue;
+    const group = byProcess.get(key);
+    if (group) group.push(entry);
+    else byProcess.set(key, [entry]);
+  }
+  const replaced = new Map<string, EffectiveRecord>();
+  for (const group of byProcess.values()) {
+    if (group.length < 2) continue;
+    const sorted = [...group].sort((a, b) => compareStarts(a.record.start_order, b.record.start_order));
+    const latest = sorted.at(-1) as EffectiveRecord;
+    for (const entry of sorted) {
+      if (compareStarts(latest.record.start_order, entry.record.start_order) <= 0) continue;
+      const ended = endedBySuccessor(entry.record, latest.record.last_event, nowIso);
+      replaced.set(entry.digest, { digest: entry.digest, record: ended, unwritten: entry.unwritten + 1 });
+    }
+  }
+  return records.map((entry) => replaced.get(entry.digest) ?? entry);
 }

@@ -10,6 +10,7 @@ import { openRecordCache } from "../store/record-cache.ts";
 import type { LifecycleStatus, SessionRecord, Terminal } from "../core/schema.ts";
 import { listRecords, type RecordListing } from "../store/records.ts";
 import type { EffectiveRecord } from "./queued.ts";
+import { sharesProcess } from "./process-key.ts";
 
 export type ViewStatus = LifecycleStatus | "discovered";
 
@@ -146,9 +147,10 @@ export async function loadFleet({ stateDir, processes, discover = true, listProc
   const byPid = new Map<number, ReturnType<ProcessSource["basics"]>>();
   const cached: ProcessSource = { basics: (pid) => byPid.get(pid) ?? byPid.set(pid, processes.basics(pid)).get(pid)!, argv: (pid) => processes.argv(pid) };
   // Events still queued for a record (its lock was busy) are part of what it says: applied in memory, no lock taken.
-  // The state machine is loaded only when something is queued (rare): `status` runs every few seconds.
+  // The state machine is loaded only when something is queued or a process has two live records (rare): `status` runs
+  // every few seconds.
   const effective: EffectiveRecord[] =
-    listing.spools.length > 0
+    listing.spools.length > 0 || sharesProcess(listing.records)
       ? (await import("./queued.ts")).effectiveRecords(dirs.sessionsDir, listing, now)
       : listing.records.map(({ digest, record }) => ({ digest, record, unwritten: 0 }));
   const sessions = await Promise.all(

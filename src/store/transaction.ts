@@ -6,8 +6,10 @@ import { basename } from "node:path";
 import { digestOf, instanceDigest, placeholderCanonicalId } from "../core/identity.ts";
 import type { Clock } from "../core/clock.ts";
 import type { LifecycleEvent, SessionRecord } from "../core/schema.ts";
-import { applyEvent, endedBySuccessor, tombstoneFor } from "./apply.ts";
+import { applyEvent, endedBySuccessor, startOrderOf, tombstoneFor } from "./apply.ts";
 import { LIMITS } from "../core/bounds.ts";
+import { compareStarts } from "../core/spawn-order.ts";
+import { sourceOf } from "./history.ts";
 import { ensureStateDirs } from "./paths.ts";
 import { withRecordLock } from "./record-lock.ts";
 import { instancePointerPath, readInstancePointer, readRecord, recordPath, writeJsonAtomic, writeRecord } from "./records.ts";
@@ -158,20 +160,44 @@ async function migratePlaceholder(sessionsDir: string, event: LifecycleEvent, co
 
 /**
  * One harness process runs one session at a time (/clear, /new, resume): when it starts another, the record of the
- * previous one is ended. Codex's shared daemon hosts several sessions at once and is exempt.
+ * previous one is ended. The process's pointer to its current session is read and written under its own lock, and
+ * when two session starts race, the later-started one is the live one whatever order their hooks finish in: the
+ * evidence is the spawn order of the processes the harness started for them (core/spawn-order.ts), kept in each record
+ * as `start_order`. Codex's shared daemon hosts several sessions at once and is exempt.
  */
 async function supersedePrevious(sessionsDir: string, event: LifecycleEvent, context: TransactionContext): Promise<void> {
   if (event.sharedProcess) return;
-  const pointer = instancePointerPath(sessionsDir, instanceDigest(event.harness, event.instanceId));
-  const previous = readInstancePointer(pointer);
-  if (previous === event.canonicalId) return;
-  const previousDigest = previous === undefined ? undefined : digestOf(previous);
-  if (previousDigest !== undefined) {
-    await withRecordLock(sessionsDir, previousDigest, context.now() + context.lockBoundMs, async () => {
-      const current = readRecord(recordPath(sessionsDir, previousDigest), context.now());
-      if (current.kind !== "record" || current.record.status === "ended") return;
-      writeRecord(sessionsDir, previousDigest, endedBySuccessor(current.record, event.eventId, new Date(context.now()).toISOString()));
+  const pointerDigest = instanceDigest(event.harness, event.instanceId);
+  const pointer = instancePointerPath(sessionsDir, pointerDigest);
+  const nowIso = () => new Date(context.now()).toISOString();
+  const end = (digest: string, unless: (record: SessionRecord) => boolean) =>
+    withRecordLock(sessionsDir, digest, context.now() + context.lockBoundMs, async () => {
+      // Events still queued for it come first (its own SessionEnd may be among them), as every lock holder does.
+      const drained = drain(sessionsDir, digest, context);
+      if (drained.failure) return;
+      const current = readRecord(recordPath(sessionsDir, digest), context.now());
+      if (current.kind !== "record" || current.record.status === "ended" || unless(current.record)) return;
+      writeRecord(sessionsDir, digest, endedBySuccessor(current.record, event.eventId, nowIso(), sourceOf(event)));
     });
-  }
-  writeJsonAtomic(pointer, { schema_version: 1, canonical_id: event.canonicalId });
+  await withRecordLock(sessionsDir, pointerName(pointerDigest), context.now() + context.lockBoundMs, async () => {
+    const previous = readInstancePointer(pointer);
+    if (previous === event.canonicalId) return;
+    const previousDigest = previous === undefined ? undefined : digestOf(previous);
+    const mine = startOrderOf(event);
+    if (previousDigest !== undefined) {
+      const current = readRecord(recordPath(sessionsDir, previousDigest), context.now());
+      if (current.kind === "record" && compareStarts(current.record.start_order, mine) > 0) {
+        // The session the pointer names started after this one: this one is the session that was replaced.
+        await end(digestOf(event.canonicalId) as string, (record) => compareStarts(record.start_order, mine) > 0);
+        return;
+      }
+      await end(previousDigest, (record) => compareStarts(record.start_order, mine) > 0);
+    }
+    writeJsonAtomic(pointer, { schema_version: 1, canonical_id: event.canonicalId });
+  });
+}
+
+/** The pointer's own lock (`instance-<digest>.json.lock`), taken with the record lock's machinery. */
+function pointerName(pointerDigest: string): string {
+  return `instance-${pointerDigest}`;
 }
