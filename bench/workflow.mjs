@@ -46,7 +46,7 @@ function pickerFirstPaint() {
       if (!done && output.includes("500 sessions") && output.includes("esc quit")) {
         done = true;
         const ms = Number(process.hrtime.bigint() - started) / 1e6;
-        picker.write("q");
+        picker.write("\u0003"); // Ctrl-C: every printable key types into the filter (fzf convention)
         picker.onExit(() => resolve(ms));
       }
     });

@@ -55,7 +55,7 @@ describe(`Claude Code ${VERSION} in a container (live)`, { timeout: 180_000 }, (
 
   it("tongs-agents install --agent claude, run inside the container, writes the hooks and registers the MCP server", async ({ task }) => {
     evidence.prove(task, {
-      claim: "the installed CLI's `install --agent claude` writes all 10 hook events into ~/.claude/settings.json (keeping the user's permissions) and registers the MCP server through the real `claude mcp add`; doctor reports them current",
+      claim: "the installed CLI's `install --agent claude` writes all 11 hook events into ~/.claude/settings.json (keeping the user's permissions) and registers the MCP server through the real `claude mcp add`; doctor reports them current",
       kind: "live",
       how: `tongs-agents install --agent claude and doctor --agent claude --json inside the container, claude ${VERSION} on PATH`,
     });
@@ -71,6 +71,7 @@ describe(`Claude Code ${VERSION} in a container (live)`, { timeout: 180_000 }, (
       UserPromptSubmit: command("prompt-submit"),
       PreToolUse: command("tool-use"),
       PostToolUse: command("tool-done"),
+      PostToolUseFailure: command("tool-failed"),
       PermissionRequest: command("permission-request"),
       Notification: command("notification"),
       Stop: command("stop"),
@@ -81,7 +82,7 @@ describe(`Claude Code ${VERSION} in a container (live)`, { timeout: 180_000 }, (
     const doctor = await box.exec(["tongs-agents", "doctor", "--agent", "claude", "--json"]);
     const report = JSON.parse(doctor.stdout) as { harnesses: { version: string; mcp: string; hooks: { status: string }[] }[] };
     expect(report.harnesses[0]).toMatchObject({ version: `${VERSION} (Claude Code)`, mcp: "current" });
-    expect(report.harnesses[0]?.hooks.map((hook) => hook.status)).toEqual(Array(10).fill("current"));
+    expect(report.harnesses[0]?.hooks.map((hook) => hook.status)).toEqual(Array(11).fill("current"));
   });
 
   it("started: typing `claude` into a tmux pane makes a record whose identity is that pane's claude process", async ({ task }) => {

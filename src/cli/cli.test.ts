@@ -295,3 +295,39 @@ describe("--help and --version", () => {
     }
   });
 });
+
+describe("explain", () => {
+  const history: SessionRecord["history"] = [
+    { at: at(90), source: "hook", event: "claude.prompt-submit", status: "running", change: 'idle -> running; detail "processing prompt"' },
+    { at: at(70), source: "hook", event: "claude.permission-request", status: "waiting", change: 'running -> waiting; detail "permission: Bash"; opened permission wait for Bash' },
+    { at: at(60), source: "hook", event: "claude.tool-done", status: "waiting", change: "still waiting; permission wait for Bash still open" },
+  ];
+  const pending: SessionRecord["pending"] = [{ kind: "permission", tool: "Bash", detail: "permission: Bash", candidates: ["toolu_1"], since: at(70), event: "claude.permission-request" }];
+
+  it("lists the open waits and the last events, oldest first, with their source and what each changed", async () => {
+    put("claude", "s-wait", 100, "waiting", { detail: "permission: Bash", tool: "Bash", history, pending });
+    expect(await runCli(["explain", "s-wait"], context, io)).toBe(0);
+    const text = out.join("\n");
+    expect(text).toContain("waiting: permission: Bash");
+    expect(text).toMatch(/Open waits.*\n {2}permission Bash {2}1m ago {2}permission: Bash/);
+    expect(text).toMatch(/1m ago {2}hook {6}claude\.tool-done +waiting {2}still waiting; permission wait for Bash still open/);
+  });
+
+  it("--json prints the explanation; a stale session gets the liveness check's verdict; a missing one exits 3", async () => {
+    put("claude", "s-gone", 900, "idle", { history: history.slice(0, 1) });
+    expect(await runCli(["explain", "s-gone", "--json"], context, io)).toBe(0);
+    const explanation = JSON.parse(out.join("\n"));
+    expect(explanation.entries.map((entry: { source: string; status: string; recorded: boolean }) => [entry.source, entry.status, entry.recorded])).toEqual([
+      ["hook", "running", true],
+      ["liveness", "ended", false],
+    ]);
+    expect(explanation.entries[1].change).toBe("recorded idle, shown ended: process 900 is gone");
+    expect(await runCli(["explain", "nothing-like-it"], context, io)).toBe(3);
+  });
+
+  it("says so for a record written before history was kept", async () => {
+    put("claude", "s-old", 100, "idle");
+    expect(await runCli(["explain", "s-old"], context, io)).toBe(0);
+    expect(out.join("\n")).toContain(`recorded before history was kept: the last event was claude.x at ${at(60)}`);
+  });
+});

@@ -16,6 +16,7 @@ export type { CliIo } from "./io.ts";
 export const VERBS: Record<string, () => Promise<Verb>> = {
   list: async () => (await import("./list.ts")).listVerb,
   show: async () => (await import("./show.ts")).showVerb,
+  explain: async () => (await import("./explain.ts")).explainVerb,
   focus: async () => (await import("./focus.ts")).focusVerb,
   prune: async () => (await import("./prune.ts")).pruneVerb,
   mcp: async () => (await import("./mcp.ts")).mcpVerb,

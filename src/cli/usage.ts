@@ -3,6 +3,7 @@ export const USAGE = `tongs-agents: which AI coding agent needs you now, and tak
 Usage:
   tongs-agents list [--json] [--all]     sessions sorted by attention
   tongs-agents show <query> [--json]     one session (id, short id, session id prefix or PID)
+  tongs-agents explain <query> [--json]  why it shows that state: its last events, their source, what each changed
   tongs-agents focus <query> [--json] [--client <tty>]
                                          jump to the session's pane, tab and window
   tongs-agents pick [--client <tty>]     full-screen picker (tmux popup or any terminal); Enter jumps
@@ -24,7 +25,8 @@ Usage:
   tongs-agents doctor [--agent ...] [--json]
                                          per harness: installed?, version, hooks current?, what to do
   tongs-agents demo [--no-attach]        simulated agents on a private tmux server, and the picker
-  tongs-agents mcp                       MCP server on stdio (tools: list, get, attention, wait, focus, cleanup)
+  tongs-agents mcp                       MCP server on stdio (tools: list, get, explain, attention, wait, focus,
+                                         cleanup)
   tongs-agents help [<command>]          this text, or that command's options and an example (also: <command> --help)
   tongs-agents --version                 the version and build
 

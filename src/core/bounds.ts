@@ -26,6 +26,17 @@ export const LIMITS = {
   processStartBytes: 160,
   /** A harness's transcript file (Claude's `transcript_path`, Codex's rollout): an absolute `.jsonl` path. */
   transcriptPathBytes: 1024,
+  /** A harness's id for one tool call (Claude Code `toolu_...`, Codex `call_...`); a longer one is not kept. */
+  toolUseIdBytes: 128,
+  /** Waits a record keeps open at once (permission dialogs, questions), and running tools that may have asked. */
+  pendingWaits: 8,
+  waitCandidates: 8,
+  runningTools: 16,
+  /** A record's history (docs/contract.md, "History"): entries, and the bound of each entry's text. */
+  historyEntries: 8,
+  historyTextBytes: 200,
+  /** Queued events applied per record write (their entry names are kept in the record until the next write). */
+  queueBatch: 32,
   /** Timestamps in a record may be at most this far in the future (clock skew between writers). */
   futureSkewMs: 5 * 60 * 1000,
 } as const;

@@ -170,7 +170,8 @@ export function matchesProcessName(info: ProcessInfo, names: readonly string[]):
 }
 
 export type AncestorSearch =
-  | { found: true; process: ProcessBasics & { argv?: readonly string[] } }
+  /** `child`: the process below it on the walk (the one the harness spawned), absent when the walk started at it. */
+  | { found: true; process: ProcessBasics & { argv?: readonly string[] }; child?: ProcessBasics }
   | { found: false; reason: "not-found" | "timeout" | "unreadable" };
 
 /**
@@ -189,7 +190,7 @@ export async function findAncestor(
     const basics = await withDeadline(source.basics(pid), deadline - now());
     if (basics === "timeout") return { found: false, reason: "timeout" };
     if (!basics) break;
-    if (namedByKernel(basics, names)) return { found: true, process: basics };
+    if (namedByKernel(basics, names)) return { found: true, process: basics, ...below(chain, chain.length) };
     chain.push(basics);
     pid = basics.ppid;
   }
@@ -198,9 +199,14 @@ export async function findAncestor(
   if (argvs === "timeout") return { found: false, reason: "timeout" };
   for (const [index, basics] of chain.entries()) {
     const info: ProcessInfo = { ...basics, argv: argvs[index] ?? [] };
-    if (matchesProcessName(info, names)) return { found: true, process: info };
+    if (matchesProcessName(info, names)) return { found: true, process: info, ...below(chain, index) };
   }
   return { found: false, reason: "not-found" };
+}
+
+function below(chain: readonly ProcessBasics[], index: number): { child?: ProcessBasics } {
+  const child = chain[index - 1];
+  return child ? { child } : {};
 }
 
 /**

@@ -102,6 +102,64 @@ const isoTime = z.string().check(z.regex(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d
 /** Marks a record as the explicit stand-in for a session whose process could not be identified. */
 export const UNRESOLVED_INSTANCE = "unresolved";
 
+const toolUseIdText = text(LIMITS.toolUseIdBytes, { nonEmpty: true });
+
+/** What the user is asked for while a session waits: a tool's permission, or an answer (a question, a dialog). */
+export const WAIT_KINDS = ["permission", "input"] as const;
+export type WaitKind = (typeof WAIT_KINDS)[number];
+
+/**
+ * A wait the harness opened and has not yet closed (docs/contract.md, "Waiting"). While any is open the session is
+ * `waiting`, whatever other tools do meanwhile.
+ */
+export const PendingWaitSchema = z.object({
+  kind: z.enum(WAIT_KINDS),
+  /** The tool that asked, when the harness named it. */
+  tool: text(LIMITS.toolBytes),
+  detail: text(LIMITS.detailBytes),
+  /** tool_use_ids of the running tools that may have asked; empty when none was known (the tool name decides). */
+  candidates: z.array(toolUseIdText).check(z.maxLength(LIMITS.waitCandidates)),
+  since: isoTime,
+  event: text(LIMITS.eventIdBytes),
+});
+export type PendingWait = z.infer<typeof PendingWaitSchema>;
+
+/** A tool call that started (PreToolUse) and has not finished, by the harness's id for it. */
+export const RunningToolSchema = z.object({ id: toolUseIdText, tool: text(LIMITS.toolBytes) });
+export type RunningTool = z.infer<typeof RunningToolSchema>;
+
+/**
+ * Where a history entry came from. Writers use these names; readers accept any well-formed name, so the list can grow
+ * (a transcript reader is planned) without an older reader refusing a newer record.
+ */
+export const EVENT_SOURCES = ["hook", "bridge", "liveness", "transcript", "session-state"] as const;
+export type EventSource = (typeof EVENT_SOURCES)[number];
+
+/** One event that changed the record, kept for `tongs-agents explain` (bounded: LIMITS.historyEntries). */
+export const HistoryEntrySchema = z.object({
+  at: isoTime,
+  source: z.string().check(z.regex(/^[a-z][a-z-]{0,31}$/)),
+  event: text(LIMITS.eventIdBytes),
+  status: z.enum(LIFECYCLE_STATUSES),
+  /** What the event changed, in words (status, detail, tool, waits). */
+  change: text(LIMITS.historyTextBytes),
+});
+export type HistoryEntry = z.infer<typeof HistoryEntrySchema>;
+
+/**
+ * When the session (re)started in its process, as evidence of order among the sessions one process ran: the spawn
+ * order of the hook process the harness started for the event (start time in clock ticks, then PID), or the emitter's
+ * sequence. The later start is the process's current session (docs/contract.md, "Session switching").
+ */
+export const StartOrderSchema = z.union([
+  z.object({ spawn_start: z.int().check(z.gte(0)), spawn_pid: z.int().check(z.gt(0)) }),
+  z.object({ sequence: z.int().check(z.gte(0)) }),
+]);
+export type StartOrder = z.infer<typeof StartOrderSchema>;
+
+/** Names of a record's spool entries (spool.ts). */
+export const SPOOL_ENTRY_PATTERN = /^\d{20}-\d+-[0-9a-f]{8}\.json$/;
+
 /**
  * A stored session record. Unknown keys (from a newer writer) are dropped on read; fields added after the first
  * release default, so the smallest record a writer of schema version 1 ever produced still reads (docs/contract.md).
@@ -133,6 +191,15 @@ export const SessionRecordSchema = z.object({
   terminal: z._default(TerminalSchema, { env: {} }),
   /** The transcript the harness writes (from its hook payloads): where readers look for what no hook reports. */
   transcript_path: z.optional(transcriptPath),
+  /** Open waits, oldest first; absent when none (apply.ts, waits.ts). */
+  pending: z.optional(z.array(PendingWaitSchema).check(z.maxLength(LIMITS.pendingWaits))),
+  /** Tools started and not yet finished, oldest first; absent when none. */
+  running_tools: z.optional(z.array(RunningToolSchema).check(z.maxLength(LIMITS.runningTools))),
+  /** The last events that changed the record, oldest first. */
+  history: z.optional(z.array(HistoryEntrySchema).check(z.maxLength(LIMITS.historyEntries))),
+  start_order: z.optional(StartOrderSchema),
+  /** Spool entries this write applied: a reader that still finds them queued must not apply them again. */
+  queue_applied: z.optional(z.array(z.string().check(z.regex(SPOOL_ENTRY_PATTERN))).check(z.maxLength(LIMITS.queueBatch))),
 });
 /** A record as held in memory: every timestamp present (parseRecord fills the defaults). */
 export type SessionRecord = z.infer<typeof SessionRecordSchema> & { created_at: string; status_changed_at: string };
@@ -152,6 +219,13 @@ export const InstancePointerSchema = z.strictObject({
   schema_version: z.literal(1),
   canonical_id: z.string().check(z.regex(CANONICAL_ID_PATTERN)),
 });
+
+/**
+ * How an event changes a session's open waits (waits.ts): it asks for a permission or an answer, starts or ends a
+ * tool, answers the open prompt, or ends them all (a new prompt, the end of the turn, of the session).
+ */
+export const WAIT_EFFECTS = ["permission", "input", "tool-start", "tool-end", "answered", "clear"] as const;
+export type WaitEffect = (typeof WAIT_EFFECTS)[number];
 
 /**
  * A lifecycle event after validation and identity resolution, as queued in a record's spool (spool.ts) and applied by
@@ -183,6 +257,12 @@ export const LifecycleEventSchema = z.strictObject({
   sharedProcess: z.boolean(),
   /** States this event does not replace (events.ts). */
   yieldsTo: z.optional(z.array(z.enum(LIFECYCLE_STATUSES))),
+  /** How the event opens or closes waits (events.ts); absent in events queued by an older writer. */
+  wait: z.optional(z.enum(WAIT_EFFECTS)),
+  /** The harness's id for the tool call, when it sent one. */
+  toolUseId: z.optional(toolUseIdText),
+  /** Spawn order of the hook process the harness started for this event (native events on Linux and macOS). */
+  spawn: z.optional(z.object({ start: z.int().check(z.gte(0)), pid: z.int().check(z.gt(0)) })),
   launch: z.optional(LaunchSchema),
   terminal: TerminalSchema,
   transcriptPath: z.optional(transcriptPath),

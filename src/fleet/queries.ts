@@ -5,6 +5,7 @@ import type { RecordListing } from "../store/records.ts";
 import { ATTENTION_ORDER, needsAttention, rankOf, type AttentionRank } from "./attention.ts";
 import { repoNameOf } from "./repo.ts";
 import { loadFleet, resolveQuery, type Fleet, type FleetContext } from "./sessions.ts";
+import type { EffectiveRecord } from "./queued.ts";
 import type { SessionView } from "./view.ts";
 
 export type { FleetContext };
@@ -32,7 +33,7 @@ export async function sessionsNeedingAttention(context: FleetContext): Promise<{
 }
 
 export type FindResult =
-  | { ok: true; session: SessionView }
+  | { ok: true; session: SessionView; record: EffectiveRecord | undefined }
   | Extract<Failure, { reason: "not-found" | "state-dir" }>
   | { ok: false; reason: "ambiguous"; detail: string; candidates: readonly SessionView[] };
 
@@ -77,7 +78,7 @@ export async function findSession(context: FleetContext, query: string): Promise
   }
   if (found.kind === "none") return notFound(query);
   if (found.kind === "ambiguous") return ambiguous(query, found.candidates);
-  return { ok: true, session: found.session };
+  return { ok: true, session: found.session, record: fleet.records?.get(found.session.id) };
 }
 
 export type StatusCounts = Record<AttentionRank, number> & { total: number };

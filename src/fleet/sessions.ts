@@ -12,6 +12,8 @@ import { checkLiveness } from "../core/liveness.ts";
 import { readSeen, type SeenMarks } from "./seen.ts";
 import { applyStatedStates } from "./stated.ts";
 import { viewOfDiscovered, viewOfRecord, type SessionView } from "./view.ts";
+import type { EffectiveRecord } from "./queued.ts";
+import { sharesProcess } from "./process-key.ts";
 
 /** What reading the fleet may use of the world. */
 export interface FleetContext {
@@ -24,6 +26,8 @@ export interface FleetContext {
 
 export interface Fleet {
   readonly sessions: SessionView[];
+  /** The records behind `sessions`, by canonical id, as shown: queued events applied (queued.ts). */
+  readonly records?: ReadonlyMap<string, EffectiveRecord>;
   readonly invalid: RecordListing["invalid"];
   /** What the user has looked at (focus marks), which the attention order used. */
   readonly seen: SeenMarks;
@@ -52,8 +56,15 @@ export async function loadFleet({ stateDir, processes, listProcesses, now: clock
   // Many records usually share a few processes: look each PID up once.
   const byPid = new Map<number, ReturnType<ProcessSource["basics"]>>();
   const cached: ProcessSource = { basics: (pid) => byPid.get(pid) ?? byPid.set(pid, processes.basics(pid)).get(pid)!, argv: (pid) => processes.argv(pid) };
+  // Events still queued for a record (its lock was busy) are part of what it says: applied in memory, no lock taken.
+  // The state machine is loaded only when something is queued or a process has two live records (rare): `status` runs
+  // every few seconds.
+  const effective: EffectiveRecord[] =
+    listing.spools.length > 0 || sharesProcess(records)
+      ? (await import("./queued.ts")).effectiveRecords(dirs.sessionsDir, { ...listing, records }, now)
+      : records.map(({ digest, record }) => ({ digest, record, unwritten: 0 }));
   const sessions = await Promise.all(
-    records.map(async ({ record }) => {
+    effective.map(async ({ record }) => {
       const liveness = record.status === "ended" ? { state: "alive" as const } : await checkLiveness(record, cached, now);
       return viewOfRecord(record, liveness.state === "stale" ? { stale: true, reason: liveness.reason } : { stale: false, reason: "" });
     }),
@@ -62,8 +73,9 @@ export async function loadFleet({ stateDir, processes, listProcesses, now: clock
   const claimed = new Set(live.map((session) => session.pid));
   const nowIso = new Date(now).toISOString();
   for (const found of discovered) if (!claimed.has(found.pid)) sessions.push(viewOfDiscovered(found, nowIso));
+  const byId = new Map(effective.map((entry) => [entry.record.canonical_id, entry]));
   const seen = readSeen(stateDir);
-  return { sessions: sortByAttention(sessions, seen), invalid: listing.invalid, seen };
+  return { sessions: sortByAttention(sessions, seen), records: byId, invalid: listing.invalid, seen };
 }
 
 export type QueryResult = { kind: "match"; session: SessionView } | { kind: "none" } | { kind: "ambiguous"; candidates: SessionView[] };

@@ -2,7 +2,7 @@
 // established). Each harness has its own folder (src/harnesses/<id>/) holding this entry, its installer, doctor facts and
 // fixtures; docs/architecture.md has the checklist for adding one.
 import type { ProcessSource } from "../core/proc.ts";
-import type { LifecycleStatus, Terminal } from "../core/schema.ts";
+import type { LifecycleStatus, Terminal, WaitEffect } from "../core/schema.ts";
 
 /** Native hook aliases, named after what happened, mapped to states in `events.ts` (shared by every hook harness). */
 export const NATIVE_ALIASES = [
@@ -10,6 +10,7 @@ export const NATIVE_ALIASES = [
   "prompt-submit",
   "tool-use",
   "tool-done",
+  "tool-failed",
   "permission-request",
   "notification",
   "stop",
@@ -54,6 +55,8 @@ export interface Harness {
   readonly locateUi?: (session: UiQuery, world: UiWorld) => Promise<UiLocation>;
   /** Emitter harnesses: event names accepted in `event_id`, each with the states it may carry. */
   readonly emitterEvents?: Readonly<Record<string, readonly LifecycleStatus[]>>;
+  /** Emitter harnesses: how each event opens or closes waits (docs/contract.md, "Waiting"); absent: neither. */
+  readonly emitterWaits?: Readonly<Record<string, WaitEffect>>;
 }
 
 /**

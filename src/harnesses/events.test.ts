@@ -8,30 +8,40 @@ const base = { session_id: "s1", cwd: "/w" };
 const pi = findHarness("pi") as Harness;
 
 describe("native aliases", () => {
-  it.each<[NativeAlias, Record<string, unknown>, string, string, string]>([
-    ["session-start", {}, "started", "session started", ""],
-    ["prompt-submit", { prompt: "secret prompt text" }, "running", "processing prompt", ""],
-    ["tool-use", { tool_name: "Bash", tool_input: { command: "rm -rf /" } }, "running", "Bash", "Bash"],
-    ["tool-use", {}, "running", "", ""],
-    ["tool-done", { tool_name: "Edit", tool_response: "..." }, "running", "Edit finished", "Edit"],
-    ["permission-request", { tool_name: "Bash" }, "waiting", "permission: Bash", "Bash"],
-    ["permission-request", {}, "waiting", "permission requested", ""],
-    ["notification", { notification_type: "permission_prompt", message: "Claude needs your permission" }, "waiting", "permission requested", ""],
-    ["notification", { notification_type: "elicitation_dialog" }, "waiting", "waiting for user input", ""],
+  it.each<[NativeAlias, Record<string, unknown>, string, string, string, string]>([
+    ["session-start", {}, "started", "session started", "", "clear"],
+    ["prompt-submit", { prompt: "secret prompt text" }, "running", "processing prompt", "", "clear"],
+    ["tool-use", { tool_name: "Bash", tool_input: { command: "rm -rf /" } }, "running", "Bash", "Bash", "tool-start"],
+    ["tool-use", {}, "running", "", "", "tool-start"],
+    ["tool-done", { tool_name: "Edit", tool_response: "..." }, "running", "Edit finished", "Edit", "tool-end"],
+    ["tool-failed", { tool_name: "Bash", error: "exit 1" }, "running", "Bash failed", "Bash", "tool-end"],
+    ["permission-request", { tool_name: "Bash" }, "waiting", "permission: Bash", "Bash", "permission"],
+    ["permission-request", {}, "waiting", "permission requested", "", "permission"],
+    ["notification", { notification_type: "permission_prompt", message: "Claude needs your permission" }, "waiting", "permission requested", "", "permission"],
+    ["notification", { notification_type: "elicitation_dialog" }, "waiting", "waiting for user input", "", "input"],
 
-    ["stop", { last_assistant_message: "Done.\nAll tests pass." }, "idle", "Done. All tests pass.", ""],
-    ["stop", {}, "idle", "", ""],
-    ["stop", { last_assistant_message: null }, "idle", "", ""],
-    ["stop-failure", { error: "overloaded" }, "error", "turn failed (API error)", ""],
-    ["elicitation", {}, "waiting", "waiting for user input", ""],
-    ["interrupt", {}, "idle", "turn interrupted", ""],
-    ["session-end", { reason: "prompt_input_exit" }, "ended", "session closed", ""],
-  ])("%s %j -> %s", (alias, extra, status, detail, tool) => {
-    expect(interpretNative(alias, { ...base, ...extra })).toEqual({ kind: "apply", transition: { status, detail, tool } });
+    ["stop", { last_assistant_message: "Done.\nAll tests pass." }, "idle", "Done. All tests pass.", "", "clear"],
+    ["stop", {}, "idle", "", "", "clear"],
+    ["stop", { last_assistant_message: null }, "idle", "", "", "clear"],
+    ["stop-failure", { error: "overloaded" }, "error", "turn failed (API error)", "", "clear"],
+    ["elicitation", {}, "waiting", "waiting for user input", "", "input"],
+    ["interrupt", {}, "idle", "turn interrupted", "", "clear"],
+    ["session-end", { reason: "prompt_input_exit" }, "ended", "session closed", "", "clear"],
+  ])("%s %j -> %s", (alias, extra, status, detail, tool, wait) => {
+    expect(interpretNative(alias, { ...base, ...extra })).toEqual({ kind: "apply", transition: { status, detail, tool, wait } });
+  });
+
+  it("carries the harness's tool_use_id of a tool call, and drops one it cannot keep (never rejecting the event)", () => {
+    expect(interpretNative("tool-use", { ...base, tool_name: "Read", tool_use_id: "toolu_01" })).toMatchObject({ transition: { toolUseId: "toolu_01" } });
+    expect(interpretNative("tool-done", { ...base, tool_name: "Read", tool_use_id: "call_9" })).toMatchObject({ transition: { toolUseId: "call_9" } });
+    for (const bad of [42, "", "x".repeat(129), "a\u0000b", { id: 1 }]) {
+      const result = interpretNative("tool-done", { ...base, tool_name: "Read", tool_use_id: bad });
+      expect(result.kind === "apply" && "toolUseId" in result.transition).toBe(false);
+    }
   });
 
   it("the idle reminder (idle_prompt) sets idle but never replaces an error", () => {
-    expect(interpretNative("notification", { ...base, notification_type: "idle_prompt" })).toEqual({ kind: "apply", transition: { status: "idle", detail: "waiting for the next prompt", tool: "", yieldsTo: ["error"] } });
+    expect(interpretNative("notification", { ...base, notification_type: "idle_prompt" })).toEqual({ kind: "apply", transition: { status: "idle", detail: "waiting for the next prompt", tool: "", yieldsTo: ["error"], wait: "clear" } });
   });
 
   it("ignores notification types that are not a state change", () => {
@@ -64,6 +74,19 @@ describe("normalized fleet events", () => {
     detail: "session started",
     tool: "",
     ...overrides,
+  });
+
+  it("gives the emitter's events the same wait rule: a dialog opens a wait, its end answers it, a tool starting leaves it", () => {
+    const waitOf = (eventId: string, status: FleetEvent["status"]) => {
+      const checked = interpretFleetEvent(pi, event({ event_id: eventId, status }));
+      return checked.ok ? (checked.transition.wait ?? "none") : checked.detail;
+    };
+    expect(waitOf("pi.ui-prompt-start", "waiting")).toBe("input");
+    expect(waitOf("pi.ui-prompt-end", "running")).toBe("answered");
+    expect(waitOf("pi.tool-execution-start", "running")).toBe("none");
+    for (const [id, status] of [["pi.agent-start", "running"], ["pi.before-agent-start", "running"], ["pi.agent-end", "idle"], ["pi.agent-settled", "idle"], ["pi.session-start", "started"], ["pi.session-shutdown", "ended"]] as const) {
+      expect(waitOf(id, status)).toBe("clear");
+    }
   });
 
   it("accepts allowlisted events with an allowed status", () => {

@@ -1,8 +1,8 @@
 // What each hook event means for a session: native aliases (Claude Code, Codex) mapped to states, and the normalized
 // payload's events checked against the emitter's allowlist. The table is documented in docs/contract.md.
-import { LIMITS, toDisplayLine, truncateBytes } from "../core/bounds.ts";
+import { LIMITS, byteLength, isStorableText, toDisplayLine, truncateBytes } from "../core/bounds.ts";
 import type { Harness, NativeAlias } from "./contract.ts";
-import { EVENT_ID_PATTERN, type FleetEvent, type LifecycleStatus, type NativePayload } from "../core/schema.ts";
+import { EVENT_ID_PATTERN, type FleetEvent, type LifecycleStatus, type NativePayload, type WaitEffect } from "../core/schema.ts";
 
 export interface Transition {
   readonly status: LifecycleStatus;
@@ -10,6 +10,10 @@ export interface Transition {
   readonly tool: string;
   /** States this event does not replace (a reminder that the agent is idle must not erase an error). */
   readonly yieldsTo?: readonly LifecycleStatus[];
+  /** How the event opens or closes the session's waits (store/waits.ts; docs/contract.md, "Waiting"). */
+  readonly wait?: WaitEffect;
+  /** The harness's id for the tool call (Claude Code and Codex send `tool_use_id` with PreToolUse and PostToolUse). */
+  readonly toolUseId?: string;
 }
 
 export type Interpretation = { kind: "apply"; transition: Transition } | { kind: "ignore"; reason: string };
@@ -21,51 +25,66 @@ function toolName(payload: NativePayload): string {
   return payload.tool_name === undefined ? "" : truncateBytes(toDisplayLine(payload.tool_name), LIMITS.toolBytes);
 }
 
-const fixed = (status: LifecycleStatus, detail: string): Interpretation => ({ kind: "apply", transition: { status, detail, tool: "" } });
+/** The payload's `tool_use_id` when it is one we can keep; anything else counts as absent (never a rejection). */
+function toolUseId(payload: NativePayload): { toolUseId?: string } {
+  const id = payload.tool_use_id;
+  return typeof id === "string" && id !== "" && isStorableText(id) && byteLength(id) <= LIMITS.toolUseIdBytes ? { toolUseId: id } : {};
+}
 
+const fixed = (status: LifecycleStatus, detail: string, wait?: WaitEffect): Interpretation => ({ kind: "apply", transition: { status, detail, tool: "", ...(wait ? { wait } : {}) } });
+
+// Waits (docs/contract.md, "Waiting"): a permission request or a question opens one; it closes when the tool that asked
+// finishes or fails, or the turn ends, or a new prompt arrives. Another tool finishing meanwhile leaves it open.
 export function interpretNative(alias: NativeAlias, payload: NativePayload): Interpretation {
   switch (alias) {
     case "session-start":
-      return fixed("started", "session started");
+      return fixed("started", "session started", "clear");
     case "prompt-submit":
-      return fixed("running", "processing prompt");
+      return fixed("running", "processing prompt", "clear");
     case "tool-use": {
       const tool = toolName(payload);
-      return { kind: "apply", transition: { status: "running", detail: tool, tool } };
+      return { kind: "apply", transition: { status: "running", detail: tool, tool, wait: "tool-start", ...toolUseId(payload) } };
     }
     case "tool-done": {
-      // PostToolUse: back to running, so "waiting" does not stick after the user approved a tool.
+      // PostToolUse: back to running, so "waiting" does not stick after the user approved the tool that asked.
       const tool = toolName(payload);
-      return { kind: "apply", transition: { status: "running", detail: tool === "" ? "tool finished" : `${tool} finished`, tool } };
+      return { kind: "apply", transition: { status: "running", detail: tool === "" ? "tool finished" : `${tool} finished`, tool, wait: "tool-end", ...toolUseId(payload) } };
+    }
+    case "tool-failed": {
+      // PostToolUseFailure (Claude Code fires PostToolUse only for a tool that succeeded).
+      const tool = toolName(payload);
+      return { kind: "apply", transition: { status: "running", detail: tool === "" ? "tool failed" : `${tool} failed`, tool, wait: "tool-end", ...toolUseId(payload) } };
     }
     case "permission-request": {
+      // Neither Claude Code 2.1.332 nor Codex 0.171.0 sends tool_use_id here: the tool is linked by name (waits.ts).
       const tool = toolName(payload);
-      return { kind: "apply", transition: { status: "waiting", detail: tool === "" ? "permission requested" : `permission: ${tool}`, tool } };
+      return { kind: "apply", transition: { status: "waiting", detail: tool === "" ? "permission requested" : `permission: ${tool}`, tool, wait: "permission" } };
     }
     case "notification":
       switch (payload.notification_type) {
         case "permission_prompt":
-          return fixed("waiting", "permission requested");
+          // About 6 s after PermissionRequest, naming no tool: the same wait, so it keeps the wait's tool and detail.
+          return fixed("waiting", "permission requested", "permission");
         case "elicitation_dialog":
-          return fixed("waiting", "waiting for user input");
+          return fixed("waiting", "waiting for user input", "input");
         case "idle_prompt":
           // Claude sends it about a minute after any turn, failed ones included: an error stays until the next turn.
-          return { kind: "apply", transition: { status: "idle", detail: "waiting for the next prompt", tool: "", yieldsTo: ["error"] } };
+          return { kind: "apply", transition: { status: "idle", detail: "waiting for the next prompt", tool: "", yieldsTo: ["error"], wait: "clear" } };
         default:
           return { kind: "ignore", reason: `notification type ${JSON.stringify(truncateBytes(String(payload.notification_type ?? ""), 64))} is not a state change` };
       }
     case "stop": {
       const message = payload.last_assistant_message;
-      return fixed("idle", typeof message === "string" ? truncateBytes(toDisplayLine(message), STOP_SUMMARY_BYTES) : "");
+      return fixed("idle", typeof message === "string" ? truncateBytes(toDisplayLine(message), STOP_SUMMARY_BYTES) : "", "clear");
     }
     case "stop-failure":
-      return fixed("error", "turn failed (API error)");
+      return fixed("error", "turn failed (API error)", "clear");
     case "elicitation":
-      return fixed("waiting", "waiting for user input");
+      return fixed("waiting", "waiting for user input", "input");
     case "interrupt":
-      return fixed("idle", "turn interrupted");
+      return fixed("idle", "turn interrupted", "clear");
     case "session-end":
-      return fixed("ended", "session closed");
+      return fixed("ended", "session closed", "clear");
   }
 }
 
@@ -79,5 +98,6 @@ export function interpretFleetEvent(harness: Harness, payload: FleetEvent): Flee
   const allowed = harness.emitterEvents?.[eventName];
   if (!allowed) return { ok: false, detail: `unsupported event ${payload.event_id}` };
   if (!allowed.includes(payload.status)) return { ok: false, detail: `${payload.event_id} cannot set status ${payload.status}` };
-  return { ok: true, eventName, transition: { status: payload.status, detail: payload.detail, tool: payload.tool } };
+  const wait = harness.emitterWaits?.[eventName];
+  return { ok: true, eventName, transition: { status: payload.status, detail: payload.detail, tool: payload.tool, ...(wait ? { wait } : {}) } };
 }

@@ -7,7 +7,6 @@ import { piHarness } from "./pi/harness.ts";
 
 export const HARNESSES = [claudeHarness, codexHarness, piHarness] as const satisfies readonly Harness[];
 
-
 export type HarnessId = (typeof HARNESSES)[number]["id"];
 
 export function findHarness(id: string): Harness | undefined {

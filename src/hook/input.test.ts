@@ -34,9 +34,9 @@ const claudePostToolUse = (response: string) => ({
 });
 
 describe("nativePayload", () => {
-  it("keeps only the members a record needs", () => {
+  it("keeps only the members a record needs (tool_use_id too: it ties a permission to its tool)", () => {
     const value = valueOf(nativePayload(bytes({ ...claudePostToolUse("out"), notification_type: "x", prompt: "secret" })));
-    expect(value).toEqual({ session_id: "7582db2d-8713-44b4-b330-3fa18e456246", cwd: "/home/user/project", tool_name: "Bash", notification_type: "x" });
+    expect(value).toEqual({ session_id: "7582db2d-8713-44b4-b330-3fa18e456246", cwd: "/home/user/project", tool_name: "Bash", tool_use_id: "toolu_1", notification_type: "x" });
   });
 
   it("reads the issue's payloads (an 80 KB tool response, a 70 KB reply) to the same transitions as the whole payload", () => {

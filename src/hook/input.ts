@@ -21,9 +21,9 @@ export type InputValue = { ok: true; value: unknown } | { ok: false; stage: "inp
 /** Identity fields: kept only when read whole, with their bound (a longer value is rejected, never shortened). */
 const IDENTITY_FIELDS: Readonly<Record<string, number>> = { session_id: LIMITS.idBytes, cwd: LIMITS.cwdBytes };
 /** Free text: a prefix is enough (the record keeps one display line of it), marked as cut with an ellipsis. */
-const TEXT_FIELDS = ["tool_name", "last_assistant_message", "notification_type", "transcript_path"] as const;
-/** Members whose bad value drops the member, never the event (a cut path no longer ends in .jsonl: schema.ts). */
-const OPTIONAL_FIELDS: ReadonlySet<string> = new Set(["transcript_path"]);
+const TEXT_FIELDS = ["tool_name", "tool_use_id", "last_assistant_message", "notification_type", "transcript_path"] as const;
+/** Members whose bad or cut value drops the member, never the event (schema.ts keeps them only when well-formed). */
+const OPTIONAL_FIELDS: ReadonlySet<string> = new Set(["transcript_path", "tool_use_id"]);
 /** Every member of a native payload the hook reads (events.ts, NativePayloadSchema); the rest is never kept. */
 export const NATIVE_FIELDS: ReadonlySet<string> = new Set([...Object.keys(IDENTITY_FIELDS), ...TEXT_FIELDS]);
 /** A non-string value of a wanted member is parsed (for the schema to name its type) only up to this size. */
@@ -85,6 +85,7 @@ export function nativePayload(input: HookInput): InputValue {
     if (span.end === undefined) {
       // The cut fell inside this value.
       if (identityBytes !== undefined) return { ok: false, stage: "input", detail: `${cutDetail(cut as "cap" | "deadline", bytes.length)} inside ${name}` };
+      if (OPTIONAL_FIELDS.has(name)) continue;
       if (span.kind === "string") value[name] = textPrefix(bytes, span.start, bytes.length) + CUT_MARK;
     } else if (span.kind === "other") {
       if (OPTIONAL_FIELDS.has(name)) continue;

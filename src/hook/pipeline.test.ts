@@ -135,6 +135,27 @@ describe("native events", () => {
     expect(await read(first)).toMatchObject({ kind: "record", record: { status: "ended" } });
   });
 
+  it("records the spawn order of the process the harness started for a session start, and tool call ids", async () => {
+    // Claude Code: the shell it spawned (200); Codex: the hook itself, its direct child.
+    await runHook(["session-start", "--agent", "claude"], native(), context);
+    expect(await read(claudeId)).toMatchObject({ record: { start_order: { spawn_start: 20000, spawn_pid: 200 } } });
+    const hookProcesses = fakeProcessSource([...world.values(), proc(310, 110, "node")]);
+    await runHook(["session-start", "--agent", "codex"], native({ session_id: "c" }), { ...context, ppid: 110, pid: 310, processes: hookProcesses });
+    const codexId = canonicalId("codex", "c", processInstanceId(110, "linux:boot:11000"));
+    expect(await read(codexId)).toMatchObject({ record: { start_order: { spawn_start: 31000, spawn_pid: 310 } } });
+    await runHook(["tool-use", "--agent", "claude"], native({ tool_name: "Bash", tool_use_id: "toolu_9" }), context);
+    expect(await read(claudeId)).toMatchObject({ record: { running_tools: [{ id: "toolu_9", tool: "Bash" }] } });
+  });
+
+  it("a later session start that finished first stays the live one (spawn order decides, not finishing order)", async () => {
+    const later = fakeProcessSource([...world.values(), proc(201, 100, "sh", ["/bin/sh"], { startToken: "linux:boot:20001" })]);
+    await runHook(["session-start", "--agent", "claude"], native({ session_id: "later" }), { ...context, ppid: 201, processes: later });
+    await runHook(["session-start", "--agent", "claude"], native({ session_id: "earlier" }), { ...context, processes: later });
+    const id = (session: string) => canonicalId("claude", session, processInstanceId(100, "linux:boot:10000"));
+    expect(await read(id("later"))).toMatchObject({ record: { status: "started" } });
+    expect(await read(id("earlier"))).toMatchObject({ record: { status: "ended", detail: "replaced by a new session in the same process" } });
+  });
+
   it("ignores notifications that are not state changes without touching the record", async () => {
     await runHook(["session-start", "--agent", "claude"], native(), context);
     const before = readFileSync(recordPath(sessions(), digestOf(claudeId) as string), "utf8");

@@ -11,11 +11,14 @@ import { FleetEventSchema, NativePayloadSchema, UNRESOLVED_INSTANCE, describeIss
 import type { Clock } from "../core/clock.ts";
 import { applyToStore } from "../store/transaction.ts";
 import { captureTerminal } from "../core/terminal.ts";
+import { spawnOf, type Spawn } from "../core/spawn-order.ts";
 
 export interface HookContext {
   readonly env: NodeJS.ProcessEnv;
   /** Parent of the hook process: where the ancestry walk starts. */
   readonly ppid: number;
+  /** The hook process itself (default: this process): spawned by the harness when nothing stands between them. */
+  readonly pid?: number;
   readonly processes: ProcessSource;
   readonly stateDir: string;
   readonly now: Clock;
@@ -128,6 +131,7 @@ async function nativeEvent(harness: Harness, alias: NativeAlias, json: unknown, 
   }
   const { process } = found;
   const daemon = await isSharedDaemon(harness, process, context);
+  const spawn = await spawnEvidence(found.child, context);
   return lifecycleEvent(harness, alias, `${harness.id}.${alias}`, interpretation.transition, {
     ...common,
     instanceId: processInstanceId(process.pid, process.startToken),
@@ -137,7 +141,18 @@ async function nativeEvent(harness: Harness, alias: NativeAlias, json: unknown, 
     mayCreate: interpretation.transition.status !== "ended",
     tty: daemon ? undefined : process.tty,
     unprovable: daemon ? `${harness.displayName} shared daemon: hooks run with the environment of whichever UI started it` : undefined,
+    spawn,
   });
+}
+
+/**
+ * The spawn order of the process the harness started for this event (core/spawn-order.ts): the harness's child on the
+ * walk up (Claude Code's `/bin/sh -c`, which forks the hook, so the hook's own start order could differ), or the hook
+ * itself when the harness started it directly (Codex).
+ */
+async function spawnEvidence(child: ProcessBasics | undefined, context: HookContext): Promise<Spawn | undefined> {
+  const spawned = child ?? (await withDeadline(context.processes.basics(context.pid ?? process.pid), context.scanBoundMs));
+  return spawned === undefined || spawned === "timeout" ? undefined : spawnOf(spawned);
 }
 
 /**
@@ -168,6 +183,7 @@ function lifecycleEvent(
     transcriptPath: string | undefined;
     tty: string | undefined;
     unprovable: string | undefined;
+    spawn?: Spawn | undefined;
     context: HookContext;
   },
 ): LifecycleEvent {
@@ -191,6 +207,9 @@ function lifecycleEvent(
     mayCreate: facts.mayCreate,
     sharedProcess: facts.unprovable !== undefined,
     ...(transition.yieldsTo ? { yieldsTo: [...transition.yieldsTo] } : {}),
+    ...(transition.wait ? { wait: transition.wait } : {}),
+    ...(transition.toolUseId ? { toolUseId: transition.toolUseId } : {}),
+    ...(facts.spawn ? { spawn: facts.spawn } : {}),
     // The end of a session never reads launch identity: a later event cannot relabel a session.
     launch: ending ? undefined : launchFromEnv(facts.context.env),
     terminal: captureTerminal(facts.context.env, { tty: facts.tty, unprovable: facts.unprovable }),

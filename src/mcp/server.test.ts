@@ -59,9 +59,9 @@ const call = async (name: string, args: Record<string, unknown> = {}) => client.
 const sessionsOf = (result: Awaited<ReturnType<typeof call>>) => (result.structuredContent as { sessions: { session_id: string; launch_id: string; profile_id: string }[] }).sessions;
 
 describe("MCP tools (in-process)", () => {
-  it("lists the six tools with input schemas", async () => {
+  it("lists the seven tools with input schemas", async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((tool) => tool.name).sort()).toEqual(["cleanup_sessions", "focus_session", "get_session", "list_sessions", "sessions_needing_attention", "wait_for_session"]);
+    expect(tools.map((tool) => tool.name).sort()).toEqual(["cleanup_sessions", "explain_session", "focus_session", "get_session", "list_sessions", "sessions_needing_attention", "wait_for_session"]);
     expect(tools.find((tool) => tool.name === "focus_session")?.inputSchema.required).toEqual(["query"]);
   });
 
@@ -100,6 +100,22 @@ describe("MCP tools (in-process)", () => {
     expect((ambiguous.structuredContent as { candidates: unknown[] }).candidates).toHaveLength(2);
   });
 
+  it("explain_session answers what `tongs-agents explain` prints: the last events, their source, the open waits", async () => {
+    put("doubted", 100, "waiting", 5, {
+      detail: "permission: Bash",
+      tool: "Bash",
+      pending: [{ kind: "permission", tool: "Bash", detail: "permission: Bash", candidates: [], since: ago(5), event: "claude.permission-request" }],
+      history: [{ at: ago(5), source: "hook", event: "claude.permission-request", status: "waiting", change: 'running -> waiting; detail "permission: Bash"' }],
+    });
+    expect((await call("explain_session", { query: "doubted" })).structuredContent).toMatchObject({
+      session: { session_id: "doubted", status: "waiting" },
+      pending: [{ kind: "permission", tool: "Bash" }],
+      entries: [{ source: "hook", event: "claude.permission-request", status: "waiting", recorded: true }],
+      unwritten: 0,
+    });
+    expect(await call("explain_session", { query: "nope" })).toMatchObject({ isError: true, structuredContent: { reason: "not-found" } });
+  });
+
   it("focus_session returns the structured FocusResult and passes the client through", async () => {
     const result = await call("focus_session", { query: "abc", client: "/dev/pts/4" });
     expect(result.structuredContent).toMatchObject({ state: "complete", selection: { succeeded: true }, activation: { succeeded: true } });
@@ -134,7 +150,7 @@ describe("MCP over stdio (a real client process talking to tongs-agents mcp)", (
     await stdioClient.connect(transport);
     try {
       expect(stdioClient.getServerVersion()).toMatchObject({ name: "tongs-agents" });
-      expect((await stdioClient.listTools()).tools).toHaveLength(6);
+      expect((await stdioClient.listTools()).tools).toHaveLength(7);
       const listed = await stdioClient.callTool({ name: "list_sessions", arguments: { include_ended: true } });
       expect(JSON.stringify(listed.structuredContent)).toContain("over-stdio");
     } finally {

@@ -9,6 +9,7 @@ import { prune } from "../store/prune.ts";
 import type { Clock } from "../core/clock.ts";
 import { candidateOf, findSession, listSessions, sessionsNeedingAttention, type FindResult, type FleetContext } from "../fleet/queries.ts";
 import { WAIT_TARGETS, waitForSession } from "../fleet/wait.ts";
+import { explainSession } from "../fleet/explain.ts";
 import { LIFECYCLE_STATUSES } from "../core/schema.ts";
 import { HARNESSES } from "../harnesses/registry.ts";
 
@@ -78,6 +79,19 @@ export function createMcpServer(deps: McpContext): McpServer {
     async ({ query }) => {
       const found = await findSession(context, query);
       return found.ok ? answer({ session: found.session }) : refuseFind(found);
+    },
+  );
+
+  server.registerTool(
+    "explain_session",
+    {
+      title: "Explain a session's state",
+      description: "Why a session shows its state: the last events that made it (when, from which source: hook, bridge, transcript, session-state, liveness check; what each changed), and the waits still open. For a user who doubts a status.",
+      inputSchema: { query: z.string().min(1).max(600).describe("Canonical id, short-id prefix, session id prefix, PID, or a unique directory/repo name") },
+    },
+    async ({ query }) => {
+      const result = await explainSession(context, query);
+      return result.ok ? answer({ ...result.explanation }) : refuseFind(result);
     },
   );
 

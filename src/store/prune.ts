@@ -9,9 +9,11 @@ import type { Clock } from "../core/clock.ts";
 import type { ProcessSource } from "../core/proc.ts";
 import { RECORD_FILE, readInstancePointer, readRecord, recordPath } from "./records.ts";
 import { withRecordLock } from "./record-lock.ts";
+import type { SessionRecord } from "../core/schema.ts";
+import { queuedEvents, removeSpool, withQueuedEntries } from "./spool.ts";
 
 export interface PrunedEntry {
-  readonly kind: "record" | "tombstone" | "pointer" | "temp" | "cursor";
+  readonly kind: "record" | "tombstone" | "pointer" | "temp" | "cursor" | "spool";
   readonly id: string;
   readonly short_id: string;
   readonly reason: string;
@@ -22,6 +24,7 @@ export type PruneResult = { ok: true; dry_run: boolean; removed: PrunedEntry[] }
 /** Temp files older than this belong to a writer that died between write and rename. */
 const TEMP_MAX_AGE_MS = 60_000;
 const LOCK_WAIT_MS = 1000;
+const SPOOL_DIR = /^[0-9a-f]{64}\.spool$/;
 
 export async function prune({ stateDir, processes, dryRun = false, now: clock = Date.now }: { stateDir: string; processes: ProcessSource; dryRun?: boolean; now?: Clock }): Promise<PruneResult> {
   const now = clock();
@@ -34,25 +37,35 @@ export async function prune({ stateDir, processes, dryRun = false, now: clock = 
     if (!dryRun) unlinkSync(path);
     removed.push(entry);
   };
+  const verdict = async (record: SessionRecord) => {
+    if (record.status === "ended") return { id: record.canonical_id, reason: "ended" };
+    const liveness = await checkLiveness(record, processes, now);
+    return liveness.state === "stale" ? { id: record.canonical_id, reason: `stale: ${liveness.reason}` } : undefined;
+  };
 
-  // Records first: tombstones and pointers below are judged by which records remain.
+  // Records first: tombstones and pointers below are judged by which records remain. A record is judged with the
+  // events still queued for it applied (a queued session start revives an ended record; a queued end ends it), and a
+  // removed session's spool goes with it. A spool without a record is judged by the record its events would make.
   const remaining = new Set<string>();
-  for (const name of names) {
-    const digest = RECORD_FILE.exec(name)?.[1];
-    if (digest === undefined) continue;
+  const spools = new Set(names.filter((name) => SPOOL_DIR.test(name)).map((name) => name.slice(0, 64)));
+  const digests = [...new Set([...names.map((name) => RECORD_FILE.exec(name)?.[1]).filter((digest) => digest !== undefined), ...spools])];
+  for (const digest of digests) {
     const path = recordPath(sessionsDir, digest);
-    const verdict = async () => {
-      const read = readRecord(path, now);
-      if (read.kind !== "record") return undefined;
-      const { record } = read;
-      if (record.status === "ended") return { id: record.canonical_id, reason: "ended" };
-      const liveness = await checkLiveness(record, processes, now);
-      return liveness.state === "stale" ? { id: record.canonical_id, reason: `stale: ${liveness.reason}` } : undefined;
-    };
     const locked = await withRecordLock(sessionsDir, digest, Date.now() + LOCK_WAIT_MS, async () => {
-      const found = await verdict();
-      if (found) await remove(path, { kind: "record", id: found.id, short_id: shortId(found.id), reason: found.reason });
-      return found !== undefined;
+      const read = readRecord(path, now);
+      // A tombstone's queue never applies (the drain drops it); an unreadable record is left for a person to look at.
+      if (read.kind === "invalid") return false;
+      const queued = spools.has(digest) ? queuedEvents(sessionsDir, digest) : [];
+      const record = read.kind === "record" ? read.record : undefined;
+      const effective = read.kind === "tombstone" ? undefined : withQueuedEntries(record, queued, new Date(now).toISOString()).record;
+      const found = effective ? await verdict(effective) : undefined;
+      if (effective && !found) return false;
+      if (found && read.kind === "record") await remove(path, { kind: "record", id: found.id, short_id: shortId(found.id), reason: found.reason });
+      if (spools.has(digest) && removeSpool(sessionsDir, digest, queued, { dryRun, now, maxAgeMs: TEMP_MAX_AGE_MS })) {
+        const reason = found ? `queue of a removed session (${found.reason})` : read.kind === "tombstone" ? "queue of a migrated placeholder" : "queue with nothing to apply";
+        removed.push({ kind: "spool", id: `${digest}.spool`, short_id: digest.slice(0, 10), reason });
+      }
+      return found !== undefined && read.kind === "record";
     });
     if (!locked.ok || !locked.value) remaining.add(digest);
   }
@@ -77,11 +90,14 @@ export async function prune({ stateDir, processes, dryRun = false, now: clock = 
         await remove(path, { kind: "tombstone", id: read.tombstone.canonical_id, short_id: shortId(read.tombstone.canonical_id), reason: "its session was pruned" });
       }
     } else if (name.startsWith("instance-") && name.endsWith(".json")) {
-      const target = readInstancePointer(path);
-      const targetDigest = target === undefined ? undefined : digestOf(target);
-      if (targetDigest === undefined || !remaining.has(targetDigest)) {
-        await remove(path, { kind: "pointer", id: name, short_id: "", reason: "points to a removed session" });
-      }
+      // Under the pointer's own lock, as session switching writes it (transaction.ts).
+      await withRecordLock(sessionsDir, name.slice(0, -".json".length), Date.now() + LOCK_WAIT_MS, async () => {
+        const target = readInstancePointer(path);
+        const targetDigest = target === undefined ? undefined : digestOf(target);
+        if (lstatSync(path, { throwIfNoEntry: false }) && (targetDigest === undefined || !remaining.has(targetDigest))) {
+          await remove(path, { kind: "pointer", id: name, short_id: "", reason: "points to a removed session" });
+        }
+      });
     } else if (name.endsWith(".tmp") && abandonedTemp(path)) {
       await remove(path, { kind: "temp", id: name, short_id: "", reason: "left by an interrupted write" });
     }

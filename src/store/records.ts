@@ -9,6 +9,7 @@ import { closeSync, constants, fstatSync, fsyncSync, openSync, readdirSync, read
 import { join } from "node:path";
 import { LIMITS, byteLength } from "../core/bounds.ts";
 import { sanitizeLaunch } from "../core/launch.ts";
+import { fitted } from "./fit.ts";
 import {
   InstancePointerSchema,
   SessionRecordSchema,
@@ -19,6 +20,7 @@ import {
 } from "../core/schema.ts";
 
 export const RECORD_FILE = /^([0-9a-f]{64})\.json$/;
+const SPOOL_DIR = /^([0-9a-f]{64})\.spool$/;
 
 export function recordPath(sessionsDir: string, digest: string): string {
   return join(sessionsDir, `${digest}.json`);
@@ -186,7 +188,7 @@ export function writeFileAtomic(path: string, text: string, { maxBytes = LIMITS.
 }
 
 export function writeRecord(sessionsDir: string, digest: string, record: SessionRecord | Tombstone): WriteResult {
-  return writeJsonAtomic(recordPath(sessionsDir, digest), record);
+  return writeJsonAtomic(recordPath(sessionsDir, digest), "tombstone" in record ? record : fitted(record));
 }
 
 /** Unique enough for temp names created with O_EXCL (a clash fails the write, never overwrites): no crypto needed. */
@@ -201,6 +203,8 @@ export interface ListedRecord {
 
 export interface RecordListing {
   readonly records: ListedRecord[];
+  /** Digests that have a spool directory (events may be queued for them, with or without a record yet). */
+  readonly spools: string[];
   /** Files that could not be read as records, with the reason: shown by `list --all --json` and `doctor`. */
   readonly invalid: { digest: string; reason: string; detail: string }[];
 }
@@ -226,9 +230,14 @@ export function listRecords(sessionsDir: string, now: number = Date.now(), valid
   const invalid: RecordListing["invalid"] = [];
   // recordPath's join, once: normalizing the same directory for every record was a tenth of a listing.
   const base = `${join(sessionsDir, ".")}/`;
+  const spools: string[] = [];
   for (const name of names) {
     const digest = RECORD_FILE.exec(name)?.[1];
-    if (digest === undefined) continue;
+    if (digest === undefined) {
+      const spooled = SPOOL_DIR.exec(name)?.[1];
+      if (spooled !== undefined) spools.push(spooled);
+      continue;
+    }
     const path = base + name;
     const file = readTextFile(path);
     if (file.kind !== "text") {
@@ -242,7 +251,7 @@ export function listRecords(sessionsDir: string, now: number = Date.now(), valid
       if (!known) validated?.remember(digest, file.text, read.record);
     } else if (read.kind === "invalid") invalid.push({ digest, reason: read.reason, detail: read.detail });
   }
-  return { records, invalid };
+  return { records, invalid, spools };
 }
 
 export function readInstancePointer(path: string): string | undefined {

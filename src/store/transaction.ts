@@ -2,14 +2,18 @@
 // spool when the lock is busy), apply everything queued plus this event in order, write the record once, then retire
 // a migrated placeholder and end the session this process ran before. Every writer of records goes through here.
 import { lstatSync } from "node:fs";
+import { basename } from "node:path";
 import { digestOf, instanceDigest, placeholderCanonicalId } from "../core/identity.ts";
 import type { Clock } from "../core/clock.ts";
 import type { LifecycleEvent, SessionRecord } from "../core/schema.ts";
-import { applyEvent, endedBySuccessor, tombstoneFor } from "./apply.ts";
+import { applyEvent, endedBySuccessor, startOrderOf, tombstoneFor } from "./apply.ts";
+import { LIMITS } from "../core/bounds.ts";
+import { compareStarts } from "../core/spawn-order.ts";
+import { sourceOf } from "./history.ts";
 import { ensureStateDirs } from "./paths.ts";
 import { withRecordLock } from "./record-lock.ts";
 import { instancePointerPath, readInstancePointer, readRecord, recordPath, writeJsonAtomic, writeRecord } from "./records.ts";
-import { enqueue, isQueued, queuedEvents, removeQueued } from "./spool.ts";
+import { enqueue, isQueued, queuedEvents, removeEmptySpool, removeQueued } from "./spool.ts";
 
 export interface TransactionContext {
   readonly stateDir: string;
@@ -91,12 +95,12 @@ interface Drained {
 }
 
 /**
- * Under the record lock: apply every queued event in arrival order, then `own` (the caller's event, not queued), write
- * the record once, then dequeue what was applied.
+ * Under the record lock: apply every queued event in arrival order, then `own` (the caller's event, not queued), and
+ * write the record once per batch of queued entries, naming the batch in the record (`queue_applied`) before dequeuing
+ * it, so a reader that finds an entry still queued knows whether the record it read already has it (fleet/queued.ts).
  */
 function drain(sessionsDir: string, digest: string, context: TransactionContext, own?: LifecycleEvent): Drained {
   const entries = queuedEvents(sessionsDir, digest);
-  const all = own ? [...entries, { path: OWN_EVENT, event: own }] : entries;
   const outcomes: Drained["outcomes"] = new Map();
   const applied: Drained["applied"] = [];
   const current = readRecord(recordPath(sessionsDir, digest), context.now());
@@ -104,25 +108,40 @@ function drain(sessionsDir: string, digest: string, context: TransactionContext,
   const migrated = current.kind === "tombstone";
   let record: SessionRecord | undefined = current.kind === "record" ? current.record : undefined;
   const nowIso = new Date(context.now()).toISOString();
-  for (const { path, event } of all) {
-    if (!event) outcomes.set(path, { applied: false, detail: "malformed queue entry dropped" });
-    else if (migrated) outcomes.set(path, { applied: false, detail: "placeholder already migrated" });
-    else {
-      const result = applyEvent(record, event, nowIso);
-      if (result.action === "skip") outcomes.set(path, { applied: false, detail: `${result.reason}: ${result.detail}` });
+  for (let start = 0; start === 0 || start < entries.length; start += LIMITS.queueBatch) {
+    const batch = entries.slice(start, start + LIMITS.queueBatch);
+    const last = start + LIMITS.queueBatch >= entries.length;
+    const all = own && last ? [...batch, { path: OWN_EVENT, event: own }] : batch;
+    let changed = false;
+    for (const { path, event } of all) {
+      if (!event) outcomes.set(path, { applied: false, detail: "malformed queue entry dropped" });
+      else if (migrated) outcomes.set(path, { applied: false, detail: "placeholder already migrated" });
       else {
-        record = result.record;
-        applied.push({ event, created: result.created });
-        outcomes.set(path, { applied: true, detail: "" });
+        const result = applyEvent(record, event, nowIso);
+        if (result.action === "skip") outcomes.set(path, { applied: false, detail: `${result.reason}: ${result.detail}` });
+        else {
+          record = result.record;
+          changed = true;
+          applied.push({ event, created: result.created });
+          outcomes.set(path, { applied: true, detail: "" });
+        }
       }
     }
+    if (record && changed) {
+      const names = batch.map((entry) => basename(entry.path));
+      const stamped: SessionRecord = { ...record };
+      delete stamped.queue_applied;
+      if (names.length > 0) stamped.queue_applied = names;
+      record = stamped;
+      const written = writeRecord(sessionsDir, digest, record);
+      // Leave the queue as it is: the next holder retries every event not yet dequeued.
+      if (!written.ok) return { applied: [], outcomes: new Map(), failure: written.detail };
+    }
+    removeQueued(batch);
   }
-  if (record && applied.length > 0) {
-    const written = writeRecord(sessionsDir, digest, record);
-    // Leave the queue as it is: the next holder retries every event.
-    if (!written.ok) return { applied: [], outcomes: new Map(), failure: written.detail };
-  }
-  removeQueued(entries);
+  // An empty queue goes, so readers (status, every few seconds) look only at queues that hold something. An enqueue
+  // that finds its directory gone creates it again (spool.ts).
+  if (entries.length > 0) removeEmptySpool(sessionsDir, digest);
   return { applied, outcomes };
 }
 
@@ -141,20 +160,44 @@ async function migratePlaceholder(sessionsDir: string, event: LifecycleEvent, co
 
 /**
  * One harness process runs one session at a time (/clear, /new, resume): when it starts another, the record of the
- * previous one is ended. Codex's shared daemon hosts several sessions at once and is exempt.
+ * previous one is ended. The process's pointer to its current session is read and written under its own lock, and
+ * when two session starts race, the later-started one is the live one whatever order their hooks finish in: the
+ * evidence is the spawn order of the processes the harness started for them (core/spawn-order.ts), kept in each record
+ * as `start_order`. Codex's shared daemon hosts several sessions at once and is exempt.
  */
 async function supersedePrevious(sessionsDir: string, event: LifecycleEvent, context: TransactionContext): Promise<void> {
   if (event.sharedProcess) return;
-  const pointer = instancePointerPath(sessionsDir, instanceDigest(event.harness, event.instanceId));
-  const previous = readInstancePointer(pointer);
-  if (previous === event.canonicalId) return;
-  const previousDigest = previous === undefined ? undefined : digestOf(previous);
-  if (previousDigest !== undefined) {
-    await withRecordLock(sessionsDir, previousDigest, context.now() + context.lockBoundMs, async () => {
-      const current = readRecord(recordPath(sessionsDir, previousDigest), context.now());
-      if (current.kind !== "record" || current.record.status === "ended") return;
-      writeRecord(sessionsDir, previousDigest, endedBySuccessor(current.record, event.eventId, new Date(context.now()).toISOString()));
+  const pointerDigest = instanceDigest(event.harness, event.instanceId);
+  const pointer = instancePointerPath(sessionsDir, pointerDigest);
+  const nowIso = () => new Date(context.now()).toISOString();
+  const end = (digest: string, unless: (record: SessionRecord) => boolean) =>
+    withRecordLock(sessionsDir, digest, context.now() + context.lockBoundMs, async () => {
+      // Events still queued for it come first (its own SessionEnd may be among them), as every lock holder does.
+      const drained = drain(sessionsDir, digest, context);
+      if (drained.failure) return;
+      const current = readRecord(recordPath(sessionsDir, digest), context.now());
+      if (current.kind !== "record" || current.record.status === "ended" || unless(current.record)) return;
+      writeRecord(sessionsDir, digest, endedBySuccessor(current.record, event.eventId, nowIso(), sourceOf(event)));
     });
-  }
-  writeJsonAtomic(pointer, { schema_version: 1, canonical_id: event.canonicalId });
+  await withRecordLock(sessionsDir, pointerName(pointerDigest), context.now() + context.lockBoundMs, async () => {
+    const previous = readInstancePointer(pointer);
+    if (previous === event.canonicalId) return;
+    const previousDigest = previous === undefined ? undefined : digestOf(previous);
+    const mine = startOrderOf(event);
+    if (previousDigest !== undefined) {
+      const current = readRecord(recordPath(sessionsDir, previousDigest), context.now());
+      if (current.kind === "record" && compareStarts(current.record.start_order, mine) > 0) {
+        // The session the pointer names started after this one: this one is the session that was replaced.
+        await end(digestOf(event.canonicalId) as string, (record) => compareStarts(record.start_order, mine) > 0);
+        return;
+      }
+      await end(previousDigest, (record) => compareStarts(record.start_order, mine) > 0);
+    }
+    writeJsonAtomic(pointer, { schema_version: 1, canonical_id: event.canonicalId });
+  });
+}
+
+/** The pointer's own lock (`instance-<digest>.json.lock`), taken with the record lock's machinery. */
+function pointerName(pointerDigest: string): string {
+  return `instance-${pointerDigest}`;
 }

@@ -54,13 +54,13 @@ describe("racing session switches", () => {
     expect(runs.filter((run) => run.code !== 0 || run.stdout !== "" || run.stderr !== "")).toEqual([]);
   });
 
-  // Known defect: session starts racing in one process each end only the session the pointer named when they read it,
-  // so several stay live. It is the lead's to fix (supersedePrevious in src/hook.ts); flip these to `it` when it lands.
-  it.fails("Claude Code: exactly one session of the process is left live after each burst", () => {
+  // Was a defect (each racing start ended only the session the pointer named when it read it, so several stayed live):
+  // the instance pointer now has its own lock and the later-spawned session wins (src/store/transaction.ts).
+  it("Claude Code: exactly one session of the process is left live after each burst", () => {
     expect(live.claude).toEqual(Array.from({ length: ROUNDS }, () => 1));
   });
 
-  it.fails("Pi: exactly one session of the instance is left live after each burst", () => {
+  it("Pi: exactly one session of the instance is left live after each burst", () => {
     expect(live.pi).toEqual(Array.from({ length: ROUNDS }, () => 1));
   });
 });

@@ -10,6 +10,7 @@ export const claudeHarness = {
     "prompt-submit",
     "tool-use",
     "tool-done",
+    "tool-failed",
     "permission-request",
     "notification",
     "stop",

@@ -16,6 +16,8 @@ export const CLAUDE_HOOKS: readonly HookSpec[] = [
   { event: "UserPromptSubmit", alias: "prompt-submit", timeout: 5 },
   { event: "PreToolUse", alias: "tool-use", timeout: 5 },
   { event: "PostToolUse", alias: "tool-done", timeout: 5 },
+  // Claude Code fires PostToolUse only for a tool that succeeded; a failed one ends a permission wait too.
+  { event: "PostToolUseFailure", alias: "tool-failed", timeout: 5 },
   { event: "PermissionRequest", alias: "permission-request", timeout: 5 },
   { event: "Notification", alias: "notification", timeout: 5 },
   { event: "Stop", alias: "stop", timeout: 5 },

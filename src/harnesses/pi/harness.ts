@@ -21,4 +21,16 @@ export const piHarness = {
     "agent-settled": ["idle"],
     "session-shutdown": ["ended"],
   },
+  // A dialog opens a wait and its end answers it; a new run, the end of a run and the session's start or end close
+  // it. A tool starting meanwhile (Pi runs tools in parallel) leaves it open.
+  emitterWaits: {
+    "session-start": "clear",
+    "before-agent-start": "clear",
+    "agent-start": "clear",
+    "ui-prompt-start": "input",
+    "ui-prompt-end": "answered",
+    "agent-end": "clear",
+    "agent-settled": "clear",
+    "session-shutdown": "clear",
+  },
 } as const satisfies Harness;
