@@ -120,7 +120,7 @@ describe(`Claude Code ${VERSION} in a container (live)`, { timeout: 180_000 }, (
 
   it("waiting: the tool call needs approval, Claude shows a real permission dialog", async ({ task }) => {
     evidence.prove(task, {
-      claim: "PermissionRequest from the real CLI in `default` permission mode: `waiting` while the dialog is on screen and the command has not run; the permission_prompt Notification that follows keeps it waiting",
+      claim: "PermissionRequest from the real CLI in `default` permission mode: `waiting` while the dialog is on screen and the command has not run; the permission_prompt Notification that follows keeps it waiting, with the specific detail (permission: Bash)",
       kind: "live",
       how: `${HOW}; the model calls Bash with \`touch ${APPROVED_FILE}\`; capture-pane shows the dialog`,
     });
@@ -131,7 +131,8 @@ describe(`Claude Code ${VERSION} in a container (live)`, { timeout: 180_000 }, (
     expect(screen).toContain(`touch ${APPROVED_FILE}`);
     // Claude sends the permission_prompt notification a few seconds after the dialog opens.
     const notified = await lab.waitForRecord("the permission_prompt notification", when(firstRecord, (record) => record.last_event === "claude.notification"), first.id);
-    expect(notified).toMatchObject({ status: "waiting", detail: "permission requested" });
+    // It states the same wait without naming the tool: the record keeps the more specific detail (issue 9, item 3).
+    expect(notified).toMatchObject({ status: "waiting", detail: "permission: Bash", tool: "Bash" });
     expect(await fileInProject(APPROVED_FILE)).toBe(false);
   });
 

@@ -181,7 +181,8 @@ describe("command line", () => {
     const server = spawn(process.execPath, [fileURLToPath(new URL("./server.mjs", import.meta.url)), "--port", "0", "--tool-command", "touch approved"], { stdio: ["ignore", "pipe", "inherit"] });
     const exited = new Promise((resolve) => server.on("exit", resolve));
     try {
-      const [line] = await createInterface({ input: server.stdout })[Symbol.asyncIterator]().next().then((next) => [next.value as string]);
+      const lines = createInterface({ input: server.stdout })[Symbol.asyncIterator]();
+      const line = (await lines.next()).value as string | undefined;
       const { url } = JSON.parse(line ?? "{}") as { url: string };
       expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
       expect(await (await fetch(`${url}/health`)).json()).toEqual({ ok: true });
@@ -197,7 +198,8 @@ describe("command line", () => {
     const server = spawn(process.execPath, [fileURLToPath(new URL("./server.mjs", import.meta.url)), "--port", "0", "--tool-command", "rm -rf /tmp/x; sleep 3"], { stdio: ["ignore", "pipe", "inherit"] });
     const exited = new Promise((resolve) => server.on("exit", resolve));
     try {
-      const [line] = await createInterface({ input: server.stdout })[Symbol.asyncIterator]().next().then((next) => [next.value as string]);
+      const lines = createInterface({ input: server.stdout })[Symbol.asyncIterator]();
+      const line = (await lines.next()).value as string | undefined;
       const { url } = JSON.parse(line ?? "{}") as { url: string };
       const bash = { type: "function", function: { name: "bash", parameters: { type: "object", properties: { command: { type: "string" } } } } };
       const response = await fetch(`${url}/v1/chat/completions`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ model: "fake-model", stream: false, tools: [bash], messages: [{ role: "user", content: "RUNTOOL" }] }) });

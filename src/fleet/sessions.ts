@@ -3,7 +3,7 @@
 import type { Clock } from "../core/clock.ts";
 import { digestOf } from "../core/identity.ts";
 import type { ProcessSource } from "../core/proc.ts";
-import { ensureStateDirs } from "../store/paths.ts";
+import { stateDirsIfPresent } from "../store/paths.ts";
 import { openRecordCache } from "../store/record-cache.ts";
 import { listRecords, type RecordListing } from "../store/records.ts";
 import { sortByAttention } from "./attention.ts";
@@ -40,8 +40,9 @@ export interface Fleet {
  * running harness processes that have no record.
  */
 export async function loadFleet({ stateDir, processes, listProcesses, now: clock = Date.now }: FleetContext, { discover = true }: { discover?: boolean } = {}): Promise<Fleet> {
-  const dirs = ensureStateDirs(stateDir);
-  if (!dirs.ok) return { sessions: [], invalid: [], seen: {}, problem: dirs.detail };
+  // Readers never create the state dir: one that does not exist yet simply holds no records.
+  const dirs = stateDirsIfPresent(stateDir);
+  if (!dirs.ok && dirs.reason !== "missing") return { sessions: [], invalid: [], seen: {}, problem: dirs.detail };
   const now = clock();
   const validated = openRecordCache(stateDir);
   const [listing, discovered] = await Promise.all([

@@ -62,6 +62,20 @@ function ioFailure(dir: string, error: unknown): DirCheck {
 }
 
 /** Both the state dir and its sessions dir, checked in order. Synchronous: two local directories (see store.ts). */
+/**
+ * For readers: the state dirs as they are, created by nobody. A state dir that does not exist yet holds no sessions
+ * (`missing`); a reader must not create it (a status line refreshing while the user removes a state dir, the demo
+ * cleaning up its own, would bring it back).
+ */
+export function stateDirsIfPresent(stateDir: string): (DirCheck & { sessionsDir: string }) | { ok: false; reason: "missing"; sessionsDir: string } {
+  const sessionsDir = sessionsDirOf(stateDir);
+  if (lstatSync(stateDir, { throwIfNoEntry: false }) === undefined) return { ok: false, reason: "missing", sessionsDir };
+  const state = checkPrivateDir(stateDir);
+  if (!state.ok) return { ...state, sessionsDir };
+  if (lstatSync(sessionsDir, { throwIfNoEntry: false }) === undefined) return { ok: false, reason: "missing", sessionsDir };
+  return { ...checkPrivateDir(sessionsDir), sessionsDir };
+}
+
 export function ensureStateDirs(stateDir: string): DirCheck & { sessionsDir: string } {
   const sessionsDir = sessionsDirOf(stateDir);
   const state = ensurePrivateDir(stateDir);

@@ -48,7 +48,9 @@ export const DEMO_AGENTS: readonly DemoAgent[] = [
         { after: 2500, alias: "stop", extra: { last_assistant_message: "Added the login form with validation; its 12 tests pass." }, say: "Added the login form with validation; its 12 tests pass." },
       ],
       "2": [
-        { after: 0, alias: "tool-use", extra: { tool_name: "Read" }, say: "  ✗ denied: reading the test output instead\n● Read test-results.json" },
+        // The denied tool fails (what ends a permission wait: docs/contract.md, "Waiting"), and the agent goes on.
+        { after: 0, alias: "tool-failed", extra: { tool_name: "Bash" }, say: "  ✗ denied" },
+        { after: 300, alias: "tool-use", extra: { tool_name: "Read" }, say: "  reading the test output instead\n● Read test-results.json" },
         { after: 2500, alias: "stop", extra: { last_assistant_message: "Added the login form; I did not run the tests (denied)." }, say: "Added the login form; I did not run the tests (denied)." },
       ],
     },

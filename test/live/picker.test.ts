@@ -20,11 +20,16 @@ afterEach(() => {
   sandbox.cleanup();
 });
 
+/** A terminal escape sequence, and the end of a line once escapes are replaced by NUL. */
+// eslint-disable-next-line no-control-regex
+const ESCAPE_SEQUENCE = /\u001b\[[0-9;?]*[A-Za-z]/g;
+// eslint-disable-next-line no-control-regex
+const LINE_END = /\u0000\r*\n/;
+
 /** The picker repaints whole frames from the top-left corner: the last frame, without colours, is the screen. */
 function lastFrame(output: string): string[] {
   const frame = output.split("\u001b[H").at(-1) ?? "";
-  // eslint-disable-next-line no-control-regex
-  return frame.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, "\u0000").split(/\u0000\r*\n/).map((line) => line.replaceAll("\u0000", ""));
+  return frame.replace(ESCAPE_SEQUENCE, "\u0000").split(LINE_END).map((line) => line.replaceAll("\u0000", ""));
 }
 
 function expectShows(client: AttachedClient, agent: AgentPane): void {
