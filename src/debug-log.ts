@@ -13,8 +13,8 @@ export function debugEnabled(env: NodeJS.ProcessEnv): boolean {
   return env[DEBUG_ENV] === "1";
 }
 
-export function appendDebugLog(stateDir: string, entry: Record<string, unknown>): void {
-  const path = join(stateDir, DEBUG_LOG_FILE);
+export function appendDebugLog(stateDir: string, entry: Record<string, unknown>, file: string = DEBUG_LOG_FILE): void {
+  const path = join(stateDir, file);
   try {
     if ((statSync(path, { throwIfNoEntry: false })?.size ?? 0) > DEBUG_LOG_MAX_BYTES) renameSync(path, `${path}.1`);
     const line = `${truncateBytes(JSON.stringify({ time: new Date().toISOString(), pid: process.pid, ...entry }), LINE_MAX_BYTES)}\n`;
