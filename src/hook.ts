@@ -13,6 +13,7 @@ import { FleetEventSchema, NativePayloadSchema, UNRESOLVED_INSTANCE, describeIss
 import { enqueue, isQueued, queuedEvents, removeQueued } from "./spool.ts";
 import { instancePointerPath, readInstancePointer, readRecord, recordPath, writeJsonAtomic, writeRecord } from "./store.ts";
 import { withRecordLock } from "./record-lock.ts";
+import { notifyOnChange } from "./notify/trigger.ts";
 import { captureTerminal } from "./terminal.ts";
 
 export interface HookContext {
@@ -245,6 +246,7 @@ async function store(event: LifecycleEvent, context: HookContext): Promise<HookO
   }
   const { applied, failure } = drained.value;
   if (failure) return reject("store", failure);
+  notifyOnChange(applied, sessionsDir, context);
   // Placeholder migration and session switching touch other records: done after this record's lock is released.
   const identified = applied.filter((result) => result.event.identity !== "unresolved");
   const last = identified.at(-1);

@@ -76,6 +76,26 @@ export function parseSignature(signature: string): DbusType[] {
   return types;
 }
 
+/** A fixed-size basic type: its size (which is also its alignment), how it is written (little-endian) and read. */
+interface FixedType {
+  readonly size: 1 | 2 | 4 | 8;
+  write(buffer: Buffer, value: unknown, at: number): void;
+  read(buffer: Buffer, at: number, little: boolean): unknown;
+}
+
+const FIXED: Record<string, FixedType> = {
+  y: { size: 1, write: (b, v, at) => b.writeUInt8(Number(v), at), read: (b, at) => b.readUInt8(at) },
+  b: { size: 4, write: (b, v, at) => b.writeUInt32LE(v ? 1 : 0, at), read: (b, at, le) => (le ? b.readUInt32LE(at) : b.readUInt32BE(at)) !== 0 },
+  n: { size: 2, write: (b, v, at) => b.writeInt16LE(Number(v), at), read: (b, at, le) => (le ? b.readInt16LE(at) : b.readInt16BE(at)) },
+  q: { size: 2, write: (b, v, at) => b.writeUInt16LE(Number(v), at), read: (b, at, le) => (le ? b.readUInt16LE(at) : b.readUInt16BE(at)) },
+  i: { size: 4, write: (b, v, at) => b.writeInt32LE(Number(v), at), read: (b, at, le) => (le ? b.readInt32LE(at) : b.readInt32BE(at)) },
+  u: { size: 4, write: (b, v, at) => b.writeUInt32LE(Number(v), at), read: (b, at, le) => (le ? b.readUInt32LE(at) : b.readUInt32BE(at)) },
+  h: { size: 4, write: (b, v, at) => b.writeUInt32LE(Number(v), at), read: (b, at, le) => (le ? b.readUInt32LE(at) : b.readUInt32BE(at)) },
+  x: { size: 8, write: (b, v, at) => b.writeBigInt64LE(BigInt(v as bigint | number), at), read: (b, at, le) => (le ? b.readBigInt64LE(at) : b.readBigInt64BE(at)) },
+  t: { size: 8, write: (b, v, at) => b.writeBigUInt64LE(BigInt(v as bigint | number), at), read: (b, at, le) => (le ? b.readBigUInt64LE(at) : b.readBigUInt64BE(at)) },
+  d: { size: 8, write: (b, v, at) => b.writeDoubleLE(Number(v), at), read: (b, at, le) => (le ? b.readDoubleLE(at) : b.readDoubleBE(at)) },
+};
+
 const alignOf = (type: DbusType): number =>
   type.kind === "basic" ? (ALIGNMENT[type.code] as number) : type.kind === "array" ? 4 : type.kind === "variant" ? 1 : 8;
 
@@ -109,48 +129,12 @@ class Writer {
   }
 
   fixed(code: string, value: unknown): void {
-    this.align(ALIGNMENT[code] as number);
-    this.ensure(8);
-    const at = this.length;
-    switch (code) {
-      case "y":
-        this.buffer.writeUInt8(Number(value), at);
-        this.length += 1;
-        return;
-      case "b":
-        this.buffer.writeUInt32LE(value ? 1 : 0, at);
-        break;
-      case "n":
-        this.buffer.writeInt16LE(Number(value), at);
-        this.length += 2;
-        return;
-      case "q":
-        this.buffer.writeUInt16LE(Number(value), at);
-        this.length += 2;
-        return;
-      case "i":
-        this.buffer.writeInt32LE(Number(value), at);
-        break;
-      case "u":
-      case "h":
-        this.buffer.writeUInt32LE(Number(value), at);
-        break;
-      case "x":
-        this.buffer.writeBigInt64LE(BigInt(value as bigint | number), at);
-        this.length += 8;
-        return;
-      case "t":
-        this.buffer.writeBigUInt64LE(BigInt(value as bigint | number), at);
-        this.length += 8;
-        return;
-      case "d":
-        this.buffer.writeDoubleLE(Number(value), at);
-        this.length += 8;
-        return;
-      default:
-        throw new Error(`not a fixed type: ${code}`);
-    }
-    this.length += 4;
+    const spec = FIXED[code];
+    if (!spec) throw new Error(`not a fixed type: ${code}`);
+    this.align(spec.size);
+    this.ensure(spec.size);
+    spec.write(this.buffer, value, this.length);
+    this.length += spec.size;
   }
 
   text(code: "s" | "o" | "g", value: unknown): void {
@@ -273,33 +257,12 @@ class Reader {
   }
 
   private fixed(code: string): unknown {
-    this.align(ALIGNMENT[code] as number);
-    const size = code === "y" ? 1 : code === "n" || code === "q" ? 2 : code === "x" || code === "t" || code === "d" ? 8 : 4;
-    this.need(size);
-    const at = this.offset;
-    this.offset += size;
-    const b = this.buffer;
-    const le = this.little;
-    switch (code) {
-      case "y":
-        return b.readUInt8(at);
-      case "b":
-        return (le ? b.readUInt32LE(at) : b.readUInt32BE(at)) !== 0;
-      case "n":
-        return le ? b.readInt16LE(at) : b.readInt16BE(at);
-      case "q":
-        return le ? b.readUInt16LE(at) : b.readUInt16BE(at);
-      case "i":
-        return le ? b.readInt32LE(at) : b.readInt32BE(at);
-      case "x":
-        return le ? b.readBigInt64LE(at) : b.readBigInt64BE(at);
-      case "t":
-        return le ? b.readBigUInt64LE(at) : b.readBigUInt64BE(at);
-      case "d":
-        return le ? b.readDoubleLE(at) : b.readDoubleBE(at);
-      default:
-        return le ? b.readUInt32LE(at) : b.readUInt32BE(at);
-    }
+    const spec = FIXED[code] as FixedType;
+    this.align(spec.size);
+    this.need(spec.size);
+    const value = spec.read(this.buffer, this.offset, this.little);
+    this.offset += spec.size;
+    return value;
   }
 
   private text(code: string): string {

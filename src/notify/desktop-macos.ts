@@ -4,18 +4,24 @@
 // first argument so none can be read as an option; terminal-notifier: the message on stdin), never spliced into a
 // script. MOCKED: macOS cannot run here (docs/notifications.md, "Desktop").
 import { runAppleScript } from "../../backends/osascript.ts";
+import { shortId } from "../identity.ts";
 import { which } from "../install/world.ts";
 import type { ChannelId } from "./config.ts";
 import type { Delivery, Notice, NotifyChannel, NotifyWorld } from "./contract.ts";
 
 const ID: ChannelId = "desktop";
 
-/** `display notification`, with its text from argv: item 1 is the fixed word `notify`, then title, body, sound. */
+/**
+ * `display notification`, with its text from argv: item 1 is a fixed word that starts with no `-` (so osascript's
+ * option parsing stops before the text, whatever the text starts with), then title, body, and "1" for a sound.
+ */
+export const ARGV_MARKER = "argv:";
+
 export const DISPLAY_NOTIFICATION = `-- tongs-agents notify
 on run argv
 	set theTitle to item 2 of argv
 	set theBody to item 3 of argv
-	if item 4 of argv is "sound" then
+	if item 4 of argv is "1" then
 		display notification theBody with title theTitle subtitle "tongs-agents" sound name "Glass"
 	else
 		display notification theBody with title theTitle subtitle "tongs-agents"
@@ -27,15 +33,19 @@ export function shellWord(text: string): string {
   return `'${text.replaceAll("'", `'\\''`)}'`;
 }
 
-/** terminal-notifier reads a value that starts with `-` as an option name unless it is escaped with a backslash. */
+/**
+ * terminal-notifier reads its options through NSUserDefaults, which parses a value that looks like a property list
+ * (`(a, b)`, `{...}`, `<...>`) as one, and then strips one leading backslash from every string ("the first
+ * character of a message has to be escaped", from its help text). A backslash in front of every value keeps each one a literal string.
+ */
 function optionValue(text: string): string {
-  return text.startsWith("-") || text.startsWith("\\") ? `\\${text}` : text;
+  return `\\${text}`;
 }
 
 export function terminalNotifierArgs(notice: Notice, clickCommand: readonly string[] | undefined): string[] {
-  const args = ["-title", optionValue(notice.title), "-subtitle", "tongs-agents", "-group", `tongs-agents-${notice.sessions[0]?.id.slice(-16) ?? "test"}`];
+  const args = ["-title", optionValue(notice.title), "-subtitle", "tongs-agents", "-group", `tongs-agents-${notice.sessions[0] ? shortId(notice.sessions[0].id) : "test"}`];
   if (notice.urgency === "critical") args.push("-sound", "Glass");
-  if (clickCommand) args.push("-execute", clickCommand.map(shellWord).join(" "));
+  if (clickCommand) args.push("-execute", optionValue(clickCommand.map(shellWord).join(" ")));
   return args;
 }
 
@@ -61,7 +71,7 @@ export const desktopMacosChannel = {
     if (world.platform !== "darwin") return { channel: ID, outcome: "unavailable", detail: "not macOS" };
     const notifier = which("terminal-notifier", world.env);
     if (notifier) return deliverWithTerminalNotifier(notifier, notice, world);
-    const result = await runAppleScript(world, "osascript", DISPLAY_NOTIFICATION, ["notify", notice.title, notice.lines.join("\n"), notice.urgency === "critical" ? "sound" : "quiet"]);
+    const result = await runAppleScript(world, "osascript", DISPLAY_NOTIFICATION, [ARGV_MARKER, notice.title, notice.lines.join("\n"), notice.urgency === "critical" ? "1" : "0"]);
     if (result.ok) return { channel: ID, outcome: "delivered", detail: "osascript display notification (no click action)" };
     return { channel: ID, outcome: result.reason === "no-osascript" ? "unavailable" : "failed", detail: result.detail };
   },

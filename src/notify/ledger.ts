@@ -23,7 +23,7 @@ export function alreadyHandled(stateDir: string, digest: string, mark: string): 
   return file.kind === "text" && file.text === mark;
 }
 
-/** Best effort: a lost mark only lets the same change be looked at again (and found handled by the caller's check). */
+/** Best effort: a mark that could not be written lets a later event of the same state start a notifier again. */
 export function markHandled(stateDir: string, digest: string, mark: string): void {
   writeFileAtomic(sentPath(stateDir, digest), mark, { maxBytes: 256 });
 }

@@ -16,3 +16,12 @@ export function realWorld(stateDir: string, { env = process.env, clickCommand }:
     clickCommand,
   };
 }
+
+/**
+ * What a click on a macOS notification runs (terminal-notifier's -execute, through /bin/sh): the notifier bundle in
+ * `click` mode. Notification Center starts it with launchd's minimal PATH, so the agent's PATH (where tmux, kitty or
+ * wezterm live) is passed along.
+ */
+export function clickCommandFor(bundle: string, stateDir: string, env: NodeJS.ProcessEnv): NonNullable<NotifyWorld["clickCommand"]> {
+  return (sessionId) => ["/usr/bin/env", `PATH=${env.PATH ?? "/usr/bin:/bin"}`, process.execPath, bundle, "click", stateDir, sessionId];
+}
