@@ -40,7 +40,8 @@ export async function checkNotifications(context: CliContext, { test, world = re
 
 export function formatNotifyCheck(check: NotifyCheck): string {
   const { config } = check;
-  const lines = [`notifications: ${config.quiet ? "quiet (nothing notifies)" : "on"}   config: ${config.path}${config.source === "defaults" ? " (not used: defaults)" : ""}`];
+  const used = config.source === "file" ? "" : config.problem ? " (not used: the defaults apply)" : " (none: the defaults apply)";
+  const lines = [`notifications: ${config.quiet ? "quiet (nothing notifies)" : "on"}   config: ${config.path}${used}`];
   if (config.problem) lines.push(`  problem: ${config.problem}`);
   for (const state of NOTIFY_STATES) lines.push(`  ${state.padEnd(8)} ${config.states[state].length > 0 ? config.states[state].join(", ") : "off"}`);
   lines.push("channels from this terminal:");

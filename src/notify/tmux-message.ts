@@ -24,13 +24,13 @@ export const tmuxMessageChannel = {
   id: ID,
   async detect(places) {
     const groups = recipients(places);
-    if (groups.length === 0) return { channel: ID, available: false, detail: "no session runs in tmux" };
+    if (groups.length === 0) return { channel: ID, available: false, detail: "not in tmux" };
     const clients = groups.flatMap((group) => [...group.ttys, ...group.showing]);
     return clients.length > 0 ? { channel: ID, available: true, detail: `${clients.length} attached client(s): ${clients.join(", ")}` } : { channel: ID, available: false, detail: "no client is attached to the sessions' tmux server" };
   },
   async deliver(notice, places, world) {
     const groups = recipients(places);
-    if (groups.length === 0) return { channel: ID, outcome: "unavailable", detail: "no session runs in tmux" };
+    if (groups.length === 0) return { channel: ID, outcome: "unavailable", detail: "not in tmux" };
     const message = tmuxMessageText(`tongs-agents: ${notice.oneLine}`);
     const done: string[] = [];
     const failures: string[] = [];
