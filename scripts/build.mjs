@@ -67,6 +67,8 @@ const entries = [
   { name: "verbs", entryPoints: verbModules.map((verb) => ({ in: `src/cli/${verb}.ts`, out: verb })), outdir: "dist/cli/verbs", outExtension: { ".js": ".cjs" }, alias: { "jsonc-parser": "./node_modules/jsonc-parser/lib/esm/main.js" }, plugins: [verbsApart, pickerApart] },
   { name: "lazy", entryPoints: Object.entries(lazyBundles).map(([path, out]) => ({ in: `src/${path.slice(3)}`, out })), outdir: "dist/cli/lazy", outExtension: { ".js": ".cjs" } },
   { name: "mcp", entryPoints: ["src/mcp/stdio.ts"], outfile: "dist/mcp/stdio.cjs" },
+  // The notifier the hook starts detached on a state change (src/notify/trigger.ts looks for it beside dist/hook.cjs).
+  { name: "notify", entryPoints: ["src/notify/main.ts"], outfile: "dist/notify.cjs" },
 ];
 
 await rm(`${root}dist`, { recursive: true, force: true });

@@ -17,6 +17,8 @@ packages=(
   xterm           # a plain X11 terminal (sets WINDOWID)
   libgl1 libglx-mesa0 libgl1-mesa-dri   # libGL + llvmpipe: kitty needs OpenGL 3.3 and dlopens libGL
   fonts-dejavu-core                     # kitty refuses to start without a monospace font
+  dbus-daemon     # a private session bus for the notification suites
+  dunst           # a real notification daemon on it (dunstctl invokes a notification's action)
 )
 missing=()
 for package in "${packages[@]}"; do dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package"); done

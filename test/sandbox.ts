@@ -25,7 +25,7 @@ export const SANDBOXED_VARS = [
 ] as const;
 
 /** Variables of the developer's own terminal that must not leak into what a test captures. */
-const TERMINAL_VARS = ["TMUX", "TMUX_PANE", "KITTY_WINDOW_ID", "KITTY_LISTEN_ON", "KITTY_PID", "WEZTERM_PANE", "WEZTERM_UNIX_SOCKET", "ITERM_SESSION_ID", "TERM_SESSION_ID", "WINDOWID", "STY", "WINDOW", "TONGS_AGENTS_LAUNCH_ID", "TONGS_AGENTS_PROFILE", "TONGS_AGENTS_DEBUG"];
+const TERMINAL_VARS = ["TMUX", "TMUX_PANE", "KITTY_WINDOW_ID", "KITTY_LISTEN_ON", "KITTY_PID", "WEZTERM_PANE", "WEZTERM_UNIX_SOCKET", "ITERM_SESSION_ID", "TERM_SESSION_ID", "WINDOWID", "STY", "WINDOW", "TONGS_AGENTS_LAUNCH_ID", "TONGS_AGENTS_PROFILE", "TONGS_AGENTS_DEBUG", "DBUS_SESSION_BUS_ADDRESS"];
 
 export function makeSandbox(prefix = "tongs-test-"): Sandbox {
   const root = mkdtempSync(join(tmpdir(), prefix));
@@ -43,8 +43,9 @@ export function makeSandbox(prefix = "tongs-test-"): Sandbox {
   } satisfies Record<(typeof SANDBOXED_VARS)[number], string>;
   mkdirSync(home, { recursive: true });
   // Hermetic: the CLI lists only this sandbox's records, not harness processes running elsewhere on the machine (tests
-  // of discovery inject their own process list).
-  const env: NodeJS.ProcessEnv = { ...process.env, ...dirs, TONGS_AGENTS_DISCOVERY: "off" };
+  // of discovery inject their own process list); hooks start no notifier (the notification suites turn it on) and
+  // nothing reaches the developer's desktop bus.
+  const env: NodeJS.ProcessEnv = { ...process.env, ...dirs, TONGS_AGENTS_DISCOVERY: "off", TONGS_AGENTS_NOTIFY: "off" };
   for (const name of TERMINAL_VARS) delete env[name];
   return { root, home, stateDir: dirs.TONGS_AGENTS_STATE_DIR, env, cleanup: () => rmSync(root, { recursive: true, force: true }) };
 }

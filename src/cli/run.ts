@@ -28,6 +28,7 @@ export const VERBS: Record<string, () => Promise<Verb>> = {
   launch: async () => (await import("./launch.ts")).launchVerb,
   demo: async () => (await import("./demo.ts")).demoVerb,
   "tmux-setup": async () => (await import("./tmux-setup.ts")).tmuxSetupVerb,
+  notify: async () => (await import("./notify.ts")).notifyVerb,
   install: async () => (await import("./install.ts")).installVerb,
   uninstall: async () => (await import("./install.ts")).uninstallVerb,
   doctor: async () => (await import("./install.ts")).doctorVerb,

@@ -17,6 +17,7 @@ Usage:
   tongs-agents popup --client <tty>      open the picker in a tmux popup (what the binding runs)
   tongs-agents launch [--profile NAME] [--window|--here] -- <command...>
                                          start an agent with a launch id (new tmux window by default)
+  tongs-agents notify [--test] [--json]  notification settings and the channels found here; --test sends one
   tongs-agents prune [--dry-run]         remove ended and stale records
   tongs-agents install [--agent claude|codex|pi|all]... [--dry-run] [--trust-codex-hooks] [--json]
                                          add our hooks and MCP server (default: Claude Code and Codex)

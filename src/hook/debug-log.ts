@@ -13,10 +13,13 @@ export function debugEnabled(env: NodeJS.ProcessEnv): boolean {
   return env[DEBUG_ENV] === "1";
 }
 
-/** Appends to `<state dir>/hook.log`, only when the state dir passes the checks the store makes (never through a symlink). */
-export function appendDebugLog(stateDir: string, entry: Record<string, unknown>): void {
+/**
+ * Appends to `<state dir>/hook.log` (or another log of ours there: the notifier's), only when the state dir passes the
+ * checks the store makes (never through a symlink).
+ */
+export function appendDebugLog(stateDir: string, entry: Record<string, unknown>, file: string = DEBUG_LOG_FILE): void {
   if (!checkPrivateDir(stateDir).ok) return;
-  const path = join(stateDir, DEBUG_LOG_FILE);
+  const path = join(stateDir, file);
   try {
     if ((lstatSync(path, { throwIfNoEntry: false })?.size ?? 0) > DEBUG_LOG_MAX_BYTES) renameSync(path, `${path}.1`);
     const line = `${truncateBytes(JSON.stringify({ time: new Date().toISOString(), pid: process.pid, ...entry }), LINE_MAX_BYTES)}\n`;

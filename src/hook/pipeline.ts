@@ -9,6 +9,7 @@ import { launchFromEnv } from "../core/launch.ts";
 import { findAncestor, withDeadline, type ProcessBasics, type ProcessSource } from "../core/proc.ts";
 import { FleetEventSchema, NativePayloadSchema, UNRESOLVED_INSTANCE, describeIssue, transcriptPathOf, type LifecycleEvent } from "../core/schema.ts";
 import type { Clock } from "../core/clock.ts";
+import { notifyOnChange } from "../notify/trigger.ts";
 import { applyToStore } from "../store/transaction.ts";
 import { captureTerminal } from "../core/terminal.ts";
 import { spawnOf, type Spawn } from "../core/spawn-order.ts";
@@ -74,7 +75,11 @@ export async function runHook(argv: readonly string[], input: HookInput, context
   if ("ok" in event) return event;
   if (context.progress) Object.assign(context.progress, { event, phase: "storing" });
   const progress = context.progress;
-  const outcome = await applyToStore(event, { ...context, ...(progress ? { onSettled: () => (progress.settled = true) } : {}) });
+  const outcome = await applyToStore(event, {
+    ...context,
+    ...(progress ? { onSettled: () => (progress.settled = true) } : {}),
+    onApplied: (applied, sessionsDir) => notifyOnChange(applied, sessionsDir, context),
+  });
   if (progress) progress.settled = true;
   return outcome.ok ? outcome : reject("store", outcome.detail);
 }

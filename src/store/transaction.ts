@@ -22,6 +22,8 @@ export interface TransactionContext {
   readonly lockBoundMs: number;
   /** Called once the event is applied, queued or refused: from then on nothing is left to save. */
   readonly onSettled?: () => void;
+  /** Called with the events just written, in order, once the record's lock is released (the hook starts notifications). */
+  readonly onApplied?: (applied: readonly { readonly event: LifecycleEvent }[], sessionsDir: string) => void;
 }
 
 export type TransactionOutcome =
@@ -73,6 +75,7 @@ export async function applyToStore(event: LifecycleEvent, context: TransactionCo
   }
   const { applied, failure } = drained.value;
   if (failure) return { ok: false, detail: failure };
+  context.onApplied?.(applied, sessionsDir);
   // Placeholder migration and session switching touch other records: done after this record's lock is released.
   const identified = applied.filter((result) => result.event.identity !== "unresolved");
   const last = identified.at(-1);

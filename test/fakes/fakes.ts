@@ -4,7 +4,7 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { delimiter, join, resolve } from "node:path";
 
-export type FakeProgram = "wezterm" | "osascript" | "xdotool";
+export type FakeProgram = "wezterm" | "osascript" | "xdotool" | "terminal-notifier";
 
 export interface FakeCall {
   readonly program: FakeProgram;

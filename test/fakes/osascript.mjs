@@ -21,6 +21,9 @@ for (; at < argv.length && argv[at] === "-e"; at += 2) lines.push(argv[at + 1] ?
 if (lines.length === 0) fail("usage: osascript [-l language] [-e script] [-i] [-s {ehso}] [programfile] [argument ...]");
 const script = lines.join("\n");
 const args = argv.slice(at);
+// osascript parses options with getopt: an argument after the script that starts with "-" (before the first one that
+// does not) is read as an option, not passed to the script.
+if (args[0]?.startsWith("-")) fail(`fake osascript: ${JSON.stringify(args[0])} would be read as an option`);
 for (const arg of args) if (arg.length >= 4 && script.includes(arg)) fail(`fake osascript: argument ${JSON.stringify(arg)} is interpolated into the script text`);
 if (!/\bon run argv\b/.test(script)) fail("fake osascript: the backends' scripts take their ids through `on run argv`");
 const name = /^-- tongs-agents (\S+)/.exec(script)?.[1];
@@ -116,6 +119,14 @@ switch (name) {
   case "frontmost-process": {
     tell("systemEvents");
     done(String(state.processes.find((candidate) => candidate.name === state.frontmost)?.pid ?? ""));
+    break;
+  }
+  case "notify": {
+    // display notification (StandardAdditions): no Automation permission needed; what Notification Center shows.
+    if (args[0] !== "argv:") fail("fake osascript: the notify script expects `argv:` as its first argument");
+    state.notifications ??= [];
+    state.notifications.push({ title: args[1], body: args[2], sound: args[3] === "1" });
+    done("");
     break;
   }
   default:

@@ -1,0 +1,89 @@
+// The notification settings in $XDG_CONFIG_HOME/tongs-agents/config.json (docs/notifications.md, "Configuration"):
+// which states notify, through which channels, and a quiet switch. Read by the detached notifier and by
+// `tongs-agents notify`, never by the hook. A missing file means the defaults; a file that does not parse or does not
+// fit the schema also means the defaults, and the problem is logged and shown by `tongs-agents notify`.
+import { dirname, join } from "node:path";
+import * as z from "zod/mini";
+import en from "zod/v4/locales/en.js";
+import { profilesPath } from "../tmux/profiles.ts";
+import { describeIssue } from "../core/schema.ts";
+import { readJsonFile } from "../store/records.ts";
+
+// Written by hand: errors name the problem in words (zod/mini carries no messages of its own).
+z.config(en());
+
+/** States that can notify: the user is needed (waiting), a turn failed (error), a turn finished (idle). */
+export const NOTIFY_STATES = ["waiting", "error", "idle"] as const;
+export type NotifyState = (typeof NOTIFY_STATES)[number];
+
+export const CHANNEL_IDS = ["desktop", "terminal", "tmux", "bell"] as const;
+export type ChannelId = (typeof CHANNEL_IDS)[number];
+
+const ChannelName = z.enum(CHANNEL_IDS);
+/** `true`: every enabled channel; `false`: none; a list: those channels only. */
+const StateSetting = z.union([z.boolean(), z.array(ChannelName).check(z.maxLength(CHANNEL_IDS.length))]);
+
+const NotificationsSchema = z.strictObject({
+  quiet: z.optional(z.boolean()),
+  states: z.optional(z.strictObject({ waiting: z.optional(StateSetting), error: z.optional(StateSetting), idle: z.optional(StateSetting) })),
+  channels: z.optional(z.strictObject({ desktop: z.optional(z.boolean()), terminal: z.optional(z.boolean()), tmux: z.optional(z.boolean()), bell: z.optional(z.boolean()) })),
+  click_wait_seconds: z.optional(z.int().check(z.gte(0), z.lte(24 * 60 * 60))),
+});
+
+const ConfigFileSchema = z.strictObject({ notifications: z.optional(NotificationsSchema) });
+
+export interface NotifyConfig {
+  /** Nothing notifies. */
+  readonly quiet: boolean;
+  /** For each state, the channels it may use (empty: the state does not notify). */
+  readonly states: Readonly<Record<NotifyState, readonly ChannelId[]>>;
+  /** How long a desktop notification's click is waited for (the notifier then exits). */
+  readonly clickWaitMs: number;
+}
+
+export const DEFAULT_CONFIG: NotifyConfig = {
+  quiet: false,
+  states: { waiting: CHANNEL_IDS, error: CHANNEL_IDS, idle: [] },
+  clickWaitMs: 600_000,
+};
+
+export interface ConfigLoad {
+  readonly config: NotifyConfig;
+  readonly path: string;
+  readonly source: "file" | "defaults";
+  /** Why the file was not used, when it exists but is not valid. */
+  readonly problem?: string;
+}
+
+export function configPath(env: NodeJS.ProcessEnv): string {
+  return join(dirname(profilesPath(env)), "config.json");
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv): ConfigLoad {
+  const path = configPath(env);
+  const file = readJsonFile(path, 64 * 1024);
+  if (file.kind === "absent") return { config: DEFAULT_CONFIG, path, source: "defaults" };
+  if (file.kind === "invalid") return { config: DEFAULT_CONFIG, path, source: "defaults", problem: `${path}: ${file.detail}; using the defaults` };
+  const parsed = ConfigFileSchema.safeParse(file.value);
+  if (!parsed.success) return { config: DEFAULT_CONFIG, path, source: "defaults", problem: `${path}: ${describeIssue(parsed.error)}; using the defaults` };
+  const settings = parsed.data.notifications ?? {};
+  const channelOn = (channel: ChannelId) => settings.channels?.[channel] ?? true;
+  const channelsOf = (state: NotifyState): ChannelId[] => {
+    const setting = settings.states?.[state] ?? DEFAULT_CONFIG.states[state];
+    const wanted = setting === true ? CHANNEL_IDS : setting === false ? [] : setting;
+    return CHANNEL_IDS.filter((channel) => wanted.includes(channel) && channelOn(channel));
+  };
+  return {
+    config: {
+      quiet: settings.quiet ?? false,
+      states: { waiting: channelsOf("waiting"), error: channelsOf("error"), idle: channelsOf("idle") },
+      clickWaitMs: (settings.click_wait_seconds ?? DEFAULT_CONFIG.clickWaitMs / 1000) * 1000,
+    },
+    path,
+    source: "file",
+  };
+}
+
+export function isNotifyState(status: string): status is NotifyState {
+  return (NOTIFY_STATES as readonly string[]).includes(status);
+}

@@ -1,0 +1,141 @@
+// Entry point of the notifier (dist/notify.cjs). The hook starts it detached (trigger.ts) as
+// `deliver <state dir> <canonical id>`; terminal-notifier runs it on a click as `click <state dir> <canonical id>`.
+// It prints nothing: what it did goes to <state dir>/notify.log, one JSON line per step. Every phase is bounded and the
+// process always exits: after delivering, or once a desktop notification was clicked, closed or waited for long enough.
+import { appendDebugLog } from "../hook/debug-log.ts";
+import { findHarness } from "../harnesses/registry.ts";
+import { digestOf, shortId } from "../core/identity.ts";
+import { sessionsDirOf } from "../store/paths.ts";
+import { readRecord, recordPath } from "../store/records.ts";
+import type { SessionRecord } from "../core/schema.ts";
+import { handleClick, focusSummary } from "./click.ts";
+import { joinBurst } from "./coalesce.ts";
+import { isNotifyState, loadConfig, type NotifyConfig } from "./config.ts";
+import type { NotifyWorld } from "./contract.ts";
+import { deliverBatch, desktopChannelFor, type BatchSession } from "./deliver.ts";
+import { alreadyHandled, changeMark, markHandled } from "./ledger.ts";
+import { cleanLine } from "./sanitize.ts";
+import { clickCommandFor, realWorld } from "./world.ts";
+
+export const NOTIFY_LOG = "notify.log";
+/** Joining a burst, surveying and delivering, all together. */
+const DELIVER_BOUND_MS = 30_000;
+/** After the click wait, time to close the notification and focus. */
+const CLICK_MARGIN_MS = 15_000;
+const ATTENTION: readonly string[] = ["waiting", "error", "idle"];
+
+const [mode, stateDir = "", canonicalId = ""] = process.argv.slice(2);
+const log = (entry: Record<string, unknown>) => appendDebugLog(stateDir, { mode, ...entry }, NOTIFY_LOG);
+const quit = () => process.exit(0);
+process.on("uncaughtException", (error) => {
+  log({ outcome: "bug", detail: cleanLine(String(error), 300) });
+  quit();
+});
+process.on("unhandledRejection", (error) => {
+  log({ outcome: "bug", detail: cleanLine(String(error), 300) });
+  quit();
+});
+let watchdog = setTimeout(() => {
+  log({ outcome: "timeout", detail: `gave up after ${DELIVER_BOUND_MS} ms` });
+  quit();
+}, DELIVER_BOUND_MS);
+
+function world(): NotifyWorld {
+  const bundle = process.argv[1];
+  return realWorld(stateDir, { clickCommand: bundle ? clickCommandFor(bundle, stateDir, process.env) : undefined });
+}
+
+function readSession(id: string): SessionRecord | undefined {
+  const digest = digestOf(id);
+  if (digest === undefined) return undefined;
+  const read = readRecord(recordPath(sessionsDirOf(stateDir), digest));
+  return read.kind === "record" ? read.record : undefined;
+}
+
+/**
+ * Under the leader lock: of the pending sessions, those whose current state notifies and was not handled yet. Each
+ * change is marked handled here, notified or not, so it never notifies twice.
+ */
+function chooseBatch(ids: readonly string[], config: NotifyConfig): { chosen: BatchSession[]; skipped: string[] } {
+  const chosen: BatchSession[] = [];
+  const skipped: string[] = [];
+  for (const id of ids) {
+    const record = readSession(id);
+    const short = shortId(id);
+    if (!record || !isNotifyState(record.status)) {
+      skipped.push(`${short}: ${record ? `now ${record.status}` : "no record"}`);
+      continue;
+    }
+    const mark = changeMark(record.status, record.status_changed_at);
+    const digest = digestOf(id) as string;
+    if (alreadyHandled(stateDir, digest, mark)) {
+      skipped.push(`${short}: this change was already handled`);
+      continue;
+    }
+    markHandled(stateDir, digest, mark);
+    if (config.quiet) skipped.push(`${short}: quiet`);
+    else if (config.states[record.status].length === 0) skipped.push(`${short}: ${record.status} does not notify (config)`);
+    else
+      chosen.push({
+        id,
+        terminal: record.terminal,
+        harnessName: findHarness(record.harness)?.displayName ?? record.harness,
+        cwd: record.cwd,
+        status: record.status,
+        detail: record.detail,
+        changedAt: record.status_changed_at,
+      });
+  }
+  chosen.sort((a, b) => ATTENTION.indexOf(a.status) - ATTENTION.indexOf(b.status) || a.changedAt.localeCompare(b.changedAt));
+  return { chosen, skipped };
+}
+
+/** Still worth a click: at least one session is still in the state change it was notified for. */
+function stillWanted(batch: readonly BatchSession[], marks: ReadonlyMap<string, string>): () => boolean {
+  return () =>
+    batch.some((session) => {
+      const record = readSession(session.id);
+      return record !== undefined && changeMark(record.status, record.status_changed_at) === marks.get(session.id);
+    });
+}
+
+async function deliver(): Promise<void> {
+  const loaded = loadConfig(process.env);
+  if (loaded.problem) log({ outcome: "config", detail: cleanLine(loaded.problem, 300) });
+  const { config } = loaded;
+  const joined = await joinBurst(stateDir, canonicalId, (ids) => chooseBatch(ids, config));
+  if (joined.kind !== "leader") return log({ outcome: joined.kind, session: shortId(canonicalId), detail: joined.detail });
+  const { chosen, skipped } = joined.value;
+  if (chosen.length === 0) return log({ outcome: "nothing", skipped });
+  const marks = new Map(chosen.map((session) => [session.id, changeMark(session.status, session.changedAt)]));
+  const report = await deliverBatch(chosen, config, world());
+  log({
+    outcome: "delivered",
+    sessions: report.notified.map(shortId),
+    suppressed: report.suppressed.map((entry) => `${shortId(entry.id)}: ${cleanLine(entry.why, 120)}`),
+    skipped,
+    deliveries: report.deliveries.map((delivery) => ({ channel: delivery.channel, outcome: delivery.outcome, detail: cleanLine(delivery.detail, 200) })),
+    click: report.pending ? "waiting" : "none",
+  });
+  if (!report.pending) return;
+  clearTimeout(watchdog);
+  watchdog = setTimeout(quit, config.clickWaitMs + CLICK_MARGIN_MS);
+  const { click, notice } = report.pending;
+  const outcome = await click.wait({ timeoutMs: config.clickWaitMs, stillWanted: stillWanted(chosen, marks) });
+  await click.close();
+  if (outcome.kind !== "clicked") return log({ outcome: "click", result: outcome.kind, detail: outcome.detail, sessions: notice.sessions.map((session) => shortId(session.id)) });
+  await focusOnClick(outcome.sessionId);
+}
+
+/** What a click does: focus the session, log the result as `focus --json` gives it, follow up when it fell short. */
+async function focusOnClick(id: string): Promise<void> {
+  const handled = await handleClick(id, world(), desktopChannelFor(process.platform));
+  log({ outcome: "click", result: "clicked", session: shortId(id), focus: focusSummary(handled.result), ...(handled.followUp ? { follow_up: cleanLine(handled.followUp, 200) } : {}) });
+}
+
+async function main(): Promise<void> {
+  if (!stateDir.startsWith("/") || digestOf(canonicalId) === undefined || (mode !== "deliver" && mode !== "click")) return;
+  await (mode === "deliver" ? deliver() : focusOnClick(canonicalId));
+}
+
+void main().finally(quit);

@@ -1,0 +1,149 @@
+// The notifier as the hook starts it: the built hook run by a fake harness process, the built notifier (dist/notify.cjs)
+// started detached, a stand-in session bus (test/fake-bus.ts) in this process. The live suite (test/live/notify-*.test.ts)
+// does the same against dbus-daemon, dunst, tmux and kitty.
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { canonicalId, digestOf, processInstanceId, shortId } from "../src/core/identity.ts";
+import { linuxProcessSource } from "../src/core/proc.ts";
+import { FakeBus } from "./fake-bus.ts";
+import { ROOT, startFakeHarness, type FakeHarness } from "./processes.ts";
+import { makeSandbox, type Sandbox } from "./sandbox.ts";
+import { waitFor } from "./live/tmux-lab.ts";
+
+let sandbox: Sandbox;
+let bus: FakeBus | undefined;
+const harnesses: FakeHarness[] = [];
+
+beforeEach(() => {
+  sandbox = makeSandbox();
+  sandbox.env.TONGS_AGENTS_NOTIFY = "on";
+  // Only the desktop channel: the fake harness may have the developer's terminal as its tty, which must not ring.
+  const config = join(sandbox.env.XDG_CONFIG_HOME as string, "tongs-agents");
+  mkdirSync(config, { recursive: true });
+  writeFileSync(join(config, "config.json"), JSON.stringify({ notifications: { channels: { terminal: false, tmux: false, bell: false }, click_wait_seconds: 20 } }));
+});
+afterEach(async () => {
+  await Promise.all(harnesses.splice(0).map((harness) => harness.stop()));
+  await bus?.stop();
+  bus = undefined;
+  sandbox.cleanup();
+});
+
+async function claude(): Promise<FakeHarness> {
+  const started = await startFakeHarness("claude", sandbox, { DBUS_SESSION_BUS_ADDRESS: (bus as FakeBus).address });
+  harnesses.push(started);
+  return started;
+}
+
+interface LogEntry {
+  pid: number;
+  mode: string;
+  outcome: string;
+  sessions?: string[];
+  deliveries?: { channel: string; outcome: string; detail: string }[];
+  result?: string;
+  focus?: { state: string };
+  follow_up?: string;
+}
+
+function notifyLog(): LogEntry[] {
+  const path = join(sandbox.stateDir, "notify.log");
+  // A line being written right now is left for the next read.
+  return existsSync(path) ? readFileSync(path, "utf8").split("\n").filter((line) => line.endsWith("}")).map((line) => JSON.parse(line) as LogEntry) : [];
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function idOf(sessionId: string, pid: number): Promise<string> {
+  const info = await linuxProcessSource().basics(pid);
+  return canonicalId("claude", sessionId, processInstanceId(pid, info?.startToken as string));
+}
+
+describe("the hook starts the notifier on a state change", () => {
+  it("the hook's bundle holds only the trigger and the ledger of the notifier", () => {
+    const meta = JSON.parse(readFileSync(join(ROOT, ".cache/hook.meta.json"), "utf8")) as { inputs: Record<string, unknown> };
+    expect(Object.keys(meta.inputs).filter((input) => input.includes("src/notify/"))).toEqual(["src/notify/ledger.ts", "src/notify/trigger.ts"]);
+  });
+
+  it("waiting: one desktop notification; its click focuses the session and reports what focus did; then the notifier exits", async () => {
+    bus = await new FakeBus().start();
+    const agent = await claude();
+    await agent.emit("session-start", "claude", { session_id: "n1", cwd: "/src/api" });
+    const run = await agent.emit("permission-request", "claude", { session_id: "n1", cwd: "/src/api", tool_name: "Bash" });
+    expect(run.code).toBe(0);
+    await waitFor(() => bus?.notified.length === 1, "the notification", 20_000);
+    expect(bus.notified[0]?.body[3]).toBe("Claude Code needs you: api");
+    expect(bus.notified[0]?.body[4]).toContain("permission: Bash");
+    await waitFor(() => notifyLog().some((entry) => entry.outcome === "delivered"), "the notifier's log");
+    const delivered = notifyLog().find((entry) => entry.outcome === "delivered") as LogEntry;
+    expect(delivered.sessions).toEqual([shortId(await idOf("n1", agent.pid))]);
+    expect(alive(delivered.pid)).toBe(true); // waiting for the click
+
+    // The session has no terminal target (the fake harness runs in none): focus says so, and a follow-up says it too.
+    bus.click(1);
+    await waitFor(() => notifyLog().some((entry) => entry.result === "clicked"), "the click to be handled", 20_000);
+    const clicked = notifyLog().find((entry) => entry.result === "clicked") as LogEntry;
+    expect(clicked.focus?.state).toBe("unavailable");
+    expect(clicked.follow_up).toContain("delivered");
+    expect(bus.notified[1]?.body[3]).toBe("tongs-agents could not fully focus: unavailable");
+    await waitFor(() => !alive(delivered.pid), "the notifier to exit", 10_000);
+  });
+
+  it("the same state again (a second waiting event) does not notify twice; a new change does", async () => {
+    bus = await new FakeBus().start();
+    const agent = await claude();
+    await agent.emit("session-start", "claude", { session_id: "n2", cwd: "/src/web" });
+    await agent.emit("permission-request", "claude", { session_id: "n2", cwd: "/src/web", tool_name: "Bash" });
+    await waitFor(() => bus?.notified.length === 1, "the first notification", 20_000);
+    await agent.emit("notification", "claude", { session_id: "n2", cwd: "/src/web", notification_type: "permission_prompt" });
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    expect(bus.notified).toHaveLength(1);
+    await agent.emit("tool-done", "claude", { session_id: "n2", cwd: "/src/web", tool_name: "Bash" });
+    await agent.emit("stop-failure", "claude", { session_id: "n2", cwd: "/src/web" });
+    await waitFor(() => bus?.notified.length === 2, "the notification of the new change", 20_000);
+    expect(bus.notified[1]?.body[3]).toBe("Claude Code failed: web");
+  });
+
+  it("idle notifies only when turned on", async () => {
+    bus = await new FakeBus().start();
+    const agent = await claude();
+    await agent.emit("session-start", "claude", { session_id: "n3", cwd: "/src/cli" });
+    await agent.emit("stop", "claude", { session_id: "n3", cwd: "/src/cli" });
+    await waitFor(() => notifyLog().some((entry) => entry.outcome === "nothing"), "the notifier to decide");
+    expect(bus.notified).toEqual([]);
+  });
+
+  it("a hung notification server: the hook is unaffected, the notifier gives up within its bound and exits", async () => {
+    bus = await new FakeBus("hung").start();
+    const agent = await claude();
+    await agent.emit("session-start", "claude", { session_id: "n4", cwd: "/src/hung" });
+    const run = await agent.emit("permission-request", "claude", { session_id: "n4", cwd: "/src/hung", tool_name: "Bash" });
+    expect(run).toMatchObject({ code: 0, stdout: "", stderr: "" });
+    // The record is written whatever the notifier does.
+    const id = await idOf("n4", agent.pid);
+    expect(readFileSync(join(sandbox.stateDir, "sessions", `${digestOf(id)}.json`), "utf8")).toContain('"status": "waiting"');
+    await waitFor(() => notifyLog().some((entry) => entry.outcome === "delivered"), "the notifier to give up on the server", 20_000);
+    const entry = notifyLog().find((line) => line.outcome === "delivered") as LogEntry;
+    expect(entry.deliveries?.[0]).toMatchObject({ channel: "desktop", outcome: "failed", detail: expect.stringContaining("did not answer") });
+    await waitFor(() => !alive(entry.pid), "the notifier to exit", 10_000);
+  });
+
+  it("five agents that become waiting together: one notification naming all five", async () => {
+    bus = await new FakeBus().start();
+    const agents = await Promise.all([1, 2, 3, 4, 5].map(() => claude()));
+    await Promise.all(agents.map((agent, index) => agent.emit("session-start", "claude", { session_id: `b${index}`, cwd: `/src/repo${index}` })));
+    await Promise.all(agents.map((agent, index) => agent.emit("permission-request", "claude", { session_id: `b${index}`, cwd: `/src/repo${index}`, tool_name: "Bash" })));
+    await waitFor(() => notifyLog().filter((entry) => entry.mode === "deliver").length >= 5, "every notifier to finish", 30_000);
+    expect(bus.notified).toHaveLength(1);
+    expect(bus.notified[0]?.body[3]).toBe("5 agents need you");
+    for (const index of [0, 1, 2, 3, 4]) expect(bus.notified[0]?.body[4]).toContain(`repo${index} (Claude Code)`);
+  });
+});
