@@ -2,7 +2,25 @@ import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
 const nodeGlobals = Object.fromEntries(
-  ["process", "console", "setTimeout", "clearTimeout", "setInterval", "clearInterval", "setImmediate", "clearImmediate", "Buffer", "URL", "AbortController", "AbortSignal", "TextEncoder", "TextDecoder", "structuredClone", "queueMicrotask", "performance"].map((name) => [name, "readonly"]),
+  [
+    "process",
+    "console",
+    "setTimeout",
+    "clearTimeout",
+    "setInterval",
+    "clearInterval",
+    "setImmediate",
+    "clearImmediate",
+    "Buffer",
+    "URL",
+    "AbortController",
+    "AbortSignal",
+    "TextEncoder",
+    "TextDecoder",
+    "structuredClone",
+    "queueMicrotask",
+    "performance",
+  ].map((name) => [name, "readonly"]),
 );
 
 // The node: protocol everywhere, and the import boundaries between the layers (docs/architecture.md). Each rule names
@@ -18,8 +36,16 @@ const boundary = (files, forbidden, why) => ({
   rules: { "no-restricted-imports": ["error", { patterns: [nodeProtocol, { regex: forbidden, message: why }] }] },
 });
 const BOUNDARIES = [
-  boundary(["src/core/**/*.ts"], `(^|/)(store|hook|fleet|focus|tmux|harnesses|install|${ADAPTERS})/|backends/`, "The core imports nothing but the core."),
-  boundary(["src/store/**/*.ts"], `(^|/)(hook|fleet|focus|tmux|harnesses|install|${ADAPTERS})/|backends/`, "The store builds on the core only."),
+  boundary(
+    ["src/core/**/*.ts"],
+    `(^|/)(store|hook|fleet|focus|tmux|harnesses|install|${ADAPTERS})/|backends/`,
+    "The core imports nothing but the core.",
+  ),
+  boundary(
+    ["src/store/**/*.ts"],
+    `(^|/)(hook|fleet|focus|tmux|harnesses|install|${ADAPTERS})/|backends/`,
+    "The store builds on the core only.",
+  ),
   boundary(
     ["src/hook/**/*.ts"],
     `(^|/)(fleet|focus|tmux|install|${ADAPTERS})/|backends/|harnesses/[a-z-]+/(?!harness\\.ts)`,
@@ -35,8 +61,16 @@ const BOUNDARIES = [
     `^\\.\\./(?!contract\\.ts|\\.\\./)|(^|/)(store|hook|fleet|focus|tmux|${ADAPTERS})/|backends/`,
     "A harness adapter imports the core, the harness contract and the install engine only.",
   ),
-  boundary(["src/fleet/**/*.ts"], `(^|/)(hook|focus|tmux|install|${ADAPTERS})/|backends/|harnesses/[a-z-]+/`, "The fleet reads the store; it knows harnesses through the registry."),
-  boundary(["src/install/**/*.ts"], `(^|/)(hook|fleet|focus|tmux|harnesses|${ADAPTERS})/|backends/`, "The install engine knows harnesses only through the provider contract."),
+  boundary(
+    ["src/fleet/**/*.ts"],
+    `(^|/)(hook|focus|tmux|install|${ADAPTERS})/|backends/|harnesses/[a-z-]+/`,
+    "The fleet reads the store; it knows harnesses through the registry.",
+  ),
+  boundary(
+    ["src/install/**/*.ts"],
+    `(^|/)(hook|fleet|focus|tmux|harnesses|${ADAPTERS})/|backends/`,
+    "The install engine knows harnesses only through the provider contract.",
+  ),
   boundary(["src/focus/**/*.ts"], `(^|/)(hook|tmux|install|${ADAPTERS})/|harnesses/`, "The focus service uses the fleet and the backends."),
 ];
 
@@ -56,7 +90,11 @@ export default tseslint.config(
     files: ["**/*.ts"],
     ignores: ["vitest.config.ts"], // vitest requires a default export
     rules: {
-      "no-restricted-syntax": ["error", { selector: "ExportDefaultDeclaration", message: "Use named exports." }, { selector: "ExportAllDeclaration", message: "Use explicit named exports." }],
+      "no-restricted-syntax": [
+        "error",
+        { selector: "ExportDefaultDeclaration", message: "Use named exports." },
+        { selector: "ExportAllDeclaration", message: "Use explicit named exports." },
+      ],
     },
   },
   {

@@ -14,7 +14,14 @@ export default defineConfig({
         extends: true,
         test: {
           name: "unit",
-          include: ["src/**/*.test.ts", "backends/**/*.test.ts", "pi-bridge/**/*.test.ts", "test/*.test.ts", "containers/**/*.test.ts", "e2e/**/*.test.ts"],
+          include: [
+            "src/**/*.test.ts",
+            "backends/**/*.test.ts",
+            "pi-bridge/**/*.test.ts",
+            "test/*.test.ts",
+            "containers/**/*.test.ts",
+            "e2e/**/*.test.ts",
+          ],
           exclude: [...configDefaults.exclude, "e2e/**/*.e2e.test.ts"],
           testTimeout: 20_000,
           sequence: { groupOrder: 0 },
@@ -24,14 +31,28 @@ export default defineConfig({
         // The project's own attacks on itself (docs/reliability.md): fuzzed hostile payloads, concurrent writers, kill -9,
         // file system faults, racing edits. After the unit project and alone: they load both cores on purpose.
         extends: true,
-        test: { name: "adversarial", include: ["test/adversarial/**/*.test.ts"], testTimeout: 120_000, hookTimeout: 60_000, fileParallelism: false, sequence: { groupOrder: 1 } },
+        test: {
+          name: "adversarial",
+          include: ["test/adversarial/**/*.test.ts"],
+          testTimeout: 120_000,
+          hookTimeout: 60_000,
+          fileParallelism: false,
+          sequence: { groupOrder: 1 },
+        },
       },
       {
         // Real terminal programs on this machine (tmux, kitty under Xvfb, GNU screen) and real agent CLIs (installed once
         // into ~/.cache/tongs-agents/, driven against the synthetic provider in e2e/provider).
         extends: true,
         // After the unit project, not beside it: real programs' start-up load would skew the unit suites' concurrency tests.
-        test: { name: "live", include: ["test/live/**/*.test.ts"], testTimeout: 60_000, hookTimeout: 60_000, fileParallelism: false, sequence: { groupOrder: 2 } },
+        test: {
+          name: "live",
+          include: ["test/live/**/*.test.ts"],
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+          fileParallelism: false,
+          sequence: { groupOrder: 2 },
+        },
       },
       {
         extends: true,

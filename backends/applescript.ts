@@ -20,7 +20,8 @@ export function parseITermSessionId(value: string | undefined): string | undefin
 export function detectAppleScript(terminal: Terminal): AppleScriptTarget | undefined {
   const session = parseITermSessionId(terminal.env.ITERM_SESSION_ID);
   if (session) return { app: "iterm2", session };
-  if (terminal.env.TERM_PROGRAM === "Apple_Terminal" && terminal.tty !== undefined && MAC_TTY.test(terminal.tty)) return { app: "terminal", tty: terminal.tty };
+  if (terminal.env.TERM_PROGRAM === "Apple_Terminal" && terminal.tty !== undefined && MAC_TTY.test(terminal.tty))
+    return { app: "terminal", tty: terminal.tty };
   return undefined;
 }
 
@@ -38,30 +39,54 @@ const specOf = (target: AppleScriptTarget): AppSpec =>
     ? { name: "Terminal", focus: TERMINAL_FOCUS, verify: TERMINAL_VERIFY, id: target.tty, what: `the Terminal.app tab on ${target.tty}` }
     : { name: "iTerm2", focus: ITERM_FOCUS, verify: ITERM_VERIFY, id: target.session, what: `the iTerm2 session ${target.session}` };
 
-export const describeAppleScript = (target: AppleScriptTarget): string => (target.app === "terminal" ? `Terminal.app tab ${target.tty}` : `iTerm2 session ${target.session}`);
+export const describeAppleScript = (target: AppleScriptTarget): string =>
+  target.app === "terminal" ? `Terminal.app tab ${target.tty}` : `iTerm2 session ${target.session}`;
 
 export async function focusAppleScript(target: AppleScriptTarget, context: FocusContext): Promise<BackendOutcome> {
   const spec = specOf(target);
   const where = describeAppleScript(target);
   const focused = await runAppleScript(context, spec.name, spec.focus, [spec.id]);
   if (!focused.ok) {
-    if (focused.reason !== "error") return { located: false, target: where, selection: skipped(focused.detail), activation: skipped(focused.detail), unavailable: focused.detail };
+    if (focused.reason !== "error")
+      return {
+        located: false,
+        target: where,
+        selection: skipped(focused.detail),
+        activation: skipped(focused.detail),
+        unavailable: focused.detail,
+      };
     return { located: false, target: where, selection: failed(focused.detail), activation: skipped(focused.detail) };
   }
   if (focused.stdout !== "ok") {
-    const why = focused.stdout === "not-running" ? `${spec.name} is not running, so ${spec.what} is gone` : focused.stdout === "missing" ? `${spec.what} no longer exists (closed?)` : `unexpected answer from osascript: ${focused.stdout}`;
+    const why =
+      focused.stdout === "not-running"
+        ? `${spec.name} is not running, so ${spec.what} is gone`
+        : focused.stdout === "missing"
+          ? `${spec.what} no longer exists (closed?)`
+          : `unexpected answer from osascript: ${focused.stdout}`;
     return { located: false, target: where, selection: failed(why), activation: skipped(why) };
   }
 
   const verified = await runAppleScript(context, spec.name, spec.verify, [spec.id]);
-  if (!verified.ok) return { located: true, target: where, selection: failed(`could not verify: ${verified.detail}`), activation: failed(`could not verify: ${verified.detail}`) };
+  if (!verified.ok)
+    return {
+      located: true,
+      target: where,
+      selection: failed(`could not verify: ${verified.detail}`),
+      activation: failed(`could not verify: ${verified.detail}`),
+    };
   const [isSelected, front = "", frontmost] = verified.stdout.split("\t");
-  const selection: Operation = isSelected === "true" ? done(`selected ${spec.what} in its window`) : failed(`${spec.what} is not selected in its window after focusing (${spec.name} says ${verified.stdout})`);
+  const selection: Operation =
+    isSelected === "true"
+      ? done(`selected ${spec.what} in its window`)
+      : failed(`${spec.what} is not selected in its window after focusing (${spec.name} says ${verified.stdout})`);
   const activation: Operation =
     front.toUpperCase() !== spec.id.toUpperCase()
       ? failed(`the front ${spec.name} window shows ${front || "nothing"}, not ${spec.id}`)
       : frontmost !== "true"
-        ? failed(`${spec.what} is in ${spec.name}'s front window, but ${spec.name} did not come to the front (macOS may refuse activation requested from the background)`)
+        ? failed(
+            `${spec.what} is in ${spec.name}'s front window, but ${spec.name} did not come to the front (macOS may refuse activation requested from the background)`,
+          )
         : done(`${spec.name} is in front showing ${spec.what}`);
   return { located: true, target: where, selection, activation };
 }
@@ -74,8 +99,12 @@ async function raiseTerminalApp(context: FocusContext): Promise<Operation> {
   const state = await runAppleScript(context, "Terminal", TERMINAL_STATE, []);
   if (!state.ok) return failed(state.detail);
   const [frontmost, tabs] = state.stdout.split("\t");
-  if (frontmost !== "true") return failed("Terminal.app did not come to the front (macOS may refuse activation requested from the background)");
-  if (tabs !== "1") return failed(`brought Terminal.app to the front, but it has ${tabs} tabs and the client's environment does not say which one holds it (no tty)`);
+  if (frontmost !== "true")
+    return failed("Terminal.app did not come to the front (macOS may refuse activation requested from the background)");
+  if (tabs !== "1")
+    return failed(
+      `brought Terminal.app to the front, but it has ${tabs} tabs and the client's environment does not say which one holds it (no tty)`,
+    );
   return done("brought Terminal.app (one tab) to the front");
 }
 

@@ -22,7 +22,11 @@ export async function raiseGuiProcess(gui: GuiProcess, context: FocusContext): P
 
 async function raiseX11(gui: GuiProcess, context: FocusContext): Promise<Operation> {
   if (!context.env.DISPLAY) {
-    return failed(context.env.WAYLAND_DISPLAY ? `Wayland session without X11: ${gui.name} cannot be raised from outside (wez/wezterm#7990)` : `no DISPLAY: cannot raise the X11 window of ${gui.name}`);
+    return failed(
+      context.env.WAYLAND_DISPLAY
+        ? `Wayland session without X11: ${gui.name} cannot be raised from outside (wez/wezterm#7990)`
+        : `no DISPLAY: cannot raise the X11 window of ${gui.name}`,
+    );
   }
   const xdotool = (...args: string[]) => context.run("xdotool", args);
   const search = await xdotool("search", "--pid", String(gui.pid));
@@ -32,9 +36,14 @@ async function raiseX11(gui: GuiProcess, context: FocusContext): Promise<Operati
   if (ids.length > 1) return failed(`${gui.name} has ${ids.length} X11 windows: ${gui.manyWindowsWhy}`);
   const id = ids[0] as string;
   const activated = await xdotool("windowactivate", "--sync", id);
-  if (!activated.ok) return failed(`xdotool could not activate X11 window ${id} of ${gui.name}: ${activated.stderr.trim() || activated.failure || `exit ${activated.code}`}`);
+  if (!activated.ok)
+    return failed(
+      `xdotool could not activate X11 window ${id} of ${gui.name}: ${activated.stderr.trim() || activated.failure || `exit ${activated.code}`}`,
+    );
   const active = await xdotool("getactivewindow");
-  return active.stdout.trim() === id ? done(`raised X11 window ${id} of ${gui.name}`) : failed(`after activating X11 window ${id} of ${gui.name}, the active window is ${active.stdout.trim() || "unknown"}`);
+  return active.stdout.trim() === id
+    ? done(`raised X11 window ${id} of ${gui.name}`)
+    : failed(`after activating X11 window ${id} of ${gui.name}, the active window is ${active.stdout.trim() || "unknown"}`);
 }
 
 async function raiseMac(gui: GuiProcess, context: FocusContext): Promise<Operation> {
@@ -42,7 +51,10 @@ async function raiseMac(gui: GuiProcess, context: FocusContext): Promise<Operati
   if (!raised.ok) return failed(raised.detail);
   const front = await runAppleScript(context, "System Events", FRONTMOST_PROCESS, []);
   if (!front.ok) return failed(front.detail);
-  if (front.stdout !== String(gui.pid)) return failed(`asked macOS to bring ${gui.name} to the front, but process ${front.stdout} is in front (macOS may refuse activation requested from the background)`);
+  if (front.stdout !== String(gui.pid))
+    return failed(
+      `asked macOS to bring ${gui.name} to the front, but process ${front.stdout} is in front (macOS may refuse activation requested from the background)`,
+    );
   if (gui.windows > 1) return failed(`brought ${gui.name} to the front, but it has ${gui.windows} windows: ${gui.manyWindowsWhy}`);
   return done(`brought ${gui.name} to the front`);
 }

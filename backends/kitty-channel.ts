@@ -62,7 +62,9 @@ export function openChannel(listenOn: string, context: Pick<FocusContext, "run" 
       const viaCli = await fallback.call(cmd, payload);
       // A CLI that could not run or got no answer either says less than the socket did.
       if (viaCli.kind !== "no-reply") return viaCli;
-      return reply.kind === "error" ? { kind: "error", error: `${reply.error} (CLI fallback: ${viaCli.detail})` } : { kind: "no-reply", detail: `${reply.detail}; CLI fallback: ${viaCli.detail}` };
+      return reply.kind === "error"
+        ? { kind: "error", error: `${reply.error} (CLI fallback: ${viaCli.detail})` }
+        : { kind: "no-reply", detail: `${reply.detail}; CLI fallback: ${viaCli.detail}` };
     },
   };
 }

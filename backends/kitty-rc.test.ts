@@ -24,14 +24,19 @@ describe("parseListenOn", () => {
 
 describe("frames", () => {
   it("wraps the command in ESC P @kitty-cmd ... ESC \\ with the version this client speaks", () => {
-    expect(frame("focus-window", { match: "id:3" })).toBe('\x1bP@kitty-cmd{"cmd":"focus-window","version":[0,26,5],"no_response":false,"payload":{"match":"id:3"}}\x1b\\');
+    expect(frame("focus-window", { match: "id:3" })).toBe(
+      '\x1bP@kitty-cmd{"cmd":"focus-window","version":[0,26,5],"no_response":false,"payload":{"match":"id:3"}}\x1b\\',
+    );
     expect(frame("ls")).toBe('\x1bP@kitty-cmd{"cmd":"ls","version":[0,26,5],"no_response":false}\x1b\\');
   });
 
   it("reads replies as kitty 0.26.5 sends them, and rejects anything else", () => {
     expect(parseReply('\x1bP@kitty-cmd{"ok": true}\x1b\\')).toEqual({ kind: "ok", data: undefined });
     expect(parseReply('\x1bP@kitty-cmd{"ok": true, "data": "[]"}\x1b\\')).toEqual({ kind: "ok", data: "[]" });
-    expect(parseReply('\x1bP@kitty-cmd{"ok": false, "error": "No matching windows for expression: id:99"}\x1b\\')).toEqual({ kind: "error", error: "No matching windows for expression: id:99" });
+    expect(parseReply('\x1bP@kitty-cmd{"ok": false, "error": "No matching windows for expression: id:99"}\x1b\\')).toEqual({
+      kind: "error",
+      error: "No matching windows for expression: id:99",
+    });
     expect(parseReply('\x1bP@kitty-cmd{"ok": false, "error": "x", "tb": "Traceback ..."}\x1b\\')).toEqual({ kind: "error", error: "x" });
     expect(parseReply('{"ok": true}')).toBeUndefined();
     expect(parseReply("\x1bP@kitty-cmd{not json}\x1b\\")).toBeUndefined();
@@ -61,7 +66,10 @@ describe("sendCommand over a unix socket", () => {
     const listed = await sendCommand(address, "ls");
     expect(listed.kind).toBe("ok");
     expect(JSON.parse((listed as { data: string }).data)).toHaveLength(1);
-    expect(await sendCommand(address, "focus-window", { match: "id:99" })).toEqual({ kind: "error", error: "No matching windows for expression: id:99" });
+    expect(await sendCommand(address, "focus-window", { match: "id:99" })).toEqual({
+      kind: "error",
+      error: "No matching windows for expression: id:99",
+    });
   });
 
   it("no reply in time, a closed connection and a missing socket are told apart", async () => {
@@ -76,7 +84,10 @@ describe("sendCommand over a unix socket", () => {
     const closing = createServer((socket) => socket.resume().end());
     await new Promise<void>((resolve) => closing.listen(join(dir, "closing"), resolve));
     cleanups.push(() => new Promise((resolve) => closing.close(() => resolve())));
-    expect(await sendCommand({ kind: "unix", path: join(dir, "closing") }, "ls")).toEqual({ kind: "no-reply", detail: "kitty closed the connection without replying" });
+    expect(await sendCommand({ kind: "unix", path: join(dir, "closing") }, "ls")).toEqual({
+      kind: "no-reply",
+      detail: "kitty closed the connection without replying",
+    });
 
     const gone = await sendCommand({ kind: "unix", path: join(dir, "no-such-socket") }, "ls");
     expect(gone).toMatchObject({ kind: "unreachable", detail: expect.stringContaining("ENOENT") });
@@ -105,6 +116,9 @@ describe("sendCommand over a unix socket", () => {
     const server = createServer((socket) => socket.once("data", () => socket.write("\x1bP@kitty-cmd<html>\x1b\\")));
     await new Promise<void>((resolve) => server.listen(join(dir, "odd"), resolve));
     cleanups.push(() => new Promise((resolve) => server.close(() => resolve())));
-    expect(await sendCommand({ kind: "unix", path: join(dir, "odd") }, "ls")).toEqual({ kind: "no-reply", detail: "the reply is not a kitty remote-control frame" });
+    expect(await sendCommand({ kind: "unix", path: join(dir, "odd") }, "ls")).toEqual({
+      kind: "no-reply",
+      detail: "the reply is not a kitty remote-control frame",
+    });
   });
 });

@@ -15,7 +15,8 @@ const MAX_REPLY_BYTES = 32 * 1024 * 1024;
 /** kitty answers in about 1-5 ms; a loaded machine gets generous room before the CLI is tried. */
 export const REPLY_TIMEOUT_MS = 2000;
 
-export type ListenAddress = { readonly kind: "unix"; readonly path: string } | { readonly kind: "tcp"; readonly host: string; readonly port: number };
+export type ListenAddress =
+  { readonly kind: "unix"; readonly path: string } | { readonly kind: "tcp"; readonly host: string; readonly port: number };
 
 /** `unix:/path`, `unix:@name` (Linux abstract socket) or `tcp:host:port`; anything else only the CLI understands. */
 export function parseListenOn(value: string): ListenAddress | undefined {
@@ -59,13 +60,20 @@ export function parseReply(text: string): RcReply | undefined {
   const reply = ReplySchema.safeParse(json);
   if (!reply.success) return undefined;
   // The traceback kitty adds to some errors (`tb`) is dropped: the message is enough, and it is long.
-  return reply.data.ok ? { kind: "ok", data: reply.data.data } : { kind: "error", error: reply.data.error ?? "kitty refused the command without a message" };
+  return reply.data.ok
+    ? { kind: "ok", data: reply.data.data }
+    : { kind: "error", error: reply.data.error ?? "kitty refused the command without a message" };
 }
 
 export type SendCommand = (address: ListenAddress, cmd: string, payload?: Record<string, unknown>) => Promise<RcReply>;
 
 /** Send one command and read its reply. Never throws; never waits longer than `timeoutMs`. */
-export function sendCommand(address: ListenAddress, cmd: string, payload?: Record<string, unknown>, timeoutMs = REPLY_TIMEOUT_MS): Promise<RcReply> {
+export function sendCommand(
+  address: ListenAddress,
+  cmd: string,
+  payload?: Record<string, unknown>,
+  timeoutMs = REPLY_TIMEOUT_MS,
+): Promise<RcReply> {
   return new Promise((resolve) => {
     const socket = address.kind === "unix" ? connect({ path: address.path }) : connect({ host: address.host, port: address.port });
     let received = Buffer.alloc(0);
@@ -85,12 +93,20 @@ export function sendCommand(address: ListenAddress, cmd: string, payload?: Recor
       if (received.length > MAX_REPLY_BYTES) return finish({ kind: "no-reply", detail: `reply larger than ${MAX_REPLY_BYTES} bytes` });
       // JSON escapes ESC, so the first ESC \ after the prefix ends the frame.
       const end = received.indexOf(SUFFIX, searchFrom);
-      if (end >= 0) finish(parseReply(received.subarray(0, end + SUFFIX.length).toString("utf8")) ?? { kind: "no-reply", detail: "the reply is not a kitty remote-control frame" });
+      if (end >= 0)
+        finish(
+          parseReply(received.subarray(0, end + SUFFIX.length).toString("utf8")) ?? {
+            kind: "no-reply",
+            detail: "the reply is not a kitty remote-control frame",
+          },
+        );
     });
     socket.on("end", () => finish({ kind: "no-reply", detail: "kitty closed the connection without replying" }));
     socket.on("error", (error: NodeJS.ErrnoException) => {
       const unreachable = error.code === "ENOENT" || error.code === "ECONNREFUSED" || error.code === "ENOTSOCK" || error.code === "EACCES";
-      finish(unreachable ? { kind: "unreachable", detail: `${error.code}: ${error.message}` } : { kind: "no-reply", detail: error.message });
+      finish(
+        unreachable ? { kind: "unreachable", detail: `${error.code}: ${error.message}` } : { kind: "no-reply", detail: error.message },
+      );
     });
   });
 }

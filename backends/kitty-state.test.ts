@@ -19,12 +19,23 @@ describe("kitty ls, as recorded from kitty 0.26.5", () => {
       [2, 3, 3],
       [2, 3, 4],
     ]);
-    expect(placements?.[0]).toEqual({ windowId: 1, tabId: 1, osWindowId: 1, platformWindowId: 2097164, activeInTab: true, tabActive: true, osWindowFocused: false, focused: false });
+    expect(placements?.[0]).toEqual({
+      windowId: 1,
+      tabId: 1,
+      osWindowId: 1,
+      platformWindowId: 2097164,
+      activeInTab: true,
+      tabActive: true,
+      osWindowFocused: false,
+      focused: false,
+    });
   });
 
   it("0.26's window is_focused ignores the tab: windows 2 and 3 both say true, only window 2 is focused", () => {
     const raw = JSON.parse(recorded) as { tabs: { windows: { id: number; is_focused: boolean }[] }[] }[];
-    const sayFocused = raw.flatMap((os) => os.tabs.flatMap((tab) => tab.windows.filter((window) => window.is_focused).map((window) => window.id)));
+    const sayFocused = raw.flatMap((os) =>
+      os.tabs.flatMap((tab) => tab.windows.filter((window) => window.is_focused).map((window) => window.id)),
+    );
     expect(sayFocused).toEqual([2, 3]);
     expect(placements?.filter((placement) => placement.focused).map((placement) => placement.windowId)).toEqual([2]);
   });
@@ -41,7 +52,12 @@ describe("kitty ls, as recorded from kitty 0.26.5", () => {
   });
 
   it("a window that is not listed has no placement", () => {
-    expect(checkFocus(placements ?? [], 99)).toMatchObject({ placement: undefined, selected: false, osWindowFocused: false, complete: false });
+    expect(checkFocus(placements ?? [], 99)).toMatchObject({
+      placement: undefined,
+      selected: false,
+      osWindowFocused: false,
+      complete: false,
+    });
   });
 });
 
@@ -55,7 +71,15 @@ describe("kitty ls, other shapes", () => {
         platform_window_id: 77,
         tabs: [
           { id: 1, is_active: false, is_focused: false, windows: [{ id: 1, is_active: true, is_focused: false }] },
-          { id: 2, is_active: true, is_focused: true, windows: [{ id: 2, is_active: false, is_focused: false }, { id: 3, is_active: true, is_focused: true }] },
+          {
+            id: 2,
+            is_active: true,
+            is_focused: true,
+            windows: [
+              { id: 2, is_active: false, is_focused: false },
+              { id: 3, is_active: true, is_focused: true },
+            ],
+          },
         ],
       },
     ]);
@@ -65,11 +89,27 @@ describe("kitty ls, other shapes", () => {
   });
 
   it("two OS windows that both claim the focus are not an activation of either", () => {
-    const both = JSON.stringify([1, 2].map((id) => ({ id, is_focused: true, tabs: [{ id, is_focused: true, is_active_tab: true, windows: [{ id, is_focused: true, is_active_window: true }] }] })));
-    expect(checkFocus(parsePlacements(both) ?? [], 1)).toMatchObject({ selected: true, osWindowFocused: false, complete: false, focusedIds: [1, 2] });
+    const both = JSON.stringify(
+      [1, 2].map((id) => ({
+        id,
+        is_focused: true,
+        tabs: [{ id, is_focused: true, is_active_tab: true, windows: [{ id, is_focused: true, is_active_window: true }] }],
+      })),
+    );
+    expect(checkFocus(parsePlacements(both) ?? [], 1)).toMatchObject({
+      selected: true,
+      osWindowFocused: false,
+      complete: false,
+      focusedIds: [1, 2],
+    });
   });
 
-  it.each([["not JSON", "{"], ["not a list", '{"id": 1}'], ["missing fields", '[{"id": 1, "tabs": [{}]}]'], ["not a string", 42]])("rejects %s", (_name, data) => {
+  it.each([
+    ["not JSON", "{"],
+    ["not a list", '{"id": 1}'],
+    ["missing fields", '[{"id": 1, "tabs": [{}]}]'],
+    ["not a string", 42],
+  ])("rejects %s", (_name, data) => {
     expect(parsePlacements(data)).toBeUndefined();
   });
 });

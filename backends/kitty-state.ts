@@ -5,9 +5,25 @@ import * as z from "zod/mini";
 // kitty 0.26: a window's `is_focused` is "its OS window is focused and it is the active window of its tab", whatever
 // tab is active (several windows said true at once); a tab's `is_focused` is "active tab of the focused OS window".
 // Newer kitty renames `is_active_tab` / `is_active_window` to `is_active`: both spellings are read.
-const WindowSchema = z.object({ id: z.number(), is_focused: z.boolean(), is_active_window: z.optional(z.boolean()), is_active: z.optional(z.boolean()) });
-const TabSchema = z.object({ id: z.number(), is_focused: z.boolean(), is_active_tab: z.optional(z.boolean()), is_active: z.optional(z.boolean()), windows: z.array(WindowSchema) });
-const OsWindowSchema = z.object({ id: z.number(), is_focused: z.boolean(), platform_window_id: z.optional(z.nullable(z.number())), tabs: z.array(TabSchema) });
+const WindowSchema = z.object({
+  id: z.number(),
+  is_focused: z.boolean(),
+  is_active_window: z.optional(z.boolean()),
+  is_active: z.optional(z.boolean()),
+});
+const TabSchema = z.object({
+  id: z.number(),
+  is_focused: z.boolean(),
+  is_active_tab: z.optional(z.boolean()),
+  is_active: z.optional(z.boolean()),
+  windows: z.array(WindowSchema),
+});
+const OsWindowSchema = z.object({
+  id: z.number(),
+  is_focused: z.boolean(),
+  platform_window_id: z.optional(z.nullable(z.number())),
+  tabs: z.array(TabSchema),
+});
 const LsSchema = z.array(OsWindowSchema);
 
 /** One kitty window, where it sits, and the focus flags verification reads. */
@@ -71,5 +87,11 @@ export function checkFocus(placements: readonly Placement[], windowId: number): 
   const focusedOsWindows = new Set(placements.filter((candidate) => candidate.osWindowFocused).map((candidate) => candidate.osWindowId));
   const selected = placement !== undefined && placement.activeInTab && placement.tabActive;
   const osWindowFocused = placement !== undefined && placement.osWindowFocused && focusedOsWindows.size === 1;
-  return { placement, selected, osWindowFocused, complete: selected && osWindowFocused && focusedIds.length === 1 && focusedIds[0] === windowId, focusedIds };
+  return {
+    placement,
+    selected,
+    osWindowFocused,
+    complete: selected && osWindowFocused && focusedIds.length === 1 && focusedIds[0] === windowId,
+    focusedIds,
+  };
 }

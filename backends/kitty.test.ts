@@ -48,9 +48,15 @@ async function kittyLab(options: FakeKittyOptions = {}, x: FakeXOptions = {}, cl
 
 describe("detect", () => {
   it.each([
-    [{ KITTY_WINDOW_ID: "3", KITTY_LISTEN_ON: "unix:/tmp/kitty-42", DISPLAY: ":0" }, { windowId: 3, listenOn: "unix:/tmp/kitty-42", display: ":0" }],
+    [
+      { KITTY_WINDOW_ID: "3", KITTY_LISTEN_ON: "unix:/tmp/kitty-42", DISPLAY: ":0" },
+      { windowId: 3, listenOn: "unix:/tmp/kitty-42", display: ":0" },
+    ],
     // Remote control off: still kitty's, so focus can say what to enable.
-    [{ KITTY_WINDOW_ID: "3", WINDOWID: "2097164" }, { windowId: 3, listenOn: undefined, display: undefined }],
+    [
+      { KITTY_WINDOW_ID: "3", WINDOWID: "2097164" },
+      { windowId: 3, listenOn: undefined, display: undefined },
+    ],
     [{ KITTY_WINDOW_ID: "x3", KITTY_LISTEN_ON: "unix:/tmp/kitty-42" }, undefined],
     [{ WINDOWID: "2097164", DISPLAY: ":0" }, undefined],
   ])("%j", (env, expected) => {
@@ -71,8 +77,16 @@ describe("kittyBackend.focus", () => {
     expect(outcome).toEqual({
       located: true,
       target: `kitty window ${tab.window} (${lab.kitty.listenOn}), tab ${tab.tab} of OS window ${first.os}`,
-      selection: { attempted: true, succeeded: true, detail: `kitty window ${tab.window} is the active window of tab ${tab.tab}, the active tab of OS window ${first.os}` },
-      activation: { attempted: true, succeeded: true, detail: `OS window ${first.os} is focused and kitty window ${tab.window} is the one focused window` },
+      selection: {
+        attempted: true,
+        succeeded: true,
+        detail: `kitty window ${tab.window} is the active window of tab ${tab.tab}, the active tab of OS window ${first.os}`,
+      },
+      activation: {
+        attempted: true,
+        succeeded: true,
+        detail: `OS window ${first.os} is focused and kitty window ${tab.window} is the one focused window`,
+      },
     });
     expect(lab.calls).toEqual([]); // no CLI, no X tools when kitty did it all
     expect(split).not.toBe(tab.window);
@@ -97,7 +111,13 @@ describe("kittyBackend.focus", () => {
       { file: "xdotool", args: ["getactivewindow"] },
     ]);
     expect(lab.x.calls.every((call) => call.display === ":5")).toBe(true);
-    expect(outcome).toMatchObject({ selection: { succeeded: true }, activation: { succeeded: true, detail: expect.stringContaining(`xdotool windowactivate 0x${minimized.xid.toString(16)}; it is the active window`) } });
+    expect(outcome).toMatchObject({
+      selection: { succeeded: true },
+      activation: {
+        succeeded: true,
+        detail: expect.stringContaining(`xdotool windowactivate 0x${minimized.xid.toString(16)}; it is the active window`),
+      },
+    });
   });
 
   it("selection only (partial): the OS window stays minimized when no X tool can restore it", async () => {
@@ -117,14 +137,20 @@ describe("kittyBackend.focus", () => {
     const overlay = lab.kitty.overlay(target.window);
     lab.os();
     const outcome = await kittyBackend.focus(lab.target(target.window), lab.context);
-    expect(outcome).toMatchObject({ selection: { succeeded: false }, activation: { succeeded: true, detail: `OS window ${target.os} is focused (it shows kitty window ${overlay}, not ${target.window})` } });
+    expect(outcome).toMatchObject({
+      selection: { succeeded: false },
+      activation: { succeeded: true, detail: `OS window ${target.os} is focused (it shows kitty window ${overlay}, not ${target.window})` },
+    });
   });
 
   it("reads newer kitty's is_active flags the same way", async () => {
     const lab = await kittyLab({ shape: "newer" });
     const first = lab.os();
     lab.os();
-    expect(await kittyBackend.focus(lab.target(first.window), lab.context)).toMatchObject({ selection: { succeeded: true }, activation: { succeeded: true } });
+    expect(await kittyBackend.focus(lab.target(first.window), lab.context)).toMatchObject({
+      selection: { succeeded: true },
+      activation: { succeeded: true },
+    });
   });
 
   it("a window that no longer exists is not located, and nothing is focused", async () => {
@@ -133,7 +159,11 @@ describe("kittyBackend.focus", () => {
     const gone = lab.kitty.tab(os).window;
     lab.kitty.closeWindow(gone);
     const outcome = await kittyBackend.focus(lab.target(gone), lab.context);
-    expect(outcome).toMatchObject({ located: false, selection: { succeeded: false, detail: `kitty window ${gone} no longer exists in the kitty at ${lab.kitty.listenOn}` }, activation: { attempted: false } });
+    expect(outcome).toMatchObject({
+      located: false,
+      selection: { succeeded: false, detail: `kitty window ${gone} no longer exists in the kitty at ${lab.kitty.listenOn}` },
+      activation: { attempted: false },
+    });
     expect(lab.kitty.frames).toEqual([frame("ls")]);
   });
 });
@@ -142,14 +172,18 @@ describe("unavailable: kitty cannot be reached", () => {
   it("no KITTY_LISTEN_ON (remote control off): says which kitty.conf lines to add, and tries nothing", async () => {
     const lab = await kittyLab();
     const outcome = await kittyBackend.focus({ windowId: 1, listenOn: undefined, display: ":5" }, lab.context);
-    expect(outcome.unavailable).toMatch(/no KITTY_LISTEN_ON.*tried: nothing to connect to.*`allow_remote_control socket-only` \(or `yes`\) and `listen_on unix:\/tmp\/kitty`/);
+    expect(outcome.unavailable).toMatch(
+      /no KITTY_LISTEN_ON.*tried: nothing to connect to.*`allow_remote_control socket-only` \(or `yes`\) and `listen_on unix:\/tmp\/kitty`/,
+    );
     expect(lab.calls).toEqual([]);
   });
 
   it("the socket is gone: unavailable, no CLI (it would find the same dead socket)", async () => {
     const lab = await kittyLab();
     const outcome = await kittyBackend.focus({ windowId: 1, listenOn: `${lab.kitty.listenOn}-gone`, display: ":5" }, lab.context);
-    expect(outcome.unavailable).toMatch(/remote-control socket unix:.*-gone does not answer \(ENOENT.*tried: ls over socket\. To focus kitty windows, add `allow_remote_control/);
+    expect(outcome.unavailable).toMatch(
+      /remote-control socket unix:.*-gone does not answer \(ENOENT.*tried: ls over socket\. To focus kitty windows, add `allow_remote_control/,
+    );
     expect(lab.calls).toEqual([]);
   });
 
@@ -161,7 +195,9 @@ describe("unavailable: kitty cannot be reached", () => {
       { file: "kitten", args: ["@", "--to", lab.kitty.listenOn, "ls"] },
       { file: "kitty", args: ["@", "--to", lab.kitty.listenOn, "ls"] },
     ]);
-    expect(outcome.unavailable).toMatch(/kitty refuses remote control \(Remote control is disabled.*\); tried: ls over kitty @ \(the socket said: Remote control is disabled/);
+    expect(outcome.unavailable).toMatch(
+      /kitty refuses remote control \(Remote control is disabled.*\); tried: ls over kitty @ \(the socket said: Remote control is disabled/,
+    );
   });
 });
 
@@ -178,7 +214,15 @@ describe("falling back to the CLI", () => {
       { file: "kitty", args: ["@", "--to", lab.kitty.listenOn, "focus-window", "--match", `id:${first.window}`] },
       { file: "kitty", args: ["@", "--to", lab.kitty.listenOn, "ls"] },
     ]);
-    expect(outcome).toMatchObject({ selection: { succeeded: true, detail: expect.stringContaining("(via kitty @ (the socket said: The kitty client you are using to send remote commands is newer than this kitty instance.") }, activation: { succeeded: true } });
+    expect(outcome).toMatchObject({
+      selection: {
+        succeeded: true,
+        detail: expect.stringContaining(
+          "(via kitty @ (the socket said: The kitty client you are using to send remote commands is newer than this kitty instance.",
+        ),
+      },
+      activation: { succeeded: true },
+    });
   });
 
   it("no reply on the socket: kitten @ is used when it exists", async () => {
@@ -187,7 +231,10 @@ describe("falling back to the CLI", () => {
     lab.os();
     const outcome = await kittyBackend.focus(lab.target(first.window), lab.context);
     expect(lab.calls.map((call) => call.file)).not.toContain("kitty");
-    expect(lab.calls[1]).toEqual({ file: "kitten", args: ["@", "--to", lab.kitty.listenOn, "focus-window", "--match", `id:${first.window}`] });
+    expect(lab.calls[1]).toEqual({
+      file: "kitten",
+      args: ["@", "--to", lab.kitty.listenOn, "focus-window", "--match", `id:${first.window}`],
+    });
     expect(outcome).toMatchObject({ selection: { succeeded: true }, activation: { succeeded: true } });
   });
 
@@ -202,7 +249,10 @@ describe("falling back to the CLI", () => {
     const lab = await kittyLab({ silent: true }, {}, "none");
     const { window } = lab.os();
     const outcome = await kittyBackend.focus(lab.target(window), lab.context);
-    expect(outcome).toMatchObject({ located: false, selection: { succeeded: false, detail: "kitty ls: no reply within 2000 ms; CLI fallback: neither kitten nor kitty is on PATH" } });
+    expect(outcome).toMatchObject({
+      located: false,
+      selection: { succeeded: false, detail: "kitty ls: no reply within 2000 ms; CLI fallback: neither kitten nor kitty is on PATH" },
+    });
     expect(outcome.unavailable).toBeUndefined();
   });
 });
@@ -212,13 +262,23 @@ describe("kittyBackend.raise (a tmux client in a kitty window)", () => {
     const lab = await kittyLab();
     const client = lab.os();
     lab.os();
-    const raised = await kittyBackend.raise({ KITTY_WINDOW_ID: String(client.window), KITTY_LISTEN_ON: lab.kitty.listenOn, DISPLAY: ":5", TERM: "xterm-kitty" }, lab.context);
-    expect(raised).toMatchObject({ attempted: true, succeeded: true, detail: expect.stringContaining(`focused kitty window ${client.window}`) });
+    const raised = await kittyBackend.raise(
+      { KITTY_WINDOW_ID: String(client.window), KITTY_LISTEN_ON: lab.kitty.listenOn, DISPLAY: ":5", TERM: "xterm-kitty" },
+      lab.context,
+    );
+    expect(raised).toMatchObject({
+      attempted: true,
+      succeeded: true,
+      detail: expect.stringContaining(`focused kitty window ${client.window}`),
+    });
   });
 
   it("is not kitty's without KITTY_WINDOW_ID, and fails with the fix when remote control is off", async () => {
     const lab = await kittyLab();
     expect(await kittyBackend.raise({ WINDOWID: "123", DISPLAY: ":5" }, lab.context)).toBeUndefined();
-    expect(await kittyBackend.raise({ KITTY_WINDOW_ID: "4" }, lab.context)).toMatchObject({ succeeded: false, detail: expect.stringContaining("allow_remote_control") });
+    expect(await kittyBackend.raise({ KITTY_WINDOW_ID: "4" }, lab.context)).toMatchObject({
+      succeeded: false,
+      detail: expect.stringContaining("allow_remote_control"),
+    });
   });
 });

@@ -58,7 +58,12 @@ async function settle(channel: Channel, windowId: number, windowMs: number): Pro
 const replyText = (reply: Exclude<RcReply, { kind: "ok" }>) => (reply.kind === "error" ? reply.error : reply.detail);
 
 /** Whatever stopped us from talking to kitty at all: unavailable when it is remote control itself, else failed. */
-function unreachable(target: KittyTarget, description: string, reply: Exclude<RcReply, { kind: "ok" }>, tried: string): BackendOutcome | undefined {
+function unreachable(
+  target: KittyTarget,
+  description: string,
+  reply: Exclude<RcReply, { kind: "ok" }>,
+  tried: string,
+): BackendOutcome | undefined {
   const text = replyText(reply);
   const why =
     reply.kind === "unreachable"
@@ -75,8 +80,15 @@ export async function focusKitty(target: KittyTarget, context: FocusContext, sen
   const description = describeTarget(target);
   const id = target.windowId;
   if (!target.listenOn) {
-    const why = "kitty remote control is off for this window: its environment has no KITTY_LISTEN_ON (kitty was started without a listen socket)";
-    return { located: false, target: description, selection: skipped(why), activation: skipped(why), unavailable: `${why}; tried: nothing to connect to. To focus kitty windows, ${ENABLE_REMOTE_CONTROL}` };
+    const why =
+      "kitty remote control is off for this window: its environment has no KITTY_LISTEN_ON (kitty was started without a listen socket)";
+    return {
+      located: false,
+      target: description,
+      selection: skipped(why),
+      activation: skipped(why),
+      unavailable: `${why}; tried: nothing to connect to. To focus kitty windows, ${ENABLE_REMOTE_CONTROL}`,
+    };
   }
   const channel = openChannel(target.listenOn, context, send);
   const tried = () => `ls over ${channel.via()}`;
@@ -84,7 +96,14 @@ export async function focusKitty(target: KittyTarget, context: FocusContext, sen
   const before = await look(channel, id);
   if (before.kind === "failed") {
     const text = replyText(before.reply);
-    return unreachable(target, description, before.reply, tried()) ?? { located: false, target: description, selection: failed(`kitty ls: ${text}`), activation: skipped(`kitty ls: ${text}`) };
+    return (
+      unreachable(target, description, before.reply, tried()) ?? {
+        located: false,
+        target: description,
+        selection: failed(`kitty ls: ${text}`),
+        activation: skipped(`kitty ls: ${text}`),
+      }
+    );
   }
   const where = before.check.placement;
   if (!where) {
@@ -96,8 +115,21 @@ export async function focusKitty(target: KittyTarget, context: FocusContext, sen
   const focused = await channel.call("focus-window", { match: `id:${id}` });
   if (focused.kind !== "ok") {
     const text = replyText(focused);
-    if (/No matching windows/.test(text)) return { located: false, target: description, selection: failed(`kitty window ${id} no longer exists (${text})`), activation: skipped(text) };
-    return unreachable(target, description, focused, `focus-window over ${channel.via()}`) ?? { located: true, target: located, selection: failed(`kitty focus-window: ${text}`), activation: failed(`kitty focus-window: ${text}`) };
+    if (/No matching windows/.test(text))
+      return {
+        located: false,
+        target: description,
+        selection: failed(`kitty window ${id} no longer exists (${text})`),
+        activation: skipped(text),
+      };
+    return (
+      unreachable(target, description, focused, `focus-window over ${channel.via()}`) ?? {
+        located: true,
+        target: located,
+        selection: failed(`kitty focus-window: ${text}`),
+        activation: failed(`kitty focus-window: ${text}`),
+      }
+    );
   }
 
   let after = await settle(channel, id, FIRST_LOOK_MS);
@@ -110,7 +142,8 @@ export async function focusKitty(target: KittyTarget, context: FocusContext, sen
     if (!after.check.osWindowFocused && xid && display && context.platform !== "darwin") {
       const raised = await activateWindow({ run: context.run, display, env: context.env }, xid);
       raisedBy = `; OS window ${hexId(xid)} was not focused ${FIRST_LOOK_MS} ms after focus-window (minimized?), so: ${raised.detail}`;
-    } else if (!after.check.osWindowFocused && xid && context.platform !== "darwin") raisedBy = "; the OS window is not focused, and no DISPLAY is known to raise it through X11";
+    } else if (!after.check.osWindowFocused && xid && context.platform !== "darwin")
+      raisedBy = "; the OS window is not focused, and no DISPLAY is known to raise it through X11";
     after = await settle(channel, id, VERIFY_WINDOW_MS);
   }
   if (after.kind === "failed") {
@@ -125,12 +158,18 @@ export async function focusKitty(target: KittyTarget, context: FocusContext, sen
     ? done(`kitty window ${id} is the active window of tab ${place.tabId}, the active tab of OS window ${place.osWindowId}${via}`)
     : failed(`after focus-window, kitty window ${id} is not the active window of the active tab of its OS window${via}`);
   const activation: Operation = !check.osWindowFocused
-    ? failed(`OS window ${place.osWindowId} is not focused: ${check.focusedIds.length === 0 ? "no kitty window is (another application has the focus?)" : `kitty window ${check.focusedIds.join(", ")} is`}${raisedBy}`)
+    ? failed(
+        `OS window ${place.osWindowId} is not focused: ${check.focusedIds.length === 0 ? "no kitty window is (another application has the focus?)" : `kitty window ${check.focusedIds.join(", ")} is`}${raisedBy}`,
+      )
     : check.complete
       ? done(`OS window ${place.osWindowId} is focused and kitty window ${id} is the one focused window${raisedBy}`)
       : check.selected
-        ? failed(`OS window ${place.osWindowId} is focused, but kitty reports focused windows [${check.focusedIds.join(", ")}], not just ${id}${raisedBy}`)
-        : done(`OS window ${place.osWindowId} is focused (it shows kitty window ${check.focusedIds.join(", ") || "none"}, not ${id})${raisedBy}`);
+        ? failed(
+            `OS window ${place.osWindowId} is focused, but kitty reports focused windows [${check.focusedIds.join(", ")}], not just ${id}${raisedBy}`,
+          )
+        : done(
+            `OS window ${place.osWindowId} is focused (it shows kitty window ${check.focusedIds.join(", ") || "none"}, not ${id})${raisedBy}`,
+          );
   return { located: true, target: located, selection, activation };
 }
 
@@ -146,7 +185,13 @@ export const kittyBackend = {
     if (!target) return undefined;
     const outcome = await focusKitty(target, context);
     if (outcome.unavailable) return failed(outcome.unavailable);
-    if (outcome.selection.succeeded && outcome.activation.succeeded) return done(`focused ${describeTarget(target)}: ${outcome.activation.detail}`);
-    return failed(`${describeTarget(target)}: ${[outcome.selection, outcome.activation].filter((operation) => !operation.succeeded).map((operation) => operation.detail).join("; ")}`);
+    if (outcome.selection.succeeded && outcome.activation.succeeded)
+      return done(`focused ${describeTarget(target)}: ${outcome.activation.detail}`);
+    return failed(
+      `${describeTarget(target)}: ${[outcome.selection, outcome.activation]
+        .filter((operation) => !operation.succeeded)
+        .map((operation) => operation.detail)
+        .join("; ")}`,
+    );
   },
 } satisfies FocusBackend<KittyTarget>;

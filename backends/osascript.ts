@@ -13,10 +13,16 @@ export function automationHint(app: string): string {
 }
 
 /** Run `script` with `args` as its argv: `osascript -e <script> <arg>...`. Ids are validated by the callers. */
-export async function runAppleScript(context: Pick<FocusContext, "run">, app: string, script: string, args: readonly string[]): Promise<AppleScriptResult> {
+export async function runAppleScript(
+  context: Pick<FocusContext, "run">,
+  app: string,
+  script: string,
+  args: readonly string[],
+): Promise<AppleScriptResult> {
   const result = await context.run("osascript", ["-e", script, ...args]);
   if (result.ok) return { ok: true, stdout: result.stdout.trim() };
-  if (result.failure === "not-found") return { ok: false, reason: "no-osascript", detail: "osascript is not available: AppleScript focus works only on macOS" };
+  if (result.failure === "not-found")
+    return { ok: false, reason: "no-osascript", detail: "osascript is not available: AppleScript focus works only on macOS" };
   const message = result.stderr.trim() || result.failure || `exit ${result.code}`;
   if (/\(-1743\)/.test(message)) return { ok: false, reason: "denied", detail: automationHint(app) };
   return { ok: false, reason: "error", detail: `osascript failed: ${message}` };

@@ -28,7 +28,15 @@ function fakeScreen(answers: { exists?: RunResult; select?: RunResult; number?: 
 }
 
 function context(run: Runner, extra: Partial<FocusContext> = {}): FocusContext {
-  return { run, env: {}, client: undefined, platform: "linux", environOf: async () => ({ KITTY_WINDOW_ID: "3" }), raiseOuter: async () => done("raised kitty window 3"), ...extra };
+  return {
+    run,
+    env: {},
+    client: undefined,
+    platform: "linux",
+    environOf: async () => ({ KITTY_WINDOW_ID: "3" }),
+    raiseOuter: async () => done("raised kitty window 3"),
+    ...extra,
+  };
 }
 
 const withClients = (clients: { pid: number; tty: string }[] | undefined) => makeScreenBackend({ clientsOf: async () => clients });
@@ -36,7 +44,11 @@ const withClients = (clients: { pid: number; tty: string }[] | undefined) => mak
 describe("parseScreenEnv / detect", () => {
   it.each([
     ["a plain session", { STY: "4242.work", WINDOW: "2" }, { sty: "4242.work", window: "2", serverPid: 4242 }],
-    ["the default name (pts and host)", { STY: "17216.pts-3.build-host", WINDOW: "0" }, { sty: "17216.pts-3.build-host", window: "0", serverPid: 17216 }],
+    [
+      "the default name (pts and host)",
+      { STY: "17216.pts-3.build-host", WINDOW: "0" },
+      { sty: "17216.pts-3.build-host", window: "0", serverPid: 17216 },
+    ],
     ["no WINDOW", { STY: "4242.work" }, undefined],
     ["a window that is not a number", { STY: "4242.work", WINDOW: "2; quit" }, undefined],
     ["$VARS in WINDOW (screen would expand them)", { STY: "4242.work", WINDOW: "$HOME" }, undefined],
@@ -53,7 +65,10 @@ describe("screenBackend.focus", () => {
   it("checks the window exists, selects it, verifies, then raises the attached client's terminal", async () => {
     const screen = fakeScreen({});
     const raisedFor: Record<string, string>[] = [];
-    const outcome = await withClients([{ pid: 900, tty: "/dev/pts/7" }]).focus(target, context(screen.run, { raiseOuter: async (env) => (raisedFor.push(env), done("raised kitty window 3")) }));
+    const outcome = await withClients([{ pid: 900, tty: "/dev/pts/7" }]).focus(
+      target,
+      context(screen.run, { raiseOuter: async (env) => (raisedFor.push(env), done("raised kitty window 3")) }),
+    );
     // No query before the switch: screen shows -Q answers on the display, and one shown less than msgminwait (1 s)
     // before a switch delays the next answer by a second.
     expect(screen.calls).toEqual([
@@ -62,33 +77,65 @@ describe("screenBackend.focus", () => {
       ["screen", "-S", STY, "-Q", "number"],
     ]);
     expect(raisedFor).toEqual([{ KITTY_WINDOW_ID: "3" }]);
-    expect(outcome).toMatchObject({ located: true, selection: { succeeded: true }, activation: { succeeded: true, detail: "screen client 900 on /dev/pts/7 shows window 2; raised kitty window 3" } });
+    expect(outcome).toMatchObject({
+      located: true,
+      selection: { succeeded: true },
+      activation: { succeeded: true, detail: "screen client 900 on /dev/pts/7 shows window 2; raised kitty window 3" },
+    });
   });
 
   it("finds its own line in screen -ls even when the name holds regex characters", async () => {
     const odd = { sty: "4242.a+b.c", window: "2", serverPid: 4242 };
-    const run: Runner = async (_file, args) => (args[0] === "-ls" ? ok(`There are screens on:\n\t4242.aab.c\t(Detached)\n\t4242.a+b.c\t(Attached)\n`) : args[2] === "-Q" ? ok("2 (x)") : ok());
-    expect(await withClients([]).focus(odd, context(run, { env: { STY: odd.sty } }))).toMatchObject({ selection: { succeeded: true }, activation: { succeeded: true } });
+    const run: Runner = async (_file, args) =>
+      args[0] === "-ls"
+        ? ok(`There are screens on:\n\t4242.aab.c\t(Detached)\n\t4242.a+b.c\t(Attached)\n`)
+        : args[2] === "-Q"
+          ? ok("2 (x)")
+          : ok();
+    expect(await withClients([]).focus(odd, context(run, { env: { STY: odd.sty } }))).toMatchObject({
+      selection: { succeeded: true },
+      activation: { succeeded: true },
+    });
   });
 
   it("the caller inside the same session: its own display shows the window, nothing else to raise", async () => {
     const screen = fakeScreen({});
     const outcome = await withClients([]).focus(target, context(screen.run, { env: { STY } }));
-    expect(outcome).toMatchObject({ selection: { succeeded: true }, activation: { succeeded: true, detail: expect.stringContaining("your own screen display") } });
+    expect(outcome).toMatchObject({
+      selection: { succeeded: true },
+      activation: { succeeded: true, detail: expect.stringContaining("your own screen display") },
+    });
   });
 
   it("selection only: the client shows the window but its terminal cannot be raised", async () => {
-    const outcome = await withClients([{ pid: 900, tty: "/dev/pts/7" }]).focus(target, context(fakeScreen({}).run, { raiseOuter: async () => failed("not a terminal tongs-agents can raise") }));
+    const outcome = await withClients([{ pid: 900, tty: "/dev/pts/7" }]).focus(
+      target,
+      context(fakeScreen({}).run, { raiseOuter: async () => failed("not a terminal tongs-agents can raise") }),
+    );
     expect(outcome).toMatchObject({ selection: { succeeded: true }, activation: { attempted: true, succeeded: false } });
   });
 
   it("selection only: no attached client process found, or a platform without /proc", async () => {
-    expect((await withClients([]).focus(target, context(fakeScreen({}).run))).activation).toMatchObject({ succeeded: false, detail: expect.stringContaining("no attached screen client") });
-    expect((await withClients(undefined).focus(target, context(fakeScreen({}).run, { platform: "darwin" }))).activation).toMatchObject({ succeeded: false, detail: expect.stringContaining("Linux only") });
+    expect((await withClients([]).focus(target, context(fakeScreen({}).run))).activation).toMatchObject({
+      succeeded: false,
+      detail: expect.stringContaining("no attached screen client"),
+    });
+    expect((await withClients(undefined).focus(target, context(fakeScreen({}).run, { platform: "darwin" }))).activation).toMatchObject({
+      succeeded: false,
+      detail: expect.stringContaining("Linux only"),
+    });
   });
 
   it("a client started inside its own session is not raised through itself", async () => {
-    const outcome = await withClients([{ pid: 900, tty: "/dev/pts/7" }]).focus(target, context(fakeScreen({}).run, { environOf: async () => ({ STY, WINDOW: "0" }), raiseOuter: async () => { throw new Error("must not recurse"); } }));
+    const outcome = await withClients([{ pid: 900, tty: "/dev/pts/7" }]).focus(
+      target,
+      context(fakeScreen({}).run, {
+        environOf: async () => ({ STY, WINDOW: "0" }),
+        raiseOuter: async () => {
+          throw new Error("must not recurse");
+        },
+      }),
+    );
     expect(outcome.activation).toMatchObject({ succeeded: false, detail: expect.stringContaining("inside session") });
   });
 
@@ -96,7 +143,11 @@ describe("screenBackend.focus", () => {
     const screen = fakeScreen({ number: ok("0 (sh)"), exists: err("Could not find pre-select window.") });
     const outcome = await withClients([]).focus(target, context(screen.run));
     expect(screen.calls.at(-1)).toEqual(["screen", "-S", STY, "-p", "2", "-Q", "number"]);
-    expect(outcome).toMatchObject({ located: false, selection: { succeeded: false, detail: `window 2 no longer exists in screen session ${STY}` }, activation: { attempted: false } });
+    expect(outcome).toMatchObject({
+      located: false,
+      selection: { succeeded: false, detail: `window 2 no longer exists in screen session ${STY}` },
+      activation: { attempted: false },
+    });
   });
 
   it.each([
@@ -110,27 +161,47 @@ describe("screenBackend.focus", () => {
   });
 
   it("screen not installed: unavailable", async () => {
-    const outcome = await withClients([]).focus(target, context(fakeScreen({ ls: { ok: false, code: undefined, stdout: "", stderr: "", failure: "not-found" } }).run));
+    const outcome = await withClients([]).focus(
+      target,
+      context(fakeScreen({ ls: { ok: false, code: undefined, stdout: "", stderr: "", failure: "not-found" } }).run),
+    );
     expect(outcome.unavailable).toContain("not installed");
   });
 
-  it.each(["(Detached)", "(Multi, detached)"])("a detached session %s ignores select: failed, with the reason, and nothing sent", async (state) => {
-    const screen = fakeScreen({ ls: ok(`There is a screen on:\n\t${STY}\t(11/29/26 22:07:47)\t${state}\n`) });
-    const outcome = await withClients([]).focus(target, context(screen.run));
-    expect(screen.calls).toEqual([
-      ["screen", "-ls", STY],
-      ["screen", "-S", STY, "-p", "2", "-Q", "number"],
-    ]);
-    expect(outcome).toMatchObject({ located: true, selection: { succeeded: false, detail: expect.stringContaining("is detached") }, activation: { attempted: false } });
-  });
+  it.each(["(Detached)", "(Multi, detached)"])(
+    "a detached session %s ignores select: failed, with the reason, and nothing sent",
+    async (state) => {
+      const screen = fakeScreen({ ls: ok(`There is a screen on:\n\t${STY}\t(11/29/26 22:07:47)\t${state}\n`) });
+      const outcome = await withClients([]).focus(target, context(screen.run));
+      expect(screen.calls).toEqual([
+        ["screen", "-ls", STY],
+        ["screen", "-S", STY, "-p", "2", "-Q", "number"],
+      ]);
+      expect(outcome).toMatchObject({
+        located: true,
+        selection: { succeeded: false, detail: expect.stringContaining("is detached") },
+        activation: { attempted: false },
+      });
+    },
+  );
 
   it("a detached session without that window: not located", async () => {
-    const outcome = await withClients([]).focus(target, context(fakeScreen({ ls: ok(`\t${STY}\t(Detached)\n`), exists: err("Could not find pre-select window.") }).run));
+    const outcome = await withClients([]).focus(
+      target,
+      context(fakeScreen({ ls: ok(`\t${STY}\t(Detached)\n`), exists: err("Could not find pre-select window.") }).run),
+    );
     expect(outcome).toMatchObject({ located: false, selection: { detail: `window 2 no longer exists in screen session ${STY}` } });
   });
 
   it("never claims activation without selection: a display still showing another window is a failed selection, nothing raised", async () => {
-    const outcome = await withClients([{ pid: 900, tty: "/dev/pts/7" }]).focus(target, context(fakeScreen({ number: ok("0 (sh)") }).run, { raiseOuter: async () => { throw new Error("must not raise"); } }));
+    const outcome = await withClients([{ pid: 900, tty: "/dev/pts/7" }]).focus(
+      target,
+      context(fakeScreen({ number: ok("0 (sh)") }).run, {
+        raiseOuter: async () => {
+          throw new Error("must not raise");
+        },
+      }),
+    );
     expect(outcome.selection).toMatchObject({ succeeded: false, detail: "after select, screen shows window 0, not 2" });
     expect(outcome.activation.attempted).toBe(false);
   });
@@ -141,7 +212,9 @@ describe("screenBackend.raise", () => {
     const backend = withClients([{ pid: 900, tty: "/dev/pts/7" }]);
     expect(await backend.raise({ TMUX: "/tmp/t,1,0" }, context(fakeScreen({}).run))).toBeUndefined();
     expect(await backend.raise({ STY, WINDOW: "2" }, context(fakeScreen({}).run))).toMatchObject({ succeeded: true });
-    expect(await backend.raise({ STY, WINDOW: "2" }, context(fakeScreen({ ls: err("No Sockets found in /run/screen/S-u.") }).run))).toMatchObject({ succeeded: false });
+    expect(
+      await backend.raise({ STY, WINDOW: "2" }, context(fakeScreen({ ls: err("No Sockets found in /run/screen/S-u.") }).run)),
+    ).toMatchObject({ succeeded: false });
   });
 });
 
@@ -153,7 +226,10 @@ describe("linuxScreenClients (a fake /proc)", () => {
   const ptsNr = (n: number) => (136 << 8) | (n & 0xff) | ((n & ~0xff) << 12);
   function proc(pid: number, comm: string, ttyNr: number, fds: Record<string, string> = {}) {
     mkdirSync(join(root, String(pid), "fd"), { recursive: true });
-    writeFileSync(join(root, String(pid), "stat"), `${pid} (${comm}) S 1 ${pid} ${pid} ${ttyNr} -1 4194560 ${"0 ".repeat(12)}20 0 1 0 12345 0 0`);
+    writeFileSync(
+      join(root, String(pid), "stat"),
+      `${pid} (${comm}) S 1 ${pid} ${pid} ${ttyNr} -1 4194560 ${"0 ".repeat(12)}20 0 1 0 12345 0 0`,
+    );
     for (const [fd, link] of Object.entries(fds)) symlinkSync(link, join(root, String(pid), "fd", fd));
   }
 
@@ -174,7 +250,10 @@ describe("linuxScreenClients (a fake /proc)", () => {
 
 describe("SCREENDIR", () => {
   it("talks to the session in the agent's captured SCREENDIR, whatever the caller's is", async () => {
-    expect(parseScreenEnv({ STY: STY, WINDOW: "2", SCREENDIR: "/tmp/agent-screens" })).toEqual({ ...target, screendir: "/tmp/agent-screens" });
+    expect(parseScreenEnv({ STY: STY, WINDOW: "2", SCREENDIR: "/tmp/agent-screens" })).toEqual({
+      ...target,
+      screendir: "/tmp/agent-screens",
+    });
     expect(parseScreenEnv({ STY: STY, WINDOW: "2", SCREENDIR: "relative" })).toEqual(target);
     const seen: (string | undefined)[] = [];
     const run: Runner = async (_file, args, options) => {

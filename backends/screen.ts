@@ -33,7 +33,8 @@ export interface ScreenDependencies {
   readonly clientsOf?: (serverPid: number, platform: NodeJS.Platform) => Promise<readonly ScreenClient[] | undefined>;
 }
 
-const defaultClientsOf = async (serverPid: number, platform: NodeJS.Platform) => (platform === "linux" ? linuxScreenClients(serverPid) : undefined);
+const defaultClientsOf = async (serverPid: number, platform: NodeJS.Platform) =>
+  platform === "linux" ? linuxScreenClients(serverPid) : undefined;
 
 function explain(result: RunResult, { sty, window }: ScreenTarget): string {
   const message = result.stderr.trim() || result.stdout.trim() || result.failure || `exit ${result.code}`;
@@ -82,7 +83,9 @@ export function makeScreenBackend({ clientsOf = defaultClientsOf }: ScreenDepend
     const selected = await screen("-X", "select", window);
     if (!selected.ok) {
       const why = explain(selected, target);
-      return /is gone|no longer exists/.test(why) ? gone(why) : { located: true, target: where, selection: failed(why), activation: skipped(why) };
+      return /is gone|no longer exists/.test(why)
+        ? gone(why)
+        : { located: true, target: where, selection: failed(why), activation: skipped(why) };
     }
     const shown = await screen("-Q", "number");
     if (shownWindow(shown.stdout) !== window) {
@@ -94,18 +97,41 @@ export function makeScreenBackend({ clientsOf = defaultClientsOf }: ScreenDepend
     const selection = done(`selected window ${window} of screen session ${sty}`);
 
     // The caller runs inside this very session: the display in front of the user now shows the window.
-    if (context.env.STY === sty) return { located: true, target: where, selection, activation: done(`your own screen display (session ${sty}) shows window ${window}`) };
+    if (context.env.STY === sty)
+      return {
+        located: true,
+        target: where,
+        selection,
+        activation: done(`your own screen display (session ${sty}) shows window ${window}`),
+      };
 
     const clients = await clientsOf(target.serverPid, context.platform);
-    if (clients === undefined) return { located: true, target: where, selection, activation: failed(`finding the attached screen client is implemented on Linux only; the display shows window ${window}, its terminal window was not raised`) };
+    if (clients === undefined)
+      return {
+        located: true,
+        target: where,
+        selection,
+        activation: failed(
+          `finding the attached screen client is implemented on Linux only; the display shows window ${window}, its terminal window was not raised`,
+        ),
+      };
     const client = clients[0];
-    if (!client) return { located: true, target: where, selection, activation: failed(`no attached screen client process found for session ${sty}`) };
+    if (!client)
+      return { located: true, target: where, selection, activation: failed(`no attached screen client process found for session ${sty}`) };
     const showing = `screen client ${client.pid} on ${client.tty} shows window ${window}`;
     const clientEnv = await context.environOf(client.pid);
     // A client started from inside its own session would raise itself forever.
-    if (clientEnv?.STY === sty) return { located: true, target: where, selection, activation: failed(`${showing}; that client runs inside session ${sty} itself`) };
-    const raised: Operation = clientEnv ? await context.raiseOuter(clientEnv) : failed(`could not read the environment of screen client process ${client.pid}`);
-    return { located: true, target: where, selection, activation: { attempted: true, succeeded: raised.succeeded, detail: `${showing}; ${raised.detail}` } };
+    if (clientEnv?.STY === sty)
+      return { located: true, target: where, selection, activation: failed(`${showing}; that client runs inside session ${sty} itself`) };
+    const raised: Operation = clientEnv
+      ? await context.raiseOuter(clientEnv)
+      : failed(`could not read the environment of screen client process ${client.pid}`);
+    return {
+      located: true,
+      target: where,
+      selection,
+      activation: { attempted: true, succeeded: raised.succeeded, detail: `${showing}; ${raised.detail}` },
+    };
   };
 
   return {

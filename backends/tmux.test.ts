@@ -42,10 +42,16 @@ function context(run: Runner, extra: Partial<FocusContext> = {}): FocusContext {
 }
 
 /** Each output row carries the tag the backend put at the front of its format. */
-const tagged = (tag: string, text: string) => text.split("\n").filter(Boolean).map((line) => `${tag}\t${line}`).join("\n");
+const tagged = (tag: string, text: string) =>
+  text
+    .split("\n")
+    .filter(Boolean)
+    .map((line) => `${tag}\t${line}`)
+    .join("\n");
 const display = (args: readonly string[]) => ok(tagged("pane", args.at(-1)?.includes("pane_active") ? "110" : "$2\twork\t1"));
 /** list-clients answers: the client table before the switch, the pane each client shows after. */
-const clientsShowing = (table: string, panes: string) => (args: readonly string[]) => ok(tagged("client", args.at(-1)?.includes("#{pane_id}") && !args.at(-1)?.includes("client_pid") ? panes : table));
+const clientsShowing = (table: string, panes: string) => (args: readonly string[]) =>
+  ok(tagged("client", args.at(-1)?.includes("#{pane_id}") && !args.at(-1)?.includes("client_pid") ? panes : table));
 
 describe("parsing", () => {
   it("takes the socket from TMUX and the caller's session id from its third field", () => {
@@ -70,7 +76,9 @@ describe("parsing", () => {
 });
 
 describe("chooseClient", () => {
-  const list = parseClients(["/dev/pts/1\t$1\t300\t11", "/dev/pts/2\t$2\t100\t22", "/dev/pts/3\t$2\t200\t33", "/dev/pts/4\t$3\t400\t44"].join("\n"));
+  const list = parseClients(
+    ["/dev/pts/1\t$1\t300\t11", "/dev/pts/2\t$2\t100\t22", "/dev/pts/3\t$2\t200\t33", "/dev/pts/4\t$3\t400\t44"].join("\n"),
+  );
   it.each([
     ["--client wins (a popup passes #{client_tty})", { client: "/dev/pts/2", env: {} }, "/dev/pts/2", true],
     ["else the client of the caller's own session", { client: undefined, env: { TMUX: `${SOCKET},9,1` } }, "/dev/pts/1", true],
@@ -82,7 +90,10 @@ describe("chooseClient", () => {
   });
 
   it("else the most recently active client anywhere, and nothing when none is attached", () => {
-    expect(chooseClient(list, "$9", SOCKET, { client: undefined, env: {} })).toMatchObject({ client: { tty: "/dev/pts/4" }, pinned: false });
+    expect(chooseClient(list, "$9", SOCKET, { client: undefined, env: {} })).toMatchObject({
+      client: { tty: "/dev/pts/4" },
+      pinned: false,
+    });
     expect(chooseClient([], "$2", SOCKET, { client: undefined, env: {} })).toBeUndefined();
   });
 });
@@ -94,9 +105,59 @@ describe("tmuxBackend.focus", () => {
     const tmux = fakeTmux({ "list-clients": clientsShowing("/dev/pts/5\t$2\t10\t99", "/dev/pts/5\t%7"), "display-message": display });
     const outcome = await tmuxBackend.focus(target, context(tmux.run, { client: "/dev/pts/5" }));
     expect(tmux.calls).toEqual([
-      ["tmux", "-u", "-S", SOCKET, "has-session", "-t", "%7", ";", "display-message", "-p", "-t", "%7", "pane\t#{session_id}\t#{session_name}\t#{window_index}", ";", "list-clients", "-F", "client\t#{client_tty}\t#{session_id}\t#{client_activity}\t#{client_pid}"],
-      ["tmux", "-u", "-S", SOCKET, "switch-client", "-c", "/dev/pts/5", "-t", "%7", ";", "select-window", "-t", "%7", ";", "select-pane", "-t", "%7"],
-      ["tmux", "-u", "-S", SOCKET, "display-message", "-p", "-t", "%7", "pane\t#{pane_active}#{window_active}#{window_zoomed_flag}", ";", "list-clients", "-F", "client\t#{client_tty}\t#{pane_id}"],
+      [
+        "tmux",
+        "-u",
+        "-S",
+        SOCKET,
+        "has-session",
+        "-t",
+        "%7",
+        ";",
+        "display-message",
+        "-p",
+        "-t",
+        "%7",
+        "pane\t#{session_id}\t#{session_name}\t#{window_index}",
+        ";",
+        "list-clients",
+        "-F",
+        "client\t#{client_tty}\t#{session_id}\t#{client_activity}\t#{client_pid}",
+      ],
+      [
+        "tmux",
+        "-u",
+        "-S",
+        SOCKET,
+        "switch-client",
+        "-c",
+        "/dev/pts/5",
+        "-t",
+        "%7",
+        ";",
+        "select-window",
+        "-t",
+        "%7",
+        ";",
+        "select-pane",
+        "-t",
+        "%7",
+      ],
+      [
+        "tmux",
+        "-u",
+        "-S",
+        SOCKET,
+        "display-message",
+        "-p",
+        "-t",
+        "%7",
+        "pane\t#{pane_active}#{window_active}#{window_zoomed_flag}",
+        ";",
+        "list-clients",
+        "-F",
+        "client\t#{client_tty}\t#{pane_id}",
+      ],
     ]);
     expect(outcome).toMatchObject({ located: true, selection: { succeeded: true }, activation: { succeeded: true } });
   });
@@ -113,7 +174,10 @@ describe("tmuxBackend.focus", () => {
   it("an unpinned client needs its outer terminal window raised to count as activation", async () => {
     const tmux = fakeTmux({ "list-clients": clientsShowing("/dev/pts/5\t$2\t10\t99", "/dev/pts/5\t%7"), "display-message": display });
     const raisedFor: Record<string, string>[] = [];
-    const raised = await tmuxBackend.focus(target, context(tmux.run, { raiseOuter: async (env) => (raisedFor.push(env), done("raised kitty window 1")) }));
+    const raised = await tmuxBackend.focus(
+      target,
+      context(tmux.run, { raiseOuter: async (env) => (raisedFor.push(env), done("raised kitty window 1")) }),
+    );
     expect(raisedFor).toEqual([{ KITTY_WINDOW_ID: "1" }]);
     expect(raised.activation).toMatchObject({ succeeded: true, detail: expect.stringContaining("raised kitty window 1") });
     const notRaised = await tmuxBackend.focus(target, context(tmux.run, { raiseOuter: async () => failed("unknown terminal") }));
@@ -121,7 +185,10 @@ describe("tmuxBackend.focus", () => {
   });
 
   it("a client that does not show the pane afterwards is a failed activation, not a success", async () => {
-    const tmux = fakeTmux({ "list-clients": clientsShowing("/dev/pts/5\t$2\t10\t99", "/dev/pts/4\t%7\n/dev/pts/5\t%3"), "display-message": display });
+    const tmux = fakeTmux({
+      "list-clients": clientsShowing("/dev/pts/5\t$2\t10\t99", "/dev/pts/4\t%7\n/dev/pts/5\t%3"),
+      "display-message": display,
+    });
     const outcome = await tmuxBackend.focus(target, context(tmux.run, { client: "/dev/pts/5" }));
     expect(outcome.activation).toMatchObject({ succeeded: false, detail: "client /dev/pts/5 shows %3, not %7" });
   });
@@ -130,7 +197,10 @@ describe("tmuxBackend.focus", () => {
     const notActive = (args: readonly string[]) => ok(tagged("pane", args.at(-1)?.includes("pane_active") ? "010" : "$2\twork\t1"));
     const tmux = fakeTmux({ "list-clients": clientsShowing("/dev/pts/5\t$2\t10\t99", "/dev/pts/5\t%7"), "display-message": notActive });
     const outcome = await tmuxBackend.focus(target, context(tmux.run, { client: "/dev/pts/5" }));
-    expect(outcome.selection).toMatchObject({ succeeded: false, detail: "after switching, %7 is not the active pane of its session (tmux says 010)" });
+    expect(outcome.selection).toMatchObject({
+      succeeded: false,
+      detail: "after switching, %7 is not the active pane of its session (tmux says 010)",
+    });
   });
 
   it("a pane that no longer exists, and a server that is gone, are reported as such", async () => {

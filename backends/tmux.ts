@@ -23,7 +23,10 @@ const CLIENT_ROW = "client\t";
 
 /** The rows of `stdout` that carry `tag`, without it. */
 function rows(stdout: string, tag: string): string[] {
-  return stdout.split("\n").filter((line) => line.startsWith(tag)).map((line) => line.slice(tag.length));
+  return stdout
+    .split("\n")
+    .filter((line) => line.startsWith(tag))
+    .map((line) => line.slice(tag.length));
 }
 
 export function parseClients(stdout: string): Client[] {
@@ -31,7 +34,12 @@ export function parseClients(stdout: string): Client[] {
     .split("\n")
     .map((line) => line.split("\t"))
     .filter((fields) => fields.length === 4 && fields[0] !== "")
-    .map(([tty, sessionId, activity, pid]) => ({ tty: tty as string, sessionId: sessionId as string, activity: Number(activity), pid: Number(pid) }));
+    .map(([tty, sessionId, activity, pid]) => ({
+      tty: tty as string,
+      sessionId: sessionId as string,
+      activity: Number(activity),
+      pid: Number(pid),
+    }));
 }
 
 const mostRecent = (clients: readonly Client[]): Client | undefined => [...clients].sort((a, b) => b.activity - a.activity)[0];
@@ -40,7 +48,8 @@ const mostRecent = (clients: readonly Client[]): Client | undefined => [...clien
 function explain(result: RunResult, socket: string, pane: string): string {
   const message = result.stderr.trim() || result.failure || `exit ${result.code}`;
   if (result.failure === "not-found") return "tmux is not installed";
-  if (/no server running|error connecting|No such file or directory/.test(message)) return `the tmux server on ${socket} is gone (${message})`;
+  if (/no server running|error connecting|No such file or directory/.test(message))
+    return `the tmux server on ${socket} is gone (${message})`;
   if (/can't find pane/.test(message)) return `pane ${pane} no longer exists on ${socket}`;
   return message;
 }
@@ -51,7 +60,12 @@ type Choice = { client: Client; pinned: boolean; why: string } | undefined;
  * The client to switch: the one the user is at (`--client`, or the client of the caller's own tmux session), else a
  * client already on the target's session, else the most recently active. Never "some client" tmux picks.
  */
-export function chooseClient(clients: readonly Client[], targetSessionId: string, socket: string, context: Pick<FocusContext, "client" | "env">): Choice {
+export function chooseClient(
+  clients: readonly Client[],
+  targetSessionId: string,
+  socket: string,
+  context: Pick<FocusContext, "client" | "env">,
+): Choice {
   if (context.client) {
     const pinned = clients.find((client) => client.tty === context.client);
     if (pinned) return { client: pinned, pinned: true, why: `the client that asked (${pinned.tty})` };
@@ -81,7 +95,21 @@ export const tmuxBackend = {
     const target = `tmux pane ${pane} (${socket})`;
     // display on a dead pane succeeds with empty output; has-session fails on it, so it is the existence check. When a
     // command of a sequence fails, tmux runs none of the rest: one call answers existence, location and clients.
-    const located = await tmux("has-session", "-t", pane, ";", "display-message", "-p", "-t", pane, `${PANE_ROW}#{session_id}\t#{session_name}\t#{window_index}`, ";", "list-clients", "-F", `${CLIENT_ROW}#{client_tty}\t#{session_id}\t#{client_activity}\t#{client_pid}`);
+    const located = await tmux(
+      "has-session",
+      "-t",
+      pane,
+      ";",
+      "display-message",
+      "-p",
+      "-t",
+      pane,
+      `${PANE_ROW}#{session_id}\t#{session_name}\t#{window_index}`,
+      ";",
+      "list-clients",
+      "-F",
+      `${CLIENT_ROW}#{client_tty}\t#{session_id}\t#{client_activity}\t#{client_pid}`,
+    );
     if (!located.ok) {
       const why = explain(located, socket, pane);
       return { located: false, target, selection: failed(why), activation: skipped(why) };
@@ -102,19 +130,51 @@ export const tmuxBackend = {
     // Verify in one call: the pane is active in its window, the window in its session, and what each client shows.
     // (`display -c TTY` run from outside tmux does not read that client: tmux 3.3a answers for another one;
     // list-clients formats are per client.)
-    const verified = await tmux("display-message", "-p", "-t", pane, `${PANE_ROW}#{pane_active}#{window_active}#{window_zoomed_flag}`, ";", "list-clients", "-F", `${CLIENT_ROW}#{client_tty}\t#{pane_id}`);
+    const verified = await tmux(
+      "display-message",
+      "-p",
+      "-t",
+      pane,
+      `${PANE_ROW}#{pane_active}#{window_active}#{window_zoomed_flag}`,
+      ";",
+      "list-clients",
+      "-F",
+      `${CLIENT_ROW}#{client_tty}\t#{pane_id}`,
+    );
     const flags = rows(verified.stdout, PANE_ROW)[0] ?? "";
-    const selection: Operation =
-      flags.startsWith("11") ? done(`selected ${pane} in session ${sessionName} window ${windowIndex}`) : failed(`after switching, ${pane} is not the active pane of its session (tmux says ${flags || verified.stderr.trim()})`);
+    const selection: Operation = flags.startsWith("11")
+      ? done(`selected ${pane} in session ${sessionName} window ${windowIndex}`)
+      : failed(`after switching, ${pane} is not the active pane of its session (tmux says ${flags || verified.stderr.trim()})`);
 
-    if (!choice) return { located: true, target: where, selection, activation: skipped(`no tmux client is attached to ${socket}: nothing shows the pane until one attaches`) };
-    const clientPane = rows(verified.stdout, CLIENT_ROW).find((line) => line.startsWith(`${choice.client.tty}\t`))?.split("\t")[1];
-    if (clientPane !== pane) return { located: true, target: where, selection, activation: failed(`client ${choice.client.tty} shows ${clientPane ?? "nothing"}, not ${pane}`) };
+    if (!choice)
+      return {
+        located: true,
+        target: where,
+        selection,
+        activation: skipped(`no tmux client is attached to ${socket}: nothing shows the pane until one attaches`),
+      };
+    const clientPane = rows(verified.stdout, CLIENT_ROW)
+      .find((line) => line.startsWith(`${choice.client.tty}\t`))
+      ?.split("\t")[1];
+    if (clientPane !== pane)
+      return {
+        located: true,
+        target: where,
+        selection,
+        activation: failed(`client ${choice.client.tty} shows ${clientPane ?? "nothing"}, not ${pane}`),
+      };
     const showing = `${choice.why} shows ${pane}`;
     if (choice.pinned) return { located: true, target: where, selection, activation: done(showing) };
     // Not the client the user is at: the user sees the pane only if that client's terminal window comes to the front.
     const outerEnv = await context.environOf(choice.client.pid);
-    const raised = outerEnv ? await context.raiseOuter(outerEnv) : failed(`could not read the environment of tmux client process ${choice.client.pid}`);
-    return { located: true, target: where, selection, activation: { attempted: true, succeeded: raised.succeeded, detail: `${showing}; ${raised.detail}` } };
+    const raised = outerEnv
+      ? await context.raiseOuter(outerEnv)
+      : failed(`could not read the environment of tmux client process ${choice.client.pid}`);
+    return {
+      located: true,
+      target: where,
+      selection,
+      activation: { attempted: true, succeeded: raised.succeeded, detail: `${showing}; ${raised.detail}` },
+    };
   },
 } satisfies FocusBackend<TmuxTarget>;

@@ -46,11 +46,17 @@ const instanceName = (socket: string | undefined) => (socket ? `the WezTerm inst
 
 /** Why a `wezterm cli` call failed; `unreachable` when the instance itself cannot be reached. */
 function explain(result: RunResult, socket: string | undefined): { unreachable: boolean; why: string } {
-  if (result.failure === "not-found") return { unreachable: true, why: "the wezterm command is not on PATH (macOS: add /Applications/WezTerm.app/Contents/MacOS to PATH)" };
+  if (result.failure === "not-found")
+    return { unreachable: true, why: "the wezterm command is not on PATH (macOS: add /Applications/WezTerm.app/Contents/MacOS to PATH)" };
   // The CLI logs `HH:MM:SS.mmm  ERROR  wezterm > <message>; terminating`.
-  const message = (result.stderr.trim() || result.failure || `exit ${result.code}`).replace(/^.*?ERROR\s+\S+\s+>\s*/s, "").replace(/; terminating$/, "");
+  const message = (result.stderr.trim() || result.failure || `exit ${result.code}`)
+    .replace(/^.*?ERROR\s+\S+\s+>\s*/s, "")
+    .replace(/; terminating$/, "");
   if (/failed to connect|connecting to|Connection refused|No such file or directory/i.test(message)) {
-    return { unreachable: true, why: `${instanceName(socket)} is not running (${message}); WezTerm was closed or restarted, and pane ids do not survive that` };
+    return {
+      unreachable: true,
+      why: `${instanceName(socket)} is not running (${message}); WezTerm was closed or restarted, and pane ids do not survive that`,
+    };
   }
   return { unreachable: false, why: `wezterm cli failed: ${message}` };
 }
@@ -61,7 +67,13 @@ export async function focusWezterm({ pane, socket }: WeztermTarget, context: Foc
   const env = socket ? { ...context.env, WEZTERM_UNIX_SOCKET: socket } : context.env;
   const wezterm = (...args: string[]) => context.run("wezterm", ["cli", "--no-auto-start", ...args], { env });
   const described = `WezTerm pane ${pane} (${socket ?? "default instance"})`;
-  const unavailable = (why: string): BackendOutcome => ({ located: false, target: described, selection: skipped(why), activation: skipped(why), unavailable: why });
+  const unavailable = (why: string): BackendOutcome => ({
+    located: false,
+    target: described,
+    selection: skipped(why),
+    activation: skipped(why),
+    unavailable: why,
+  });
 
   const listed = await wezterm("list", "--format", "json");
   if (!listed.ok) {
@@ -69,7 +81,13 @@ export async function focusWezterm({ pane, socket }: WeztermTarget, context: Foc
     return unreachable ? unavailable(why) : { located: false, target: described, selection: failed(why), activation: skipped(why) };
   }
   const panes = parseJson(PaneSchema, listed.stdout);
-  if (!panes) return { located: false, target: described, selection: failed("unexpected output from wezterm cli list"), activation: skipped("not attempted") };
+  if (!panes)
+    return {
+      located: false,
+      target: described,
+      selection: failed("unexpected output from wezterm cli list"),
+      activation: skipped("not attempted"),
+    };
   const entry = panes.find((candidate) => String(candidate.pane_id) === pane);
   if (!entry) {
     const why = `pane ${pane} no longer exists in ${instanceName(socket)}`;
@@ -80,7 +98,9 @@ export async function focusWezterm({ pane, socket }: WeztermTarget, context: Foc
   const activated = await wezterm("activate-pane", "--pane-id", pane);
   if (!activated.ok) {
     const { unreachable, why } = explain(activated, socket);
-    return unreachable ? { ...unavailable(why), located: true, target: where } : { located: true, target: where, selection: failed(why), activation: skipped(why) };
+    return unreachable
+      ? { ...unavailable(why), located: true, target: where }
+      : { located: true, target: where, selection: failed(why), activation: skipped(why) };
   }
 
   // The GUI applies the focus change when it handles the PaneFocused notification; its client then reports the pane.
@@ -98,7 +118,12 @@ export async function focusWezterm({ pane, socket }: WeztermTarget, context: Foc
   const selection = done(`pane ${pane} is the focused pane of the WezTerm GUI (pid ${gui.pid})`);
   const windows = new Set(panes.filter((candidate) => candidate.workspace === gui.workspace).map((candidate) => candidate.window_id)).size;
   const activation = await raiseGuiProcess(
-    { pid: gui.pid, name: `WezTerm (pid ${gui.pid})`, windows, manyWindowsWhy: `wezterm cli cannot activate one window (wez/wezterm#3542), so which one shows pane ${pane} (window ${entry.window_id}) is unknown` },
+    {
+      pid: gui.pid,
+      name: `WezTerm (pid ${gui.pid})`,
+      windows,
+      manyWindowsWhy: `wezterm cli cannot activate one window (wez/wezterm#3542), so which one shows pane ${pane} (window ${entry.window_id}) is unknown`,
+    },
     context,
   );
   return { located: true, target: where, selection, activation };

@@ -16,8 +16,7 @@ export interface XDisplay {
 }
 
 export type XActivation =
-  | { readonly ok: true; readonly detail: string }
-  | { readonly ok: false; readonly detail: string; readonly missingTools?: true };
+  { readonly ok: true; readonly detail: string } | { readonly ok: false; readonly detail: string; readonly missingTools?: true };
 
 export const X_TOOLS_MISSING = "neither xdotool nor wmctrl is installed (Debian/Ubuntu: apt install xdotool)";
 const NO_EWMH = /claims not to support _NET_ACTIVE_WINDOW/;
@@ -49,7 +48,9 @@ export async function focusedWindow(x: XDisplay): Promise<FocusedWindow> {
     return { kind: "error", detail: `xdotool getactivewindow: ${firstLine(active)}` };
   }
   const focus = await xRun(x, "xdotool", ["getwindowfocus"]);
-  return focus.ok ? { kind: "ok", id: Number(focus.stdout.trim()), via: "getwindowfocus" } : { kind: "error", detail: `xdotool getwindowfocus: ${firstLine(focus)}` };
+  return focus.ok
+    ? { kind: "ok", id: Number(focus.stdout.trim()), via: "getwindowfocus" }
+    : { kind: "error", detail: `xdotool getwindowfocus: ${firstLine(focus)}` };
 }
 
 /** Does the window exist on that display? undefined when xdotool is missing (cannot tell). */
@@ -92,7 +93,9 @@ export async function activateWindow(x: XDisplay, id: number): Promise<XActivati
   const why = activated.failure === "not-found" ? "xdotool is not installed" : `xdotool windowactivate: ${firstLine(activated)}`;
   const wmctrl = await xRun(x, "wmctrl", ["-i", "-a", hexId(id)]);
   if (wmctrl.failure === "not-found") {
-    return activated.failure === "not-found" ? { ok: false, detail: X_TOOLS_MISSING, missingTools: true } : { ok: false, detail: `${why}; wmctrl is not installed` };
+    return activated.failure === "not-found"
+      ? { ok: false, detail: X_TOOLS_MISSING, missingTools: true }
+      : { ok: false, detail: `${why}; wmctrl is not installed` };
   }
   if (!wmctrl.ok) return { ok: false, detail: `${why}; wmctrl -i -a ${hexId(id)}: ${firstLine(wmctrl)}` };
   return verdict(await waitFocused(x, id), id, `${why}; wmctrl -i -a ${hexId(id)}`);

@@ -14,7 +14,14 @@ function lab(options: FakeXOptions = {}, env: NodeJS.ProcessEnv = {}) {
   x.windows.add(XTERM);
   x.windows.add(OTHER);
   x.focused = OTHER;
-  const context: FocusContext = { run: x.run, env, client: undefined, platform: "linux", environOf: async () => undefined, raiseOuter: async () => failed("not used") };
+  const context: FocusContext = {
+    run: x.run,
+    env,
+    client: undefined,
+    platform: "linux",
+    environOf: async () => undefined,
+    raiseOuter: async () => failed("not used"),
+  };
   return { x, context, argv: () => x.calls.map((call) => [call.file, ...call.args]) };
 }
 
@@ -41,7 +48,11 @@ describe("x11Backend.focus", () => {
     expect(outcome).toEqual({
       located: true,
       target: "X11 window 0x40000c on :1",
-      selection: { attempted: true, succeeded: true, detail: "X window 0x40000c exists on :1; a plain X11 terminal has no tabs or panes to select" },
+      selection: {
+        attempted: true,
+        succeeded: true,
+        detail: "X window 0x40000c exists on :1; a plain X11 terminal has no tabs or panes to select",
+      },
       activation: { attempted: true, succeeded: true, detail: "xdotool windowactivate 0x40000c; it is the active window" },
     });
   });
@@ -57,27 +68,44 @@ describe("x11Backend.focus", () => {
       ["xdotool", "getactivewindow"],
       ["xdotool", "getwindowfocus"],
     ]);
-    expect(outcome.activation).toEqual({ attempted: true, succeeded: true, detail: "no window manager; xdotool windowfocus 0x40000c; it is the input focus (no window manager)" });
+    expect(outcome.activation).toEqual({
+      attempted: true,
+      succeeded: true,
+      detail: "no window manager; xdotool windowfocus 0x40000c; it is the input focus (no window manager)",
+    });
   });
 
   it("xdotool missing: wmctrl activates, but nothing can check the result", async () => {
     const { context, argv } = lab({ xdotool: false });
     const outcome = await x11Backend.focus({ windowId: XTERM, display: ":1" }, context);
     expect(argv()).toContainEqual(["wmctrl", "-i", "-a", "0x40000c"]);
-    expect(outcome).toMatchObject({ selection: { succeeded: false }, activation: { attempted: true, succeeded: false, detail: expect.stringContaining("not verified: xdotool is not installed (apt install xdotool)") } });
+    expect(outcome).toMatchObject({
+      selection: { succeeded: false },
+      activation: {
+        attempted: true,
+        succeeded: false,
+        detail: expect.stringContaining("not verified: xdotool is not installed (apt install xdotool)"),
+      },
+    });
   });
 
   it("a window manager that ignores the request: selection only (partial), saying what is active instead", async () => {
     const { context } = lab({ refuses: true });
     const outcome = await x11Backend.focus({ windowId: XTERM, display: ":1" }, context);
     expect(outcome).toMatchObject({ selection: { succeeded: true }, activation: { succeeded: false } });
-    expect(outcome.activation.detail).toMatch(/xdotool windowactivate: timeout; wmctrl -i -a 0x40000c, but the active window is 0x60000c, not 0x40000c/);
+    expect(outcome.activation.detail).toMatch(
+      /xdotool windowactivate: timeout; wmctrl -i -a 0x40000c, but the active window is 0x60000c, not 0x40000c/,
+    );
   });
 
   it("a window that no longer exists is not located", async () => {
     const { context, argv } = lab();
     const outcome = await x11Backend.focus({ windowId: 12345, display: ":1" }, context);
-    expect(outcome).toMatchObject({ located: false, selection: { succeeded: false, detail: "X window 0x3039 no longer exists on :1" }, activation: { attempted: false } });
+    expect(outcome).toMatchObject({
+      located: false,
+      selection: { succeeded: false, detail: "X window 0x3039 no longer exists on :1" },
+      activation: { attempted: false },
+    });
     expect(argv()).toEqual([["xdotool", "getwindowname", "12345"]]);
   });
 
@@ -107,6 +135,9 @@ describe("x11Backend.raise (a tmux client in a plain X11 terminal)", () => {
   it("is not X11's without WINDOWID; reports a gone window", async () => {
     const { context } = lab();
     expect(await x11Backend.raise({ DISPLAY: ":3" }, context)).toBeUndefined();
-    expect(await x11Backend.raise({ WINDOWID: "12345", DISPLAY: ":3" }, context)).toMatchObject({ succeeded: false, detail: "X window 0x3039 no longer exists on :3" });
+    expect(await x11Backend.raise({ WINDOWID: "12345", DISPLAY: ":3" }, context)).toMatchObject({
+      succeeded: false,
+      detail: "X window 0x3039 no longer exists on :3",
+    });
   });
 });

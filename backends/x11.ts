@@ -22,17 +22,35 @@ const describeTarget = ({ windowId, display }: X11Target) => `X11 window ${hexId
 async function focusWindow(target: X11Target, context: FocusContext): Promise<BackendOutcome> {
   const description = describeTarget(target);
   const display = target.display ?? context.env.DISPLAY;
-  if (!display) return { located: false, target: description, selection: skipped("no X display"), activation: skipped("no X display"), unavailable: "no X display: neither the session nor this shell has DISPLAY set" };
+  if (!display)
+    return {
+      located: false,
+      target: description,
+      selection: skipped("no X display"),
+      activation: skipped("no X display"),
+      unavailable: "no X display: neither the session nor this shell has DISPLAY set",
+    };
   const x: XDisplay = { run: context.run, display, env: context.env };
   const exists = await windowExists(x, target.windowId);
   if (!exists) {
     // No xdotool: wmctrl alone can activate, but can check neither that the window exists nor the result.
     const activated = await activateWindow(x, target.windowId);
     if (!activated.ok && activated.missingTools) {
-      return { located: false, target: description, selection: skipped(X_TOOLS_MISSING), activation: skipped(X_TOOLS_MISSING), unavailable: `cannot focus X11 windows: ${X_TOOLS_MISSING}` };
+      return {
+        located: false,
+        target: description,
+        selection: skipped(X_TOOLS_MISSING),
+        activation: skipped(X_TOOLS_MISSING),
+        unavailable: `cannot focus X11 windows: ${X_TOOLS_MISSING}`,
+      };
     }
     const unchecked = "cannot check that the window exists without xdotool (apt install xdotool)";
-    return { located: false, target: description, selection: failed(unchecked), activation: activated.ok ? done(activated.detail) : failed(activated.detail) };
+    return {
+      located: false,
+      target: description,
+      selection: failed(unchecked),
+      activation: activated.ok ? done(activated.detail) : failed(activated.detail),
+    };
   }
   if (!exists.exists) return { located: false, target: description, selection: failed(exists.detail), activation: skipped(exists.detail) };
   const selection = done(`${exists.detail}; a plain X11 terminal has no tabs or panes to select`);
@@ -56,6 +74,8 @@ export const x11Backend = {
     const outcome = await focusWindow({ windowId, display: env.DISPLAY }, context);
     if (outcome.unavailable) return failed(outcome.unavailable);
     if (!outcome.selection.succeeded) return failed(outcome.selection.detail);
-    return outcome.activation.succeeded ? done(`raised ${describeTarget({ windowId, display: env.DISPLAY ?? context.env.DISPLAY })}: ${outcome.activation.detail}`) : failed(outcome.activation.detail);
+    return outcome.activation.succeeded
+      ? done(`raised ${describeTarget({ windowId, display: env.DISPLAY ?? context.env.DISPLAY })}: ${outcome.activation.detail}`)
+      : failed(outcome.activation.detail);
   },
 } satisfies FocusBackend<X11Target>;

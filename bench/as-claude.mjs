@@ -13,7 +13,10 @@ export function runAsClaude(scriptUrl, prefix) {
   const temp = mkdtempSync(join(tmpdir(), prefix));
   const claude = join(temp, "claude");
   symlinkSync(process.execPath, claude);
-  const result = spawnSync(claude, [fileURLToPath(scriptUrl)], { stdio: "inherit", env: { ...process.env, TONGS_BENCH_AS_CLAUDE: "1", TONGS_BENCH_TEMP: temp } });
+  const result = spawnSync(claude, [fileURLToPath(scriptUrl)], {
+    stdio: "inherit",
+    env: { ...process.env, TONGS_BENCH_AS_CLAUDE: "1", TONGS_BENCH_TEMP: temp },
+  });
   rmSync(temp, { recursive: true, force: true });
   process.exit(result.status ?? 1);
 }

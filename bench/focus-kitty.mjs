@@ -54,7 +54,14 @@ async function main() {
   const launched = await sendCommand(address, "launch", { args: ["sleep", "100000"], type: "os-window" });
   const windows = [1, Number(launched.data)];
 
-  const context = { run, env, client: undefined, platform: process.platform, environOf: async () => undefined, raiseOuter: async () => ({ attempted: false, succeeded: false, detail: "" }) };
+  const context = {
+    run,
+    env,
+    client: undefined,
+    platform: process.platform,
+    environOf: async () => undefined,
+    raiseOuter: async () => ({ attempted: false, succeeded: false, detail: "" }),
+  };
   let turn = 0;
   const next = () => windows[turn++ % 2];
   const timed = async (action) => {
@@ -65,30 +72,34 @@ async function main() {
   const contenders = [
     {
       name: "socket: `focus-window --match id:N` (one round trip, no verification)",
-      run: () => timed(async () => {
-        const reply = await sendCommand(address, "focus-window", { match: `id:${next()}` });
-        if (reply.kind !== "ok") throw new Error(JSON.stringify(reply));
-      }),
+      run: () =>
+        timed(async () => {
+          const reply = await sendCommand(address, "focus-window", { match: `id:${next()}` });
+          if (reply.kind !== "ok") throw new Error(JSON.stringify(reply));
+        }),
     },
     {
       name: "socket: `ls` (what one verification poll costs)",
-      run: () => timed(async () => {
-        if ((await sendCommand(address, "ls")).kind !== "ok") throw new Error("ls failed");
-      }),
+      run: () =>
+        timed(async () => {
+          if ((await sendCommand(address, "ls")).kind !== "ok") throw new Error("ls failed");
+        }),
     },
     {
       name: "kitty backend: ls + focus-window + verify until the OS window has the focus",
-      run: () => timed(async () => {
-        const outcome = await focusKitty({ windowId: next(), listenOn, display: env.DISPLAY }, context);
-        if (!outcome.selection.succeeded || !outcome.activation.succeeded) throw new Error(JSON.stringify(outcome));
-      }),
+      run: () =>
+        timed(async () => {
+          const outcome = await focusKitty({ windowId: next(), listenOn, display: env.DISPLAY }, context);
+          if (!outcome.selection.succeeded || !outcome.activation.succeeded) throw new Error(JSON.stringify(outcome));
+        }),
     },
     {
       name: "`kitty @ --to SOCK focus-window --match id:N` (a process, Python client)",
-      run: () => timed(async () => {
-        const result = spawnSync("kitty", ["@", "--to", listenOn, "focus-window", "--match", `id:${next()}`], { env });
-        if (result.status !== 0) throw new Error(String(result.stderr));
-      }),
+      run: () =>
+        timed(async () => {
+          const result = spawnSync("kitty", ["@", "--to", listenOn, "focus-window", "--match", `id:${next()}`], { env });
+          if (result.status !== 0) throw new Error(String(result.stderr));
+        }),
     },
   ];
   const samples = contenders.map(() => []);
@@ -96,7 +107,9 @@ async function main() {
   for (let index = 0; index < runs; index++) for (const [at, contender] of contenders.entries()) samples[at].push(await contender.run());
 
   const version = spawnSync("kitty", ["--version"], { encoding: "utf8" }).stdout.trim().split(" ").slice(0, 2).join(" ");
-  console.log(`Machine: ${cpus().length} x ${cpus()[0]?.model ?? "cpu"}, ${process.platform} ${process.arch}, Node ${process.version}; ${version} under Xvfb, no window manager; ${runs} runs each, interleaved.`);
+  console.log(
+    `Machine: ${cpus().length} x ${cpus()[0]?.model ?? "cpu"}, ${process.platform} ${process.arch}, Node ${process.version}; ${version} under Xvfb, no window manager; ${runs} runs each, interleaved.`,
+  );
   console.log();
   const fmt = (ms) => `${ms.toFixed(1)} ms`;
   const floor = stats(samples[0]).median;

@@ -14,15 +14,40 @@ const HOOK = join(root, "bin", "tongs-agents-hook.cjs");
 const runs = Number(process.env.BENCH_INPUT_RUNS ?? 10);
 
 const temp = runAsClaude(import.meta.url, "tongs-bench-input-");
-const env = { ...process.env, HOME: temp, TONGS_AGENTS_STATE_DIR: join(temp, "state"), TONGS_AGENTS_DEBUG: "1", NODE: process.execPath, HOOK };
+const env = {
+  ...process.env,
+  HOME: temp,
+  TONGS_AGENTS_STATE_DIR: join(temp, "state"),
+  TONGS_AGENTS_DEBUG: "1",
+  NODE: process.execPath,
+  HOOK,
+};
 for (const name of ["TMUX", "TMUX_PANE", "TONGS_AGENTS_LAUNCH_ID", "TONGS_AGENTS_PROFILE"]) delete env[name];
 const logPath = join(temp, "state", "hook.log");
 
 const base = { session_id: "bench", transcript_path: "/home/user/.claude/projects/p/bench.jsonl", cwd: "/w" };
 const payloads = {
-  small: { ...base, hook_event_name: "PostToolUse", tool_name: "Bash", tool_input: { command: "true" }, tool_response: { stdout: "", stderr: "" } },
-  "80 KB": { ...base, hook_event_name: "PostToolUse", tool_name: "Bash", tool_input: { command: "cat" }, tool_response: { stdout: "line of output\n".repeat(5500), stderr: "" } },
-  "16 MB": { ...base, hook_event_name: "PostToolUse", tool_name: "Bash", tool_input: { command: "cat" }, tool_response: { stdout: "x".repeat(16_000_000), stderr: "" } },
+  small: {
+    ...base,
+    hook_event_name: "PostToolUse",
+    tool_name: "Bash",
+    tool_input: { command: "true" },
+    tool_response: { stdout: "", stderr: "" },
+  },
+  "80 KB": {
+    ...base,
+    hook_event_name: "PostToolUse",
+    tool_name: "Bash",
+    tool_input: { command: "cat" },
+    tool_response: { stdout: "line of output\n".repeat(5500), stderr: "" },
+  },
+  "16 MB": {
+    ...base,
+    hook_event_name: "PostToolUse",
+    tool_name: "Bash",
+    tool_input: { command: "cat" },
+    tool_response: { stdout: "x".repeat(16_000_000), stderr: "" },
+  },
   "20 MB (past the 16 MiB cap)": { ...base, hook_event_name: "Stop", last_assistant_message: `Done. ${"y".repeat(20_000_000)}` },
 };
 const files = Object.fromEntries(
@@ -55,11 +80,21 @@ function time(file, args, { input, hold = false, extraEnv = {} } = {}) {
 }
 
 // Through /bin/sh -c as Claude Code runs hooks: `exec` keeps the socketpair as the hook's stdin; `cat file |` gives a pipe.
-const viaSocket = (name) => () => time("/bin/sh", ["-c", `exec "$NODE" "$HOOK" ${aliasOf(name)} --agent claude`], { input: readFileSync(files[name]) });
-const viaPipe = (name) => () => time("/bin/sh", ["-c", `cat "$FILE" | exec "$NODE" "$HOOK" ${aliasOf(name)} --agent claude`], { extraEnv: { FILE: files[name] } });
+const viaSocket = (name) => () =>
+  time("/bin/sh", ["-c", `exec "$NODE" "$HOOK" ${aliasOf(name)} --agent claude`], { input: readFileSync(files[name]) });
+const viaPipe = (name) => () =>
+  time("/bin/sh", ["-c", `cat "$FILE" | exec "$NODE" "$HOOK" ${aliasOf(name)} --agent claude`], { extraEnv: { FILE: files[name] } });
 const heldSocket = (input) => () => time("/bin/sh", ["-c", 'exec "$NODE" "$HOOK" tool-done --agent claude'], { input, hold: true });
 // bash: a process substitution is an anonymous pipe whose writer (sleep) holds it open; killed once the hook is gone.
-const heldPipe = (input) => () => time("bash", ["-c", 'exec 3< <(printf "%s" "$PAYLOAD"; exec sleep 30); holder=$!; "$NODE" "$HOOK" tool-done --agent claude <&3; code=$?; kill $holder; exit $code'], { extraEnv: { PAYLOAD: input } });
+const heldPipe = (input) => () =>
+  time(
+    "bash",
+    [
+      "-c",
+      'exec 3< <(printf "%s" "$PAYLOAD"; exec sleep 30); holder=$!; "$NODE" "$HOOK" tool-done --agent claude <&3; code=$?; kill $holder; exit $code',
+    ],
+    { extraEnv: { PAYLOAD: input } },
+  );
 
 const whole = JSON.stringify(payloads.small);
 // Cut after cwd: what a writer that stalls mid-payload leaves, and enough to apply (hook-input.ts).
@@ -85,10 +120,15 @@ await time(process.execPath, [HOOK, "session-start", "--agent", "claude"], { inp
 const samples = rows.map(() => []);
 for (let index = 0; index < runs; index++) for (const [at, [, run]] of rows.entries()) samples[at].push(await run());
 // Every run must have applied its event (the debug log names any that did not).
-const outcomes = readFileSync(logPath, "utf8").trim().split("\n").map((line) => JSON.parse(line));
+const outcomes = readFileSync(logPath, "utf8")
+  .trim()
+  .split("\n")
+  .map((line) => JSON.parse(line));
 const notWritten = outcomes.filter((outcome) => outcome.action !== "written");
 const fmt = (ms) => `${ms.toFixed(0)} ms`;
-console.log(`Machine: ${cpus().length} x ${cpus()[0]?.model ?? "cpu"}, ${process.platform} ${process.arch}, Node ${process.version}; ${runs} runs each, interleaved.`);
+console.log(
+  `Machine: ${cpus().length} x ${cpus()[0]?.model ?? "cpu"}, ${process.platform} ${process.arch}, Node ${process.version}; ${runs} runs each, interleaved.`,
+);
 console.log();
 console.log("| hook wall time (spawn to exit) | median | p90 | max |");
 console.log("|---|---|---|---|");
@@ -97,4 +137,6 @@ for (const [at, [name]] of rows.entries()) {
   console.log(`| ${name} | ${fmt(row.median)} | ${fmt(row.p90)} | ${fmt(row.max)} |`);
 }
 console.log();
-console.log(`Events not written: ${notWritten.length} of ${outcomes.length}${notWritten.length ? ` (${JSON.stringify(notWritten[0])})` : ""}`);
+console.log(
+  `Events not written: ${notWritten.length} of ${outcomes.length}${notWritten.length ? ` (${JSON.stringify(notWritten[0])})` : ""}`,
+);

@@ -16,7 +16,10 @@ const runs = Number(process.env.BENCH_RUNS ?? 30);
 if (process.env.TONGS_BENCH_AS_CLAUDE !== "1") {
   const temp = mkdtempSync(join(tmpdir(), "tongs-bench-notify-"));
   symlinkSync(process.execPath, join(temp, "claude"));
-  const result = spawnSync(join(temp, "claude"), [fileURLToPath(import.meta.url)], { stdio: "inherit", env: { ...process.env, TONGS_BENCH_AS_CLAUDE: "1", TONGS_BENCH_TEMP: temp } });
+  const result = spawnSync(join(temp, "claude"), [fileURLToPath(import.meta.url)], {
+    stdio: "inherit",
+    env: { ...process.env, TONGS_BENCH_AS_CLAUDE: "1", TONGS_BENCH_TEMP: temp },
+  });
   rmSync(temp, { recursive: true, force: true });
   process.exit(result.status ?? 1);
 }
@@ -27,7 +30,10 @@ for (const name of ["TMUX", "TMUX_PANE", "DBUS_SESSION_BUS_ADDRESS", "TONGS_AGEN
 const envOf = (notify) => ({ ...base, TONGS_AGENTS_STATE_DIR: join(temp, `state-${notify}`), TONGS_AGENTS_NOTIFY: notify });
 const hook = (alias, notify, session) => {
   const started = process.hrtime.bigint();
-  const result = spawnSync(process.execPath, [HOOK, alias, "--agent", "claude"], { input: JSON.stringify({ session_id: session, cwd: "/w/bench", tool_name: "Bash" }), env: envOf(notify) });
+  const result = spawnSync(process.execPath, [HOOK, alias, "--agent", "claude"], {
+    input: JSON.stringify({ session_id: session, cwd: "/w/bench", tool_name: "Bash" }),
+    env: envOf(notify),
+  });
   if (result.status !== 0) throw new Error(`hook ${alias} exited ${result.status}`);
   return Number(process.hrtime.bigint() - started) / 1e6;
 };
@@ -49,7 +55,12 @@ const fmt = (ms) => `${ms.toFixed(1)} ms`;
 console.log(`Machine: ${cpus().length} x ${cpus()[0]?.model ?? "cpu"}, Node ${process.version}; ${runs} runs each, interleaved.\n`);
 console.log("| hook event | notifier on: median | p90 | off: median | p90 | on/off (medians) |");
 console.log("|---|---|---|---|---|---|");
-for (const [key, label] of [["same", "prompt-submit (state unchanged: no notifier)"], ["change", "permission-request (state -> waiting: starts the notifier)"]]) {
+for (const [key, label] of [
+  ["same", "prompt-submit (state unchanged: no notifier)"],
+  ["change", "permission-request (state -> waiting: starts the notifier)"],
+]) {
   const { on, off } = samples[key];
-  console.log(`| ${label} | ${fmt(median(on))} | ${fmt(p90(on))} | ${fmt(median(off))} | ${fmt(p90(off))} | ${(median(on) / median(off)).toFixed(2)}x |`);
+  console.log(
+    `| ${label} | ${fmt(median(on))} | ${fmt(p90(on))} | ${fmt(median(off))} | ${fmt(p90(off))} | ${(median(on) / median(off)).toFixed(2)}x |`,
+  );
 }

@@ -48,7 +48,9 @@ const print = (text = "") => {
   console.log(text);
 };
 
-print(`Machine: ${cpus().length} x ${cpus()[0]?.model ?? "cpu"}, ${process.platform} ${process.arch}, Node ${process.version}; ${runs} runs each, interleaved.`);
+print(
+  `Machine: ${cpus().length} x ${cpus()[0]?.model ?? "cpu"}, ${process.platform} ${process.arch}, Node ${process.version}; ${runs} runs each, interleaved.`,
+);
 print();
 
 // 1. One hook event against node -e 0 and a jq one-liner.
@@ -57,31 +59,46 @@ const jqLog = join(temp, "events.jsonl");
 const hasJq = spawnSync("jq", ["--version"]).status === 0;
 const single = compare([
   { name: "`node -e 0` (floor of any Node hook)", run: () => timeOnce(process.execPath, ["-e", "0"], "") },
-  { name: "tongs-agents-hook prompt-submit (validate, identify, lock, write)", run: () => timeOnce(process.execPath, [HOOK, "prompt-submit", "--agent", "claude"], payload) },
-  ...(hasJq ? [{ name: "`sh -c 'jq -c . >> events.jsonl'` (append raw JSON)", run: () => timeOnce("/bin/sh", ["-c", `jq -c . >> '${jqLog}'`], payload) }] : []),
+  {
+    name: "tongs-agents-hook prompt-submit (validate, identify, lock, write)",
+    run: () => timeOnce(process.execPath, [HOOK, "prompt-submit", "--agent", "claude"], payload),
+  },
+  ...(hasJq
+    ? [
+        {
+          name: "`sh -c 'jq -c . >> events.jsonl'` (append raw JSON)",
+          run: () => timeOnce("/bin/sh", ["-c", `jq -c . >> '${jqLog}'`], payload),
+        },
+      ]
+    : []),
 ]);
 const floor = single[0].median;
 print("| one event | median | p90 | mean | median vs `node -e 0` |");
 print("|---|---|---|---|---|");
-for (const row of single) print(`| ${row.name} | ${fmt(row.median)} | ${fmt(row.p90)} | ${fmt(row.mean)} | ${(row.median / floor).toFixed(2)}x |`);
+for (const row of single)
+  print(`| ${row.name} | ${fmt(row.median)} | ${fmt(row.p90)} | ${fmt(row.mean)} | ${(row.median / floor).toFixed(2)}x |`);
 print();
 
 // 2. 32 concurrent events on one record.
 async function burst(count) {
   const started = process.hrtime.bigint();
   await Promise.all(
-    Array.from({ length: count }, (_, index) =>
-      new Promise((resolve, reject) => {
-        const child = spawn(process.execPath, [HOOK, "tool-use", "--agent", "claude"], { env });
-        child.on("close", (code) => (code === 0 ? resolve() : reject(new Error(`hook exited ${code}`))));
-        child.stdin.end(JSON.stringify({ session_id: "burst", cwd: "/w", tool_name: `T${index}` }));
-      }),
+    Array.from(
+      { length: count },
+      (_, index) =>
+        new Promise((resolve, reject) => {
+          const child = spawn(process.execPath, [HOOK, "tool-use", "--agent", "claude"], { env });
+          child.on("close", (code) => (code === 0 ? resolve() : reject(new Error(`hook exited ${code}`))));
+          child.stdin.end(JSON.stringify({ session_id: "burst", cwd: "/w", tool_name: `T${index}` }));
+        }),
     ),
   );
   return Number(process.hrtime.bigint() - started) / 1e6;
 }
 const burstRecord = () => {
-  const digest = createHash("sha256").update(JSON.stringify(["claude", "burst", `pid:${process.pid}@${startToken()}`])).digest("hex");
+  const digest = createHash("sha256")
+    .update(JSON.stringify(["claude", "burst", `pid:${process.pid}@${startToken()}`]))
+    .digest("hex");
   return JSON.parse(spawnSync("cat", [join(temp, "state", "sessions", `${digest}.json`)], { encoding: "utf8" }).stdout || "{}");
 };
 function startToken() {
@@ -89,7 +106,10 @@ function startToken() {
   const boot = spawnSync("cat", ["/proc/sys/kernel/random/boot_id"], { encoding: "utf8" }).stdout.trim();
   return `linux:${boot}:${stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19]}`;
 }
-spawnSync(process.execPath, [HOOK, "session-start", "--agent", "claude"], { input: JSON.stringify({ session_id: "burst", cwd: "/w" }), env });
+spawnSync(process.execPath, [HOOK, "session-start", "--agent", "claude"], {
+  input: JSON.stringify({ session_id: "burst", cwd: "/w" }),
+  env,
+});
 const bursts = [];
 const burstRounds = Math.max(3, Math.round(runs / 10));
 for (let round = 0; round < burstRounds; round++) bursts.push(await burst(32));
@@ -113,7 +133,27 @@ function seed(count) {
     const id = createHash("sha256").update(`r${index}`).digest("hex");
     writeFileSync(
       join(sessions, `${id}.json`),
-      JSON.stringify({ schema_version: 1, canonical_id: `fleet:v1:claude:${id}`, harness: "claude", session_id: `s${index}`, instance_id: `pid:${4_000_000 + index}@t`, identity: "process", pid: 4_000_000 + index, process_start: "t", cwd: `/work/project-${index % 50}`, status: ["running", "waiting", "idle", "ended"][index % 4], detail: "detail", tool: "", sequence: null, arrival_sequence: 3, last_event: "claude.stop", created_at: now, updated_at: now, status_changed_at: now, terminal: { env: { TMUX: "/tmp/tmux-0/default,1,0", TMUX_PANE: `%${index}` } } }),
+      JSON.stringify({
+        schema_version: 1,
+        canonical_id: `fleet:v1:claude:${id}`,
+        harness: "claude",
+        session_id: `s${index}`,
+        instance_id: `pid:${4_000_000 + index}@t`,
+        identity: "process",
+        pid: 4_000_000 + index,
+        process_start: "t",
+        cwd: `/work/project-${index % 50}`,
+        status: ["running", "waiting", "idle", "ended"][index % 4],
+        detail: "detail",
+        tool: "",
+        sequence: null,
+        arrival_sequence: 3,
+        last_event: "claude.stop",
+        created_at: now,
+        updated_at: now,
+        status_changed_at: now,
+        terminal: { env: { TMUX: "/tmp/tmux-0/default,1,0", TMUX_PANE: `%${index}` } },
+      }),
     );
   }
   return state;
@@ -124,7 +164,13 @@ print("|---|---|---|");
 for (const count of [1000, 10000]) {
   const state = seed(count);
   const samples = [];
-  for (let index = 0; index < listRuns; index++) samples.push(timeOnce(process.execPath, [CLI, "list", "--json", "--all"], "", { env: { ...env, TONGS_AGENTS_STATE_DIR: state }, maxBuffer: 256 * 1024 * 1024 }));
+  for (let index = 0; index < listRuns; index++)
+    samples.push(
+      timeOnce(process.execPath, [CLI, "list", "--json", "--all"], "", {
+        env: { ...env, TONGS_AGENTS_STATE_DIR: state },
+        maxBuffer: 256 * 1024 * 1024,
+      }),
+    );
   const row = stats(samples);
   print(`| ${count.toLocaleString("en")} records | ${fmt(row.median)} | ${fmt(row.p90)} |`);
 }

@@ -43,7 +43,9 @@ try {
       if (!outcome.selection.succeeded) throw new Error(`focus failed: ${JSON.stringify(outcome)}`);
     }
     times.sort((a, b) => a - b);
-    process.stdout.write(`actions ${gap} ms apart: median ${times[Math.floor(runs / 2)]?.toFixed(1)} ms, max ${times.at(-1)?.toFixed(1)} ms\n`);
+    process.stdout.write(
+      `actions ${gap} ms apart: median ${times[Math.floor(runs / 2)]?.toFixed(1)} ms, max ${times.at(-1)?.toFixed(1)} ms\n`,
+    );
   }
 } finally {
   // Quitting the session ends its client, which ends the outer tmux server; kill-server covers a failed start.

@@ -29,19 +29,40 @@ function world(name, { transcripts }) {
   const files = [];
   for (let index = 0; index < 100; index++) {
     const session = `bench-${index}`;
-    const digest = createHash("sha256").update(JSON.stringify(["claude", session, instance])).digest("hex");
+    const digest = createHash("sha256")
+      .update(JSON.stringify(["claude", session, instance]))
+      .digest("hex");
     const running = index < 40;
     const transcript = join(projects, `${session}.jsonl`);
     if (transcripts && running) {
       writeFileSync(transcript, LINE.repeat(4096));
       files.push(transcript);
     }
-    writeFileSync(join(sessions, `${digest}.json`), JSON.stringify({
-      schema_version: 1, canonical_id: `fleet:v1:claude:${digest}`, harness: "claude", session_id: session, instance_id: instance, identity: "process",
-      pid: process.pid, process_start: token, cwd: "/w", status: running ? "running" : "idle", detail: "", tool: "", sequence: null, arrival_sequence: 1,
-      last_event: "claude.prompt-submit", created_at: updated, updated_at: updated, status_changed_at: updated, terminal: { env: {} },
-      ...(transcripts && running ? { transcript_path: transcript } : {}),
-    }));
+    writeFileSync(
+      join(sessions, `${digest}.json`),
+      JSON.stringify({
+        schema_version: 1,
+        canonical_id: `fleet:v1:claude:${digest}`,
+        harness: "claude",
+        session_id: session,
+        instance_id: instance,
+        identity: "process",
+        pid: process.pid,
+        process_start: token,
+        cwd: "/w",
+        status: running ? "running" : "idle",
+        detail: "",
+        tool: "",
+        sequence: null,
+        arrival_sequence: 1,
+        last_event: "claude.prompt-submit",
+        created_at: updated,
+        updated_at: updated,
+        status_changed_at: updated,
+        terminal: { env: {} },
+        ...(transcripts && running ? { transcript_path: transcript } : {}),
+      }),
+    );
   }
   const env = { ...process.env, HOME: join(temp, name), TONGS_AGENTS_STATE_DIR: stateDir, TONGS_AGENTS_DISCOVERY: "off" };
   for (const variable of ["TMUX", "TMUX_PANE", "TONGS_AGENTS_DEBUG"]) delete env[variable];
@@ -70,7 +91,10 @@ try {
   const contenders = [
     { name: "`status`, 100 records, none with a transcript (floor)", run: () => time(plain.env) },
     { name: "`status`, 40 running with 4 MiB transcripts, nothing new", run: () => time(steady.env) },
-    { name: "`status`, 40 running, 64 KiB appended to each since the last look", run: () => (growing.files.forEach((file) => appendFileSync(file, chunk)), time(growing.env)) },
+    {
+      name: "`status`, 40 running, 64 KiB appended to each since the last look",
+      run: () => (growing.files.forEach((file) => appendFileSync(file, chunk)), time(growing.env)),
+    },
   ];
   const samples = contenders.map(() => []);
   for (const contender of contenders) contender.run();

@@ -72,23 +72,61 @@ const statuses = ["running", "idle", "started", "running", "idle"];
 for (let index = 0; index < 500; index++) {
   const status = index === 0 ? "waiting" : statuses[index % statuses.length];
   const instance = `pid:${process.pid}@${token}`;
-  const digest = createHash("sha256").update(JSON.stringify(["claude", `bench-${index}`, instance])).digest("hex");
-  writeFileSync(join(sessions, `${digest}.json`), JSON.stringify({
-    schema_version: 1, canonical_id: `fleet:v1:claude:${digest}`, harness: "claude", session_id: `bench-${index}`, instance_id: instance, identity: "process",
-    pid: process.pid, process_start: token, cwd: `/work/project-${index % 40}`, status, detail: `step ${index}`, tool: "", sequence: null, arrival_sequence: 1,
-    last_event: "claude.stop", created_at: now, updated_at: now, status_changed_at: now,
-    terminal: { env: index === 0 ? { TMUX: `${inner},${serverPid},0`, TMUX_PANE: pane } : {} },
-  }));
+  const digest = createHash("sha256")
+    .update(JSON.stringify(["claude", `bench-${index}`, instance]))
+    .digest("hex");
+  writeFileSync(
+    join(sessions, `${digest}.json`),
+    JSON.stringify({
+      schema_version: 1,
+      canonical_id: `fleet:v1:claude:${digest}`,
+      harness: "claude",
+      session_id: `bench-${index}`,
+      instance_id: instance,
+      identity: "process",
+      pid: process.pid,
+      process_start: token,
+      cwd: `/work/project-${index % 40}`,
+      status,
+      detail: `step ${index}`,
+      tool: "",
+      sequence: null,
+      arrival_sequence: 1,
+      last_event: "claude.stop",
+      created_at: now,
+      updated_at: now,
+      status_changed_at: now,
+      terminal: { env: index === 0 ? { TMUX: `${inner},${serverPid},0`, TMUX_PANE: pane } : {} },
+    }),
+  );
 }
 
 const contenders = [
   { name: "`node -e 0` (floor)", run: () => timeSync(process.execPath, ["-e", "0"]) },
-  { name: "`tongs-agents status --format tmux` (500 sessions)", run: () => timeSync(process.execPath, [CLI, "status", "--format", "tmux"]) },
+  {
+    name: "`tongs-agents status --format tmux` (500 sessions)",
+    run: () => timeSync(process.execPath, [CLI, "status", "--format", "tmux"]),
+  },
   // Every other row runs after earlier listings, as a status line does; this one as if all 500 records had changed.
-  { name: "the same `status`, validated-record cache removed first (every record validated)", run: () => (rmSync(join(stateDir, "validated-records.json"), { force: true }), timeSync(process.execPath, [CLI, "status", "--format", "tmux"])) },
-  { name: "`tongs-agents next --client <tty>` (500 sessions, lands on the waiting pane)", run: () => timeSync(process.execPath, [CLI, "next", "--client", client]) },
-  { name: "`tongs-agents focus <id> --client <tty>` (end to end, verified)", run: () => timeSync(process.execPath, [CLI, "focus", "bench-0", "--client", client]) },
-  { name: "bare `tmux switch-client -c <tty> -t %N` (same pane, unverified)", run: () => timeSync("tmux", ["-S", inner, "switch-client", "-c", client, "-t", pane]) },
+  {
+    name: "the same `status`, validated-record cache removed first (every record validated)",
+    run: () => (
+      rmSync(join(stateDir, "validated-records.json"), { force: true }),
+      timeSync(process.execPath, [CLI, "status", "--format", "tmux"])
+    ),
+  },
+  {
+    name: "`tongs-agents next --client <tty>` (500 sessions, lands on the waiting pane)",
+    run: () => timeSync(process.execPath, [CLI, "next", "--client", client]),
+  },
+  {
+    name: "`tongs-agents focus <id> --client <tty>` (end to end, verified)",
+    run: () => timeSync(process.execPath, [CLI, "focus", "bench-0", "--client", client]),
+  },
+  {
+    name: "bare `tmux switch-client -c <tty> -t %N` (same pane, unverified)",
+    run: () => timeSync("tmux", ["-S", inner, "switch-client", "-c", client, "-t", pane]),
+  },
 ];
 const samples = contenders.map(() => []);
 const paints = [];
@@ -107,7 +145,9 @@ try {
     console.log(`| ${contender.name} | ${fmt(row.median)} | ${fmt(row.p90)} | ${(row.median / floor).toFixed(2)}x |`);
   });
   const paint = stats(paints);
-  console.log(`| picker first screen in a pty (500 sessions) | ${fmt(paint.median)} | ${fmt(paint.p90)} | ${(paint.median / floor).toFixed(2)}x |`);
+  console.log(
+    `| picker first screen in a pty (500 sessions) | ${fmt(paint.median)} | ${fmt(paint.p90)} | ${(paint.median / floor).toFixed(2)}x |`,
+  );
 } finally {
   for (const socket of [outer, inner]) spawnSync("tmux", ["-S", socket, "kill-server"]);
   rmSync(temp, { recursive: true, force: true });

@@ -55,7 +55,8 @@ describe("buildImage", () => {
   afterEach(() => rmSync(cache, { recursive: true, force: true }));
 
   const podmanCommands = (calls: string[][]) => calls.filter(([file]) => file === "podman").map((call) => call[4]);
-  const build = (world: ReturnType<typeof fakeWorld>, agents: ("pi" | "claude")[] = []) => buildImage({ env, exec: world.exec, agents, isRoot: () => true });
+  const build = (world: ReturnType<typeof fakeWorld>, agents: ("pi" | "claude")[] = []) =>
+    buildImage({ env, exec: world.exec, agents, isRoot: () => true });
 
   it("builds debian, node and app layers from a bare state, each labelled with its hash", async () => {
     const world = fakeWorld();
@@ -107,7 +108,11 @@ describe("buildImage", () => {
     expect(installs[0]).toContain("@earendil-works/pi-coding-agent@1.6.0");
     const [, node, agents] = result.ok ? result.layers : [];
     const builds = world.calls.filter((call) => call[4] === "build");
-    expect(builds.map((call) => call[call.indexOf("--build-arg") + 1])).toEqual([expect.any(String), `PARENT=${node?.ref}`, `PARENT=${agents?.ref}`]);
+    expect(builds.map((call) => call[call.indexOf("--build-arg") + 1])).toEqual([
+      expect.any(String),
+      `PARENT=${node?.ref}`,
+      `PARENT=${agents?.ref}`,
+    ]);
   });
 
   it("fails with the reason when DOCKER_HOST is not the podman socket", async () => {
@@ -124,7 +129,10 @@ describe("buildImage", () => {
 
   it("reports a failing program with its output", async () => {
     const world = fakeWorld();
-    const failing: Exec = async (file, args, options) => (file === "podman" && args[3] === "import" ? { code: 125, stdout: "", stderr: "Error: short-name resolution" } : world.exec(file, args, options));
+    const failing: Exec = async (file, args, options) =>
+      file === "podman" && args[3] === "import"
+        ? { code: 125, stdout: "", stderr: "Error: short-name resolution" }
+        : world.exec(file, args, options);
     const result = await buildImage({ env, exec: failing, isRoot: () => true });
     expect(result).toMatchObject({ ok: false, reason: "build" });
     expect(!result.ok && result.detail).toContain("short-name resolution");

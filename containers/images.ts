@@ -33,8 +33,7 @@ export interface LayerReport {
 }
 
 export type BuildResult =
-  | { ok: true; image: string; layers: readonly LayerReport[] }
-  | { ok: false; reason: "no-socket" | "not-root" | "build"; detail: string };
+  { ok: true; image: string; layers: readonly LayerReport[] } | { ok: false; reason: "no-socket" | "not-root" | "build"; detail: string };
 
 type FailureReason = "no-socket" | "not-root" | "build";
 
@@ -98,27 +97,43 @@ class Builder {
     this.log = options.log ?? (() => undefined);
     this.root = options.root ?? REPO_ROOT;
     const host = options.env.DOCKER_HOST ?? "";
-    if (!host.startsWith("unix://")) throw new BuildFailure("no-socket", `DOCKER_HOST is ${host ? `'${host}'` : "not set"}; expected the rootless Podman socket (eval "$(bash containers/podman.sh env)")`);
+    if (!host.startsWith("unix://"))
+      throw new BuildFailure(
+        "no-socket",
+        `DOCKER_HOST is ${host ? `'${host}'` : "not set"}; expected the rootless Podman socket (eval "$(bash containers/podman.sh env)")`,
+      );
     this.url = host;
   }
 
   async build(): Promise<string> {
     let parent = await this.layer("debian", { DEBIAN, mirror: findMirror(DEBIAN.suite) }, (ref, hash) => this.importDebian(ref, hash));
-    parent = await this.layer("node", { parent: parent.hash, NODE, containerfile: containerfile("node.Containerfile") }, (ref, hash) => this.buildNode(ref, hash, parent.ref));
+    parent = await this.layer("node", { parent: parent.hash, NODE, containerfile: containerfile("node.Containerfile") }, (ref, hash) =>
+      this.buildNode(ref, hash, parent.ref),
+    );
     const agents = [...new Set(this.options.agents ?? [])].sort();
     if (agents.length > 0) {
       const below = parent;
       const recipes = agents.map((id) => [id, AGENTS[id]] as const);
-      parent = await this.layer(`agents-${agents.join("-")}`, { parent: below.hash, recipes, containerfile: containerfile("npm-prefix.Containerfile") }, (ref, hash) =>
-        this.buildAgents(ref, hash, below.ref, recipes.map(([, recipe]) => `${recipe.package}@${recipe.version}`)),
+      parent = await this.layer(
+        `agents-${agents.join("-")}`,
+        { parent: below.hash, recipes, containerfile: containerfile("npm-prefix.Containerfile") },
+        (ref, hash) =>
+          this.buildAgents(
+            ref,
+            hash,
+            below.ref,
+            recipes.map(([, recipe]) => `${recipe.package}@${recipe.version}`),
+          ),
       );
     }
     const packed = await this.packSelf();
     try {
       const below = parent;
       const name = agents.length > 0 ? `app-${agents.join("-")}` : "app";
-      const app = await this.layer(name, { parent: below.hash, tarball: sha256File(packed.tarball), containerfile: containerfile("npm-prefix.Containerfile") }, (ref, hash) =>
-        this.buildPrefix(ref, hash, below.ref, [packed.tarball]),
+      const app = await this.layer(
+        name,
+        { parent: below.hash, tarball: sha256File(packed.tarball), containerfile: containerfile("npm-prefix.Containerfile") },
+        (ref, hash) => this.buildPrefix(ref, hash, below.ref, [packed.tarball]),
       );
       return app.ref;
     } finally {
@@ -126,7 +141,11 @@ class Builder {
     }
   }
 
-  private async layer(layer: string, recipe: unknown, make: (ref: string, hash: string) => Promise<void>): Promise<{ ref: string; hash: string }> {
+  private async layer(
+    layer: string,
+    recipe: unknown,
+    make: (ref: string, hash: string) => Promise<void>,
+  ): Promise<{ ref: string; hash: string }> {
     const started = performance.now();
     const hash = recipeHash({ layer, recipe });
     const ref = refOf(layer, hash);
@@ -151,15 +170,26 @@ class Builder {
     const dir = join(this.options.cache, "rootfs");
     const tarball = join(dir, `debian-${hash.slice(0, 16)}.tar`);
     if (existsSync(tarball)) return tarball;
-    if (!(this.options.isRoot ?? (() => process.getuid?.() === 0))()) throw new BuildFailure("not-root", "debootstrap needs root to make the Debian root filesystem (run as root, or run containers/ci.sh once)");
+    if (!(this.options.isRoot ?? (() => process.getuid?.() === 0))())
+      throw new BuildFailure(
+        "not-root",
+        "debootstrap needs root to make the Debian root filesystem (run as root, or run containers/ci.sh once)",
+      );
     mkdirSync(dir, { recursive: true });
-    for (const stale of readdirSync(dir).filter((name) => name.startsWith("tmp-"))) rmSync(join(dir, stale), { recursive: true, force: true });
+    for (const stale of readdirSync(dir).filter((name) => name.startsWith("tmp-")))
+      rmSync(join(dir, stale), { recursive: true, force: true });
     const work = mkdtempSync(join(dir, "tmp-"));
     try {
       const rootfs = join(work, "rootfs");
       const mirror = findMirror(DEBIAN.suite);
       this.log(`debootstrap ${DEBIAN.suite} from ${mirror} (about a minute)`);
-      await this.run("/usr/sbin/debootstrap", [`--variant=${DEBIAN.variant}`, `--include=${DEBIAN.packages.join(",")}`, DEBIAN.suite, rootfs, mirror]);
+      await this.run("/usr/sbin/debootstrap", [
+        `--variant=${DEBIAN.variant}`,
+        `--include=${DEBIAN.packages.join(",")}`,
+        DEBIAN.suite,
+        rootfs,
+        mirror,
+      ]);
       // Unquoted $* on purpose: the prune entries are globs relative to the root filesystem.
       await this.run("sh", ["-c", `cd "$1" && shift && rm -rf -- $*`, "prune", rootfs, ...DEBIAN.prune]);
       await this.run("tar", ["--numeric-owner", "-C", rootfs, "-cf", join(work, "rootfs.tar"), "."]);
@@ -189,7 +219,22 @@ class Builder {
   /** npm install --global into a prefix on the host (the way a user installs), then copy it onto /usr/local. */
   private async buildPrefix(ref: string, hash: string, parent: string, specs: readonly string[], given?: string): Promise<void> {
     const go = async (context: string) => {
-      await this.run("npm", ["install", "--global", "--prefix", join(context, "prefix"), "--cache", this.npmCache, "--no-audit", "--no-fund", "--loglevel=error", ...specs], { cwd: context });
+      await this.run(
+        "npm",
+        [
+          "install",
+          "--global",
+          "--prefix",
+          join(context, "prefix"),
+          "--cache",
+          this.npmCache,
+          "--no-audit",
+          "--no-fund",
+          "--loglevel=error",
+          ...specs,
+        ],
+        { cwd: context },
+      );
       copyFileSync(join(RECIPES, "npm-prefix.Containerfile"), join(context, "Containerfile"));
       await this.podmanBuild(context, ref, hash, parent);
     };
@@ -214,9 +259,14 @@ class Builder {
     }
     mkdirSync(dir, { recursive: true });
     this.log(`npm pack ${spec}`);
-    const result = await this.run("npm", ["pack", spec, "--pack-destination", dir, "--cache", this.npmCache, "--ignore-scripts", "--loglevel=error"], { cwd: dir });
+    const result = await this.run(
+      "npm",
+      ["pack", spec, "--pack-destination", dir, "--cache", this.npmCache, "--ignore-scripts", "--loglevel=error"],
+      { cwd: dir },
+    );
     const name = result.stdout.trim().split("\n").pop() ?? "";
-    if (!name.endsWith(".tgz") || !existsSync(join(dir, name))) throw new BuildFailure("build", `npm pack ${spec} printed '${name}', not a tarball`);
+    if (!name.endsWith(".tgz") || !existsSync(join(dir, name)))
+      throw new BuildFailure("build", `npm pack ${spec} printed '${name}', not a tarball`);
     writeFileSync(marker, `${name}\n`);
     return join(dir, name);
   }
@@ -236,7 +286,19 @@ class Builder {
 
   private async podmanBuild(context: string, ref: string, hash: string, parent: string): Promise<void> {
     // --pull=never: the parent is local; nothing can be pulled here and trying would only wait for a timeout.
-    await this.podman(["build", "--pull=never", "--build-arg", `PARENT=${parent}`, "--label", `${RECIPE_LABEL}=${hash}`, "-f", join(context, "Containerfile"), "-t", ref, context]);
+    await this.podman([
+      "build",
+      "--pull=never",
+      "--build-arg",
+      `PARENT=${parent}`,
+      "--label",
+      `${RECIPE_LABEL}=${hash}`,
+      "-f",
+      join(context, "Containerfile"),
+      "-t",
+      ref,
+      context,
+    ]);
   }
 
   private podman(args: readonly string[], { check = true } = {}) {
@@ -245,7 +307,8 @@ class Builder {
 
   private async run(file: string, args: readonly string[], { cwd, check = true }: { cwd?: string; check?: boolean } = {}) {
     const result = await this.exec(file, args, { cwd, env: this.options.env });
-    if (check && result.code !== 0) throw new BuildFailure("build", `${file} ${args.slice(0, 4).join(" ")} ... exited ${result.code}:\n${tail(result)}`);
+    if (check && result.code !== 0)
+      throw new BuildFailure("build", `${file} ${args.slice(0, 4).join(" ")} ... exited ${result.code}:\n${tail(result)}`);
     return result;
   }
 }

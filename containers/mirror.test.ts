@@ -32,7 +32,10 @@ describe("the Debian mirror for debootstrap", () => {
   };
 
   it("parses deb822 stanzas, skipping comments and joining continuation lines", () => {
-    expect(parseDeb822("Types: deb\n# note\nURIs: http://a/debian\n  http://b/debian\n\n\nTypes: deb-src\n")).toEqual([{ types: "deb", uris: "http://a/debian http://b/debian" }, { types: "deb-src" }]);
+    expect(parseDeb822("Types: deb\n# note\nURIs: http://a/debian\n  http://b/debian\n\n\nTypes: deb-src\n")).toEqual([
+      { types: "deb", uris: "http://a/debian http://b/debian" },
+      { types: "deb-src" },
+    ]);
   });
 
   it("takes the stanza serving the suite itself, not its -security or -updates siblings", () => {
@@ -42,17 +45,25 @@ describe("the Debian mirror for debootstrap", () => {
   });
 
   it("ignores disabled stanzas and deb-src, and trims a trailing slash", () => {
-    const text = "Enabled: no\nTypes: deb\nURIs: http://off/debian\nSuites: bookworm\n\nTypes: deb-src\nURIs: http://src/debian\nSuites: bookworm\n\nTypes: deb\nURIs: http://mirror.example/debian/\nSuites: bookworm\n";
+    const text =
+      "Enabled: no\nTypes: deb\nURIs: http://off/debian\nSuites: bookworm\n\nTypes: deb-src\nURIs: http://src/debian\nSuites: bookworm\n\nTypes: deb\nURIs: http://mirror.example/debian/\nSuites: bookworm\n";
     expect(mirrorFromDeb822(text, "bookworm")).toBe("http://mirror.example/debian");
   });
 
   it("reads one-line sources.list entries, options included", () => {
-    expect(mirrorFromSourcesList("# c\ndeb [arch=amd64 signed-by=/k.gpg] http://m/debian/ bookworm main\n", "bookworm")).toBe("http://m/debian");
+    expect(mirrorFromSourcesList("# c\ndeb [arch=amd64 signed-by=/k.gpg] http://m/debian/ bookworm main\n", "bookworm")).toBe(
+      "http://m/debian",
+    );
     expect(mirrorFromSourcesList("deb http://m/debian bookworm-updates main\n", "bookworm")).toBeUndefined();
   });
 
   it("prefers sources.list.d/*.sources, then sources.list, else deb.debian.org", () => {
-    expect(findMirror("bookworm", aptDir({ "sources.list.d/debian.sources": DEBIAN_SOURCES, "sources.list": "deb http://other/debian bookworm main\n" }))).toBe("http://deb.debian.org/debian");
+    expect(
+      findMirror(
+        "bookworm",
+        aptDir({ "sources.list.d/debian.sources": DEBIAN_SOURCES, "sources.list": "deb http://other/debian bookworm main\n" }),
+      ),
+    ).toBe("http://deb.debian.org/debian");
     expect(findMirror("bookworm", aptDir({ "sources.list": "deb http://other/debian bookworm main\n" }))).toBe("http://other/debian");
     expect(findMirror("bookworm", aptDir({}))).toBe(DEFAULT_MIRROR);
   });

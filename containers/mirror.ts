@@ -46,8 +46,12 @@ export function mirrorFromDeb822(text: string, suite: string): string | undefine
 /** The first `deb URI suite ...` line of a one-line-style sources.list. */
 export function mirrorFromSourcesList(text: string, suite: string): string | undefined {
   for (const line of text.split(/\r?\n/)) {
-    const fields = line.replace(/\[[^\]]*\]/, "").trim().split(/\s+/);
-    if (fields[0] === "deb" && fields[2] === suite && /^https?:\/\//.test(fields[1] ?? "")) return (fields[1] as string).replace(/\/+$/, "");
+    const fields = line
+      .replace(/\[[^\]]*\]/, "")
+      .trim()
+      .split(/\s+/);
+    if (fields[0] === "deb" && fields[2] === suite && /^https?:\/\//.test(fields[1] ?? ""))
+      return (fields[1] as string).replace(/\/+$/, "");
   }
   return undefined;
 }
@@ -71,7 +75,10 @@ export function findMirror(suite: string, aptDir = "/etc/apt"): string {
     const found = mirrorFromDeb822(read(join(aptDir, "sources.list.d", name)), suite);
     if (found) return found;
   }
-  for (const path of [join(aptDir, "sources.list"), ...parts.filter((part) => part.endsWith(".list")).map((part) => join(aptDir, "sources.list.d", part))]) {
+  for (const path of [
+    join(aptDir, "sources.list"),
+    ...parts.filter((part) => part.endsWith(".list")).map((part) => join(aptDir, "sources.list.d", part)),
+  ]) {
     const found = mirrorFromSourcesList(read(path), suite);
     if (found) return found;
   }

@@ -38,7 +38,11 @@ export const CLAUDE_ENV: Readonly<Record<string, string>> = {
  * exits. `hasSeenAutoDefaultNudge` skips the "Make auto mode your default permission mode?" dialog 2.1.332 shows at
  * start; the project is trusted so no folder-trust dialog comes up.
  */
-export const CLAUDE_JSON = { hasCompletedOnboarding: true, hasSeenAutoDefaultNudge: true, projects: { [PROJECT]: { hasTrustDialogAccepted: true } } };
+export const CLAUDE_JSON = {
+  hasCompletedOnboarding: true,
+  hasSeenAutoDefaultNudge: true,
+  projects: { [PROJECT]: { hasTrustDialogAccepted: true } },
+};
 /** The interactive default mode is "auto", which approves tool calls itself; "default" shows real permission dialogs. */
 export const CLAUDE_SETTINGS = { permissions: { defaultMode: "default" } };
 
@@ -98,12 +102,22 @@ export class ClaudeLab {
     await this.box.container.copyFilesToContainer(files.map((name) => ({ source: join(dir, name), target: `${PROVIDER_DIR}/${name}` })));
     const command = `exec node ${PROVIDER_DIR}/server.mjs --port ${PROVIDER_PORT} --tool-command ${shellQuote(`touch ${APPROVED_FILE}`)} > /tmp/provider.log 2>&1`;
     await this.box.sh(`tmux -S "$1" new-session -d -s provider "$2"`, PROVIDER_TMUX, command);
-    await waitUntil(async () => (await this.fetchJson("GET", "/health").catch(() => undefined)) !== undefined, "the synthetic provider to answer /health", 30_000, () => this.box.sh("cat /tmp/provider.log"));
+    await waitUntil(
+      async () => (await this.fetchJson("GET", "/health").catch(() => undefined)) !== undefined,
+      "the synthetic provider to answer /health",
+      30_000,
+      () => this.box.sh("cat /tmp/provider.log"),
+    );
   }
 
   /** Claude's config as a user who finished onboarding has it, and the project directory. */
   async seedConfig(): Promise<void> {
-    await this.box.sh(`mkdir -p "$1" "$HOME/.claude" && printf '%s\\n' "$2" > "$HOME/.claude.json" && printf '%s\\n' "$3" > "$HOME/.claude/settings.json"`, PROJECT, JSON.stringify(CLAUDE_JSON), JSON.stringify(CLAUDE_SETTINGS));
+    await this.box.sh(
+      `mkdir -p "$1" "$HOME/.claude" && printf '%s\\n' "$2" > "$HOME/.claude.json" && printf '%s\\n' "$3" > "$HOME/.claude/settings.json"`,
+      PROJECT,
+      JSON.stringify(CLAUDE_JSON),
+      JSON.stringify(CLAUDE_SETTINGS),
+    );
   }
 
   /** GET /control/requests, POST /control/release and the like, from inside the container. */
@@ -129,8 +143,21 @@ export class ClaudeLab {
   /** A new window in the inner server running an interactive bash in the project, with Claude's environment. */
   async openPane(name: string): Promise<Pane> {
     const env = Object.entries(CLAUDE_ENV).flatMap(([key, value]) => ["-e", `${key}=${value}`]);
-    const where = this.windows++ === 0 ? ["new-session", "-d", "-s", SESSION, "-x", "120", "-y", "40"] : ["new-window", "-d", "-t", `${SESSION}:`];
-    const out = await this.tmux(INNER, ...where, "-n", name, "-c", PROJECT, ...env, "-P", "-F", "#{pane_id} #{pane_pid} #{window_id} #{pane_tty}", "bash --norc --noprofile");
+    const where =
+      this.windows++ === 0 ? ["new-session", "-d", "-s", SESSION, "-x", "120", "-y", "40"] : ["new-window", "-d", "-t", `${SESSION}:`];
+    const out = await this.tmux(
+      INNER,
+      ...where,
+      "-n",
+      name,
+      "-c",
+      PROJECT,
+      ...env,
+      "-P",
+      "-F",
+      "#{pane_id} #{pane_pid} #{window_id} #{pane_tty}",
+      "bash --norc --noprofile",
+    );
     const [id = "", pid = "", window = "", tty = ""] = out.split(" ");
     return { id, pid: Number(pid), window, tty };
   }
@@ -158,7 +185,12 @@ export class ClaudeLab {
 
   async waitForScreen(pane: string, ok: (screen: string) => boolean, what: string, timeoutMs = 60_000): Promise<string> {
     let screen = "";
-    await waitUntil(async () => ok((screen = await this.capture(pane))), what, timeoutMs, async () => screen);
+    await waitUntil(
+      async () => ok((screen = await this.capture(pane))),
+      what,
+      timeoutMs,
+      async () => screen,
+    );
     return screen;
   }
 
@@ -170,7 +202,12 @@ export class ClaudeLab {
   }
 
   /** Poll the records until `pick` finds one that matches; the error shows the records and the pane. */
-  async waitForRecord(what: string, pick: (records: SessionRecord[]) => SessionRecord | undefined, pane?: string, timeoutMs = 60_000): Promise<SessionRecord> {
+  async waitForRecord(
+    what: string,
+    pick: (records: SessionRecord[]) => SessionRecord | undefined,
+    pane?: string,
+    timeoutMs = 60_000,
+  ): Promise<SessionRecord> {
     let found: SessionRecord | undefined;
     let last: SessionRecord[] = [];
     await waitUntil(
@@ -220,7 +257,12 @@ export class ClaudeLab {
   async attachClient(): Promise<string> {
     await this.tmux(OUTER, "new-session", "-d", "-s", "view", "-x", "120", "-y", "40", `env -u TMUX tmux -S ${INNER} attach -t ${SESSION}`);
     let tty = "";
-    await waitUntil(async () => (tty = (await this.clients())[0]?.tty ?? "") !== "", "a client attached to the inner server", 30_000, async () => "no client listed");
+    await waitUntil(
+      async () => (tty = (await this.clients())[0]?.tty ?? "") !== "",
+      "a client attached to the inner server",
+      30_000,
+      async () => "no client listed",
+    );
     return tty;
   }
 
@@ -242,11 +284,17 @@ export class ClaudeLab {
 }
 
 /** Poll `ok` until it holds; on timeout throw with `explain()`'s text. Waits only: no test asserts on time. */
-export async function waitUntil(ok: () => Promise<boolean>, what: string, timeoutMs: number, explain: () => Promise<string>): Promise<void> {
+export async function waitUntil(
+  ok: () => Promise<boolean>,
+  what: string,
+  timeoutMs: number,
+  explain: () => Promise<string>,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     if (await ok()) return;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}\n${await explain().catch((error: unknown) => String(error))}`);
+    if (Date.now() > deadline)
+      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}\n${await explain().catch((error: unknown) => String(error))}`);
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
 }

@@ -24,11 +24,15 @@ let secondRecord: SessionRecord;
 /** The session the Esc tests use. */
 let third: { pane: Pane; record: SessionRecord } | undefined;
 
-const byPane = (pane: Pane, check: (record: SessionRecord) => boolean = () => true) => (records: SessionRecord[]) =>
-  records.find((record) => record.terminal.env.TMUX_PANE === pane.id && check(record));
+const byPane =
+  (pane: Pane, check: (record: SessionRecord) => boolean = () => true) =>
+  (records: SessionRecord[]) =>
+    records.find((record) => record.terminal.env.TMUX_PANE === pane.id && check(record));
 /** The record with this one's id, once `check` holds for it. */
-const when = (record: SessionRecord, check: (current: SessionRecord) => boolean = () => true) => (records: SessionRecord[]) =>
-  records.find((current) => current.id === record.id && check(current));
+const when =
+  (record: SessionRecord, check: (current: SessionRecord) => boolean = () => true) =>
+  (records: SessionRecord[]) =>
+    records.find((current) => current.id === record.id && check(current));
 
 async function fileInProject(name: string): Promise<boolean> {
   return (await box.exec(["test", "-e", `${PROJECT}/${name}`])).code === 0;
@@ -48,24 +52,35 @@ describe(`Claude Code ${VERSION} in a container (live)`, { timeout: 180_000 }, (
     try {
       await box?.stop();
     } finally {
-      evidence.untested("Notification elicitation_dialog and Elicitation from the real CLI", "they need an MCP server that asks the user for input; the shells suite replays payloads for both");
+      evidence.untested(
+        "Notification elicitation_dialog and Elicitation from the real CLI",
+        "they need an MCP server that asks the user for input; the shells suite replays payloads for both",
+      );
       evidence.write();
     }
   });
 
   it("tongs-agents install --agent claude, run inside the container, writes the hooks and registers the MCP server", async ({ task }) => {
     evidence.prove(task, {
-      claim: "the installed CLI's `install --agent claude` writes all 11 hook events into ~/.claude/settings.json (keeping the user's permissions) and registers the MCP server through the real `claude mcp add`; doctor reports them current",
+      claim:
+        "the installed CLI's `install --agent claude` writes all 11 hook events into ~/.claude/settings.json (keeping the user's permissions) and registers the MCP server through the real `claude mcp add`; doctor reports them current",
       kind: "live",
       how: `tongs-agents install --agent claude and doctor --agent claude --json inside the container, claude ${VERSION} on PATH`,
     });
     const install = await box.exec(["tongs-agents", "install", "--agent", "claude"]);
     expect(install.code, install.stderr).toBe(0);
     expect(install.stdout).toContain("ran: /usr/local/bin/claude mcp add --scope user tongs-agents");
-    const settings = JSON.parse(await box.sh(`cat "$HOME/.claude/settings.json"`)) as { permissions: unknown; hooks: Record<string, { hooks: { command: string }[] }[]> };
+    const settings = JSON.parse(await box.sh(`cat "$HOME/.claude/settings.json"`)) as {
+      permissions: unknown;
+      hooks: Record<string, { hooks: { command: string }[] }[]>;
+    };
     expect(settings.permissions).toEqual({ defaultMode: "default" });
-    const aliases = Object.fromEntries(Object.entries(settings.hooks).map(([event, groups]) => [event, groups.flatMap((group) => group.hooks.map((hook) => hook.command))]));
-    const command = (alias: string) => [`/usr/local/bin/node /usr/local/lib/node_modules/tongs-agents/bin/tongs-agents-hook.cjs ${alias} --agent claude`];
+    const aliases = Object.fromEntries(
+      Object.entries(settings.hooks).map(([event, groups]) => [event, groups.flatMap((group) => group.hooks.map((hook) => hook.command))]),
+    );
+    const command = (alias: string) => [
+      `/usr/local/bin/node /usr/local/lib/node_modules/tongs-agents/bin/tongs-agents-hook.cjs ${alias} --agent claude`,
+    ];
     expect(aliases).toEqual({
       SessionStart: command("session-start"),
       UserPromptSubmit: command("prompt-submit"),
@@ -87,31 +102,56 @@ describe(`Claude Code ${VERSION} in a container (live)`, { timeout: 180_000 }, (
 
   it("started: typing `claude` into a tmux pane makes a record whose identity is that pane's claude process", async ({ task }) => {
     evidence.prove(task, {
-      claim: "SessionStart from the real CLI makes a `started` record; its PID is the process named exactly `claude` that the pane's shell started (native binary, no node), its instance id carries that process's start time, and it names the pane",
+      claim:
+        "SessionStart from the real CLI makes a `started` record; its PID is the process named exactly `claude` that the pane's shell started (native binary, no node), its instance id carries that process's start time, and it names the pane",
       kind: "live",
       how: `${HOW}; record compared with ps and /proc of the container and tmux list-panes`,
     });
     first = await lab.openPane("first");
     await lab.launchClaude(first.id);
-    firstRecord = await lab.waitForRecord("a started record for the first pane", byPane(first, (record) => record.status === "started"), first.id);
+    firstRecord = await lab.waitForRecord(
+      "a started record for the first pane",
+      byPane(first, (record) => record.status === "started"),
+      first.id,
+    );
     const claude = await lab.claudeIn(first);
     expect(claude, "a process named claude under the pane's bash").toBeDefined();
     const pid = claude?.pid as number;
-    expect(firstRecord).toMatchObject({ identity: "process", pid, cwd: PROJECT, detail: "session started", last_event: "claude.session-start", stale: false });
+    expect(firstRecord).toMatchObject({
+      identity: "process",
+      pid,
+      cwd: PROJECT,
+      detail: "session started",
+      last_event: "claude.session-start",
+      stale: false,
+    });
     const boot = (await box.sh("cat /proc/sys/kernel/random/boot_id")).trim();
     expect(firstRecord.instance_id).toBe(`pid:${pid}@linux:${boot}:${await lab.startTime(pid)}`);
     expect(firstRecord.session_id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
-    expect(firstRecord.terminal).toMatchObject({ env: { TMUX_PANE: first.id, TMUX: expect.stringMatching(/^\/tmp\/claude-inner\.tmux,\d+,\d+$/) }, tty: first.tty });
+    expect(firstRecord.terminal).toMatchObject({
+      env: { TMUX_PANE: first.id, TMUX: expect.stringMatching(/^\/tmp\/claude-inner\.tmux,\d+,\d+$/) },
+      tty: first.tty,
+    });
     // The native binary: no node process stands between the pane's shell and the hooks' parent.
-    expect((await box.sh(`readlink /proc/"$1"/exe`, String(pid))).trim()).toBe("/usr/local/lib/node_modules/@anthropic-ai/claude-code/bin/claude.exe");
+    expect((await box.sh(`readlink /proc/"$1"/exe`, String(pid))).trim()).toBe(
+      "/usr/local/lib/node_modules/@anthropic-ai/claude-code/bin/claude.exe",
+    );
     const panes = await lab.tmux(INNER, "list-panes", "-a", "-F", "#{pane_id} #{pane_pid}");
     expect(panes.split("\n")).toContain(`${first.id} ${first.pid}`);
   });
 
   it("running: a prompt makes the record run while the model has not answered", async ({ task }) => {
-    evidence.prove(task, { claim: "UserPromptSubmit from the real CLI: `running` (processing prompt) while the provider holds the answer", kind: "live", how: `${HOW}; the prompt says HOLD, so the provider answers only when the test releases it` });
+    evidence.prove(task, {
+      claim: "UserPromptSubmit from the real CLI: `running` (processing prompt) while the provider holds the answer",
+      kind: "live",
+      how: `${HOW}; the prompt says HOLD, so the provider answers only when the test releases it`,
+    });
     await lab.type(first.id, "HOLD RUNTOOL in the first session");
-    const record = await lab.waitForRecord("running after the prompt", when(firstRecord, (candidate) => candidate.status === "running"), first.id);
+    const record = await lab.waitForRecord(
+      "running after the prompt",
+      when(firstRecord, (candidate) => candidate.status === "running"),
+      first.id,
+    );
     expect(record).toMatchObject({ status: "running", detail: "processing prompt", last_event: "claude.prompt-submit" });
     await waitForHeld("tool:Bash");
     expect((await lab.waitForRecord("still running", when(firstRecord))).last_event).toBe("claude.prompt-submit");
@@ -120,17 +160,26 @@ describe(`Claude Code ${VERSION} in a container (live)`, { timeout: 180_000 }, (
 
   it("waiting: the tool call needs approval, Claude shows a real permission dialog", async ({ task }) => {
     evidence.prove(task, {
-      claim: "PermissionRequest from the real CLI in `default` permission mode: `waiting` while the dialog is on screen and the command has not run; the permission_prompt Notification that follows keeps it waiting, with the specific detail (permission: Bash)",
+      claim:
+        "PermissionRequest from the real CLI in `default` permission mode: `waiting` while the dialog is on screen and the command has not run; the permission_prompt Notification that follows keeps it waiting, with the specific detail (permission: Bash)",
       kind: "live",
       how: `${HOW}; the model calls Bash with \`touch ${APPROVED_FILE}\`; capture-pane shows the dialog`,
     });
-    const waiting = await lab.waitForRecord("waiting on the permission dialog", when(firstRecord, (record) => record.status === "waiting"), first.id);
+    const waiting = await lab.waitForRecord(
+      "waiting on the permission dialog",
+      when(firstRecord, (record) => record.status === "waiting"),
+      first.id,
+    );
     expect(waiting).toMatchObject({ pid: firstRecord.pid });
     expect(["claude.permission-request", "claude.notification"]).toContain(waiting.last_event);
     const screen = await lab.waitForScreen(first.id, (text) => text.includes("Do you want to proceed?"), "the permission dialog");
     expect(screen).toContain(`touch ${APPROVED_FILE}`);
     // Claude sends the permission_prompt notification a few seconds after the dialog opens.
-    const notified = await lab.waitForRecord("the permission_prompt notification", when(firstRecord, (record) => record.last_event === "claude.notification"), first.id);
+    const notified = await lab.waitForRecord(
+      "the permission_prompt notification",
+      when(firstRecord, (record) => record.last_event === "claude.notification"),
+      first.id,
+    );
     // It states the same wait without naming the tool: the record keeps the more specific detail (issue 9, item 3).
     expect(notified).toMatchObject({ status: "waiting", detail: "permission: Bash", tool: "Bash" });
     expect(await fileInProject(APPROVED_FILE)).toBe(false);
@@ -138,12 +187,17 @@ describe(`Claude Code ${VERSION} in a container (live)`, { timeout: 180_000 }, (
 
   it("running again: approving the dialog runs the tool and the record leaves waiting (tool-done)", async ({ task }) => {
     evidence.prove(task, {
-      claim: "after the user approves (send-keys 1), PostToolUse from the real CLI: `running` (Bash finished) while the model's next answer is held; the approved command really ran",
+      claim:
+        "after the user approves (send-keys 1), PostToolUse from the real CLI: `running` (Bash finished) while the model's next answer is held; the approved command really ran",
       kind: "live",
       how: `${HOW}; the file the command creates exists afterwards`,
     });
     await lab.keys(first.id, "1");
-    const record = await lab.waitForRecord("running after approval", when(firstRecord, (candidate) => candidate.last_event === "claude.tool-done"), first.id);
+    const record = await lab.waitForRecord(
+      "running after approval",
+      when(firstRecord, (candidate) => candidate.last_event === "claude.tool-done"),
+      first.id,
+    );
     expect(record).toMatchObject({ status: "running", detail: "Bash finished" });
     expect(await fileInProject(APPROVED_FILE)).toBe(true);
     await waitForHeld("text");
@@ -153,20 +207,34 @@ describe(`Claude Code ${VERSION} in a container (live)`, { timeout: 180_000 }, (
 
   it("idle: the final reply makes the record idle with the reply's first line", async ({ task }) => {
     evidence.prove(task, { claim: "Stop from the real CLI: `idle` with the last assistant message as detail", kind: "live", how: HOW });
-    const record = await lab.waitForRecord("idle after the reply", when(firstRecord, (candidate) => candidate.status === "idle"), first.id);
-    expect(record).toMatchObject({ detail: "The tool ran; all done.", last_event: "claude.stop", pid: firstRecord.pid, instance_id: firstRecord.instance_id });
+    const record = await lab.waitForRecord(
+      "idle after the reply",
+      when(firstRecord, (candidate) => candidate.status === "idle"),
+      first.id,
+    );
+    expect(record).toMatchObject({
+      detail: "The tool ran; all done.",
+      last_event: "claude.stop",
+      pid: firstRecord.pid,
+      instance_id: firstRecord.instance_id,
+    });
     await lab.waitForScreen(first.id, (text) => text.includes("The tool ran; all done."), "the reply on screen");
   });
 
   it("a second Claude in the same directory is its own record; its events leave the first one alone", async ({ task }) => {
     evidence.prove(task, {
-      claim: "two interactive Claude sessions in one directory: two records, each with its own session id, claude PID and pane; a turn in the second changes only the second",
+      claim:
+        "two interactive Claude sessions in one directory: two records, each with its own session id, claude PID and pane; a turn in the second changes only the second",
       kind: "live",
       how: `${HOW}; second tmux window, same cwd`,
     });
     second = await lab.openPane("second");
     await lab.launchClaude(second.id);
-    secondRecord = await lab.waitForRecord("a started record for the second pane", byPane(second, (record) => record.status === "started"), second.id);
+    secondRecord = await lab.waitForRecord(
+      "a started record for the second pane",
+      byPane(second, (record) => record.status === "started"),
+      second.id,
+    );
     const claude = await lab.claudeIn(second);
     expect(secondRecord).toMatchObject({ identity: "process", pid: claude?.pid, cwd: PROJECT });
     expect(secondRecord.id).not.toBe(firstRecord.id);
@@ -174,14 +242,23 @@ describe(`Claude Code ${VERSION} in a container (live)`, { timeout: 180_000 }, (
     expect(secondRecord.pid).not.toBe(firstRecord.pid);
 
     await lab.type(second.id, "hello from the second session");
-    const idle = await lab.waitForRecord("the second session idle", when(secondRecord, (record) => record.status === "idle"), second.id);
+    const idle = await lab.waitForRecord(
+      "the second session idle",
+      when(secondRecord, (record) => record.status === "idle"),
+      second.id,
+    );
     expect(idle).toMatchObject({ detail: "Hello from the synthetic provider.", last_event: "claude.stop" });
     const records = await lab.records();
     expect(records.filter((record) => record.cwd === PROJECT)).toHaveLength(2);
     // The first one still shows its own last turn. Its own idle_prompt notification (about 60 s after its Stop) may
     // have come meanwhile; the second session's prompt and reply must not have landed on it.
     const untouched = records.find((record) => record.id === firstRecord.id);
-    expect(untouched).toMatchObject({ status: "idle", session_id: firstRecord.session_id, pid: firstRecord.pid, terminal: { env: { TMUX_PANE: first.id } } });
+    expect(untouched).toMatchObject({
+      status: "idle",
+      session_id: firstRecord.session_id,
+      pid: firstRecord.pid,
+      terminal: { env: { TMUX_PANE: first.id } },
+    });
     expect([
       ["claude.stop", "The tool ran; all done."],
       ["claude.notification", "waiting for the next prompt"],
@@ -190,7 +267,8 @@ describe(`Claude Code ${VERSION} in a container (live)`, { timeout: 180_000 }, (
 
   it("focus: `tongs-agents focus <id>` brings the exact pane onto an attached client", async ({ task }) => {
     evidence.prove(task, {
-      claim: "tongs-agents focus on each record makes a real attached tmux client show that record's pane (switching windows), read from the client's own screen",
+      claim:
+        "tongs-agents focus on each record makes a real attached tmux client show that record's pane (switching windows), read from the client's own screen",
       kind: "live",
       how: "an inner client attached inside an outer tmux in the container; tongs-agents focus <id> --client <tty> --json; list-clients and capture-pane of the outer pane",
     });
@@ -216,10 +294,18 @@ describe(`Claude Code ${VERSION} in a container (live)`, { timeout: 180_000 }, (
   });
 
   it("error: a provider failure makes the record an error (StopFailure)", async ({ task }) => {
-    evidence.prove(task, { claim: "StopFailure from the real interactive CLI on an HTTP 400 from the provider: `error` (turn failed (API error))", kind: "live", how: `${HOW}; the prompt says FAILAPI, the provider answers 400` });
+    evidence.prove(task, {
+      claim: "StopFailure from the real interactive CLI on an HTTP 400 from the provider: `error` (turn failed (API error))",
+      kind: "live",
+      how: `${HOW}; the prompt says FAILAPI, the provider answers 400`,
+    });
     const before = (await lab.providerRequests()).length;
     await lab.type(first.id, "FAILAPI in the first session");
-    const record = await lab.waitForRecord("error after the failure", when(firstRecord, (candidate) => candidate.status === "error"), first.id);
+    const record = await lab.waitForRecord(
+      "error after the failure",
+      when(firstRecord, (candidate) => candidate.status === "error"),
+      first.id,
+    );
     expect(record).toMatchObject({ detail: "turn failed (API error)", last_event: "claude.stop-failure" });
     expect(await lab.capture(first.id)).toContain("API Error: 400");
     // Claude Code 2.1.332 sent the failing turn several times (six within half a second here) before giving up: every
@@ -231,32 +317,56 @@ describe(`Claude Code ${VERSION} in a container (live)`, { timeout: 180_000 }, (
 
   it("ended: /exit ends the record; the session id is the one Claude prints to resume it", async ({ task }) => {
     evidence.prove(task, {
-      claim: "SessionEnd from the real CLI on /exit: `ended`; the claude process is gone; the record's session id is the one Claude prints for --resume; the other session is untouched",
+      claim:
+        "SessionEnd from the real CLI on /exit: `ended`; the claude process is gone; the record's session id is the one Claude prints for --resume; the other session is untouched",
       kind: "live",
       how: HOW,
     });
     await lab.type(first.id, "/exit");
-    const record = await lab.waitForRecord("ended after /exit", when(firstRecord, (candidate) => candidate.recorded_status === "ended"), first.id);
+    const record = await lab.waitForRecord(
+      "ended after /exit",
+      when(firstRecord, (candidate) => candidate.recorded_status === "ended"),
+      first.id,
+    );
     expect(record).toMatchObject({ detail: "session closed", last_event: "claude.session-end" });
     const screen = await lab.waitForScreen(first.id, (text) => text.includes("claude --resume"), "Claude's resume hint");
     expect(screen).toContain(`claude --resume ${firstRecord.session_id}`);
     expect(await lab.claudeIn(first)).toBeUndefined();
-    expect((await lab.records()).find((candidate) => candidate.id === secondRecord.id)).toMatchObject({ status: "idle", pid: secondRecord.pid });
+    expect((await lab.records()).find((candidate) => candidate.id === secondRecord.id)).toMatchObject({
+      status: "idle",
+      pid: secondRecord.pid,
+    });
   });
 
-  it("idle_prompt: a minute after its reply, the second session's record says it waits for the next prompt", { timeout: 240_000 }, async ({ task }) => {
-    evidence.prove(task, { claim: "Notification idle_prompt from the real CLI (about 60 s after Stop): `idle` (waiting for the next prompt)", kind: "live", how: `${HOW}; the second session, left alone after its reply` });
-    const record = await lab.waitForRecord("the idle_prompt notification", when(secondRecord, (current) => current.last_event === "claude.notification"), second.id, 150_000);
-    expect(record).toMatchObject({ status: "idle", detail: "waiting for the next prompt", pid: secondRecord.pid });
-  });
+  it(
+    "idle_prompt: a minute after its reply, the second session's record says it waits for the next prompt",
+    { timeout: 240_000 },
+    async ({ task }) => {
+      evidence.prove(task, {
+        claim: "Notification idle_prompt from the real CLI (about 60 s after Stop): `idle` (waiting for the next prompt)",
+        kind: "live",
+        how: `${HOW}; the second session, left alone after its reply`,
+      });
+      const record = await lab.waitForRecord(
+        "the idle_prompt notification",
+        when(secondRecord, (current) => current.last_event === "claude.notification"),
+        second.id,
+        150_000,
+      );
+      expect(record).toMatchObject({ status: "idle", detail: "waiting for the next prompt", pid: secondRecord.pid });
+    },
+  );
 
   it("the hook's debug log shows every event of the first session, in order, each applied to its record", async ({ task }) => {
     evidence.prove(task, {
-      claim: "the real CLI ran the installed hooks in this order for one session: SessionStart, UserPromptSubmit, PreToolUse, PermissionRequest, Notification (permission_prompt), PostToolUse, Stop, UserPromptSubmit, StopFailure, SessionEnd; every one was written to the same record",
+      claim:
+        "the real CLI ran the installed hooks in this order for one session: SessionStart, UserPromptSubmit, PreToolUse, PermissionRequest, Notification (permission_prompt), PostToolUse, Stop, UserPromptSubmit, StopFailure, SessionEnd; every one was written to the same record",
       kind: "live",
       how: `${HOW}; TONGS_AGENTS_DEBUG=1 in Claude's environment, ~/.local/state/tongs-agents/hook.log`,
     });
-    const applied = (await lab.hookLog()).filter((entry) => entry.canonicalId === firstRecord.id).map((entry) => `${entry.action} ${entry.detail}`);
+    const applied = (await lab.hookLog())
+      .filter((entry) => entry.canonicalId === firstRecord.id)
+      .map((entry) => `${entry.action} ${entry.detail}`);
     // idle_prompt notifications (-> idle) come about 60 s after a Stop: how many there are depends on the machine's speed.
     const withoutIdle = applied.filter((line) => line !== "written claude.notification -> idle");
     expect(withoutIdle).toEqual(
@@ -283,14 +393,31 @@ describe(`Claude Code ${VERSION} in a container (live)`, { timeout: 180_000 }, (
     });
     const pane = await lab.openPane("third");
     await lab.launchClaude(pane.id);
-    const started = await lab.waitForRecord("a started record for the third pane", byPane(pane, (record) => record.status === "started"), pane.id);
+    const started = await lab.waitForRecord(
+      "a started record for the third pane",
+      byPane(pane, (record) => record.status === "started"),
+      pane.id,
+    );
     await lab.type(pane.id, "HOLD say something in the third session");
-    await lab.waitForRecord("running after the prompt", when(started, (record) => record.status === "running"), pane.id);
+    await lab.waitForRecord(
+      "running after the prompt",
+      when(started, (record) => record.status === "running"),
+      pane.id,
+    );
     await waitForHeld("text");
     await lab.keys(pane.id, "Escape");
-    const idle = await lab.waitForRecord("idle after Esc", when(started, (record) => record.status === "idle"), pane.id, 10_000);
+    const idle = await lab.waitForRecord(
+      "idle after Esc",
+      when(started, (record) => record.status === "idle"),
+      pane.id,
+      10_000,
+    );
     expect(idle).toMatchObject({ last_event: "claude.state-idle", pid: started.pid, session_id: started.session_id });
-    const state = JSON.parse(await box.sh(`cat "$HOME/.claude/sessions/$1.json"`, String(started.pid))) as { status: string; sessionId: string; pid: number };
+    const state = JSON.parse(await box.sh(`cat "$HOME/.claude/sessions/$1.json"`, String(started.pid))) as {
+      status: string;
+      sessionId: string;
+      pid: number;
+    };
     expect(state).toMatchObject({ status: "idle", sessionId: started.session_id, pid: started.pid });
     const hooks = (await lab.hookLog()).filter((entry) => entry.canonicalId === started.id).map((entry) => entry.detail);
     expect(hooks).toEqual(["claude.session-start -> started", "claude.prompt-submit -> running"]);
@@ -310,13 +437,26 @@ describe(`Claude Code ${VERSION} in a container (live)`, { timeout: 180_000 }, (
     const { pane, record } = third as { pane: Pane; record: SessionRecord };
     // Esc before the first token put the held prompt back into the input box: clear it first.
     await lab.keys(pane.id, "C-u");
-    const inputLine = (text: string) => text.split("\n").filter((line) => line.startsWith("❯")).at(-1) ?? "";
+    const inputLine = (text: string) =>
+      text
+        .split("\n")
+        .filter((line) => line.startsWith("❯"))
+        .at(-1) ?? "";
     await lab.waitForScreen(pane.id, (text) => !inputLine(text).includes("HOLD"), "the input box cleared");
     await lab.type(pane.id, "RUNTOOL in the third session");
-    await lab.waitForRecord("waiting on the dialog", when(record, (current) => current.status === "waiting"), pane.id);
+    await lab.waitForRecord(
+      "waiting on the dialog",
+      when(record, (current) => current.status === "waiting"),
+      pane.id,
+    );
     await lab.waitForScreen(pane.id, (text) => text.includes("Do you want to proceed?"), "the permission dialog");
     await lab.keys(pane.id, "Escape");
-    const idle = await lab.waitForRecord("idle after Esc on the dialog", when(record, (current) => current.status === "idle"), pane.id, 10_000);
+    const idle = await lab.waitForRecord(
+      "idle after Esc on the dialog",
+      when(record, (current) => current.status === "idle"),
+      pane.id,
+      10_000,
+    );
     expect(["claude.interrupted", "claude.state-idle"]).toContain(idle.last_event);
     const transcript = await box.sh(`cat "$HOME"/.claude/projects/*/"$1".jsonl`, record.session_id);
     const marker = transcript.indexOf("[Request interrupted by user for tool use]");
@@ -330,5 +470,9 @@ describe(`Claude Code ${VERSION} in a container (live)`, { timeout: 180_000 }, (
 
 /** Wait until the provider holds a request with this decision (the model's answer the test will release). */
 async function waitForHeld(decision: string): Promise<void> {
-  await expect.poll(async () => (await lab.providerRequests()).filter((request) => request.held).map((request) => request.decision), { timeout: 60_000 }).toContain(decision);
+  await expect
+    .poll(async () => (await lab.providerRequests()).filter((request) => request.held).map((request) => request.decision), {
+      timeout: 60_000,
+    })
+    .toContain(decision);
 }

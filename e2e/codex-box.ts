@@ -67,11 +67,29 @@ export async function prepareCodexBox(box: Box, { extraConfig = "" }: { extraCon
   await box.container.copyContentToContainer([{ content: `${CONFIG_TOML}${extraConfig}`, target: `${CODEX_HOME}/config.toml` }]);
   await box.sh(`mkdir -p "$1" "$(dirname "$2")"`, PROJECT, GATE);
   const quote = (text: string) => `'${text.replaceAll("'", `'\\''`)}'`;
-  await tmux(box, SERVICES, "new-session", "-d", "-s", "provider", `node ${PROVIDER_DIR}/server.mjs --port ${PORT} --slow-ms ${SLOW_MS} --tool-command ${quote(TOOL_COMMAND)} >/tmp/provider.log 2>&1`);
-  await tmux(box, SERVICES, "new-window", "-d", "-n", "watch", `node ${E2E_DIR}/codex-record-watch.ts ${SESSIONS_DIR} ${TRANSITIONS} 2>/tmp/watch.log`);
+  await tmux(
+    box,
+    SERVICES,
+    "new-session",
+    "-d",
+    "-s",
+    "provider",
+    `node ${PROVIDER_DIR}/server.mjs --port ${PORT} --slow-ms ${SLOW_MS} --tool-command ${quote(TOOL_COMMAND)} >/tmp/provider.log 2>&1`,
+  );
+  await tmux(
+    box,
+    SERVICES,
+    "new-window",
+    "-d",
+    "-n",
+    "watch",
+    `node ${E2E_DIR}/codex-record-watch.ts ${SESSIONS_DIR} ${TRANSITIONS} 2>/tmp/watch.log`,
+  );
   // minbase has no curl: ask with Node's fetch until the provider answers.
   const health = `fetch("http://127.0.0.1:${PORT}/health").then((r) => r.ok || process.exit(1), () => process.exit(1))`;
-  await waitUntil(async () => ((await box.exec(["node", "-e", health])).code === 0 ? true : undefined), "the provider to answer", { timeout: 30_000 });
+  await waitUntil(async () => ((await box.exec(["node", "-e", health])).code === 0 ? true : undefined), "the provider to answer", {
+    timeout: 30_000,
+  });
   const install = await box.exec(["tongs-agents", "install", "--agent", "codex", "--trust-codex-hooks"]);
   const codexVersion = (await box.sh("codex --version")).trim();
   return { codexVersion, install };
@@ -81,7 +99,10 @@ export async function prepareCodexBox(box: Box, { extraConfig = "" }: { extraCon
 export async function startCodex(box: Box, where: { session: string } | { split: string }, args: readonly string[]): Promise<Pane> {
   const pane = await openPane(box, where, PROJECT, ["exec", "env", `${KEY_ENV}=not-a-key`, "codex", ...args].join(" "));
   // Ready when the composer is drawn (its placeholder, and the footer naming the model).
-  await waitUntil(async () => (/OpenAI Codex[\s\S]*fake-model/.test(await capture(box, pane.id)) ? true : undefined), `codex to draw its composer in ${pane.id}`);
+  await waitUntil(
+    async () => (/OpenAI Codex[\s\S]*fake-model/.test(await capture(box, pane.id)) ? true : undefined),
+    `codex to draw its composer in ${pane.id}`,
+  );
   return pane;
 }
 
@@ -110,12 +131,22 @@ export async function codexRecords(box: Box): Promise<SessionView[]> {
 }
 
 /** Poll until exactly one Codex record matches. */
-export async function waitForRecord(box: Box, match: (session: SessionView) => boolean, what: string, timeout = 90_000): Promise<SessionView> {
+export async function waitForRecord(
+  box: Box,
+  match: (session: SessionView) => boolean,
+  what: string,
+  timeout = 90_000,
+): Promise<SessionView> {
   try {
     return await waitUntil(async () => (await codexRecords(box)).find(match), what, { timeout, interval: 300 });
   } catch (error) {
-    const records = (await codexRecords(box).catch(() => [])).map((view) => `${view.short_id} ${view.status} ${view.detail} (${view.last_event})`);
-    throw new Error(`${(error as Error).message}; records now: ${records.join("; ") || "none"}; versions seen: ${(await recordVersions(box)).map(describeVersion).join(" | ")}`, { cause: error });
+    const records = (await codexRecords(box).catch(() => [])).map(
+      (view) => `${view.short_id} ${view.status} ${view.detail} (${view.last_event})`,
+    );
+    throw new Error(
+      `${(error as Error).message}; records now: ${records.join("; ") || "none"}; versions seen: ${(await recordVersions(box)).map(describeVersion).join(" | ")}`,
+      { cause: error },
+    );
   }
 }
 
@@ -142,10 +173,13 @@ export async function recordVersions(box: Box): Promise<RecordVersion[]> {
 
 /** The versions of one record from `after` (exclusive) on, as `last_event status detail` lines. */
 export async function transitionsOf(box: Box, canonicalId: string, after = 0): Promise<string[]> {
-  return (await recordVersions(box)).filter((version) => version.canonical_id === canonicalId && version.arrival_sequence > after).map(describeVersion);
+  return (await recordVersions(box))
+    .filter((version) => version.canonical_id === canonicalId && version.arrival_sequence > after)
+    .map(describeVersion);
 }
 
-export const describeVersion = (version: Pick<RecordVersion, "last_event" | "status" | "detail">) => `${version.last_event} ${version.status} ${version.detail}`;
+export const describeVersion = (version: Pick<RecordVersion, "last_event" | "status" | "detail">) =>
+  `${version.last_event} ${version.status} ${version.detail}`;
 
 export interface ProcessInfo {
   readonly pid: number;

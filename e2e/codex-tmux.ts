@@ -24,7 +24,11 @@ export interface Client {
  * Poll until `check` returns a value other than undefined (usable in beforeAll, where expect.poll is not). The
  * timeout is generous: it bounds a hang, it does not measure speed.
  */
-export async function waitUntil<T>(check: () => Promise<T | undefined>, what: string, { timeout = 60_000, interval = 250 } = {}): Promise<T> {
+export async function waitUntil<T>(
+  check: () => Promise<T | undefined>,
+  what: string,
+  { timeout = 60_000, interval = 250 } = {},
+): Promise<T> {
   const started = Date.now();
   let last: unknown;
   for (;;) {
@@ -34,7 +38,8 @@ export async function waitUntil<T>(check: () => Promise<T | undefined>, what: st
     } catch (error) {
       last = error;
     }
-    if (Date.now() - started > timeout) throw new Error(`timed out after ${timeout} ms waiting for ${what}${last ? ` (last error: ${String(last)})` : ""}`);
+    if (Date.now() - started > timeout)
+      throw new Error(`timed out after ${timeout} ms waiting for ${what}${last ? ` (last error: ${String(last)})` : ""}`);
     await new Promise((resolve) => setTimeout(resolve, interval));
   }
 }
@@ -54,7 +59,8 @@ function parsePane(line: string): Pane {
 
 /** A new inner session (`new-session`) or a split of an existing pane, running `command` (via `sh -c`) in `cwd`. */
 export async function openPane(box: Box, where: { session: string } | { split: string }, cwd: string, command: string): Promise<Pane> {
-  const placement = "session" in where ? ["new-session", "-d", "-s", where.session, "-x", "160", "-y", "48"] : ["split-window", "-d", "-t", where.split];
+  const placement =
+    "session" in where ? ["new-session", "-d", "-s", where.session, "-x", "160", "-y", "48"] : ["split-window", "-d", "-t", where.split];
   return parsePane(await tmux(box, INNER, ...placement, "-c", cwd, "-P", "-F", PANE_FORMAT, command));
 }
 
@@ -63,7 +69,9 @@ export const capture = (box: Box, pane: string) => tmux(box, INNER, "capture-pan
 /** Type text into a pane literally, wait until the UI shows it, then press Enter (a separate keystroke). */
 export async function submit(box: Box, pane: string, text: string): Promise<void> {
   await tmux(box, INNER, "send-keys", "-t", pane, "-l", text);
-  await waitUntil(async () => ((await capture(box, pane)).includes(text) ? true : undefined), `${pane} to show the typed text`, { timeout: 30_000 });
+  await waitUntil(async () => ((await capture(box, pane)).includes(text) ? true : undefined), `${pane} to show the typed text`, {
+    timeout: 30_000,
+  });
   await tmux(box, INNER, "send-keys", "-t", pane, "Enter");
 }
 
@@ -73,8 +81,24 @@ export const keys = (box: Box, pane: string, ...names: string[]) => tmux(box, IN
 export async function attach(box: Box, session: string): Promise<Client> {
   const outerSession = `view-${session}`;
   const before = new Set((await clients(box)).map((client) => client.tty));
-  await tmux(box, OUTER, "new-session", "-d", "-s", outerSession, "-x", "120", "-y", "40", `env -u TMUX tmux -S ${INNER} attach -t ${session}`);
-  const tty = await waitUntil(async () => (await clients(box)).find((client) => !before.has(client.tty))?.tty, `a client attached to ${session}`, { timeout: 30_000 });
+  await tmux(
+    box,
+    OUTER,
+    "new-session",
+    "-d",
+    "-s",
+    outerSession,
+    "-x",
+    "120",
+    "-y",
+    "40",
+    `env -u TMUX tmux -S ${INNER} attach -t ${session}`,
+  );
+  const tty = await waitUntil(
+    async () => (await clients(box)).find((client) => !before.has(client.tty))?.tty,
+    `a client attached to ${session}`,
+    { timeout: 30_000 },
+  );
   return { tty, outerSession };
 }
 
@@ -93,12 +117,18 @@ export async function clients(box: Box): Promise<{ tty: string; session: string;
 
 /** What the attached client draws (read from the outer pane) and where the terminal cursor is. */
 export async function seen(box: Box, client: Client): Promise<{ text: string; cursor: [number, number] }> {
-  const [x, y] = (await tmux(box, OUTER, "display-message", "-p", "-t", client.outerSession, "#{cursor_x} #{cursor_y}")).split(" ").map(Number);
+  const [x, y] = (await tmux(box, OUTER, "display-message", "-p", "-t", client.outerSession, "#{cursor_x} #{cursor_y}"))
+    .split(" ")
+    .map(Number);
   return { text: await tmux(box, OUTER, "capture-pane", "-p", "-t", client.outerSession), cursor: [x as number, y as number] };
 }
 
 /** Where a pane's cursor appears on its client's screen: the pane's offset plus the cursor within the pane. */
 export async function expectedCursor(box: Box, pane: string): Promise<[number, number]> {
-  const [left, top, x, y] = (await tmux(box, INNER, "display-message", "-p", "-t", pane, "#{pane_left} #{pane_top} #{cursor_x} #{cursor_y}")).split(" ").map(Number);
+  const [left, top, x, y] = (
+    await tmux(box, INNER, "display-message", "-p", "-t", pane, "#{pane_left} #{pane_top} #{cursor_x} #{cursor_y}")
+  )
+    .split(" ")
+    .map(Number);
   return [(left as number) + (x as number), (top as number) + (y as number)];
 }

@@ -45,7 +45,9 @@ export async function startBox(image: string, { network = "none" }: BoxOptions =
   const container = await new GenericContainer(image)
     .withNetworkMode(network)
     .withLabels({ [RUN_LABEL]: inject("e2eRunId") })
-    .withCopyFilesToContainer(["harness.mjs", "harness-client.mjs"].map((name) => ({ source: join(FIXTURES, name), target: `${E2E_DIR}/${name}` })))
+    .withCopyFilesToContainer(
+      ["harness.mjs", "harness-client.mjs"].map((name) => ({ source: join(FIXTURES, name), target: `${E2E_DIR}/${name}` })),
+    )
     .start();
   let stopped = false;
   const box: Box = {
@@ -56,7 +58,8 @@ export async function startBox(image: string, { network = "none" }: BoxOptions =
     },
     async sh(script, ...args) {
       const result = await box.exec(["sh", "-c", script, "sh", ...args]);
-      if (result.code !== 0) throw new Error(`in container: sh -c ${JSON.stringify(script)} exited ${result.code}: ${result.stderr || result.stdout}`);
+      if (result.code !== 0)
+        throw new Error(`in container: sh -c ${JSON.stringify(script)} exited ${result.code}: ${result.stderr || result.stdout}`);
       return result.stdout;
     },
     async stop() {

@@ -5,7 +5,8 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { parseExports, pingDocker, resolveContainerEnv } from "./env.ts";
 
-const PRINTED = "export DOCKER_HOST=unix:///run/user/1001/podman/podman.sock\nexport TESTCONTAINERS_RYUK_DISABLED=true\nexport TESTCONTAINERS_HOST_OVERRIDE=127.0.0.1\nexport TONGS_AGENTS_E2E_CACHE=/root/.cache/tongs-agents/e2e\n";
+const PRINTED =
+  "export DOCKER_HOST=unix:///run/user/1001/podman/podman.sock\nexport TESTCONTAINERS_RYUK_DISABLED=true\nexport TESTCONTAINERS_HOST_OVERRIDE=127.0.0.1\nexport TONGS_AGENTS_E2E_CACHE=/root/.cache/tongs-agents/e2e\n";
 
 describe("the container environment", () => {
   it("parses what containers/podman.sh env prints", () => {
@@ -23,13 +24,29 @@ describe("the container environment", () => {
   });
 
   it("does not ask podman.sh when everything is set", () => {
-    const env = { DOCKER_HOST: "unix:///a", TESTCONTAINERS_RYUK_DISABLED: "true", TESTCONTAINERS_HOST_OVERRIDE: "127.0.0.1", TONGS_AGENTS_E2E_CACHE: "/c" };
-    expect(resolveContainerEnv(env, () => { throw new Error("not called"); })).toEqual({ ok: true, value: env });
+    const env = {
+      DOCKER_HOST: "unix:///a",
+      TESTCONTAINERS_RYUK_DISABLED: "true",
+      TESTCONTAINERS_HOST_OVERRIDE: "127.0.0.1",
+      TONGS_AGENTS_E2E_CACHE: "/c",
+    };
+    expect(
+      resolveContainerEnv(env, () => {
+        throw new Error("not called");
+      }),
+    ).toEqual({ ok: true, value: env });
   });
 
   it("fails with the reason when podman.sh cannot tell, or Ryuk is left on", () => {
-    expect(resolveContainerEnv({}, () => { throw new Error("user tongs-e2e does not exist"); })).toMatchObject({ ok: false, detail: expect.stringContaining("podman.sh setup") });
-    expect(resolveContainerEnv({ TESTCONTAINERS_RYUK_DISABLED: "false" }, () => PRINTED)).toMatchObject({ ok: false, detail: expect.stringContaining("Ryuk") });
+    expect(
+      resolveContainerEnv({}, () => {
+        throw new Error("user tongs-e2e does not exist");
+      }),
+    ).toMatchObject({ ok: false, detail: expect.stringContaining("podman.sh setup") });
+    expect(resolveContainerEnv({ TESTCONTAINERS_RYUK_DISABLED: "false" }, () => PRINTED)).toMatchObject({
+      ok: false,
+      detail: expect.stringContaining("Ryuk"),
+    });
   });
 });
 

@@ -6,7 +6,12 @@ import { join } from "node:path";
 export const REPO_ROOT = join(import.meta.dirname, "..");
 
 /** What testcontainers and the image builder read (containers/podman.sh env prints the same). */
-export const CONTAINER_ENV_KEYS = ["DOCKER_HOST", "TESTCONTAINERS_RYUK_DISABLED", "TESTCONTAINERS_HOST_OVERRIDE", "TONGS_AGENTS_E2E_CACHE"] as const;
+export const CONTAINER_ENV_KEYS = [
+  "DOCKER_HOST",
+  "TESTCONTAINERS_RYUK_DISABLED",
+  "TESTCONTAINERS_HOST_OVERRIDE",
+  "TONGS_AGENTS_E2E_CACHE",
+] as const;
 /** Every container an e2e run starts carries this label with the run's id; the run's teardown removes leftovers. */
 export const RUN_LABEL = "org.tongs-agents.e2e-run";
 
@@ -28,13 +33,19 @@ export function parseExports(text: string): Record<string, string> {
  * Variables already set win (CI or a contributor may point elsewhere); the rest come from `containers/podman.sh env`,
  * so `npm run test:e2e` works in a plain shell once `containers/podman.sh setup` has run.
  */
-export function resolveContainerEnv(env: NodeJS.ProcessEnv = process.env, podmanEnv: () => string = defaultPodmanEnv): Resolved<ContainerEnv> {
+export function resolveContainerEnv(
+  env: NodeJS.ProcessEnv = process.env,
+  podmanEnv: () => string = defaultPodmanEnv,
+): Resolved<ContainerEnv> {
   let printed: Record<string, string> = {};
   if (CONTAINER_ENV_KEYS.some((key) => !env[key])) {
     try {
       printed = parseExports(podmanEnv());
     } catch (error) {
-      return { ok: false, detail: `containers/podman.sh env failed (${String((error as Error).message).trim()}); run 'bash containers/podman.sh setup' as root first` };
+      return {
+        ok: false,
+        detail: `containers/podman.sh env failed (${String((error as Error).message).trim()}); run 'bash containers/podman.sh setup' as root first`,
+      };
     }
   }
   const value = {} as ContainerEnv;
@@ -43,7 +54,8 @@ export function resolveContainerEnv(env: NodeJS.ProcessEnv = process.env, podman
     if (!found) return { ok: false, detail: `${key} is not set and containers/podman.sh env did not print it` };
     value[key] = found;
   }
-  if (value.TESTCONTAINERS_RYUK_DISABLED !== "true") return { ok: false, detail: "TESTCONTAINERS_RYUK_DISABLED must be true: the Ryuk image cannot be pulled here" };
+  if (value.TESTCONTAINERS_RYUK_DISABLED !== "true")
+    return { ok: false, detail: "TESTCONTAINERS_RYUK_DISABLED must be true: the Ryuk image cannot be pulled here" };
   return { ok: true, value };
 }
 
@@ -58,7 +70,11 @@ export function pingDocker(dockerHost: string, timeoutMs = 10_000): Promise<Reso
     const req = request({ socketPath: dockerHost.slice("unix://".length), path: "/_ping", timeout: timeoutMs }, (res) => {
       let body = "";
       res.on("data", (chunk) => (body += chunk));
-      res.on("end", () => resolve(res.statusCode === 200 ? { ok: true, value: body } : { ok: false, detail: `HTTP ${res.statusCode}: ${body.slice(0, 200)}` }));
+      res.on("end", () =>
+        resolve(
+          res.statusCode === 200 ? { ok: true, value: body } : { ok: false, detail: `HTTP ${res.statusCode}: ${body.slice(0, 200)}` },
+        ),
+      );
     });
     req.on("timeout", () => req.destroy(new Error(`no answer within ${timeoutMs} ms`)));
     req.on("error", (error) => resolve({ ok: false, detail: error.message }));

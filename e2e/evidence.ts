@@ -81,7 +81,8 @@ function hostVersions(): Record<string, string> {
       return "unknown";
     }
   };
-  const packageVersion = (name: string) => (JSON.parse(readFileSync(join(REPO_ROOT, "node_modules", name, "package.json"), "utf8")) as { version: string }).version;
+  const packageVersion = (name: string) =>
+    (JSON.parse(readFileSync(join(REPO_ROOT, "node_modules", name, "package.json"), "utf8")) as { version: string }).version;
   const dirty = run("git", ["status", "--porcelain", "--untracked-files=no"]) === "" ? "" : " (with uncommitted changes)";
   return {
     "host: podman": run("podman", ["--version"]).replace(/^podman version /, ""),

@@ -17,7 +17,10 @@ export async function setup(project: TestProject): Promise<() => void> {
   const env = resolveContainerEnv();
   if (!env.ok) throw new Error(`e2e: cannot find the container API: ${env.detail}`);
   const ping = await pingDocker(env.value.DOCKER_HOST);
-  if (!ping.ok) throw new Error(`e2e: the container API at ${env.value.DOCKER_HOST} does not answer (${ping.detail}); start it with 'bash containers/podman.sh setup'`);
+  if (!ping.ok)
+    throw new Error(
+      `e2e: the container API at ${env.value.DOCKER_HOST} does not answer (${ping.detail}); start it with 'bash containers/podman.sh setup'`,
+    );
   const runId = randomBytes(8).toString("hex");
   project.provide("containerEnv", env.value);
   project.provide("e2eRunId", runId);
@@ -25,7 +28,8 @@ export async function setup(project: TestProject): Promise<() => void> {
 }
 
 function removeLeftovers(dockerHost: string, runId: string): void {
-  const podman = (...args: string[]) => execFileSync("podman", ["--remote", "--url", dockerHost, ...args], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+  const podman = (...args: string[]) =>
+    execFileSync("podman", ["--remote", "--url", dockerHost, ...args], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
   const leftovers = podman("ps", "--all", "--quiet", "--filter", `label=${RUN_LABEL}=${runId}`).split("\n").filter(Boolean);
   if (leftovers.length === 0) return;
   process.stderr.write(`e2e: removing ${leftovers.length} container(s) left by this run\n`);

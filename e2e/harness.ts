@@ -33,7 +33,11 @@ async function request<T>(box: Box, socket: string, message: unknown): Promise<T
 
 /** A tmux server in the container (idempotent). Runs without a terminal: new-session -d. */
 export async function ensureTmux(box: Box): Promise<void> {
-  await box.sh(`tmux -S "$1" has-session -t "$2" 2>/dev/null || tmux -S "$1" new-session -d -s "$2" -x 160 -y 48`, TMUX_SOCKET, TMUX_SESSION);
+  await box.sh(
+    `tmux -S "$1" has-session -t "$2" 2>/dev/null || tmux -S "$1" new-session -d -s "$2" -x 160 -y 48`,
+    TMUX_SOCKET,
+    TMUX_SESSION,
+  );
 }
 
 /** Start a harness stand-in named `name` in a new tmux window; `env` is the environment its hooks inherit. */
@@ -44,8 +48,12 @@ export async function startHarness(box: Box, name: string, id: string, env: Reco
   const socket = `/tmp/harness-${id}.sock`;
   const assignments = Object.entries(env).map(([key, value]) => shellQuote(`${key}=${value}`));
   // tmux runs the window's command with `sh -c`; exec so the harness is the pane's process itself.
-  const command = ["exec", "env", ...assignments, shellQuote(executable), shellQuote(`${E2E_DIR}/harness.mjs`), shellQuote(socket)].join(" ");
-  const pane = (await box.sh(`tmux -S "$1" new-window -d -t "$2:" -n "$3" -P -F '#{pane_id}' "$4"`, TMUX_SOCKET, TMUX_SESSION, id, command)).trim();
+  const command = ["exec", "env", ...assignments, shellQuote(executable), shellQuote(`${E2E_DIR}/harness.mjs`), shellQuote(socket)].join(
+    " ",
+  );
+  const pane = (
+    await box.sh(`tmux -S "$1" new-window -d -t "$2:" -n "$3" -P -F '#{pane_id}' "$4"`, TMUX_SOCKET, TMUX_SESSION, id, command)
+  ).trim();
   const ping = await request<{ pid: number; pane: string; tmux: string }>(box, socket, { ping: true });
   if (ping.pane !== pane) throw new Error(`harness ${id} reports pane ${ping.pane}, tmux said ${pane}`);
   return {

@@ -14,11 +14,21 @@ export interface Step {
 }
 
 const sample = (name: string): Record<string, unknown> =>
-  (JSON.parse(readFileSync(join(REPO_ROOT, "src", "harnesses", "claude", "fixtures", `${name}.json`), "utf8")) as { stdin: Record<string, unknown> }).stdin;
+  (
+    JSON.parse(readFileSync(join(REPO_ROOT, "src", "harnesses", "claude", "fixtures", `${name}.json`), "utf8")) as {
+      stdin: Record<string, unknown>;
+    }
+  ).stdin;
 
 export function claudeSteps(sessionId: string, cwd: string): Step[] {
-  const payload = (name: string, extra: Record<string, unknown> = {}) => JSON.stringify({ ...sample(name), ...extra, session_id: sessionId, cwd });
-  const step = (alias: string, label: string, body: string, status: string, detail: string): Step => ({ alias, label, payload: body, expect: { status, detail, last_event: `claude.${alias}` } });
+  const payload = (name: string, extra: Record<string, unknown> = {}) =>
+    JSON.stringify({ ...sample(name), ...extra, session_id: sessionId, cwd });
+  const step = (alias: string, label: string, body: string, status: string, detail: string): Step => ({
+    alias,
+    label,
+    payload: body,
+    expect: { status, detail, last_event: `claude.${alias}` },
+  });
   return [
     step("session-start", "SessionStart", payload("SessionStart"), "started", "session started"),
     step("prompt-submit", "UserPromptSubmit", payload("UserPromptSubmit"), "running", "processing prompt"),
@@ -28,8 +38,20 @@ export function claudeSteps(sessionId: string, cwd: string): Step[] {
     step("notification", "Notification permission_prompt", payload("Notification-permission_prompt"), "waiting", "permission requested"),
     step("notification", "Notification idle_prompt", payload("Notification-idle_prompt"), "idle", "waiting for the next prompt"),
     // Not captured yet: the idle_prompt capture with the other documented notification type.
-    step("notification", "Notification elicitation_dialog", payload("Notification-idle_prompt", { notification_type: "elicitation_dialog" }), "waiting", "waiting for user input"),
-    step("elicitation", "Elicitation", payload("UserPromptSubmit", { hook_event_name: "Elicitation", prompt: undefined }), "waiting", "waiting for user input"),
+    step(
+      "notification",
+      "Notification elicitation_dialog",
+      payload("Notification-idle_prompt", { notification_type: "elicitation_dialog" }),
+      "waiting",
+      "waiting for user input",
+    ),
+    step(
+      "elicitation",
+      "Elicitation",
+      payload("UserPromptSubmit", { hook_event_name: "Elicitation", prompt: undefined }),
+      "waiting",
+      "waiting for user input",
+    ),
     step("stop", "Stop", payload("Stop"), "idle", "FAKE_REPLY: hello from the fake provider"),
     step("stop-failure", "StopFailure", payload("StopFailure"), "error", "turn failed (API error)"),
     step("session-end", "SessionEnd", payload("SessionEnd"), "ended", "session closed"),
@@ -41,7 +63,18 @@ export function piSteps(sessionId: string, instanceId: string, pid: number, cwd:
   const step = (event: string, status: string, detail: string, tool = ""): Step => ({
     alias: "fleet-event",
     label: `pi.${event} (${status})`,
-    payload: JSON.stringify({ schema_version: 1, event_id: `pi.${event}`, session_id: sessionId, instance_id: instanceId, sequence: ++sequence, pid, cwd, status, detail, tool }),
+    payload: JSON.stringify({
+      schema_version: 1,
+      event_id: `pi.${event}`,
+      session_id: sessionId,
+      instance_id: instanceId,
+      sequence: ++sequence,
+      pid,
+      cwd,
+      status,
+      detail,
+      tool,
+    }),
     expect: { status, detail, tool, last_event: `pi.${event}` },
   });
   return [

@@ -8,7 +8,9 @@ import { REPO_ROOT } from "./env.ts";
 import { waitUntil, WATCH_SCRIPT } from "./tmux-focus-lab.ts";
 
 /** The Pi release the live suites pin (test/live/harnesses.json); the image's agents layer must carry the same. */
-export const PINNED_PI = (JSON.parse(readFileSync(join(REPO_ROOT, "test", "live", "harnesses.json"), "utf8")) as { pi: { package: string; version: string } }).pi;
+export const PINNED_PI = (
+  JSON.parse(readFileSync(join(REPO_ROOT, "test", "live", "harnesses.json"), "utf8")) as { pi: { package: string; version: string } }
+).pi;
 
 export const PI_AGENT_DIR = "/root/.pi/agent";
 /** The default state dir of root in the container: nothing points TONGS_AGENTS_STATE_DIR elsewhere. */
@@ -35,12 +37,22 @@ export interface HistoryEntry {
 /** Start the provider in the background (its parent exits; catatonit adopts it) and wait until it listens. */
 export async function startProvider(box: Box, { slowMs, toolCommand }: { slowMs: number; toolCommand: string }): Promise<string> {
   await box.container.copyDirectoriesToContainer([{ source: join(REPO_ROOT, "e2e", "provider"), target: PROVIDER_DIR }]);
-  await box.sh(`node "$1/server.mjs" --port "$2" --slow-ms "$3" --tool-command "$4" > /tmp/provider.json 2> /tmp/provider.err < /dev/null &`, PROVIDER_DIR, String(PROVIDER_PORT), String(slowMs), toolCommand);
+  await box.sh(
+    `node "$1/server.mjs" --port "$2" --slow-ms "$3" --tool-command "$4" > /tmp/provider.json 2> /tmp/provider.err < /dev/null &`,
+    PROVIDER_DIR,
+    String(PROVIDER_PORT),
+    String(slowMs),
+    toolCommand,
+  );
   let url = "";
-  await waitUntil(async () => {
-    url = ((JSON.parse((await box.exec(["cat", "/tmp/provider.json"])).stdout || "{}") as { url?: string }).url ?? "");
-    return url !== "";
-  }, "the synthetic provider to listen", { explain: () => box.sh("cat /tmp/provider.err") });
+  await waitUntil(
+    async () => {
+      url = (JSON.parse((await box.exec(["cat", "/tmp/provider.json"])).stdout || "{}") as { url?: string }).url ?? "";
+      return url !== "";
+    },
+    "the synthetic provider to listen",
+    { explain: () => box.sh("cat /tmp/provider.err") },
+  );
   return url;
 }
 
@@ -48,12 +60,21 @@ export async function startProvider(box: Box, { slowMs, toolCommand }: { slowMs:
 export async function configurePi(box: Box, url: string): Promise<void> {
   const models = {
     providers: {
-      fake: { baseUrl: `${url}/v1`, api: "openai-completions", apiKey: "FAKE_PI_API_KEY", compat: { supportsDeveloperRole: false, supportsReasoningEffort: false }, models: [{ id: "fake-model" }] },
+      fake: {
+        baseUrl: `${url}/v1`,
+        api: "openai-completions",
+        apiKey: "FAKE_PI_API_KEY",
+        compat: { supportsDeveloperRole: false, supportsReasoningEffort: false },
+        models: [{ id: "fake-model" }],
+      },
     },
   };
   await box.container.copyContentToContainer([
     { content: `${JSON.stringify(models, null, 2)}\n`, target: `${PI_AGENT_DIR}/models.json` },
-    { content: `${JSON.stringify({ defaultProvider: "fake", defaultModel: "fake-model" }, null, 2)}\n`, target: `${PI_AGENT_DIR}/settings.json` },
+    {
+      content: `${JSON.stringify({ defaultProvider: "fake", defaultModel: "fake-model" }, null, 2)}\n`,
+      target: `${PI_AGENT_DIR}/settings.json`,
+    },
   ]);
 }
 

@@ -34,7 +34,10 @@ interface Expected {
   readonly fleeting?: boolean;
 }
 
-const evidence = createEvidence("pi", `Pi ${PINNED_PI.version} interactive in tmux in a container: lifecycle through the installed bridge, and focus`);
+const evidence = createEvidence(
+  "pi",
+  `Pi ${PINNED_PI.version} interactive in tmux in a container: lifecycle through the installed bridge, and focus`,
+);
 let box: Box;
 let lab: BoxTmuxLab;
 let client: AttachedClient;
@@ -47,7 +50,8 @@ const record = async (): Promise<Record<string, unknown>> => {
 };
 
 const piHistory = async () => (await readHistory(box)).filter((entry) => entry.harness === "pi");
-const summary = (entries: readonly HistoryEntry[]) => entries.map(({ status, detail, tool }) => `${status} | ${detail} | ${tool}`).join("\n");
+const summary = (entries: readonly HistoryEntry[]) =>
+  entries.map(({ status, detail, tool }) => `${status} | ${detail} | ${tool}`).join("\n");
 
 async function waitForState(what: string, test: (entry: HistoryEntry) => boolean): Promise<HistoryEntry> {
   let found: HistoryEntry | undefined;
@@ -73,11 +77,15 @@ function states(entries: readonly HistoryEntry[]): HistoryEntry[] {
 /** The states in order, each matched by one expected state; a fleeting expected state may be missing. */
 function expectTimeline(entries: readonly HistoryEntry[], expected: readonly Expected[]): void {
   const matches = (entry: HistoryEntry | undefined, want: Expected) =>
-    entry !== undefined && entry.status === want.status && (typeof want.detail === "string" ? entry.detail === want.detail : want.detail.test(entry.detail)) && entry.tool === (want.tool ?? "");
+    entry !== undefined &&
+    entry.status === want.status &&
+    (typeof want.detail === "string" ? entry.detail === want.detail : want.detail.test(entry.detail)) &&
+    entry.tool === (want.tool ?? "");
   let index = 0;
   for (const want of expected) {
     if (matches(entries[index], want)) index++;
-    else if (!want.fleeting) throw new Error(`state ${index + 1}: expected ${want.status} | ${String(want.detail)}; the states were:\n${summary(entries)}`);
+    else if (!want.fleeting)
+      throw new Error(`state ${index + 1}: expected ${want.status} | ${String(want.detail)}; the states were:\n${summary(entries)}`);
   }
   if (index !== entries.length) throw new Error(`unexpected states after ${index}:\n${summary(entries)}`);
 }
@@ -111,7 +119,10 @@ describe(`Pi ${PINNED_PI.package}@${PINNED_PI.version} in a container`, { timeou
     lab = new BoxTmuxLab(box);
     await prepareLab(box);
     evidence.addVersions(await boxVersions(box, PACKAGES));
-    evidence.addVersions({ pi: `${PINNED_PI.package} ${(await box.sh("pi --version")).trim()}`, "model provider": "synthetic (e2e/provider, openai-completions, 127.0.0.1 in the container)" });
+    evidence.addVersions({
+      pi: `${PINNED_PI.package} ${(await box.sh("pi --version")).trim()}`,
+      "model provider": "synthetic (e2e/provider, openai-completions, 127.0.0.1 in the container)",
+    });
     const url = await startProvider(box, { slowMs: 3000, toolCommand: TOOL_COMMAND });
     await configurePi(box, url);
     await startWatcher(box);
@@ -126,21 +137,32 @@ describe(`Pi ${PINNED_PI.package}@${PINNED_PI.version} in a container`, { timeou
       await lab?.stop();
       await box?.stop();
     } finally {
-      evidence.untested("Pi's older line (@mariozechner/pi-coding-agent 0.73.1) in a container", "the image carries the pinned current release only; 0.73.1 runs live on the host (test/live/pi.test.ts)");
-      evidence.untested("an interactive Esc (abort) in the container", "the abort path runs live on the host in RPC mode (test/live/pi.test.ts)");
+      evidence.untested(
+        "Pi's older line (@mariozechner/pi-coding-agent 0.73.1) in a container",
+        "the image carries the pinned current release only; 0.73.1 runs live on the host (test/live/pi.test.ts)",
+      );
+      evidence.untested(
+        "an interactive Esc (abort) in the container",
+        "the abort path runs live on the host in RPC mode (test/live/pi.test.ts)",
+      );
       evidence.write();
     }
   });
 
   it("runs the Pi release pinned for the live suites", async ({ task }) => {
-    evidence.prove(task, { claim: `the image's Pi is the pinned ${PINNED_PI.package}@${PINNED_PI.version}`, kind: "live", how: "`pi --version` in the container; containers/recipe.ts and test/live/harnesses.json agree" });
+    evidence.prove(task, {
+      claim: `the image's Pi is the pinned ${PINNED_PI.package}@${PINNED_PI.version}`,
+      kind: "live",
+      how: "`pi --version` in the container; containers/recipe.ts and test/live/harnesses.json agree",
+    });
     expect(AGENTS.pi).toEqual({ package: PINNED_PI.package, version: PINNED_PI.version });
     expect((await box.sh("pi --version")).trim()).toBe(PINNED_PI.version);
   });
 
   it("tongs-agents install --agent pi installs the bridge through `pi install`", async ({ task }) => {
     evidence.prove(task, {
-      claim: "`tongs-agents install --agent pi` runs `pi install <package>/pi-bridge`: Pi's settings list the installed package's bridge, the ownership marker is written, doctor says installed",
+      claim:
+        "`tongs-agents install --agent pi` runs `pi install <package>/pi-bridge`: Pi's settings list the installed package's bridge, the ownership marker is written, doctor says installed",
       kind: "live",
       how: "the installed CLI and the real pi in the container; ~/.pi/agent/settings.json and tongs-agents.json read back; tongs-agents doctor --agent pi --json",
     });
@@ -149,28 +171,47 @@ describe(`Pi ${PINNED_PI.package}@${PINNED_PI.version} in a container`, { timeou
     expect(install.stdout).toContain(`ran: /usr/local/bin/pi install ${BRIDGE}`);
     const settings = JSON.parse(await box.sh(`cat ${PI_AGENT_DIR}/settings.json`)) as { packages: string[] };
     expect(settings.packages.map((entry) => posix.resolve(PI_AGENT_DIR, entry))).toEqual([BRIDGE]);
-    expect(JSON.parse(await box.sh(`cat ${PI_AGENT_DIR}/tongs-agents.json`))).toMatchObject({ owner: "tongs-agents", extension_path: BRIDGE, node_path: "/usr/local/bin/node" });
-    const doctor = JSON.parse((await box.exec(["tongs-agents", "doctor", "--agent", "pi", "--json"])).stdout) as { harnesses: Record<string, unknown>[] };
+    expect(JSON.parse(await box.sh(`cat ${PI_AGENT_DIR}/tongs-agents.json`))).toMatchObject({
+      owner: "tongs-agents",
+      extension_path: BRIDGE,
+      node_path: "/usr/local/bin/node",
+    });
+    const doctor = JSON.parse((await box.exec(["tongs-agents", "doctor", "--agent", "pi", "--json"])).stdout) as {
+      harnesses: Record<string, unknown>[];
+    };
     expect(doctor.harnesses[0]).toMatchObject({ harness: "pi", binary: "/usr/local/bin/pi", bridge: "installed", ok: true });
   });
 
   it("Pi started in a split pane reports started, with the real Pi process's PID and its pane", async ({ task }) => {
     evidence.prove(task, {
-      claim: "interactive Pi in a tmux pane reports `started`; the record's pid is the Pi process (comm pi, exe node, the pane's own process) and its terminal is that pane",
+      claim:
+        "interactive Pi in a tmux pane reports `started`; the record's pid is the Pi process (comm pi, exe node, the pane's own process) and its terminal is that pane",
       kind: "live",
       how: "pi (with Pi's permission-gate example via -e) in a split of session work; the record history; /proc/<pid>/comm and exe; tmux pane_pid",
     });
     const env = Object.entries(PI_ENV).flatMap(([key, value]) => ["-e", `${key}=${value}`]);
     const command = ["exec", "pi", "-e", PERMISSION_GATE].map(shellQuote).join(" ");
-    const [pane = "", pid = ""] = (await lab.inner("split-window", "-h", "-l", "80", "-t", "work:", "-c", PROJECT, ...env, "-P", "-F", "#{pane_id} #{pane_pid}", command)).split(" ");
+    const [pane = "", pid = ""] = (
+      await lab.inner("split-window", "-h", "-l", "80", "-t", "work:", "-c", PROJECT, ...env, "-P", "-F", "#{pane_id} #{pane_pid}", command)
+    ).split(" ");
     Object.assign(pi, { pane, pid: Number(pid) });
     const started = await waitForState("Pi's session start", (entry) => entry.status === "started");
     pi.sessionId = started.session_id;
-    await waitUntil(async () => (await lab.capture(pi.pane)).includes("fake-model"), "Pi's editor and footer", { explain: () => lab.capture(pi.pane) });
+    await waitUntil(async () => (await lab.capture(pi.pane)).includes("fake-model"), "Pi's editor and footer", {
+      explain: () => lab.capture(pi.pane),
+    });
     expect(started).toMatchObject({ pid: pi.pid, detail: "session started", last_event: "pi.session-start" });
     expect((await box.sh(`cat /proc/${pi.pid}/comm`)).trim()).toBe("pi");
     expect((await box.sh(`readlink /proc/${pi.pid}/exe`)).trim()).toBe("/usr/local/bin/node");
-    expect(await record()).toMatchObject({ harness: "pi", identity: "emitter", status: "started", pid: pi.pid, cwd: PROJECT, stale: false, terminal: { env: { TMUX: expect.stringMatching(new RegExp(`^${INNER},\\d+,\\d+$`)), TMUX_PANE: pi.pane } } });
+    expect(await record()).toMatchObject({
+      harness: "pi",
+      identity: "emitter",
+      status: "started",
+      pid: pi.pid,
+      cwd: PROJECT,
+      stale: false,
+      terminal: { env: { TMUX: expect.stringMatching(new RegExp(`^${INNER},\\d+,\\d+$`)), TMUX_PANE: pi.pane } },
+    });
     const screen = await lab.capture(pi.pane);
     expect(screen).toContain("pi-bridge");
     expect(screen).toContain("permission-gate.ts");
@@ -178,7 +219,8 @@ describe(`Pi ${PINNED_PI.package}@${PINNED_PI.version} in a container`, { timeou
 
   it("focus selects Pi's exact pane on the attached client", async ({ task }) => {
     evidence.prove(task, {
-      claim: "`tongs-agents focus <pi session> --client <tty>` switches the attached client from another session to Pi's pane in a split window (pane and cursor)",
+      claim:
+        "`tongs-agents focus <pi session> --client <tty>` switches the attached client from another session to Pi's pane in a split window (pane and cursor)",
       kind: "live",
       how: "a real client attached inside an outer tmux, on session home; after focus: list-clients, the outer pane's text and cursor",
     });
@@ -200,9 +242,12 @@ describe(`Pi ${PINNED_PI.package}@${PINNED_PI.version} in a container`, { timeou
     expect(await record()).toMatchObject({ status: "idle", detail: DEFAULT_TEXT, pid: pi.pid });
   });
 
-  it("a tool call that asks for permission: waiting, focus shows the dialog, approving through the client runs the tool, then idle", async ({ task }) => {
+  it("a tool call that asks for permission: waiting, focus shows the dialog, approving through the client runs the tool, then idle", async ({
+    task,
+  }) => {
     evidence.prove(task, {
-      claim: "a bash tool call held by a confirmation dialog reports waiting (with the dialog's title); focus brings the client to the dialog; approving it reports running (tool bash) while the tool runs, then idle",
+      claim:
+        "a bash tool call held by a confirmation dialog reports waiting (with the dialog's title); focus brings the client to the dialog; approving it reports running (tool bash) while the tool runs, then idle",
       kind: "live",
       how: "Pi's own examples/extensions/permission-gate.ts asks before `rm -rf /tmp/pi-scratch; sleep 3` (the provider's tool call); the client is moved away first; Enter typed into the client approves; the scratch dir is gone after",
     });
@@ -224,13 +269,20 @@ describe(`Pi ${PINNED_PI.package}@${PINNED_PI.version} in a container`, { timeou
     expect(await box.exec(["test", "-d", SCRATCH])).toMatchObject({ code: 0 });
 
     await lab.keys(client, "Enter"); // "Yes" is the first choice
-    await waitForState("running the approved tool", (entry) => entry.status === "running" && entry.tool === "bash" && entry.last_event === "pi.ui-prompt-end");
+    await waitForState(
+      "running the approved tool",
+      (entry) => entry.status === "running" && entry.tool === "bash" && entry.last_event === "pi.ui-prompt-end",
+    );
     await waitForState("idle after the tool", (entry) => entry.status === "idle" && entry.detail === FINAL_TEXT);
     expect(await box.exec(["test", "-d", SCRATCH])).toMatchObject({ code: 1 });
   });
 
   it("a provider error (HTTP 400) reports error", async ({ task }) => {
-    evidence.prove(task, { claim: "a turn failed by the provider (HTTP 400) reports error with the provider's message", kind: "live", how: "`FAILAPI` typed into the client; the provider answers 400; the record" });
+    evidence.prove(task, {
+      claim: "a turn failed by the provider (HTTP 400) reports error with the provider's message",
+      kind: "live",
+      how: "`FAILAPI` typed into the client; the provider answers 400; the record",
+    });
     await typeIntoClient("FAILAPI");
     const failed = await waitForState("error", (entry) => entry.status === "error");
     expect(failed.detail).toMatch(ERROR_DETAIL);
@@ -238,7 +290,11 @@ describe(`Pi ${PINNED_PI.package}@${PINNED_PI.version} in a container`, { timeou
   });
 
   it("/quit reports ended and Pi exits", async ({ task }) => {
-    evidence.prove(task, { claim: "/quit reports ended (session closed) before Pi exits", kind: "live", how: "`/quit` typed into the client; the record; /proc/<pid> gone or a zombie (see the libutempter note)" });
+    evidence.prove(task, {
+      claim: "/quit reports ended (session closed) before Pi exits",
+      kind: "live",
+      how: "`/quit` typed into the client; the record; /proc/<pid> gone or a zombie (see the libutempter note)",
+    });
     await typeIntoClient("/quit");
     await waitForState("ended", (entry) => entry.status === "ended");
     // Exited: gone, or a zombie. Debian's tmux is built with libutempter, whose own SIGCHLD handler, in place while
@@ -255,7 +311,8 @@ describe(`Pi ${PINNED_PI.package}@${PINNED_PI.version} in a container`, { timeou
 
   it("went through exactly the expected states, every one reported by the Pi process", async ({ task }) => {
     evidence.prove(task, {
-      claim: "the whole session's states, in order: started, running, idle, running, waiting, running (tool bash), idle, error, ended; every state carries the Pi process's PID and one session id",
+      claim:
+        "the whole session's states, in order: started, running, idle, running, waiting, running (tool bash), idle, error, ended; every state carries the Pi process's PID and one session id",
       kind: "live",
       how: "the watcher's log of every record change in the container (inotify plus 20 ms polls); fleeting states between two events ms apart may be absent",
     });

@@ -43,13 +43,30 @@ async function showRecord(sessionId: string): Promise<Record<string, unknown>> {
 }
 
 /** Run each step through the shell, as the harness's child; after each, the hook printed nothing and the record moved. */
-async function runSteps(harness: BoxHarness, shellArgv: readonly string[], agent: string, sessionId: string, steps: readonly Step[]): Promise<Record<string, unknown>> {
+async function runSteps(
+  harness: BoxHarness,
+  shellArgv: readonly string[],
+  agent: string,
+  sessionId: string,
+  steps: readonly Step[],
+): Promise<Record<string, unknown>> {
   let record: Record<string, unknown> = {};
   for (const [index, step] of steps.entries()) {
     const reply = await harness.run([...shellArgv, commandLine(INSTALL_ROOT, step.alias, agent)], step.payload);
-    expect(reply, `step ${index + 1} ${step.label}: the shell and hook exit 0 and print nothing`).toMatchObject({ code: 0, signal: null, stdout: "", stderr: "" });
+    expect(reply, `step ${index + 1} ${step.label}: the shell and hook exit 0 and print nothing`).toMatchObject({
+      code: 0,
+      signal: null,
+      stdout: "",
+      stderr: "",
+    });
     record = await showRecord(sessionId);
-    expect(record, `step ${index + 1} ${step.label}: the record`).toMatchObject({ status: step.expect.status, recorded_status: step.expect.status, detail: step.expect.detail, last_event: step.expect.last_event, ...(step.expect.tool === undefined ? {} : { tool: step.expect.tool }) });
+    expect(record, `step ${index + 1} ${step.label}: the record`).toMatchObject({
+      status: step.expect.status,
+      recorded_status: step.expect.status,
+      detail: step.expect.detail,
+      last_event: step.expect.last_event,
+      ...(step.expect.tool === undefined ? {} : { tool: step.expect.tool }),
+    });
   }
   return record;
 }
@@ -71,7 +88,10 @@ describe("the installer's hook command line in real shells", { timeout: 300_000 
     try {
       await box?.stop();
     } finally {
-      evidence.untested("the real Claude Code and Pi CLIs running these hooks", "agent CLIs are not in this image yet; the harness is a stand-in process with the exact process name");
+      evidence.untested(
+        "the real Claude Code and Pi CLIs running these hooks",
+        "agent CLIs are not in this image yet; the harness is a stand-in process with the exact process name",
+      );
       evidence.write();
     }
   });
@@ -88,7 +108,13 @@ describe("the installer's hook command line in real shells", { timeout: 300_000 
       const claude = await startHarness(box, "claude", `claude-${id}`, env);
       const sessionId = `e2e-claude-${id}-${randomBytes(4).toString("hex")}`;
       const record = await runSteps(claude, argv, "claude", sessionId, claudeSteps(sessionId, CWD));
-      expect(record).toMatchObject({ harness: "claude", identity: "process", pid: claude.pid, cwd: CWD, terminal: { env: { TMUX_PANE: claude.pane } } });
+      expect(record).toMatchObject({
+        harness: "claude",
+        identity: "process",
+        pid: claude.pid,
+        cwd: CWD,
+        terminal: { env: { TMUX_PANE: claude.pane } },
+      });
     });
 
     it("runs every Pi lifecycle transition (fleet-event)", async ({ task }) => {
@@ -113,7 +139,10 @@ describe("the installer's hook command line in real shells", { timeout: 300_000 
       });
       const claude = await startHarness(box, "claude", `claude-backslash-${id}`, env);
       const sessionId = `e2e-backslash-${id}-${randomBytes(4).toString("hex")}`;
-      const reply = await claude.run([...argv, commandLine(BACKSLASH_ROOT, "session-start", "claude")], JSON.stringify({ session_id: sessionId, cwd: CWD, hook_event_name: "SessionStart" }));
+      const reply = await claude.run(
+        [...argv, commandLine(BACKSLASH_ROOT, "session-start", "claude")],
+        JSON.stringify({ session_id: sessionId, cwd: CWD, hook_event_name: "SessionStart" }),
+      );
       expect(reply).toMatchObject({ code: 0, stdout: "", stderr: "" });
       expect(await showRecord(sessionId)).toMatchObject({ status: "started", pid: claude.pid });
     });

@@ -22,22 +22,33 @@ describe("smoke", { timeout: 120_000 }, () => {
   });
 
   it("runs a tmux server without a terminal, reparented to PID 1", async ({ task }) => {
-    evidence.prove(task, { claim: "tmux runs detached in the container; its server is reparented to PID 1 (catatonit)", kind: "live", how: "tmux new-session -d, list-panes -a, ps" });
+    evidence.prove(task, {
+      claim: "tmux runs detached in the container; its server is reparented to PID 1 (catatonit)",
+      kind: "live",
+      how: "tmux new-session -d, list-panes -a, ps",
+    });
     await box.sh(`tmux -S "$1" new-session -d -s smoke -x 120 -y 40`, TMUX_SOCKET);
     const panes = await box.sh(`tmux -S "$1" list-panes -a -F '#{session_name} #{pane_id} #{pane_pid}'`, TMUX_SOCKET);
     expect(panes).toMatch(/^smoke %\d+ \d+$/m);
     // The server's comm is "tmux: server" (it renames itself); its parent exited after forking it.
-    const servers = (await box.sh("ps -eo ppid=,comm=")).split("\n").map((line) => line.trim()).filter((line) => line.endsWith("tmux: server"));
+    const servers = (await box.sh("ps -eo ppid=,comm="))
+      .split("\n")
+      .map((line) => line.trim())
+      .filter((line) => line.endsWith("tmux: server"));
     expect(servers).toEqual(["1 tmux: server"]);
     expect((await box.sh("cat /proc/1/comm")).trim()).toBe("catatonit");
   });
 
   it("has a working tongs-agents and tongs-agents-hook on PATH", async ({ task }) => {
-    evidence.prove(task, { claim: "the packed package installs: tongs-agents and tongs-agents-hook are on PATH and run on Node 22", kind: "live", how: "npm pack, npm install --global into the image, tongs-agents list --json" });
+    evidence.prove(task, {
+      claim: "the packed package installs: tongs-agents and tongs-agents-hook are on PATH and run on Node 22",
+      kind: "live",
+      how: "npm pack, npm install --global into the image, tongs-agents list --json",
+    });
     const list = await box.exec(["tongs-agents", "list", "--json"], { TONGS_AGENTS_STATE_DIR: "/tmp/smoke-state" });
     expect(list).toMatchObject({ code: 0, stderr: "" });
     expect(JSON.parse(list.stdout)).toEqual({ sessions: [], invalid: [] });
-    const hook = await box.exec(["sh", "-c", "command -v tongs-agents-hook && readlink -f \"$(command -v tongs-agents-hook)\""]);
+    const hook = await box.exec(["sh", "-c", 'command -v tongs-agents-hook && readlink -f "$(command -v tongs-agents-hook)"']);
     expect(hook.stdout).toContain("/usr/local/lib/node_modules/tongs-agents/bin/tongs-agents-hook.cjs");
   });
 
@@ -57,18 +68,34 @@ describe("smoke", { timeout: 120_000 }, () => {
     expect(list.code).toBe(0);
     const { sessions } = JSON.parse(list.stdout) as { sessions: Record<string, unknown>[] };
     expect(sessions).toHaveLength(1);
-    expect(sessions[0]).toMatchObject({ harness: "claude", session_id: "smoke-session-1", status: "started", identity: "process", pid: claude.pid, stale: false, cwd: "/tmp" });
+    expect(sessions[0]).toMatchObject({
+      harness: "claude",
+      session_id: "smoke-session-1",
+      status: "started",
+      identity: "process",
+      pid: claude.pid,
+      stale: false,
+      cwd: "/tmp",
+    });
     expect(sessions[0]?.terminal).toMatchObject({ env: { TMUX_PANE: claude.pane } });
   });
 
   it("reaps orphans: no zombies after the tmux server exits", async ({ task }) => {
-    evidence.prove(task, { claim: "PID 1 reaps orphaned processes (tmux daemonizes)", kind: "live", how: "tmux kill-server, then ps shows no zombie" });
+    evidence.prove(task, {
+      claim: "PID 1 reaps orphaned processes (tmux daemonizes)",
+      kind: "live",
+      how: "tmux kill-server, then ps shows no zombie",
+    });
     const before = await box.sh("ps -eo comm=");
     expect(before).toContain("tmux: server");
     expect(before).toMatch(/^claude$/m);
     await box.sh(`tmux -S "$1" kill-server`, TMUX_SOCKET);
     // The server and the pane processes exit asynchronously; wait (bounded) until every one of them is gone, zombies
     // included: a zombie keeps its comm, so a PID 1 that does not reap would keep them listed forever.
-    await expect.poll(async () => (await box.sh("ps -eo stat=,comm=")).split("\n").filter((line) => /tmux|claude|^\s*Z/.test(line)), { timeout: 30_000 }).toEqual([]);
+    await expect
+      .poll(async () => (await box.sh("ps -eo stat=,comm=")).split("\n").filter((line) => /tmux|claude|^\s*Z/.test(line)), {
+        timeout: 30_000,
+      })
+      .toEqual([]);
   });
 });

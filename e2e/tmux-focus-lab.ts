@@ -36,14 +36,21 @@ export interface Seen {
 
 /** Copy the stand-in agent and the record watcher in, and make the `claude` symlink. */
 export async function prepareLab(box: Box): Promise<void> {
-  await box.container.copyFilesToContainer(["settings-hook-agent.mjs", "record-watch.mjs"].map((name) => ({ source: join(FIXTURES, name), target: `${E2E_DIR}/${name}` })));
+  await box.container.copyFilesToContainer(
+    ["settings-hook-agent.mjs", "record-watch.mjs"].map((name) => ({ source: join(FIXTURES, name), target: `${E2E_DIR}/${name}` })),
+  );
   await box.sh(`mkdir -p "$(dirname "$1")" "$(dirname "$2")" && ln -sfn /usr/local/bin/node "$1"`, CLAUDE_BIN, INNER);
 }
 
-export async function waitUntil(check: () => Promise<boolean>, what: string, { timeoutMs = 60_000, explain }: { timeoutMs?: number; explain?: () => Promise<string> } = {}): Promise<void> {
+export async function waitUntil(
+  check: () => Promise<boolean>,
+  what: string,
+  { timeoutMs = 60_000, explain }: { timeoutMs?: number; explain?: () => Promise<string> } = {},
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${explain ? `:\n${await explain()}` : ""}`);
+    if (Date.now() > deadline)
+      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${explain ? `:\n${await explain()}` : ""}`);
     await new Promise((resolve) => setTimeout(resolve, 150));
   }
 }
@@ -108,13 +115,17 @@ export class BoxTmuxLab {
 
   /** What the attached client draws (read from its outer pane), and where the terminal cursor is. */
   async seen(client: AttachedClient): Promise<Seen> {
-    const [x, y] = (await this.tmux(OUTER, "display-message", "-p", "-t", client.outerSession, "#{cursor_x} #{cursor_y}")).split(" ").map(Number);
+    const [x, y] = (await this.tmux(OUTER, "display-message", "-p", "-t", client.outerSession, "#{cursor_x} #{cursor_y}"))
+      .split(" ")
+      .map(Number);
     return { text: await this.tmux(OUTER, "capture-pane", "-p", "-t", client.outerSession), cursor: [x as number, y as number] };
   }
 
   /** Where a pane's cursor is on its client's screen: the pane's offset plus the cursor within the pane. */
   async expectedCursor(pane: string): Promise<[number, number]> {
-    const [left, top, x, y] = (await this.inner("display-message", "-p", "-t", pane, "#{pane_left} #{pane_top} #{cursor_x} #{cursor_y}")).split(" ").map(Number);
+    const [left, top, x, y] = (await this.inner("display-message", "-p", "-t", pane, "#{pane_left} #{pane_top} #{cursor_x} #{cursor_y}"))
+      .split(" ")
+      .map(Number);
     return [(left as number) + (x as number), (top as number) + (y as number)];
   }
 

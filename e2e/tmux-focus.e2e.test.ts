@@ -42,7 +42,9 @@ async function startAgent(name: string, where: string[]): Promise<Agent> {
   const marker = `MARKER-${name.toUpperCase()}`;
   const cwd = `/work/${name}`;
   await box.sh(`mkdir -p "$1"`, cwd);
-  const [pane = "", pid = ""] = (await lab.inner(...where, "-c", cwd, "-P", "-F", "#{pane_id} #{pane_pid}", lab.agentCommand(sessionId, marker))).split(" ");
+  const [pane = "", pid = ""] = (
+    await lab.inner(...where, "-c", cwd, "-P", "-F", "#{pane_id} #{pane_pid}", lab.agentCommand(sessionId, marker))
+  ).split(" ");
   const started = { name, sessionId, marker, pane, pid: Number(pid), cwd };
   agents.set(name, started);
   return started;
@@ -81,21 +83,29 @@ describe("tmux focus in a container", { timeout: 180_000 }, () => {
       await lab?.stop();
       await box?.stop();
     } finally {
-      evidence.untested("the real Claude Code CLI in these panes", "the stand-in runs Claude Code's hook command line exactly; the real CLI in a container is another suite's");
+      evidence.untested(
+        "the real Claude Code CLI in these panes",
+        "the stand-in runs Claude Code's hook command line exactly; the real CLI in a container is another suite's",
+      );
       evidence.write();
     }
   });
 
   it("installs the Claude Code hooks and the tmux block with the installed CLI", async ({ task }) => {
     evidence.prove(task, {
-      claim: "`tongs-agents install --agent claude` writes the SessionStart hook as `<node> <package>/bin/tongs-agents-hook.cjs session-start --agent claude`; `tongs-agents tmux-setup --write` writes the popup binding into ~/.tmux.conf",
+      claim:
+        "`tongs-agents install --agent claude` writes the SessionStart hook as `<node> <package>/bin/tongs-agents-hook.cjs session-start --agent claude`; `tongs-agents tmux-setup --write` writes the popup binding into ~/.tmux.conf",
       kind: "live",
       how: "the packed package installed with npm -g in the container; both commands run there; settings.json and .tmux.conf read back",
     });
     const install = await box.exec(["tongs-agents", "install", "--agent", "claude"]);
     expect(install.code, install.stderr).toBe(0);
-    const settings = JSON.parse(await box.sh("cat /root/.claude/settings.json")) as { hooks: Record<string, { hooks: { type: string; command: string }[] }[]> };
-    expect(settings.hooks.SessionStart).toEqual([{ hooks: [{ type: "command", command: `${NODE} ${HOOK} session-start --agent claude`, timeout: 5 }] }]);
+    const settings = JSON.parse(await box.sh("cat /root/.claude/settings.json")) as {
+      hooks: Record<string, { hooks: { type: string; command: string }[] }[]>;
+    };
+    expect(settings.hooks.SessionStart).toEqual([
+      { hooks: [{ type: "command", command: `${NODE} ${HOOK} session-start --agent claude`, timeout: 5 }] },
+    ]);
     const setup = await box.exec(["tongs-agents", "tmux-setup", "--write"]);
     expect(setup.code, setup.stderr).toBe(0);
     const conf = await box.sh("cat /root/.tmux.conf");
@@ -104,7 +114,8 @@ describe("tmux focus in a container", { timeout: 180_000 }, () => {
 
   it("records every stand-in agent with its pane, through the installed hook run by /bin/sh -c", async ({ task }) => {
     evidence.prove(task, {
-      claim: "agents in sessions, windows and split panes each get a record with their own pid and TMUX_PANE, written by the hook command line from settings.json",
+      claim:
+        "agents in sessions, windows and split panes each get a record with their own pid and TMUX_PANE, written by the hook command line from settings.json",
       kind: "synthetic",
       how: "7 processes named claude in 2 sessions, 4 windows (two split into 2 and 3 panes), beside sessions and a window without agents, read ~/.claude/settings.json and run SessionStart's command through /bin/sh -c with the payload on stdin; tongs-agents list --json",
     });
@@ -120,7 +131,10 @@ describe("tmux focus in a container", { timeout: 180_000 }, () => {
     await startAgent("b3", ["split-window", "-d", "-h", "-t", b2.pane]);
     await startAgent("b4", ["new-window", "-d", "-t", "beta:"]);
     for (const started of agents.values()) {
-      await waitUntil(async () => (await lab.capture(started.pane)).includes(`${started.marker}\nSessionStart hook exit`), `${started.name} in ${started.pane} to run its hook`);
+      await waitUntil(
+        async () => (await lab.capture(started.pane)).includes(`${started.marker}\nSessionStart hook exit`),
+        `${started.name} in ${started.pane} to run its hook`,
+      );
       expect(await lab.capture(started.pane)).toContain(`${started.marker}\nSessionStart hook exit 0\n`);
     }
     const list = await box.exec(["tongs-agents", "list", "--json"]);
@@ -129,14 +143,25 @@ describe("tmux focus in a container", { timeout: 180_000 }, () => {
     expect(sessions).toHaveLength(agents.size);
     for (const started of agents.values()) {
       const record = sessions.find((session) => session.session_id === started.sessionId);
-      expect(record, started.name).toMatchObject({ harness: "claude", status: "started", identity: "process", pid: started.pid, cwd: started.cwd, stale: false, terminal: { env: { TMUX: expect.stringMatching(new RegExp(`^${INNER},\\d+,\\d+$`)), TMUX_PANE: started.pane } } });
+      expect(record, started.name).toMatchObject({
+        harness: "claude",
+        status: "started",
+        identity: "process",
+        pid: started.pid,
+        cwd: started.cwd,
+        stale: false,
+        terminal: { env: { TMUX: expect.stringMatching(new RegExp(`^${INNER},\\d+,\\d+$`)), TMUX_PANE: started.pane } },
+      });
       expect((await box.sh(`cat /proc/${started.pid}/comm`)).trim()).toBe("claude");
     }
   });
 
-  it("focus --client lands that client on the exact pane among sessions, windows and splits; another client stays put", async ({ task }) => {
+  it("focus --client lands that client on the exact pane among sessions, windows and splits; another client stays put", async ({
+    task,
+  }) => {
     evidence.prove(task, {
-      claim: "`tongs-agents focus <id> --client <tty>` (run outside tmux) makes that attached client show the exact pane, terminal cursor included, across sessions, windows and split panes, and leaves a second client where it was",
+      claim:
+        "`tongs-agents focus <id> --client <tty>` (run outside tmux) makes that attached client show the exact pane, terminal cursor included, across sessions, windows and split panes, and leaves a second client where it was",
       kind: "synthetic",
       how: "two real tmux clients attached inside an outer tmux; after each focus: the outer pane's text and cursor, and list-clients; stand-in agents",
     });
@@ -146,7 +171,13 @@ describe("tmux focus in a container", { timeout: 180_000 }, () => {
     for (const name of ["a2", "b3", "a3", "a1", "b4", "b1", "b2"]) {
       const target = agent(name);
       const { code, result } = await focus(target.sessionId, home);
-      expect(result, name).toMatchObject({ state: "complete", backend: "tmux", located: true, selection: { succeeded: true }, activation: { succeeded: true, detail: expect.stringContaining(`the client that asked (${home.tty}) shows ${target.pane}`) } });
+      expect(result, name).toMatchObject({
+        state: "complete",
+        backend: "tmux",
+        located: true,
+        selection: { succeeded: true },
+        activation: { succeeded: true, detail: expect.stringContaining(`the client that asked (${home.tty}) shows ${target.pane}`) },
+      });
       expect(code).toBe(0);
       await expectShows(home, target);
       expect(await lab.paneOf(spare)).toBe(spareBefore);
@@ -154,7 +185,11 @@ describe("tmux focus in a container", { timeout: 180_000 }, () => {
   });
 
   it("unzooms a zoomed window to show a pane hidden behind the zoom", async ({ task }) => {
-    evidence.prove(task, { claim: "focus onto a pane hidden by another pane's zoom unzooms the window and shows it", kind: "synthetic", how: "resize-pane -Z on b1, the client shows b1 only; focus b3; outer pane text and cursor" });
+    evidence.prove(task, {
+      claim: "focus onto a pane hidden by another pane's zoom unzooms the window and shows it",
+      kind: "synthetic",
+      how: "resize-pane -Z on b1, the client shows b1 only; focus b3; outer pane text and cursor",
+    });
     await lab.inner("resize-pane", "-Z", "-t", agent("b1").pane);
     await focus(agent("b1").sessionId, home);
     expect((await lab.seen(home)).text).not.toContain(agent("b3").marker);
@@ -174,21 +209,31 @@ describe("tmux focus in a container", { timeout: 180_000 }, () => {
     const target = agent("a3");
     const out = "/tmp/shell-focus.json";
     await lab.inner("send-keys", "-t", "home:", `tongs-agents focus ${target.sessionId} --json > ${out}`, "Enter");
-    await waitUntil(async () => (await lab.paneOf(home)) === target.pane, `the client to land on ${target.pane}`, { explain: () => shownPane(home) });
+    await waitUntil(async () => (await lab.paneOf(home)) === target.pane, `the client to land on ${target.pane}`, {
+      explain: () => shownPane(home),
+    });
     await expectShows(home, target);
     await waitUntil(async () => (await box.exec(["sh", "-c", `test -s ${out}`])).code === 0, "the focus result");
-    expect(JSON.parse(await box.sh(`cat ${out}`))).toMatchObject({ state: "complete", activation: { detail: expect.stringContaining("the caller's own client") } });
+    expect(JSON.parse(await box.sh(`cat ${out}`))).toMatchObject({
+      state: "complete",
+      activation: { detail: expect.stringContaining("the caller's own client") },
+    });
   });
 
-  it("the picker key from tmux-setup --write opens a real popup (no TMUX_PANE); Enter lands the client on the exact pane", async ({ task }) => {
+  it("the picker key from tmux-setup --write opens a real popup (no TMUX_PANE); Enter lands the client on the exact pane", async ({
+    task,
+  }) => {
     evidence.prove(task, {
-      claim: "prefix+a as `tongs-agents tmux-setup --write` binds it opens `tongs-agents pick --client <tty>` in a display-popup whose environment has TMUX but no TMUX_PANE; filtering to one agent and Enter shows that exact pane on the client that opened it",
+      claim:
+        "prefix+a as `tongs-agents tmux-setup --write` binds it opens `tongs-agents pick --client <tty>` in a display-popup whose environment has TMUX but no TMUX_PANE; filtering to one agent and Enter shows that exact pane on the client that opened it",
       kind: "synthetic",
       how: "C-b a typed into the outer pane (the client's terminal); /proc/<pick pid>/environ; the agent's directory typed as the filter; outer pane text and cursor after Enter",
     });
     await lab.inner("switch-client", "-c", home.tty, "-t", "home");
     await lab.keys(home, "C-b", "a");
-    await waitUntil(async () => /tongs-agents {2}\d+ sessions/.test((await lab.seen(home)).text), "the picker in the popup", { explain: () => shownPane(home) });
+    await waitUntil(async () => /tongs-agents {2}\d+ sessions/.test((await lab.seen(home)).text), "the picker in the popup", {
+      explain: () => shownPane(home),
+    });
     const pick = (await box.sh("ps -eo pid=,args=")).split("\n").find((line) => line.includes(`${CLI} pick --client ${home.tty}`));
     expect(pick, "a picker process pinned to this client").toBeDefined();
     const environ = await box.sh(`tr '\\0' '\\n' < /proc/${pick?.trim().split(/\s+/)[0]}/environ`);
@@ -198,33 +243,61 @@ describe("tmux focus in a container", { timeout: 180_000 }, () => {
     // Filter by the agent's directory, as the row shows it: a filter starting with a digit would jump to that row.
     const target = agent("b2");
     await lab.text(home, target.cwd.slice(1));
-    await waitUntil(async () => (await lab.seen(home)).text.split("\n").filter((line) => /[1-9][ >][○●▶◆✓]/.test(line)).length === 1, "the filter to leave one row", { explain: () => shownPane(home) });
+    await waitUntil(
+      async () => (await lab.seen(home)).text.split("\n").filter((line) => /[1-9][ >][○●▶◆✓]/.test(line)).length === 1,
+      "the filter to leave one row",
+      { explain: () => shownPane(home) },
+    );
     await lab.keys(home, "Enter");
-    await waitUntil(async () => (await lab.paneOf(home)) === target.pane, `the client to land on ${target.pane}`, { explain: () => shownPane(home) });
-    await waitUntil(async () => !/tongs-agents {2}\d+ sessions/.test((await lab.seen(home)).text), "the popup to close", { explain: () => shownPane(home) });
+    await waitUntil(async () => (await lab.paneOf(home)) === target.pane, `the client to land on ${target.pane}`, {
+      explain: () => shownPane(home),
+    });
+    await waitUntil(async () => !/tongs-agents {2}\d+ sessions/.test((await lab.seen(home)).text), "the popup to close", {
+      explain: () => shownPane(home),
+    });
     await expectShows(home, target);
   });
 
   it("focus --client from inside a display-popup (no TMUX_PANE), as the popup passes the client", async ({ task }) => {
     evidence.prove(task, {
-      claim: "`tongs-agents focus <id> --client '#{client_tty}'` run inside a real display-popup (TMUX set, no TMUX_PANE) lands the client under the popup on the exact pane",
+      claim:
+        "`tongs-agents focus <id> --client '#{client_tty}'` run inside a real display-popup (TMUX set, no TMUX_PANE) lands the client under the popup on the exact pane",
       kind: "synthetic",
       how: "a key bound to run-shell -b 'tmux display-popup -c #{client_tty} -E ...' (run-shell expands the format), pressed in the client's terminal; the popup's env saved; outer pane text and cursor",
     });
     await box.container.copyContentToContainer([
-      { content: `#!/bin/sh\n# $1 client tty, $2 query, $3 result file\nenv > "$3.env"\ntongs-agents focus "$2" --json --client "$1" > "$3.tmp"\nmv "$3.tmp" "$3"\n`, target: POPUP_FOCUS, mode: 0o755 },
+      {
+        content: `#!/bin/sh\n# $1 client tty, $2 query, $3 result file\nenv > "$3.env"\ntongs-agents focus "$2" --json --client "$1" > "$3.tmp"\nmv "$3.tmp" "$3"\n`,
+        target: POPUP_FOCUS,
+        mode: 0o755,
+      },
     ]);
     const out = "/tmp/popup-focus.json";
     const target = agent("a2");
     await lab.inner("switch-client", "-c", home.tty, "-t", "home");
-    await lab.inner("bind-key", "-T", "root", "F5", "run-shell", "-b", `tmux display-popup -c '#{client_tty}' -E "${POPUP_FOCUS} '#{client_tty}' ${target.sessionId} ${out}"`);
+    await lab.inner(
+      "bind-key",
+      "-T",
+      "root",
+      "F5",
+      "run-shell",
+      "-b",
+      `tmux display-popup -c '#{client_tty}' -E "${POPUP_FOCUS} '#{client_tty}' ${target.sessionId} ${out}"`,
+    );
     await lab.keys(home, "F5");
-    await waitUntil(async () => (await box.exec(["test", "-s", out])).code === 0, "the popup to run focus", { explain: () => shownPane(home) });
+    await waitUntil(async () => (await box.exec(["test", "-s", out])).code === 0, "the popup to run focus", {
+      explain: () => shownPane(home),
+    });
     const env = await box.sh(`cat ${out}.env`);
     expect(env).toMatch(new RegExp(`^TMUX=${INNER},\\d+,\\d+$`, "m"));
     expect(env).not.toMatch(/^TMUX_PANE=/m);
-    expect(JSON.parse(await box.sh(`cat ${out}`))).toMatchObject({ state: "complete", activation: { detail: expect.stringContaining(`the client that asked (${home.tty})`) } });
-    await waitUntil(async () => (await lab.seen(home)).text.includes(target.marker), "the popup to close on the target", { explain: () => shownPane(home) });
+    expect(JSON.parse(await box.sh(`cat ${out}`))).toMatchObject({
+      state: "complete",
+      activation: { detail: expect.stringContaining(`the client that asked (${home.tty})`) },
+    });
+    await waitUntil(async () => (await lab.seen(home)).text.includes(target.marker), "the popup to close on the target", {
+      explain: () => shownPane(home),
+    });
     await expectShows(home, target);
   });
 });

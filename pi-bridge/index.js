@@ -99,9 +99,20 @@ export function attachBridge(pi, options = {}) {
   const observeContext = (ctx) => {
     const context = object(ctx);
     const manager = object(context.sessionManager);
-    const id = acceptableText(safely(() => manager.getSessionId?.()), LIMITS.idBytes);
+    const id = acceptableText(
+      safely(() => manager.getSessionId?.()),
+      LIMITS.idBytes,
+    );
     if (id) session.id = id;
-    const cwd = acceptableText(safely(() => context.cwd), LIMITS.cwdBytes) ?? acceptableText(safely(() => manager.getCwd?.()), LIMITS.cwdBytes);
+    const cwd =
+      acceptableText(
+        safely(() => context.cwd),
+        LIMITS.cwdBytes,
+      ) ??
+      acceptableText(
+        safely(() => manager.getCwd?.()),
+        LIMITS.cwdBytes,
+      );
     if (cwd) session.cwd = cwd;
   };
 
@@ -146,7 +157,11 @@ export function attachBridge(pi, options = {}) {
       observeContext(ctx);
       const next = mapper.map(name, event);
       if (next) send(next);
-      if (name === "session_shutdown") return sender.flush(shutdownWaitMs).then(() => undefined, () => undefined);
+      if (name === "session_shutdown")
+        return sender.flush(shutdownWaitMs).then(
+          () => undefined,
+          () => undefined,
+        );
     } catch {
       // Never throw into Pi.
     }

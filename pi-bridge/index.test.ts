@@ -33,7 +33,9 @@ function context(sessionId = "sess-1", cwd = "/work/app") {
 
 const FOUND = () => ({ ok: true as const, path: "/opt/tongs-agents/bin/tongs-agents-hook.cjs", source: "env" as const });
 const world = { pid: 4242, execPath: "/usr/bin/node", versions: { node: "22.23.3" }, locate: FOUND, env: {} };
-const reply = (stopReason: string, errorMessage?: string) => ({ messages: [{ role: "assistant", content: [{ type: "text", text: "Done." }], stopReason, errorMessage }] });
+const reply = (stopReason: string, errorMessage?: string) => ({
+  messages: [{ role: "assistant", content: [{ type: "text", text: "Done." }], stopReason, errorMessage }],
+});
 const pi = findHarness("pi");
 
 describe("bridge with a fake Pi", () => {
@@ -72,7 +74,13 @@ describe("bridge with a fake Pi", () => {
       expect(payload).toMatchObject({ schema_version: 1, session_id: "sess-1", instance_id: "inst-1", pid: 4242, cwd: "/work/app" });
     }
     expect(payloads.map((payload) => payload?.sequence)).toEqual([1, 2, 3, 4, 5, 6, 7]);
-    expect(spawn.children.every((child) => child.command === "/usr/bin/node" && child.args.join(" ") === "/opt/tongs-agents/bin/tongs-agents-hook.cjs fleet-event --agent pi")).toBe(true);
+    expect(
+      spawn.children.every(
+        (child) =>
+          child.command === "/usr/bin/node" &&
+          child.args.join(" ") === "/opt/tongs-agents/bin/tongs-agents-hook.cjs fleet-event --agent pi",
+      ),
+    ).toBe(true);
   });
 
   it("keeps one instance token and an increasing sequence across extension reloads in one process", async () => {
@@ -86,7 +94,14 @@ describe("bridge with a fake Pi", () => {
     attachBridge(second, { ...world, spawn: spawn.spawn, shared });
     second.emit("session_start", { reason: "new" }, context("sess-2"));
     await second.emit("session_shutdown", { reason: "quit" }, context("sess-2"));
-    expect(spawn.children.map((child) => [child.payload?.session_id, child.payload?.event_id, child.payload?.sequence, child.payload?.instance_id])).toEqual([
+    expect(
+      spawn.children.map((child) => [
+        child.payload?.session_id,
+        child.payload?.event_id,
+        child.payload?.sequence,
+        child.payload?.instance_id,
+      ]),
+    ).toEqual([
       ["sess-1", "pi.session-start", 1, "inst-1"],
       ["sess-1", "pi.session-shutdown", 2, "inst-1"],
       ["sess-2", "pi.session-start", 3, "inst-1"],
@@ -102,14 +117,24 @@ describe("bridge with a fake Pi", () => {
       undefined,
       null,
       {},
-      { sessionManager: { getSessionId: () => { throw new Error("gone"); } }, get cwd(): string { throw new Error("gone"); } },
+      {
+        sessionManager: {
+          getSessionId: () => {
+            throw new Error("gone");
+          },
+        },
+        get cwd(): string {
+          throw new Error("gone");
+        },
+      },
       { sessionManager: { getSessionId: () => "x".repeat(600) }, cwd: "/w" },
       { sessionManager: { getSessionId: () => "bad\u0000id" }, cwd: "/w" },
     ];
     for (const ctx of hostile) {
       for (const name of PI_EVENTS) {
         // Straight to the handlers: fake.emit() would put a default context in place of `undefined`.
-        for (const event of [undefined, null, 7, { messages: "x" }]) for (const handler of fake.handlers.get(name) ?? []) expect(() => handler(event, ctx)).not.toThrow();
+        for (const event of [undefined, null, 7, { messages: "x" }])
+          for (const handler of fake.handlers.get(name) ?? []) expect(() => handler(event, ctx)).not.toThrow();
       }
     }
     expect(await bridge.sender.flush(10_000)).toBe(true);
@@ -119,7 +144,12 @@ describe("bridge with a fake Pi", () => {
   it("falls back to Pi's working directory when the context has none", async () => {
     const spawn = fakeSpawn({ autoExit: true });
     const fake = fakePi();
-    const bridge = attachBridge(fake, { ...world, spawn: spawn.spawn, shared: { instanceId: "i", sequence: 0 }, fallbackCwd: () => "/from/process" });
+    const bridge = attachBridge(fake, {
+      ...world,
+      spawn: spawn.spawn,
+      shared: { instanceId: "i", sequence: 0 },
+      fallbackCwd: () => "/from/process",
+    });
     fake.emit("session_start", {}, { sessionManager: { getSessionId: () => "s" } });
     await bridge.sender.flush(10_000);
     expect(spawn.children[0]?.payload).toMatchObject({ session_id: "s", cwd: "/from/process" });
@@ -128,7 +158,13 @@ describe("bridge with a fake Pi", () => {
   it("holds Pi's shutdown for a bounded time when the hook hangs", async () => {
     const spawn = fakeSpawn(); // hook processes never exit on their own
     const fake = fakePi();
-    attachBridge(fake, { ...world, spawn: spawn.spawn, shared: { instanceId: "i", sequence: 0 }, sendTimeoutMs: 60_000, shutdownWaitMs: 50 });
+    attachBridge(fake, {
+      ...world,
+      spawn: spawn.spawn,
+      shared: { instanceId: "i", sequence: 0 },
+      sendTimeoutMs: 60_000,
+      shutdownWaitMs: 50,
+    });
     fake.emit("session_start", {});
     const shutdown = fake.emit("session_shutdown", { reason: "quit" });
     expect(shutdown).toBeInstanceOf(Promise);
@@ -185,17 +221,32 @@ describe("bridge through the real hook", () => {
       expect(records).toHaveLength(1);
       return records[0]?.record;
     };
-    expect(await stateAfter("session_start", { reason: "startup" })).toMatchObject({ harness: "pi", identity: "emitter", pid: piProcess.pid, status: "started", session_id: "sess-1", instance_id: "real-hook", cwd: "/work/app" });
+    expect(await stateAfter("session_start", { reason: "startup" })).toMatchObject({
+      harness: "pi",
+      identity: "emitter",
+      pid: piProcess.pid,
+      status: "started",
+      session_id: "sess-1",
+      instance_id: "real-hook",
+      cwd: "/work/app",
+    });
     expect((await stateAfter("session_start"))?.process_start).toMatch(/^linux:/);
     expect(await stateAfter("before_agent_start")).toMatchObject({ status: "running", last_event: "pi.before-agent-start" });
     expect(await stateAfter("tool_execution_start", { toolName: "bash" })).toMatchObject({ status: "running", tool: "bash" });
-    expect(await stateAfter("ui_prompt_start", { title: "Allow?" })).toMatchObject({ status: "waiting", detail: "waiting for input: Allow?" });
+    expect(await stateAfter("ui_prompt_start", { title: "Allow?" })).toMatchObject({
+      status: "waiting",
+      detail: "waiting for input: Allow?",
+    });
     expect(await stateAfter("ui_prompt_end")).toMatchObject({ status: "running", last_event: "pi.ui-prompt-end" });
     expect(await stateAfter("agent_end", reply("aborted"))).toMatchObject({ status: "error", detail: "turn aborted" });
     expect(await stateAfter("agent_start")).toMatchObject({ status: "running" });
     expect(await stateAfter("agent_end", reply("stop"))).toMatchObject({ status: "idle", detail: "Done." });
     expect(await stateAfter("ui_prompt_start")).toMatchObject({ status: "waiting" });
     expect(await stateAfter("ui_prompt_end")).toMatchObject({ status: "idle", last_event: "pi.ui-prompt-end" });
-    expect(await stateAfter("session_shutdown", { reason: "quit" })).toMatchObject({ status: "ended", last_event: "pi.session-shutdown", sequence: bridge.shared.sequence });
+    expect(await stateAfter("session_shutdown", { reason: "quit" })).toMatchObject({
+      status: "ended",
+      last_event: "pi.session-shutdown",
+      sequence: bridge.shared.sequence,
+    });
   });
 });

@@ -18,14 +18,34 @@ const importMeta = { "import.meta.url": "__import_meta_url", "import.meta.dirnam
 const hookAlias = { "graceful-fs": "./scripts/graceful-fs-shim.cjs", "signal-exit": "./scripts/signal-exit-shim.cjs" };
 const { version } = JSON.parse(await readFile(new URL("../package.json", import.meta.url), "utf8"));
 // TONGS_AGENTS_BUILD (src/core/version.ts): a digest of every source file that can reach a bundle.
-const sources = (await Promise.all(["src", "backends"].map(async (dir) => (await readdir(`${root}${dir}`, { recursive: true })).map((name) => `${dir}/${name}`))))
+const sources = (
+  await Promise.all(
+    ["src", "backends"].map(async (dir) => (await readdir(`${root}${dir}`, { recursive: true })).map((name) => `${dir}/${name}`)),
+  )
+)
   .flat()
   .filter((path) => path.endsWith(".ts") && !path.endsWith(".test.ts"))
   .sort();
 const digest = createHash("sha256");
-for (const path of sources) digest.update(`${path}\0`).update(await readFile(`${root}${path}`)).update("\0");
+for (const path of sources)
+  digest
+    .update(`${path}\0`)
+    .update(await readFile(`${root}${path}`))
+    .update("\0");
 const identity = { TONGS_AGENTS_VERSION: JSON.stringify(version), TONGS_AGENTS_BUILD: JSON.stringify(digest.digest("hex").slice(0, 16)) };
-const common = { define: { ...identity, ...importMeta }, bundle: true, platform: "node", format: "cjs", supported: { "dynamic-import": false }, target: "node22", absWorkingDir: root, banner, metafile: true, logLevel: "warning", legalComments: "none" };
+const common = {
+  define: { ...identity, ...importMeta },
+  bundle: true,
+  platform: "node",
+  format: "cjs",
+  supported: { "dynamic-import": false },
+  target: "node22",
+  absWorkingDir: root,
+  banner,
+  metafile: true,
+  logLevel: "warning",
+  legalComments: "none",
+};
 
 // The CLI is a small dispatcher (dist/cli/main.cjs) and one self-contained bundle per verb (dist/cli/verbs/<verb>.cjs),
 // loaded on demand. Not esbuild's code splitting: across shared chunks it stopped tree-shaking zod's locales (360 KB
@@ -40,7 +60,8 @@ const verbsApart = {
     pluginBuild.onResolve({ filter: /^\.\/[a-z-]+\.ts$/ }, (args) => {
       if (!args.importer.endsWith("src/cli/run.ts") || args.kind !== "dynamic-import") return undefined;
       const module = args.path.slice(2, -3);
-      if (!verbModules.includes(module)) return { errors: [{ text: `src/cli/run.ts loads ${args.path}, which src/cli/verbs.json does not declare` }] };
+      if (!verbModules.includes(module))
+        return { errors: [{ text: `src/cli/run.ts loads ${args.path}, which src/cli/verbs.json does not declare` }] };
       return { path: `./verbs/${module}.cjs`, external: true };
     });
     // The MCP server is its own bundle too (dist/mcp/stdio.cjs, two levels up from dist/cli/verbs/).
@@ -54,18 +75,42 @@ const lazyBundles = { "../focus/service.ts": "focus", "../store/prune.ts": "prun
 const pickerApart = {
   name: "picker-apart",
   setup(pluginBuild) {
-    pluginBuild.onResolve({ filter: /^\.\.\/(focus\/service|store\/prune)\.ts$/ }, (args) => (args.importer.endsWith("src/cli/pick.ts") && args.kind === "dynamic-import" ? { path: `../lazy/${lazyBundles[args.path]}.cjs`, external: true } : undefined));
+    pluginBuild.onResolve({ filter: /^\.\.\/(focus\/service|store\/prune)\.ts$/ }, (args) =>
+      args.importer.endsWith("src/cli/pick.ts") && args.kind === "dynamic-import"
+        ? { path: `../lazy/${lazyBundles[args.path]}.cjs`, external: true }
+        : undefined,
+    );
   },
 };
 
 const entries = [
   // The hook: its start-up is its cost, so it is minified and uses the stand-ins above.
   // No banner (nothing in it reads import.meta), so no import.meta mapping either.
-  { name: "hook", entryPoints: ["src/hook/main.ts"], outfile: "dist/hook.cjs", minify: true, banner: {}, define: identity, alias: hookAlias },
+  {
+    name: "hook",
+    entryPoints: ["src/hook/main.ts"],
+    outfile: "dist/hook.cjs",
+    minify: true,
+    banner: {},
+    define: identity,
+    alias: hookAlias,
+  },
   { name: "cli", entryPoints: ["src/cli/main.ts"], outfile: "dist/cli/main.cjs", plugins: [verbsApart] },
   // jsonc-parser's package "main" is a UMD wrapper whose requires esbuild cannot follow: bundle its ES module build.
-  { name: "verbs", entryPoints: verbModules.map((verb) => ({ in: `src/cli/${verb}.ts`, out: verb })), outdir: "dist/cli/verbs", outExtension: { ".js": ".cjs" }, alias: { "jsonc-parser": "./node_modules/jsonc-parser/lib/esm/main.js" }, plugins: [verbsApart, pickerApart] },
-  { name: "lazy", entryPoints: Object.entries(lazyBundles).map(([path, out]) => ({ in: `src/${path.slice(3)}`, out })), outdir: "dist/cli/lazy", outExtension: { ".js": ".cjs" } },
+  {
+    name: "verbs",
+    entryPoints: verbModules.map((verb) => ({ in: `src/cli/${verb}.ts`, out: verb })),
+    outdir: "dist/cli/verbs",
+    outExtension: { ".js": ".cjs" },
+    alias: { "jsonc-parser": "./node_modules/jsonc-parser/lib/esm/main.js" },
+    plugins: [verbsApart, pickerApart],
+  },
+  {
+    name: "lazy",
+    entryPoints: Object.entries(lazyBundles).map(([path, out]) => ({ in: `src/${path.slice(3)}`, out })),
+    outdir: "dist/cli/lazy",
+    outExtension: { ".js": ".cjs" },
+  },
   { name: "mcp", entryPoints: ["src/mcp/stdio.ts"], outfile: "dist/mcp/stdio.cjs" },
   // The notifier the hook starts detached on a state change (src/notify/trigger.ts looks for it beside dist/hook.cjs).
   { name: "notify", entryPoints: ["src/notify/main.ts"], outfile: "dist/notify.cjs" },

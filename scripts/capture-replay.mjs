@@ -51,13 +51,24 @@ const ELIDE_CHARS = 2048;
  * its harness process (the hook shell's parent) and the spawn order of the shell Claude started for it.
  */
 function cut(rawDir, fixturesDir) {
-  const raw = readFileSync(join(rawDir, "claude-raw.jsonl"), "utf8").trim().split("\n").map((line) => JSON.parse(line));
+  const raw = readFileSync(join(rawDir, "claude-raw.jsonl"), "utf8")
+    .trim()
+    .split("\n")
+    .map((line) => JSON.parse(line));
   const { claude, marks } = JSON.parse(readFileSync(join(rawDir, "claude-marks.json"), "utf8"));
   const firstCwd = JSON.parse(raw[0].stdin).cwd;
   const root = firstCwd.slice(0, firstCwd.lastIndexOf("/project"));
   const rewrite = (value) => {
     if (typeof value === "string") {
-      const text = value.split(`${root.replaceAll("/", "-")}-project`).join("-home-user-project").split(`${root}/project`).join("/home/user/project").split(`${root}/home`).join("/home/user").split(root).join("/home/user");
+      const text = value
+        .split(`${root.replaceAll("/", "-")}-project`)
+        .join("-home-user-project")
+        .split(`${root}/project`)
+        .join("/home/user/project")
+        .split(`${root}/home`)
+        .join("/home/user")
+        .split(root)
+        .join("/home/user");
       return text.length > ELIDE_CHARS ? { $elided: { chars: text.length, head: text.slice(0, 64) } } : text;
     }
     if (Array.isArray(value)) return value.map(rewrite);
@@ -69,7 +80,15 @@ function cut(rawDir, fixturesDir) {
   for (const [name, from, to] of STREAMS) {
     const events = raw.slice(at(from), at(to));
     const t0 = events[0]?.started ?? 0;
-    const lines = [{ stream: name, origin: "captured", harness: "claude", version: claude, how: "scripts/capture-replay.mjs: the real interactive CLI in tmux, scripted model on 127.0.0.1" }];
+    const lines = [
+      {
+        stream: name,
+        origin: "captured",
+        harness: "claude",
+        version: claude,
+        how: "scripts/capture-replay.mjs: the real interactive CLI in tmux, scripted model on 127.0.0.1",
+      },
+    ];
     for (const event of events) {
       const fields = event.shellStat.slice(event.shellStat.lastIndexOf(")") + 2).split(" ");
       lines.push({
@@ -95,7 +114,16 @@ mkdirSync(out, { recursive: true });
 
 const harnesses = JSON.parse(readFileSync(new URL("../test/live/harnesses.json", import.meta.url), "utf8"));
 const { package: pkg, version, bin } = harnesses.claude;
-const claudeBin = join(userInfo().homedir, ".cache", "tongs-agents", "harnesses", `${pkg.split("/").pop()}-${version}`, "node_modules", ".bin", bin);
+const claudeBin = join(
+  userInfo().homedir,
+  ".cache",
+  "tongs-agents",
+  "harnesses",
+  `${pkg.split("/").pop()}-${version}`,
+  "node_modules",
+  ".bin",
+  bin,
+);
 if (!existsSync(claudeBin)) throw new Error(`${claudeBin} missing: run npm run live:deps`);
 
 const root = mkdtempSync(join(tmpdir(), "tongs-capture-"));
@@ -121,10 +149,33 @@ try { stat = fs.readFileSync("/proc/" + process.ppid + "/stat", "utf8"); } catch
 fs.appendFileSync(${JSON.stringify(log)}, JSON.stringify({ event: process.argv[2], started, hookPid: process.pid, shellStat: stat, stdin: input }) + "\\n");
 `,
 );
-const EVENTS = ["SessionStart", "UserPromptSubmit", "PreToolUse", "PermissionRequest", "PermissionDenied", "PostToolUse", "PostToolUseFailure", "Notification", "Stop", "StopFailure", "Elicitation", "ElicitationResult", "SessionEnd"];
-const hooks = Object.fromEntries(EVENTS.map((event) => [event, [{ hooks: [{ type: "command", command: `${process.execPath} ${recorder} ${event}`, timeout: 5 }] }]]));
+const EVENTS = [
+  "SessionStart",
+  "UserPromptSubmit",
+  "PreToolUse",
+  "PermissionRequest",
+  "PermissionDenied",
+  "PostToolUse",
+  "PostToolUseFailure",
+  "Notification",
+  "Stop",
+  "StopFailure",
+  "Elicitation",
+  "ElicitationResult",
+  "SessionEnd",
+];
+const hooks = Object.fromEntries(
+  EVENTS.map((event) => [event, [{ hooks: [{ type: "command", command: `${process.execPath} ${recorder} ${event}`, timeout: 5 }] }]]),
+);
 writeFileSync(join(config, "settings.json"), JSON.stringify({ permissions: { defaultMode: "default" }, hooks }, null, 2));
-writeFileSync(join(config, ".claude.json"), JSON.stringify({ hasCompletedOnboarding: true, hasSeenAutoDefaultNudge: true, projects: { [project]: { hasTrustDialogAccepted: true } } }));
+writeFileSync(
+  join(config, ".claude.json"),
+  JSON.stringify({
+    hasCompletedOnboarding: true,
+    hasSeenAutoDefaultNudge: true,
+    projects: { [project]: { hasTrustDialogAccepted: true } },
+  }),
+);
 
 // The scripted model (e2e/provider/tool-scenarios.mjs): a marker word in the prompt answers with these tool calls.
 const model = await startScenarioModel({
@@ -172,11 +223,23 @@ async function waitFor(what, ok, timeoutMs = 60_000) {
     await sleep(250);
   }
 }
-const events = () => (existsSync(log) ? readFileSync(log, "utf8").trim().split("\n").filter(Boolean).map((line) => JSON.parse(line)) : []);
+const events = () =>
+  existsSync(log)
+    ? readFileSync(log, "utf8")
+        .trim()
+        .split("\n")
+        .filter(Boolean)
+        .map((line) => JSON.parse(line))
+    : [];
 async function waitForEvent(what, ok, timeoutMs = 60_000) {
   const deadline = Date.now() + timeoutMs;
   while (!events().some(ok)) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; events: ${events().map((event) => event.event).join(", ")}\n${screen()}`);
+    if (Date.now() > deadline)
+      throw new Error(
+        `timed out waiting for ${what}; events: ${events()
+          .map((event) => event.event)
+          .join(", ")}\n${screen()}`,
+      );
     await sleep(250);
   }
 }
@@ -221,7 +284,23 @@ async function refuse() {
 
 try {
   // tmux's `-e` does not override PATH for the pane's shell: the environment is given to the shell itself.
-  tmux("new-session", "-d", "-s", "cap", "-x", "140", "-y", "45", "-c", project, "env", ...Object.entries(env).map(([key, value]) => `${key}=${value}`), "bash", "--norc", "--noprofile");
+  tmux(
+    "new-session",
+    "-d",
+    "-s",
+    "cap",
+    "-x",
+    "140",
+    "-y",
+    "45",
+    "-c",
+    project,
+    "env",
+    ...Object.entries(env).map(([key, value]) => `${key}=${value}`),
+    "bash",
+    "--norc",
+    "--noprofile",
+  );
   await type("claude");
   await idle();
   mark("started");
@@ -274,7 +353,11 @@ try {
   await type("/exit");
   await waitForEvent("SessionEnd", (event) => event.event === "SessionEnd" && JSON.parse(event.stdin).reason !== "clear");
   await sleep(1500);
-  const resumeId = JSON.parse(events().filter((event) => event.event === "SessionStart").at(-1).stdin).session_id;
+  const resumeId = JSON.parse(
+    events()
+      .filter((event) => event.event === "SessionStart")
+      .at(-1).stdin,
+  ).session_id;
   mark("resume");
   await type(`claude --resume ${resumeId}`);
   await waitForEvent("SessionStart after resume", (event) => event.event === "SessionStart" && JSON.parse(event.stdin).source === "resume");
@@ -287,9 +370,23 @@ try {
   await sleep(3000);
   mark("end");
 } finally {
-  writeFileSync(join(out, "claude-raw.jsonl"), `${events().map((event) => JSON.stringify(event)).join("\n")}\n`);
+  writeFileSync(
+    join(out, "claude-raw.jsonl"),
+    `${events()
+      .map((event) => JSON.stringify(event))
+      .join("\n")}\n`,
+  );
   writeFileSync(join(out, "claude-marks.json"), JSON.stringify({ claude: version, marks }, null, 2));
-  writeFileSync(join(out, "claude-screen.txt"), (() => { try { return screen(); } catch { return ""; } })());
+  writeFileSync(
+    join(out, "claude-screen.txt"),
+    (() => {
+      try {
+        return screen();
+      } catch {
+        return "";
+      }
+    })(),
+  );
   spawnSync("tmux", ["-L", socket, "kill-server"]);
   await model.stop();
   // Claude may still be writing its own files there for a moment after its pane is gone.

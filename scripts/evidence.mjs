@@ -7,7 +7,12 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
-const { values } = parseArgs({ options: { from: { type: "string", default: join(root, ".cache", "evidence") }, out: { type: "string", default: join(root, "docs", "evidence.md") } } });
+const { values } = parseArgs({
+  options: {
+    from: { type: "string", default: join(root, ".cache", "evidence") },
+    out: { type: "string", default: join(root, "docs", "evidence.md") },
+  },
+});
 
 const KINDS = {
   live: "the real program ran (tmux, a shell, the hook and CLI as installed)",
@@ -22,13 +27,16 @@ const cell = (text) => String(text).replaceAll("|", "\\|").replaceAll("\n", " ")
 function load(dir) {
   let names;
   try {
-    names = readdirSync(dir).filter((name) => name.endsWith(".json")).sort();
+    names = readdirSync(dir)
+      .filter((name) => name.endsWith(".json"))
+      .sort();
   } catch {
     throw new Error(`no evidence in ${dir}: run the suites first (npm run test:e2e)`);
   }
   return names.map((name) => {
     const file = JSON.parse(readFileSync(join(dir, name), "utf8"));
-    if (file.schema_version !== 1 || typeof file.suite !== "string" || !Array.isArray(file.results)) throw new Error(`${name}: not an evidence file (schema_version 1)`);
+    if (file.schema_version !== 1 || typeof file.suite !== "string" || !Array.isArray(file.results))
+      throw new Error(`${name}: not an evidence file (schema_version 1)`);
     for (const result of file.results) {
       if (!(result.kind in KINDS)) throw new Error(`${name}: unknown kind '${result.kind}'`);
       if (!OUTCOMES.has(result.outcome)) throw new Error(`${name}: unknown outcome '${result.outcome}'`);
@@ -53,7 +61,12 @@ function render(files) {
     const count = (test) => file.results.filter(test).length;
     const proven = (outcome) => (result) => result.kind !== "untested" && result.outcome === outcome;
     const counts = `${count(proven("passed"))} passed, ${count(proven("failed"))} failed, ${count(proven("not run"))} not run, ${count((result) => result.kind === "untested")} untested`;
-    lines.push(`## ${file.suite}: ${file.title}`, "", `Recorded ${file.ran_at.replace("T", " ").replace(/\.\d+Z$/, " UTC")}: ${counts}.`, "");
+    lines.push(
+      `## ${file.suite}: ${file.title}`,
+      "",
+      `Recorded ${file.ran_at.replace("T", " ").replace(/\.\d+Z$/, " UTC")}: ${counts}.`,
+      "",
+    );
     lines.push("| claim | kind | how | outcome |", "|---|---|---|---|");
     for (const result of file.results) lines.push(`| ${cell(result.claim)} | ${result.kind} | ${cell(result.how)} | ${result.outcome} |`);
     lines.push("", "| component | version |", "|---|---|");

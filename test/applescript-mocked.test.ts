@@ -26,7 +26,14 @@ afterEach(() => sandbox.cleanup());
 function context(): FocusContext {
   const env = fakes.env(sandbox.env);
   const run: Runner = (file, args, options) => realRun(file, args, { ...options, env: options?.env ?? env });
-  return { run, env, client: undefined, platform: "darwin", environOf: async () => undefined, raiseOuter: async () => ({ attempted: false, succeeded: false, detail: "" }) };
+  return {
+    run,
+    env,
+    client: undefined,
+    platform: "darwin",
+    environOf: async () => undefined,
+    raiseOuter: async () => ({ attempted: false, succeeded: false, detail: "" }),
+  };
 }
 
 const world = () => fakes.state<OsascriptState>("osascript");
@@ -46,7 +53,10 @@ describe("Terminal.app through the fake osascript (mocked)", () => {
     ]);
     const { terminal, frontmost } = world();
     expect(terminal.windows.map((window) => window.id)).toEqual([1002, 1001]);
-    expect(terminal.windows[0]?.tabs).toEqual([{ tty: "/dev/ttys007", selected: false }, { tty: "/dev/ttys004", selected: true }]);
+    expect(terminal.windows[0]?.tabs).toEqual([
+      { tty: "/dev/ttys007", selected: false },
+      { tty: "/dev/ttys004", selected: true },
+    ]);
     expect(terminal.windows[1]?.tabs.find((tab) => tab.tty === "/dev/ttys0041")?.selected).toBe(false); // the decoy
     expect(frontmost).toBe("Terminal");
   });
@@ -54,7 +64,10 @@ describe("Terminal.app through the fake osascript (mocked)", () => {
   it("mocked: macOS keeps another app in front: the tab is selected, activation failed (partial)", async () => {
     update((state) => (state.activationBlocked = true));
     const outcome = await applescriptBackend.focus({ app: "terminal", tty: "/dev/ttys004" }, context());
-    expect(outcome).toMatchObject({ selection: { succeeded: true }, activation: { succeeded: false, detail: expect.stringContaining("did not come to the front") } });
+    expect(outcome).toMatchObject({
+      selection: { succeeded: true },
+      activation: { succeeded: false, detail: expect.stringContaining("did not come to the front") },
+    });
     expect(world().frontmost).toBe("Finder");
   });
 
@@ -67,9 +80,15 @@ describe("Terminal.app through the fake osascript (mocked)", () => {
   });
 
   it("mocked: a closed tab and a Terminal.app that is not running are stale targets (not located)", async () => {
-    expect(await applescriptBackend.focus({ app: "terminal", tty: "/dev/ttys099" }, context())).toMatchObject({ located: false, selection: { detail: expect.stringContaining("no longer exists") } });
+    expect(await applescriptBackend.focus({ app: "terminal", tty: "/dev/ttys099" }, context())).toMatchObject({
+      located: false,
+      selection: { detail: expect.stringContaining("no longer exists") },
+    });
     update((state) => (state.terminal.running = false));
-    expect(await applescriptBackend.focus({ app: "terminal", tty: "/dev/ttys004" }, context())).toMatchObject({ located: false, selection: { detail: expect.stringContaining("Terminal is not running") } });
+    expect(await applescriptBackend.focus({ app: "terminal", tty: "/dev/ttys004" }, context())).toMatchObject({
+      located: false,
+      selection: { detail: expect.stringContaining("Terminal is not running") },
+    });
   });
 });
 
@@ -87,11 +106,18 @@ describe("iTerm2 through the fake osascript (mocked)", () => {
   });
 
   it("mocked: denied, closed session, not running", async () => {
-    expect(await applescriptBackend.focus({ app: "iterm2", session: "00000000-0000-4000-8000-000000000000" }, context())).toMatchObject({ located: false });
+    expect(await applescriptBackend.focus({ app: "iterm2", session: "00000000-0000-4000-8000-000000000000" }, context())).toMatchObject({
+      located: false,
+    });
     update((state) => (state.automation.iterm2 = "denied"));
-    expect((await applescriptBackend.focus({ app: "iterm2", session: ITERM_IDS.b }, context())).unavailable).toContain("control iTerm2 (error -1743)");
+    expect((await applescriptBackend.focus({ app: "iterm2", session: ITERM_IDS.b }, context())).unavailable).toContain(
+      "control iTerm2 (error -1743)",
+    );
     update((state) => ((state.automation.iterm2 = "granted"), (state.iterm2.running = false)));
-    expect(await applescriptBackend.focus({ app: "iterm2", session: ITERM_IDS.b }, context())).toMatchObject({ located: false, selection: { detail: expect.stringContaining("iTerm2 is not running") } });
+    expect(await applescriptBackend.focus({ app: "iterm2", session: ITERM_IDS.b }, context())).toMatchObject({
+      located: false,
+      selection: { detail: expect.stringContaining("iTerm2 is not running") },
+    });
   });
 
   it("mocked: raise(env) for a tmux client in an iTerm2 session", async () => {
@@ -122,13 +148,19 @@ describe("tongs-agents focus on macOS records (mocked osascript, real CLI)", () 
   it("mocked: Terminal.app by the recorded tty: complete; denied -1743: unavailable (exit 7); blocked activation: partial (exit 5)", async () => {
     await writeLiveRecord(sandbox.stateDir, "terminal-session", { env: { TERM_PROGRAM: "Apple_Terminal" }, tty: "/dev/ttys004" });
     const complete = await focus("terminal-session");
-    expect(complete).toMatchObject({ code: 0, result: { state: "complete", backend: "applescript", target: "Terminal.app tab /dev/ttys004" } });
+    expect(complete).toMatchObject({
+      code: 0,
+      result: { state: "complete", backend: "applescript", target: "Terminal.app tab /dev/ttys004" },
+    });
 
     update((state) => ((state.frontmost = "Finder"), (state.activationBlocked = true)));
     expect(await focus("terminal-session")).toMatchObject({ code: 5, result: { state: "partial" } });
 
     update((state) => (state.automation.terminal = "denied"));
     const denied = await focus("terminal-session");
-    expect(denied).toMatchObject({ code: 7, result: { state: "unavailable", detail: expect.stringContaining("Privacy & Security > Automation") } });
+    expect(denied).toMatchObject({
+      code: 7,
+      result: { state: "unavailable", detail: expect.stringContaining("Privacy & Security > Automation") },
+    });
   });
 });

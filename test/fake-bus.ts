@@ -53,7 +53,8 @@ export class FakeBus {
       buffer = Buffer.concat([buffer, chunk]);
       if (!authenticated) {
         const text = buffer.toString("latin1");
-        if (text.includes("AUTH EXTERNAL") && !text.includes("BEGIN\r\n") && text.endsWith("\r\n")) socket.write("OK 0123456789abcdef0123456789abcdef\r\n");
+        if (text.includes("AUTH EXTERNAL") && !text.includes("BEGIN\r\n") && text.endsWith("\r\n"))
+          socket.write("OK 0123456789abcdef0123456789abcdef\r\n");
         const begin = text.indexOf("BEGIN\r\n");
         if (begin < 0) return;
         authenticated = true;
@@ -69,7 +70,9 @@ export class FakeBus {
   }
 
   private reply(socket: Socket, to: DbusMessage, signature: string, body: readonly unknown[]): void {
-    socket.write(encodeMessage({ type: MESSAGE_TYPE.methodReturn, flags: 0, serial: ++this.serial, replySerial: to.serial, signature, body }));
+    socket.write(
+      encodeMessage({ type: MESSAGE_TYPE.methodReturn, flags: 0, serial: ++this.serial, replySerial: to.serial, signature, body }),
+    );
   }
 
   private handle(name: string, socket: Socket, message: DbusMessage): void {
@@ -79,7 +82,17 @@ export class FakeBus {
     }
     if (this.mode === "hung") return;
     if (this.mode === "absent") {
-      socket.write(encodeMessage({ type: MESSAGE_TYPE.error, flags: 0, serial: ++this.serial, replySerial: message.serial, errorName: "org.freedesktop.DBus.Error.ServiceUnknown", signature: "s", body: ["The name is not activatable"] }));
+      socket.write(
+        encodeMessage({
+          type: MESSAGE_TYPE.error,
+          flags: 0,
+          serial: ++this.serial,
+          replySerial: message.serial,
+          errorName: "org.freedesktop.DBus.Error.ServiceUnknown",
+          signature: "s",
+          body: ["The name is not activatable"],
+        }),
+      );
       return;
     }
     switch (message.member) {
@@ -103,7 +116,19 @@ export class FakeBus {
   signal(id: number, member: string, signature: string, body: readonly unknown[]): void {
     const owner = this.notified.find((entry) => entry.id === id)?.sender;
     const socket = owner ? this.sockets.get(owner) : undefined;
-    socket?.write(encodeMessage({ type: MESSAGE_TYPE.signal, flags: 0, serial: ++this.serial, path: "/org/freedesktop/Notifications", interface: "org.freedesktop.Notifications", member, destination: owner, signature, body }));
+    socket?.write(
+      encodeMessage({
+        type: MESSAGE_TYPE.signal,
+        flags: 0,
+        serial: ++this.serial,
+        path: "/org/freedesktop/Notifications",
+        interface: "org.freedesktop.Notifications",
+        member,
+        destination: owner,
+        signature,
+        body,
+      }),
+    );
   }
 
   click(id: number, key = "default"): void {

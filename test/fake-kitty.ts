@@ -150,7 +150,11 @@ export class FakeKitty {
     if (this.options.refuse) return { ok: false, error: this.options.refuse };
     const [major = 0, minor = 0] = request.version;
     const [ownMajor, ownMinor] = this.options.version ?? [0, 26, 5];
-    if (major > ownMajor || (major === ownMajor && minor > ownMinor)) return { ok: false, error: "The kitty client you are using to send remote commands is newer than this kitty instance. This is not supported." };
+    if (major > ownMajor || (major === ownMajor && minor > ownMinor))
+      return {
+        ok: false,
+        error: "The kitty client you are using to send remote commands is newer than this kitty instance. This is not supported.",
+      };
     return this.run(request.cmd, request.payload?.match);
   }
 

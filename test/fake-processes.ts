@@ -14,6 +14,12 @@ export function fakeProcessSource(rows: Iterable<ProcessInfo>): ProcessSource {
   };
 }
 
-export function fakeProcess(pid: number, ppid: number, comm: string, argv: string[] = [comm], extra: Partial<ProcessInfo> = {}): ProcessInfo {
+export function fakeProcess(
+  pid: number,
+  ppid: number,
+  comm: string,
+  argv: string[] = [comm],
+  extra: Partial<ProcessInfo> = {},
+): ProcessInfo {
   return { pid, ppid, comm, exe: undefined, argv, startToken: `linux:boot:${pid}00`, tty: "/dev/pts/4", ...extra };
 }

@@ -5,9 +5,12 @@ import type { RunOptions, RunResult, Runner } from "../src/core/exec.ts";
 const ok = (stdout = ""): RunResult => ({ ok: true, code: 0, stdout, stderr: "" });
 const fail = (stderr: string): RunResult => ({ ok: false, code: 1, stdout: "", stderr });
 const missing: RunResult = { ok: false, code: undefined, stdout: "", stderr: "", failure: "not-found" };
-const NO_EWMH_ACTIVATE = "Your windowmanager claims not to support _NET_ACTIVE_WINDOW, so the attempt to activate the window was aborted.\nxdo_activate_window on window:1 reported an error";
-const NO_EWMH_QUERY = "Your windowmanager claims not to support _NET_ACTIVE_WINDOW, so the attempt to query the active window aborted.\nxdo_get_active_window reported an error";
-const BAD_WINDOW = "X Error of failed request:  BadWindow (invalid Window parameter)\n  Major opcode of failed request:  20 (X_GetProperty)";
+const NO_EWMH_ACTIVATE =
+  "Your windowmanager claims not to support _NET_ACTIVE_WINDOW, so the attempt to activate the window was aborted.\nxdo_activate_window on window:1 reported an error";
+const NO_EWMH_QUERY =
+  "Your windowmanager claims not to support _NET_ACTIVE_WINDOW, so the attempt to query the active window aborted.\nxdo_get_active_window reported an error";
+const BAD_WINDOW =
+  "X Error of failed request:  BadWindow (invalid Window parameter)\n  Major opcode of failed request:  20 (X_GetProperty)";
 
 export interface FakeXOptions {
   /** An EWMH window manager runs (openbox); without one only the input focus exists. */
@@ -58,7 +61,9 @@ export function fakeX(options: FakeXOptions = {}, onActivate: (id: number) => vo
             return ok();
           case "getactivewindow":
             if (!wm) return fail(NO_EWMH_QUERY);
-            return state.focused === undefined ? fail("XGetWindowProperty[_NET_ACTIVE_WINDOW] failed (code=1)\nxdo_get_active_window reported an error") : ok(String(state.focused));
+            return state.focused === undefined
+              ? fail("XGetWindowProperty[_NET_ACTIVE_WINDOW] failed (code=1)\nxdo_get_active_window reported an error")
+              : ok(String(state.focused));
           case "getwindowfocus":
             return ok(String(state.focused ?? 1));
         }

@@ -40,7 +40,8 @@ async function recordOf(harnessId: string, sessionId: string, pid: number) {
   return readRecord(recordPath(sessionsDirOf(sandbox.stateDir), digestOf(id) as string));
 }
 
-const sample = (harnessId: string, name: string) => JSON.parse(readFileSync(join(ROOT, "src/harnesses", harnessId, "fixtures", `${name}.json`), "utf8")).stdin;
+const sample = (harnessId: string, name: string) =>
+  JSON.parse(readFileSync(join(ROOT, "src/harnesses", harnessId, "fixtures", `${name}.json`), "utf8")).stdin;
 
 describe("replaying real payloads through a process tree like the harness's", () => {
   it("Claude Code (hook -> /bin/sh -c -> claude)", async () => {
@@ -70,7 +71,10 @@ describe("replaying real payloads through a process tree like the harness's", ()
     const claude = await harness("claude");
     const payload = sample("claude", "StopFailure");
     expectSilentSuccess(await claude.emit("stop-failure", "claude", payload));
-    expect(await recordOf("claude", payload.session_id, claude.pid)).toMatchObject({ kind: "record", record: { status: "error", detail: "turn failed (API error)" } });
+    expect(await recordOf("claude", payload.session_id, claude.pid)).toMatchObject({
+      kind: "record",
+      record: { status: "error", detail: "turn failed (API error)" },
+    });
   });
 
   it("Codex (hook as a direct child of codex), including interrupt", async () => {
@@ -116,7 +120,10 @@ describe("concurrent delivery", () => {
     const claude = await harness("claude");
     await claude.emit("session-start", "claude", { session_id: "busy", cwd: "/w" });
     const info = await linuxProcessSource().basics(claude.pid);
-    const path = recordPath(sessionsDirOf(sandbox.stateDir), digestOf(canonicalId("claude", "busy", processInstanceId(claude.pid, info?.startToken as string))) as string);
+    const path = recordPath(
+      sessionsDirOf(sandbox.stateDir),
+      digestOf(canonicalId("claude", "busy", processInstanceId(claude.pid, info?.startToken as string))) as string,
+    );
     let reading = true;
     let reads = 0;
     const reader = (async () => {
@@ -128,12 +135,19 @@ describe("concurrent delivery", () => {
     })();
     const count = 32;
     await claude.emit("prompt-submit", "claude", { session_id: "busy", cwd: "/w" });
-    const runs = await claude.emitMany("tool-use", "claude", Array.from({ length: count }, (_, index) => ({ session_id: "busy", cwd: "/w", tool_name: `T${index}` })));
+    const runs = await claude.emitMany(
+      "tool-use",
+      "claude",
+      Array.from({ length: count }, (_, index) => ({ session_id: "busy", cwd: "/w", tool_name: `T${index}` })),
+    );
     reading = false;
     await reader;
     for (const run of runs) expectSilentSuccess(run);
     // Every hook either applied its event or left it queued; anything else would be a lost event (shown with its reason).
-    const outcomes = readFileSync(join(sandbox.stateDir, "hook.log"), "utf8").trim().split("\n").map((line) => JSON.parse(line) as { action?: string });
+    const outcomes = readFileSync(join(sandbox.stateDir, "hook.log"), "utf8")
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { action?: string });
     expect(outcomes.filter((outcome) => outcome.action !== "written" && outcome.action !== "deferred")).toEqual([]);
     // Under contention a hook may leave its event queued (deferred, not dropped); the next event applies it first.
     expectSilentSuccess(await claude.emit("stop", "claude", { session_id: "busy", cwd: "/w" }));
@@ -146,27 +160,69 @@ describe("concurrent delivery", () => {
   it("out-of-order and duplicate emitter sequences: only strictly newer ones apply", async () => {
     const pi = await harness("pi");
     const send = (sequence: number, event: string, status: string) =>
-      runHook(["fleet-event", "--agent", "pi"], JSON.stringify({ schema_version: 1, event_id: `pi.${event}`, session_id: "p", instance_id: "inst", sequence, pid: pi.pid, cwd: "/w", status, detail: "", tool: "" }), sandbox.env);
-    const order: [number, string, string][] = [[1, "session-start", "started"], [3, "agent-settled", "idle"], [2, "agent-start", "running"], [3, "agent-start", "running"], [4, "agent-start", "running"]];
+      runHook(
+        ["fleet-event", "--agent", "pi"],
+        JSON.stringify({
+          schema_version: 1,
+          event_id: `pi.${event}`,
+          session_id: "p",
+          instance_id: "inst",
+          sequence,
+          pid: pi.pid,
+          cwd: "/w",
+          status,
+          detail: "",
+          tool: "",
+        }),
+        sandbox.env,
+      );
+    const order: [number, string, string][] = [
+      [1, "session-start", "started"],
+      [3, "agent-settled", "idle"],
+      [2, "agent-start", "running"],
+      [3, "agent-start", "running"],
+      [4, "agent-start", "running"],
+    ];
     const expected = ["started", "idle", "idle", "idle", "running"];
     const id = canonicalId("pi", "p", "inst");
     for (const [index, [sequence, event, status]] of order.entries()) {
       expectSilentSuccess(await send(sequence, event, status));
-      expect(await readRecord(recordPath(sessionsDirOf(sandbox.stateDir), digestOf(id) as string))).toMatchObject({ kind: "record", record: { status: expected[index] } });
+      expect(await readRecord(recordPath(sessionsDirOf(sandbox.stateDir), digestOf(id) as string))).toMatchObject({
+        kind: "record",
+        record: { status: expected[index] },
+      });
     }
   });
 });
 
 describe("fail-open", () => {
   it("exits 0 silently on garbage arguments and input", async () => {
-    for (const [args, input] of [[[], ""], [["stop"], "{}"], [["stop", "--agent", "nope"], "{}"], [["stop", "--agent", "claude"], "\u0000\u0001garbage"], [["fleet-event", "--agent", "pi"], "x".repeat(200 * 1024)]] as const) {
+    for (const [args, input] of [
+      [[], ""],
+      [["stop"], "{}"],
+      [["stop", "--agent", "nope"], "{}"],
+      [["stop", "--agent", "claude"], "\u0000\u0001garbage"],
+      [["fleet-event", "--agent", "pi"], "x".repeat(200 * 1024)],
+    ] as const) {
       expectSilentSuccess(await runHook(args, input, sandbox.env));
     }
   });
 
   it("gives up within its bound when the record lock stays held, leaving the record as it was", async () => {
     const pi = await harness("pi");
-    const payload = (sequence: number) => JSON.stringify({ schema_version: 1, event_id: "pi.agent-start", session_id: "held", instance_id: "i", sequence, pid: pi.pid, cwd: "/w", status: "running", detail: "", tool: "" });
+    const payload = (sequence: number) =>
+      JSON.stringify({
+        schema_version: 1,
+        event_id: "pi.agent-start",
+        session_id: "held",
+        instance_id: "i",
+        sequence,
+        pid: pi.pid,
+        cwd: "/w",
+        status: "running",
+        detail: "",
+        tool: "",
+      });
     expectSilentSuccess(await runHook(["fleet-event", "--agent", "pi"], payload(1), sandbox.env));
     const path = recordPath(sessionsDirOf(sandbox.stateDir), digestOf(canonicalId("pi", "held", "i")) as string);
     const before = readFileSync(path, "utf8");
@@ -201,19 +257,30 @@ describe("fail-open", () => {
     mkdirSync(sandbox.stateDir, { mode: 0o700 });
     execFileSync("mkfifo", [join(sandbox.stateDir, "hook.log")]);
     // Spawned by hand: a hook blocked in open() never exits by itself, and is killed after the bound.
-    const child = spawn(process.execPath, [join(ROOT, "bin/tongs-agents-hook.cjs"), "session-start", "--agent", "claude"], { env: sandbox.env, stdio: ["pipe", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [join(ROOT, "bin/tongs-agents-hook.cjs"), "session-start", "--agent", "claude"], {
+      env: sandbox.env,
+      stdio: ["pipe", "pipe", "pipe"],
+    });
     child.stdin.end(JSON.stringify({ session_id: "s", cwd: "/w" }));
     const killer = setTimeout(() => child.kill("SIGKILL"), 5000);
-    const [code, signal] = await new Promise<[number | null, string | null]>((resolve) => child.on("close", (exitCode, exitSignal) => resolve([exitCode, exitSignal])));
+    const [code, signal] = await new Promise<[number | null, string | null]>((resolve) =>
+      child.on("close", (exitCode, exitSignal) => resolve([exitCode, exitSignal])),
+    );
     clearTimeout(killer);
     expect({ code, signal }).toEqual({ code: 0, signal: null });
   });
 
   it("on a Node older than 22 the hook does nothing and exits 0; the CLI says why", async () => {
     if (!existsSync("/usr/bin/node")) return expect.fail("this machine has no system Node to run the check with");
-    const systemMajor = Number(spawnSync("/usr/bin/node", ["-p", "process.versions.node.split('.')[0]"], { encoding: "utf8" }).stdout.trim());
+    const systemMajor = Number(
+      spawnSync("/usr/bin/node", ["-p", "process.versions.node.split('.')[0]"], { encoding: "utf8" }).stdout.trim(),
+    );
     if (systemMajor >= 22) return; // nothing older to test with on this machine
-    const hook = spawnSync("/usr/bin/node", [join(ROOT, "bin/tongs-agents-hook.cjs"), "stop", "--agent", "claude"], { input: "{}", env: sandbox.env, encoding: "utf8" });
+    const hook = spawnSync("/usr/bin/node", [join(ROOT, "bin/tongs-agents-hook.cjs"), "stop", "--agent", "claude"], {
+      input: "{}",
+      env: sandbox.env,
+      encoding: "utf8",
+    });
     expect([hook.status, hook.stdout, hook.stderr]).toEqual([0, "", ""]);
     const cli = spawnSync("/usr/bin/node", [join(ROOT, "bin/tongs-agents.js"), "list"], { env: sandbox.env, encoding: "utf8" });
     expect(cli.status).toBe(1);
@@ -235,9 +302,20 @@ describe("the CLI process", () => {
 
 describe("the hook's import graph", () => {
   it("stays small and never pulls in the CLI, MCP server, picker or process listing", () => {
-    const meta = JSON.parse(readFileSync(join(ROOT, ".cache/hook.meta.json"), "utf8")) as { inputs: Record<string, unknown>; outputs: Record<string, { bytes: number }> };
+    const meta = JSON.parse(readFileSync(join(ROOT, ".cache/hook.meta.json"), "utf8")) as {
+      inputs: Record<string, unknown>;
+      outputs: Record<string, { bytes: number }>;
+    };
     const inputs = Object.keys(meta.inputs);
-    for (const forbidden of ["src/cli/", "src/mcp", "src/picker", "src/fleet/", "@modelcontextprotocol", "node_modules/execa", "node_modules/ps-list"]) {
+    for (const forbidden of [
+      "src/cli/",
+      "src/mcp",
+      "src/picker",
+      "src/fleet/",
+      "@modelcontextprotocol",
+      "node_modules/execa",
+      "node_modules/ps-list",
+    ]) {
       expect(inputs.filter((input) => input.includes(forbidden))).toEqual([]);
     }
     const bytes = Object.values(meta.outputs).reduce((sum, output) => sum + output.bytes, 0);

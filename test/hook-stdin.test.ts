@@ -29,7 +29,8 @@ beforeEach(() => {
 });
 afterEach(async () => {
   // Whatever a test left running (a writer holding stdin open), by process group: each was started detached.
-  for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) process.kill(-(child.pid as number), "SIGKILL");
+  for (const child of children.splice(0))
+    if (child.exitCode === null && child.signalCode === null) process.kill(-(child.pid as number), "SIGKILL");
   for (const fd of held.splice(0)) closeSync(fd);
   await Promise.all(harnesses.splice(0).map((harness) => harness.stop()));
   sandbox.cleanup();
@@ -41,7 +42,11 @@ function expectSilentExitInBound(result: ProcessResult): void {
 }
 
 /** Run a process (own process group, so afterEach can stop anything it left) and collect its result. */
-function run(file: string, args: readonly string[], options: { stdio0?: "pipe" | number; env?: NodeJS.ProcessEnv; feed?: (child: ChildProcess) => void } = {}): Promise<ProcessResult> {
+function run(
+  file: string,
+  args: readonly string[],
+  options: { stdio0?: "pipe" | number; env?: NodeJS.ProcessEnv; feed?: (child: ChildProcess) => void } = {},
+): Promise<ProcessResult> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
     const child = spawn(file, args, { env: options.env ?? sandbox.env, stdio: [options.stdio0 ?? "pipe", "pipe", "pipe"], detached: true });
@@ -59,20 +64,35 @@ function run(file: string, args: readonly string[], options: { stdio0?: "pipe" |
 
 /** A bash script whose `hook` function runs the built hook with the test's arguments. */
 const bash = (script: string, args: readonly string[], env: NodeJS.ProcessEnv = {}) =>
-  run("bash", ["-c", `hook() { "$NODE" "$HOOK" "$@"; }\n${script}`, "bash", ...args], { env: { ...sandbox.env, NODE: process.execPath, HOOK: HOOK_BIN, ...env } });
+  run("bash", ["-c", `hook() { "$NODE" "$HOOK" "$@"; }\n${script}`, "bash", ...args], {
+    env: { ...sandbox.env, NODE: process.execPath, HOOK: HOOK_BIN, ...env },
+  });
 
 /** The debug log's line for each hook run: how the input ended and what became of the event. */
-function hookLog(): { input?: { bytes: number; end: string; source: string }; ok?: boolean; action?: string; stage?: string; detail?: string; outcome?: string }[] {
-  return readFileSync(join(sandbox.stateDir, "hook.log"), "utf8").trim().split("\n").map((line) => JSON.parse(line));
+function hookLog(): {
+  input?: { bytes: number; end: string; source: string };
+  ok?: boolean;
+  action?: string;
+  stage?: string;
+  detail?: string;
+  outcome?: string;
+}[] {
+  return readFileSync(join(sandbox.stateDir, "hook.log"), "utf8")
+    .trim()
+    .split("\n")
+    .map((line) => JSON.parse(line));
 }
 
-const placeholder = (sessionId: string) => readRecord(recordPath(sessionsDirOf(sandbox.stateDir), digestOf(placeholderCanonicalId("claude", sessionId)) as string));
-const prompt = (sessionId: string) => JSON.stringify({ session_id: sessionId, cwd: "/w", hook_event_name: "UserPromptSubmit", prompt: "hi" });
+const placeholder = (sessionId: string) =>
+  readRecord(recordPath(sessionsDirOf(sandbox.stateDir), digestOf(placeholderCanonicalId("claude", sessionId)) as string));
+const prompt = (sessionId: string) =>
+  JSON.stringify({ session_id: sessionId, cwd: "/w", hook_event_name: "UserPromptSubmit", prompt: "hi" });
 const PROMPT_ARGS = ["prompt-submit", "--agent", "claude"];
 
 describe("stdin held open, or never ending: the hook still exits 0 within its bound", () => {
   it("an anonymous pipe held open after a whole payload: applied at once", async () => {
-    const script = 'exec 3< <(printf "%s" "$PAYLOAD"; exec sleep 30); holder=$!; [ -p /dev/fd/3 ] || exit 97; hook "$@" <&3; code=$?; kill $holder; exit $code';
+    const script =
+      'exec 3< <(printf "%s" "$PAYLOAD"; exec sleep 30); holder=$!; [ -p /dev/fd/3 ] || exit 97; hook "$@" <&3; code=$?; kill $holder; exit $code';
     expectSilentExitInBound(await bash(script, PROMPT_ARGS, { PAYLOAD: prompt("held-pipe") }));
     expect(hookLog()).toMatchObject([{ input: { end: "enough", source: "pipe" }, ok: true, action: "written" }]);
     expect(await placeholder("held-pipe")).toMatchObject({ kind: "record", record: { status: "running" } });
@@ -86,7 +106,8 @@ describe("stdin held open, or never ending: the hook still exits 0 within its bo
   });
 
   it("a never-ending stream on a pipe: reads up to the cap, then applies what it knows", async () => {
-    const script = 'exec 3< <(printf "%s" "$PAYLOAD"; exec tr "\\0" x < /dev/zero); holder=$!; hook "$@" <&3; code=$?; kill $holder 2>/dev/null; exit $code';
+    const script =
+      'exec 3< <(printf "%s" "$PAYLOAD"; exec tr "\\0" x < /dev/zero); holder=$!; hook "$@" <&3; code=$?; kill $holder 2>/dev/null; exit $code';
     const payload = '{"session_id":"endless","cwd":"/w","hook_event_name":"UserPromptSubmit","prompt":"';
     expectSilentExitInBound(await bash(script, PROMPT_ARGS, { PAYLOAD: payload }));
     expect(hookLog()).toMatchObject([{ input: { bytes: 16 * 1024 * 1024, end: "cap", source: "pipe" }, ok: true, action: "written" }]);
@@ -112,7 +133,9 @@ describe("stdin held open, or never ending: the hook still exits 0 within its bo
   });
 
   it("a socketpair held open after a whole payload (never ended), and one held open with nothing written", async () => {
-    expectSilentExitInBound(await run(process.execPath, [HOOK_BIN, ...PROMPT_ARGS], { feed: (child) => child.stdin?.write(prompt("socket")) }));
+    expectSilentExitInBound(
+      await run(process.execPath, [HOOK_BIN, ...PROMPT_ARGS], { feed: (child) => child.stdin?.write(prompt("socket")) }),
+    );
     expectSilentExitInBound(await run(process.execPath, [HOOK_BIN, ...PROMPT_ARGS]));
     expect(hookLog()).toMatchObject([
       { input: { end: "enough", source: "socket" }, ok: true, action: "written" },
@@ -140,7 +163,12 @@ describe("stdin held open, or never ending: the hook still exits 0 within its bo
 
   it("a terminal (someone running the hook by hand): reads nothing, prints nothing", async () => {
     const started = performance.now();
-    const hook = pty.spawn(process.execPath, [HOOK_BIN, ...PROMPT_ARGS], { cols: 80, rows: 24, cwd: ROOT, env: sandbox.env as Record<string, string> });
+    const hook = pty.spawn(process.execPath, [HOOK_BIN, ...PROMPT_ARGS], {
+      cols: 80,
+      rows: 24,
+      cwd: ROOT,
+      env: sandbox.env as Record<string, string>,
+    });
     let output = "";
     hook.onData((data) => (output += data));
     const code = await new Promise<number>((resolve) => hook.onExit(({ exitCode }) => resolve(exitCode)));
@@ -200,11 +228,17 @@ describe("no transition lost for size (issue 9)", () => {
     post.tool_response.stdout = "x".repeat(16_000_000);
     const huge = await harness.emit("tool-done", "claude", post);
     expectSilentExitInBound(huge);
-    expect(await recordOf(harness, post.session_id)).toMatchObject({ kind: "record", record: { status: "running", detail: "Bash finished" } });
+    expect(await recordOf(harness, post.session_id)).toMatchObject({
+      kind: "record",
+      record: { status: "running", detail: "Bash finished" },
+    });
     const stop = sample("Stop");
     stop.last_assistant_message = `All done. ${"y".repeat(20_000_000)}`;
     expectSilentExitInBound(await harness.emit("stop", "claude", stop));
-    expect(await recordOf(harness, post.session_id)).toMatchObject({ kind: "record", record: { status: "idle", detail: expect.stringMatching(/^All done\. y+…$/) } });
+    expect(await recordOf(harness, post.session_id)).toMatchObject({
+      kind: "record",
+      record: { status: "idle", detail: expect.stringMatching(/^All done\. y+…$/) },
+    });
     expect(hookLog()).toMatchObject([
       { input: { end: "enough", source: "socket" }, action: "written" },
       { input: { bytes: 16 * 1024 * 1024, end: "cap", source: "socket" }, action: "written" },
@@ -213,7 +247,10 @@ describe("no transition lost for size (issue 9)", () => {
 
   it("16 MB through an anonymous pipe (a Codex-style direct child)", async () => {
     const path = join(sandbox.root, "payload.json");
-    writeFileSync(path, JSON.stringify({ session_id: "big-pipe", cwd: "/w", hook_event_name: "UserPromptSubmit", prompt: "p".repeat(16_000_000) }));
+    writeFileSync(
+      path,
+      JSON.stringify({ session_id: "big-pipe", cwd: "/w", hook_event_name: "UserPromptSubmit", prompt: "p".repeat(16_000_000) }),
+    );
     expectSilentExitInBound(await bash('cat "$FILE" | hook "$@"', PROMPT_ARGS, { FILE: path }));
     expect(hookLog()).toMatchObject([{ input: { end: "enough", source: "pipe" }, ok: true, action: "written" }]);
     expect(await placeholder("big-pipe")).toMatchObject({ kind: "record", record: { status: "running" } });

@@ -38,8 +38,16 @@ export function useInstallFixture(): InstallFixture {
 }
 
 export function runWith(fixture: InstallFixture) {
-  return (mode: "install" | "uninstall", options: { harnesses?: HarnessId[]; dryRun?: boolean; trust?: boolean; in?: InstallContext } = {}): Promise<InstallReport> =>
-    runInstaller(options.in ?? fixture.world, { harnesses: installersFor(options.harnesses ?? ["claude", "codex"]), dryRun: options.dryRun ?? false, mode, trustCodexHooks: options.trust ?? false });
+  return (
+    mode: "install" | "uninstall",
+    options: { harnesses?: HarnessId[]; dryRun?: boolean; trust?: boolean; in?: InstallContext } = {},
+  ): Promise<InstallReport> =>
+    runInstaller(options.in ?? fixture.world, {
+      harnesses: installersFor(options.harnesses ?? ["claude", "codex"]),
+      dryRun: options.dryRun ?? false,
+      mode,
+      trustCodexHooks: options.trust ?? false,
+    });
 }
 
 export function put(path: string, text: string): void {
@@ -48,7 +56,8 @@ export function put(path: string, text: string): void {
 }
 
 export const json = (path: string) => JSON.parse(readText(path));
-export const commands = (path: string, event: string): string[] => (json(path).hooks?.[event] ?? []).flatMap((group: { hooks: { command: string }[] }) => group.hooks.map((hook) => hook.command));
+export const commands = (path: string, event: string): string[] =>
+  (json(path).hooks?.[event] ?? []).flatMap((group: { hooks: { command: string }[] }) => group.hooks.map((hook) => hook.command));
 export const snapshot = (paths: string[]) => Object.fromEntries(paths.map((path) => [path, existsSync(path) ? readFileSync(path) : null]));
 
 export const USER_SETTINGS = `{

@@ -10,11 +10,23 @@ import type { Sandbox } from "./sandbox.ts";
 export function makePackageRoot(dir: string): string {
   mkdirSync(join(dir, "bin"), { recursive: true });
   writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "tongs-agents", version: "0.0.0-test" }));
-  writeFileSync(join(dir, "bin", "tongs-agents-hook.cjs"), 'require("node:fs").appendFileSync(process.env.HOOK_RECORD, JSON.stringify(process.argv.slice(2)) + "\\n");\n');
+  writeFileSync(
+    join(dir, "bin", "tongs-agents-hook.cjs"),
+    'require("node:fs").appendFileSync(process.env.HOOK_RECORD, JSON.stringify(process.argv.slice(2)) + "\\n");\n',
+  );
   writeFileSync(join(dir, "bin", "tongs-agents.js"), "// stand-in CLI\n");
   // Stand-in for the Pi bridge another part of the project builds: a Pi package with one no-op extension.
   mkdirSync(join(dir, "pi-bridge", "extensions"), { recursive: true });
-  writeFileSync(join(dir, "pi-bridge", "package.json"), JSON.stringify({ name: "tongs-agents-pi-bridge-standin", private: true, type: "module", keywords: ["pi-package"], pi: { extensions: ["./extensions/standin.js"] } }));
+  writeFileSync(
+    join(dir, "pi-bridge", "package.json"),
+    JSON.stringify({
+      name: "tongs-agents-pi-bridge-standin",
+      private: true,
+      type: "module",
+      keywords: ["pi-package"],
+      pi: { extensions: ["./extensions/standin.js"] },
+    }),
+  );
   writeFileSync(join(dir, "pi-bridge", "extensions", "standin.js"), "export default function () {}\n");
   return dir;
 }
@@ -30,7 +42,10 @@ export function makeBinDir(dir: string, programs: Record<string, string> = {}): 
   return dir;
 }
 
-export function makeWorld(sandbox: Sandbox, { packageRoot, nodePath = process.execPath, path = [] }: { packageRoot: string; nodePath?: string; path?: readonly string[] }): InstallContext {
+export function makeWorld(
+  sandbox: Sandbox,
+  { packageRoot, nodePath = process.execPath, path = [] }: { packageRoot: string; nodePath?: string; path?: readonly string[] },
+): InstallContext {
   return {
     env: { ...sandbox.env, PATH: [...path, "/usr/bin", "/bin"].join(":") },
     home: sandbox.home,

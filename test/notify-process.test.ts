@@ -21,7 +21,10 @@ beforeEach(() => {
   // Only the desktop channel: the fake harness may have the developer's terminal as its tty, which must not ring.
   const config = join(sandbox.env.XDG_CONFIG_HOME as string, "tongs-agents");
   mkdirSync(config, { recursive: true });
-  writeFileSync(join(config, "config.json"), JSON.stringify({ notifications: { channels: { terminal: false, tmux: false, bell: false }, click_wait_seconds: 20 } }));
+  writeFileSync(
+    join(config, "config.json"),
+    JSON.stringify({ notifications: { channels: { terminal: false, tmux: false, bell: false }, click_wait_seconds: 20 } }),
+  );
 });
 afterEach(async () => {
   await Promise.all(harnesses.splice(0).map((harness) => harness.stop()));
@@ -50,7 +53,12 @@ interface LogEntry {
 function notifyLog(): LogEntry[] {
   const path = join(sandbox.stateDir, "notify.log");
   // A line being written right now is left for the next read.
-  return existsSync(path) ? readFileSync(path, "utf8").split("\n").filter((line) => line.endsWith("}")).map((line) => JSON.parse(line) as LogEntry) : [];
+  return existsSync(path)
+    ? readFileSync(path, "utf8")
+        .split("\n")
+        .filter((line) => line.endsWith("}"))
+        .map((line) => JSON.parse(line) as LogEntry)
+    : [];
 }
 
 function alive(pid: number): boolean {
@@ -70,7 +78,10 @@ async function idOf(sessionId: string, pid: number): Promise<string> {
 describe("the hook starts the notifier on a state change", () => {
   it("the hook's bundle holds only the trigger and the ledger of the notifier", () => {
     const meta = JSON.parse(readFileSync(join(ROOT, ".cache/hook.meta.json"), "utf8")) as { inputs: Record<string, unknown> };
-    expect(Object.keys(meta.inputs).filter((input) => input.includes("src/notify/"))).toEqual(["src/notify/ledger.ts", "src/notify/trigger.ts"]);
+    expect(Object.keys(meta.inputs).filter((input) => input.includes("src/notify/"))).toEqual([
+      "src/notify/ledger.ts",
+      "src/notify/trigger.ts",
+    ]);
   });
 
   it("waiting: one desktop notification; its click focuses the session and reports what focus did; then the notifier exits", async () => {
@@ -132,15 +143,25 @@ describe("the hook starts the notifier on a state change", () => {
     expect(readFileSync(join(sandbox.stateDir, "sessions", `${digestOf(id)}.json`), "utf8")).toContain('"status": "waiting"');
     await waitFor(() => notifyLog().some((entry) => entry.outcome === "delivered"), "the notifier to give up on the server", 20_000);
     const entry = notifyLog().find((line) => line.outcome === "delivered") as LogEntry;
-    expect(entry.deliveries?.[0]).toMatchObject({ channel: "desktop", outcome: "failed", detail: expect.stringContaining("did not answer") });
+    expect(entry.deliveries?.[0]).toMatchObject({
+      channel: "desktop",
+      outcome: "failed",
+      detail: expect.stringContaining("did not answer"),
+    });
     await waitFor(() => !alive(entry.pid), "the notifier to exit", 10_000);
   });
 
   it("five agents that become waiting together: one notification naming all five", async () => {
     bus = await new FakeBus().start();
     const agents = await Promise.all([1, 2, 3, 4, 5].map(() => claude()));
-    await Promise.all(agents.map((agent, index) => agent.emit("session-start", "claude", { session_id: `b${index}`, cwd: `/src/repo${index}` })));
-    await Promise.all(agents.map((agent, index) => agent.emit("permission-request", "claude", { session_id: `b${index}`, cwd: `/src/repo${index}`, tool_name: "Bash" })));
+    await Promise.all(
+      agents.map((agent, index) => agent.emit("session-start", "claude", { session_id: `b${index}`, cwd: `/src/repo${index}` })),
+    );
+    await Promise.all(
+      agents.map((agent, index) =>
+        agent.emit("permission-request", "claude", { session_id: `b${index}`, cwd: `/src/repo${index}`, tool_name: "Bash" }),
+      ),
+    );
     await waitFor(() => notifyLog().filter((entry) => entry.mode === "deliver").length >= 5, "every notifier to finish", 30_000);
     expect(bus.notified).toHaveLength(1);
     expect(bus.notified[0]?.body[3]).toBe("5 agents need you");

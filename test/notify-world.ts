@@ -28,4 +28,3 @@ export function testWorld(overrides: Partial<NotifyWorld> = {}) {
   };
   return { world, writes, calls };
 }
-

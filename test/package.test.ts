@@ -19,14 +19,35 @@ function filesUnder(dir: string): string[] {
 let packed: Set<string>;
 beforeAll(() => {
   // dist/ is built by test/global-setup.ts; --ignore-scripts skips the prepare build that would race it.
-  const output = execFileSync("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: ROOT, encoding: "utf8", maxBuffer: 16 * 1024 * 1024, env: { ...process.env, npm_config_loglevel: "silent" } });
+  const output = execFileSync("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], {
+    cwd: ROOT,
+    encoding: "utf8",
+    maxBuffer: 16 * 1024 * 1024,
+    env: { ...process.env, npm_config_loglevel: "silent" },
+  });
   packed = new Set((JSON.parse(output) as { files: { path: string }[] }[])[0]?.files.map((file) => file.path));
 });
 
 describe("the packed npm tarball", () => {
   it("contains the hook, the CLI, every bundle and the Pi bridge, and no sources or tests", () => {
-    for (const required of ["package.json", "README.md", "LICENSE", "bin/tongs-agents.js", "bin/package.json", "bin/tongs-agents-hook.cjs", "dist/hook.cjs", "dist/cli/main.cjs", "dist/cli/verbs/status.cjs", "dist/mcp/stdio.cjs", "pi-bridge/package.json", "pi-bridge/index.js"]) expect(packed, required).toContain(required);
-    const shipped = [...filesUnder(join(ROOT, "bin")), ...filesUnder(join(ROOT, "dist")), ...filesUnder(join(ROOT, "pi-bridge"))].filter((file) => !file.endsWith(".test.ts"));
+    for (const required of [
+      "package.json",
+      "README.md",
+      "LICENSE",
+      "bin/tongs-agents.js",
+      "bin/package.json",
+      "bin/tongs-agents-hook.cjs",
+      "dist/hook.cjs",
+      "dist/cli/main.cjs",
+      "dist/cli/verbs/status.cjs",
+      "dist/mcp/stdio.cjs",
+      "pi-bridge/package.json",
+      "pi-bridge/index.js",
+    ])
+      expect(packed, required).toContain(required);
+    const shipped = [...filesUnder(join(ROOT, "bin")), ...filesUnder(join(ROOT, "dist")), ...filesUnder(join(ROOT, "pi-bridge"))].filter(
+      (file) => !file.endsWith(".test.ts"),
+    );
     for (const file of shipped) expect(packed, file).toContain(file);
     expect([...packed].filter((path) => /^(src|test|scripts|bench|\.ci)\//.test(path) || path.endsWith(".test.ts"))).toEqual([]);
   });

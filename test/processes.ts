@@ -19,7 +19,11 @@ export interface ProcessResult {
   readonly ms: number;
 }
 
-export function runNode(script: string, args: readonly string[], { input = "", env, cwd }: { input?: string | Buffer; env: NodeJS.ProcessEnv; cwd?: string }): Promise<ProcessResult> {
+export function runNode(
+  script: string,
+  args: readonly string[],
+  { input = "", env, cwd }: { input?: string | Buffer; env: NodeJS.ProcessEnv; cwd?: string },
+): Promise<ProcessResult> {
   return new Promise((done, fail) => {
     const started = performance.now();
     const child = spawn(process.execPath, [script, ...args], { env, cwd });
@@ -38,7 +42,11 @@ export const runHook = (args: readonly string[], input: string | Buffer, env: No
 export const runCliProcess = (args: readonly string[], env: NodeJS.ProcessEnv) => runNode(CLI_BIN, args, { env });
 
 /** `tongs-agents focus <query> --json [extra args]` as a process: its exit code and the result it printed. */
-export async function runFocus(query: string, env: NodeJS.ProcessEnv, extraArgs: readonly string[] = []): Promise<{ code: number | null; result: FocusResult }> {
+export async function runFocus(
+  query: string,
+  env: NodeJS.ProcessEnv,
+  extraArgs: readonly string[] = [],
+): Promise<{ code: number | null; result: FocusResult }> {
   const args = ["focus", query, "--json", ...extraArgs];
   const run = await runCliProcess(args, env);
   if (run.stdout === "") throw new Error(`tongs-agents ${args.join(" ")} printed nothing (exit ${run.code}): ${run.stderr}`);

@@ -6,16 +6,39 @@ import { linuxProcessSource } from "../src/core/proc.ts";
 import type { SessionRecord, Terminal } from "../src/core/schema.ts";
 import { writeRecord } from "../src/store/records.ts";
 
-export async function writeLiveRecord(stateDir: string, sessionId: string, terminal: Terminal, cwd = "/w", overrides: Partial<SessionRecord> = {}): Promise<string> {
+export async function writeLiveRecord(
+  stateDir: string,
+  sessionId: string,
+  terminal: Terminal,
+  cwd = "/w",
+  overrides: Partial<SessionRecord> = {},
+): Promise<string> {
   const me = await linuxProcessSource().basics(process.pid);
   if (!me) throw new Error("cannot read this test process from /proc");
   const instance = processInstanceId(process.pid, me.startToken);
   const id = canonicalId("claude", sessionId, instance);
   const now = new Date().toISOString();
   writeRecord(ensureStateDirs(stateDir).sessionsDir, digestOf(id) as string, {
-    schema_version: 1, canonical_id: id, harness: "claude", session_id: sessionId, instance_id: instance,
-    identity: "process", pid: process.pid, process_start: me.startToken, cwd, status: "idle", detail: "", tool: "", sequence: null,
-    arrival_sequence: 1, last_event: "claude.stop", created_at: now, updated_at: now, status_changed_at: now, terminal, ...overrides,
+    schema_version: 1,
+    canonical_id: id,
+    harness: "claude",
+    session_id: sessionId,
+    instance_id: instance,
+    identity: "process",
+    pid: process.pid,
+    process_start: me.startToken,
+    cwd,
+    status: "idle",
+    detail: "",
+    tool: "",
+    sequence: null,
+    arrival_sequence: 1,
+    last_event: "claude.stop",
+    created_at: now,
+    updated_at: now,
+    status_changed_at: now,
+    terminal,
+    ...overrides,
   });
   return id;
 }

@@ -51,7 +51,14 @@ async function view(stateDir: string, processes: ProcessSource): Promise<Record<
 }
 
 // The real clock: lock waits are bounded by it.
-const hookContext = (stateDir: string, processes: ProcessSource, lockBoundMs: number) => ({ env: {}, processes, stateDir, scanBoundMs: 5000, lockBoundMs, now: Date.now });
+const hookContext = (stateDir: string, processes: ProcessSource, lockBoundMs: number) => ({
+  env: {},
+  processes,
+  stateDir,
+  scanBoundMs: 5000,
+  lockBoundMs,
+  now: Date.now,
+});
 
 /** Views after each event, delivered one by one in this order with the lock always free. */
 const references = new Map<string, Record<string, unknown>[]>();
@@ -73,7 +80,13 @@ async function reference(stream: Stream, order: readonly number[]): Promise<Reco
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Deliver with the event's record lock held by someone else: until the hook gave up, or until it queued and waits. */
-async function deliverContended(stream: Stream, event: StreamEvent, stateDir: string, processes: ProcessSource, op: "gives-up" | "waits"): Promise<void> {
+async function deliverContended(
+  stream: Stream,
+  event: StreamEvent,
+  stateDir: string,
+  processes: ProcessSource,
+  op: "gives-up" | "waits",
+): Promise<void> {
   const { sessionsDir } = ensureStateDirs(stateDir);
   const digest = digestOf(recordIdOf(stream, event)) as string;
   const queued = () => {
@@ -110,7 +123,18 @@ const schedule = (length: number) =>
 
 /** Every order a sequence of steps allows: a pair delivered together may land in either order. */
 function orders(steps: readonly (readonly number[])[]): number[][] {
-  return steps.reduce<number[][]>((prefixes, step) => prefixes.flatMap((prefix) => (step.length === 1 ? [[...prefix, ...step]] : [[...prefix, ...step], [...prefix, ...[...step].reverse()]])), [[]]);
+  return steps.reduce<number[][]>(
+    (prefixes, step) =>
+      prefixes.flatMap((prefix) =>
+        step.length === 1
+          ? [[...prefix, ...step]]
+          : [
+              [...prefix, ...step],
+              [...prefix, ...[...step].reverse()],
+            ],
+      ),
+    [[]],
+  );
 }
 
 describe("interleavings of the lock and the spool (fast-check)", { timeout: 600_000 }, () => {
@@ -126,7 +150,10 @@ describe("interleavings of the lock and the spool (fast-check)", { timeout: 600_
           const event = stream.events[index] as StreamEvent;
           if (op === "together") {
             const next = stream.events[index + 1] as StreamEvent;
-            await Promise.all([deliver(stream, event, hookContext(stateDir, processes, 5000)), deliver(stream, next, hookContext(stateDir, processes, 5000))]);
+            await Promise.all([
+              deliver(stream, event, hookContext(stateDir, processes, 5000)),
+              deliver(stream, next, hookContext(stateDir, processes, 5000)),
+            ]);
             steps.push([index, index + 1]);
             index++;
           } else {

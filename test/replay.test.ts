@@ -24,15 +24,28 @@ const ASKED = "permission: Bash";
 const EXPECTED: Record<string, Expectation> = {
   // Read finished before Bash asked; the notification 6 s later names no tool and keeps "permission: Bash".
   "claude-parallel-read-then-permission": {
-    after: { 3: ["running", "Read finished", "Read"], 5: ["waiting", ASKED, "Bash"], 6: ["waiting", ASKED, "Bash"], 7: ["running", "Bash finished", "Bash"] },
+    after: {
+      3: ["running", "Read finished", "Read"],
+      5: ["waiting", ASKED, "Bash"],
+      6: ["waiting", ASKED, "Bash"],
+      7: ["running", "Bash finished", "Bash"],
+    },
     final: { "2a06764f@720": ["idle", "The tools ran; all done."] },
   },
   // The issue's case, live: Bash (sleep) finishes while Read waits for permission; the session stays waiting.
   "claude-parallel-tool-finishes-while-asking": {
-    after: { 3: ["waiting", "permission: Read", "Read"], 4: ["waiting", "permission: Read", "Read"], 5: ["waiting", "permission: Read", "Read"], 6: ["running", "Read finished", "Read"] },
+    after: {
+      3: ["waiting", "permission: Read", "Read"],
+      4: ["waiting", "permission: Read", "Read"],
+      5: ["waiting", "permission: Read", "Read"],
+      6: ["running", "Read finished", "Read"],
+    },
     final: { "2a06764f@720": ["idle", "The tools ran; all done."] },
   },
-  "claude-big-read": { after: { 2: ["running", "Read finished", "Read"] }, final: { "2a06764f@720": ["idle", "The tools ran; all done."] } },
+  "claude-big-read": {
+    after: { 2: ["running", "Read finished", "Read"] },
+    final: { "2a06764f@720": ["idle", "The tools ran; all done."] },
+  },
   "claude-big-write-permission": {
     after: { 2: ["waiting", "permission: Write", "Write"], 3: ["running", "Write finished", "Write"] },
     final: { "2a06764f@720": ["idle", "The tools ran; all done."] },
@@ -43,7 +56,12 @@ const EXPECTED: Record<string, Expectation> = {
     final: { "2a06764f@720": ["idle", "The tools ran; all done."] },
   },
   "claude-same-tool-twice": {
-    after: { 2: ["waiting", ASKED, "Bash"], 3: ["running", "Bash finished", "Bash"], 5: ["waiting", ASKED, "Bash"], 6: ["running", "Bash finished", "Bash"] },
+    after: {
+      2: ["waiting", ASKED, "Bash"],
+      3: ["running", "Bash finished", "Bash"],
+      5: ["waiting", ASKED, "Bash"],
+      6: ["running", "Bash finished", "Bash"],
+    },
     final: { "2a06764f@720": ["idle", "The tools ran; all done."] },
   },
   // Refusing (No, or Esc) fires no hook in Claude Code 2.1.332: the last thing it stated is the open permission.
@@ -66,7 +84,11 @@ const EXPECTED: Record<string, Expectation> = {
   },
   "codex-permission-then-esc": { after: { 2: ["waiting", ASKED, "Bash"] }, final: { "01a2291a@5101": ["idle", "turn interrupted"] } },
   "pi-dialog-while-a-tool-starts": {
-    after: { 4: ["waiting", "waiting for input: Dangerous command: rm -rf build. Allow?"], 5: ["waiting", "waiting for input: Dangerous command: rm -rf build. Allow?"], 6: ["running", "bash", "bash"] },
+    after: {
+      4: ["waiting", "waiting for input: Dangerous command: rm -rf build. Allow?"],
+      5: ["waiting", "waiting for input: Dangerous command: rm -rf build. Allow?"],
+      6: ["running", "bash", "bash"],
+    },
     final: { "019a-pi-@5201": ["idle", "The tool ran; all done."] },
   },
 };
@@ -77,7 +99,8 @@ beforeEach(() => {
 });
 afterEach(() => sandbox.cleanup());
 
-const stateOf = (record: { status: string; detail: string; tool: string }, expected: State) => (expected[2] === undefined ? [record.status, record.detail] : [record.status, record.detail, record.tool]);
+const stateOf = (record: { status: string; detail: string; tool: string }, expected: State) =>
+  expected[2] === undefined ? [record.status, record.detail] : [record.status, record.detail, record.tool];
 
 async function replay(stream: Stream, check: (index: number) => Promise<void> = async () => undefined): Promise<void> {
   const processes = streamProcesses(stream);
@@ -90,7 +113,10 @@ async function replay(stream: Stream, check: (index: number) => Promise<void> = 
 
 async function finalStates(stream: Stream, gone: ReadonlySet<number> = new Set()) {
   const last = REPLAY_EPOCH + (stream.events.at(-1)?.t ?? 0) + 1000;
-  const fleet = await loadFleet({ stateDir: sandbox.stateDir, processes: streamProcesses(stream, gone), now: () => last }, { discover: false });
+  const fleet = await loadFleet(
+    { stateDir: sandbox.stateDir, processes: streamProcesses(stream, gone), now: () => last },
+    { discover: false },
+  );
   return Object.fromEntries(fleet.sessions.map((session) => [`${session.session_id.slice(0, 8)}@${session.pid}`, session]));
 }
 
@@ -120,8 +146,16 @@ describe("the replay corpus", () => {
     const stream = loadStream("claude-exit-resume-kill");
     await replay(stream);
     const sessions = await finalStates(stream, new Set([4456]));
-    expect(sessions["572ce26b@4456"]).toMatchObject({ status: "ended", recorded_status: "idle", stale: true, stale_reason: "process 4456 is gone" });
-    const explained = await explainSession({ stateDir: sandbox.stateDir, processes: streamProcesses(stream, new Set([4456])), now: () => REPLAY_EPOCH + 10_000 }, "4456");
+    expect(sessions["572ce26b@4456"]).toMatchObject({
+      status: "ended",
+      recorded_status: "idle",
+      stale: true,
+      stale_reason: "process 4456 is gone",
+    });
+    const explained = await explainSession(
+      { stateDir: sandbox.stateDir, processes: streamProcesses(stream, new Set([4456])), now: () => REPLAY_EPOCH + 10_000 },
+      "4456",
+    );
     expect(explained.ok && explained.explanation.entries.map((entry) => [entry.source, entry.event, entry.status])).toEqual([
       ["hook", "claude.session-start", "started"],
       ["hook", "claude.prompt-submit", "running"],
@@ -133,11 +167,20 @@ describe("the replay corpus", () => {
   it("the issue's parallel-tools case: explain shows what kept the session waiting", async () => {
     const stream = loadStream("claude-parallel-tool-finishes-while-asking");
     const processes = streamProcesses(stream);
-    for (const event of stream.events.slice(0, 5)) await deliver(stream, event, { env: {}, processes, stateDir: sandbox.stateDir, scanBoundMs: 5000, lockBoundMs: 5000 });
+    for (const event of stream.events.slice(0, 5))
+      await deliver(stream, event, { env: {}, processes, stateDir: sandbox.stateDir, scanBoundMs: 5000, lockBoundMs: 5000 });
     const explained = await explainSession({ stateDir: sandbox.stateDir, processes, now: () => REPLAY_EPOCH + 5000 }, "2a06764f");
     expect(explained.ok).toBe(true);
     if (!explained.ok) return;
-    expect(explained.explanation.pending).toEqual([{ kind: "permission", tool: "Read", detail: "permission: Read", since: new Date(REPLAY_EPOCH + stream.events[3]!.t).toISOString() }]);
-    expect(explained.explanation.entries.at(-1)).toMatchObject({ source: "hook", event: "claude.tool-done", status: "waiting", recorded: true, change: 'still waiting; permission wait for Read still open' });
+    expect(explained.explanation.pending).toEqual([
+      { kind: "permission", tool: "Read", detail: "permission: Read", since: new Date(REPLAY_EPOCH + stream.events[3]!.t).toISOString() },
+    ]);
+    expect(explained.explanation.entries.at(-1)).toMatchObject({
+      source: "hook",
+      event: "claude.tool-done",
+      status: "waiting",
+      recorded: true,
+      change: "still waiting; permission wait for Read still open",
+    });
   });
 });

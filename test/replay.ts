@@ -69,7 +69,12 @@ export function streamProcesses(stream: Stream, gone: ReadonlySet<number> = new 
     if (!gone.has(event.process)) rows.set(event.process, fakeProcess(event.process, 1, stream.header.harness));
     // What the harness spawned for the event: Claude Code's `/bin/sh -c`, Codex's hook itself.
     const spawned = stream.header.harness === "codex" ? ["node", "tongs-agents-hook.cjs"] : ["/bin/sh", "-c", "hook"];
-    rows.set(event.spawn.pid, fakeProcess(event.spawn.pid, event.process, spawned[0] === "node" ? "node" : "sh", spawned, { startToken: `linux:boot:${event.spawn.start}` }));
+    rows.set(
+      event.spawn.pid,
+      fakeProcess(event.spawn.pid, event.process, spawned[0] === "node" ? "node" : "sh", spawned, {
+        startToken: `linux:boot:${event.spawn.start}`,
+      }),
+    );
   }
   return fakeProcessSource(rows.values());
 }
@@ -77,7 +82,11 @@ export function streamProcesses(stream: Stream, gone: ReadonlySet<number> = new 
 /** The canonical id the event's record has (native events; Pi's come with their own instance id). */
 export function recordIdOf(stream: Stream, event: StreamEvent): string {
   if (event.alias === "fleet-event") return canonicalId("pi", String(event.payload.session_id), String(event.payload.instance_id));
-  return canonicalId(stream.header.harness, String(event.payload.session_id), processInstanceId(event.process, `linux:boot:${event.process}00`));
+  return canonicalId(
+    stream.header.harness,
+    String(event.payload.session_id),
+    processInstanceId(event.process, `linux:boot:${event.process}00`),
+  );
 }
 
 export const REPLAY_EPOCH = Date.parse("2026-11-29T10:00:00.000Z");
@@ -86,9 +95,18 @@ export const REPLAY_EPOCH = Date.parse("2026-11-29T10:00:00.000Z");
  * Deliver one event as its harness did: Claude Code's hook is a child of the shell it spawned for the event, Codex's
  * hook its own child (the spawned process is the hook itself).
  */
-export function deliver(stream: Stream, event: StreamEvent, context: Omit<HookContext, "ppid" | "pid" | "now"> & { now?: HookContext["now"] }): Promise<HookOutcome> {
+export function deliver(
+  stream: Stream,
+  event: StreamEvent,
+  context: Omit<HookContext, "ppid" | "pid" | "now"> & { now?: HookContext["now"] },
+): Promise<HookOutcome> {
   const args = [event.alias, "--agent", stream.header.harness];
   const direct = stream.header.harness === "codex";
   // By default the stream's own times; a test that contends for locks passes the real clock (lock waits use it).
-  return runHook(args, Buffer.from(JSON.stringify(event.payload)), { now: () => REPLAY_EPOCH + event.t, ...context, ppid: direct ? event.process : event.spawn.pid, pid: event.spawn.pid });
+  return runHook(args, Buffer.from(JSON.stringify(event.payload)), {
+    now: () => REPLAY_EPOCH + event.t,
+    ...context,
+    ppid: direct ? event.process : event.spawn.pid,
+    pid: event.spawn.pid,
+  });
 }

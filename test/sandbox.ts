@@ -25,7 +25,24 @@ export const SANDBOXED_VARS = [
 ] as const;
 
 /** Variables of the developer's own terminal that must not leak into what a test captures. */
-const TERMINAL_VARS = ["TMUX", "TMUX_PANE", "KITTY_WINDOW_ID", "KITTY_LISTEN_ON", "KITTY_PID", "WEZTERM_PANE", "WEZTERM_UNIX_SOCKET", "ITERM_SESSION_ID", "TERM_SESSION_ID", "WINDOWID", "STY", "WINDOW", "TONGS_AGENTS_LAUNCH_ID", "TONGS_AGENTS_PROFILE", "TONGS_AGENTS_DEBUG", "DBUS_SESSION_BUS_ADDRESS"];
+const TERMINAL_VARS = [
+  "TMUX",
+  "TMUX_PANE",
+  "KITTY_WINDOW_ID",
+  "KITTY_LISTEN_ON",
+  "KITTY_PID",
+  "WEZTERM_PANE",
+  "WEZTERM_UNIX_SOCKET",
+  "ITERM_SESSION_ID",
+  "TERM_SESSION_ID",
+  "WINDOWID",
+  "STY",
+  "WINDOW",
+  "TONGS_AGENTS_LAUNCH_ID",
+  "TONGS_AGENTS_PROFILE",
+  "TONGS_AGENTS_DEBUG",
+  "DBUS_SESSION_BUS_ADDRESS",
+];
 
 export function makeSandbox(prefix = "tongs-test-"): Sandbox {
   const root = mkdtempSync(join(tmpdir(), prefix));

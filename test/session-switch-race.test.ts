@@ -44,7 +44,15 @@ describe("two session starts racing in one process", { timeout: 240_000 }, () =>
     for (let trial = 0; trial < TRIALS; trial++) {
       const [earlier, later] = [`t${trial}-a`, `t${trial}-b`];
       // Spawned in this order, at once: the harness started `earlier` first (one /clear), then `later` (the next).
-      const runs = await harness.emitMany("session-start", agent, [{ session_id: earlier, cwd: "/w" }, { session_id: later, cwd: "/w" }], { shell });
+      const runs = await harness.emitMany(
+        "session-start",
+        agent,
+        [
+          { session_id: earlier, cwd: "/w" },
+          { session_id: later, cwd: "/w" },
+        ],
+        { shell },
+      );
       for (const run of runs) expect(run).toMatchObject({ code: 0, stdout: "", stderr: "" });
       const states = { [earlier]: statusOf(earlier), [later]: statusOf(later) };
       if (states[earlier] !== "ended" || states[later] !== "started") failures.push(`trial ${trial}: ${JSON.stringify(states)}`);

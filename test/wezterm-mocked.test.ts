@@ -7,7 +7,18 @@ import { weztermBackend } from "../backends/wezterm.ts";
 import { run as realRun, type Runner } from "../src/core/exec.ts";
 import type { FocusContext } from "../src/focus/contract.ts";
 import { installFakes, type Fakes } from "./fakes/fakes.ts";
-import { FAKE_DISPLAY, GUI_PID, GUI_XID, OTHER_XID, osascriptWorld, weztermWorld, xdotoolWorld, type OsascriptState, type WeztermState, type XdotoolState } from "./fakes/worlds.ts";
+import {
+  FAKE_DISPLAY,
+  GUI_PID,
+  GUI_XID,
+  OTHER_XID,
+  osascriptWorld,
+  weztermWorld,
+  xdotoolWorld,
+  type OsascriptState,
+  type WeztermState,
+  type XdotoolState,
+} from "./fakes/worlds.ts";
 import { runFocus, startFakeHarness } from "./processes.ts";
 import { makeSandbox, type Sandbox } from "./sandbox.ts";
 
@@ -28,7 +39,15 @@ afterEach(() => sandbox.cleanup());
 function context(extra: Partial<FocusContext> = {}, env: NodeJS.ProcessEnv = { DISPLAY: FAKE_DISPLAY }): FocusContext {
   const base = fakes.env({ ...sandbox.env, ...env });
   const run: Runner = (file, args, options) => realRun(file, args, { ...options, env: options?.env ?? base });
-  return { run, env: base, client: undefined, platform: "linux", environOf: async () => undefined, raiseOuter: async () => ({ attempted: false, succeeded: false, detail: "" }), ...extra };
+  return {
+    run,
+    env: base,
+    client: undefined,
+    platform: "linux",
+    environOf: async () => undefined,
+    raiseOuter: async () => ({ attempted: false, succeeded: false, detail: "" }),
+    ...extra,
+  };
 }
 
 const wezterm = () => fakes.state<WeztermState>("wezterm").instances[SOCK];
@@ -37,7 +56,12 @@ const calls = () => fakes.calls().map((call) => [call.program, ...call.argv]);
 describe("WezTerm backend against the fake wezterm cli and xdotool (mocked)", () => {
   it("mocked: selects a split pane in a background tab, verifies the GUI focus, raises the GUI's X11 window", async () => {
     const outcome = await weztermBackend.focus({ pane: "2", socket: SOCK }, context());
-    expect(outcome).toMatchObject({ located: true, target: `WezTerm pane 2 (window 0, tab 1; ${SOCK})`, selection: { succeeded: true }, activation: { succeeded: true } });
+    expect(outcome).toMatchObject({
+      located: true,
+      target: `WezTerm pane 2 (window 0, tab 1; ${SOCK})`,
+      selection: { succeeded: true },
+      activation: { succeeded: true },
+    });
     expect(calls()).toEqual([
       ["wezterm", "cli", "--no-auto-start", "list", "--format", "json"],
       ["wezterm", "cli", "--no-auto-start", "activate-pane", "--pane-id", "2"],
@@ -57,15 +81,29 @@ describe("WezTerm backend against the fake wezterm cli and xdotool (mocked)", ()
   it("mocked: on macOS, brings the GUI process to the front through System Events (one window)", async () => {
     fakes.set("wezterm", weztermWorld(SOCK, { windows: 1 }));
     const outcome = await weztermBackend.focus({ pane: "1", socket: SOCK }, context({ platform: "darwin" }));
-    expect(outcome).toMatchObject({ selection: { succeeded: true }, activation: { succeeded: true, detail: `brought WezTerm (pid ${GUI_PID}) to the front` } });
-    expect(calls().slice(3).map((call) => [call[0], call[3]])).toEqual([["osascript", String(GUI_PID)], ["osascript", undefined]]);
+    expect(outcome).toMatchObject({
+      selection: { succeeded: true },
+      activation: { succeeded: true, detail: `brought WezTerm (pid ${GUI_PID}) to the front` },
+    });
+    expect(
+      calls()
+        .slice(3)
+        .map((call) => [call[0], call[3]]),
+    ).toEqual([
+      ["osascript", String(GUI_PID)],
+      ["osascript", undefined],
+    ]);
     expect(fakes.state<OsascriptState>("osascript").frontmost).toBe("wezterm-gui");
   });
 
   it("mocked: activating a pane in another window leaves the GUI's focus (wez/wezterm#5536): failed, nothing raised", async () => {
     fakes.set("wezterm", weztermWorld(SOCK, { crossWindowBug: true }));
     const outcome = await weztermBackend.focus({ pane: "3", socket: SOCK }, context());
-    expect(outcome).toMatchObject({ located: true, selection: { succeeded: false, detail: expect.stringContaining("wez/wezterm#5536") }, activation: { attempted: false } });
+    expect(outcome).toMatchObject({
+      located: true,
+      selection: { succeeded: false, detail: expect.stringContaining("wez/wezterm#5536") },
+      activation: { attempted: false },
+    });
     expect(calls().map((call) => call[0])).not.toContain("xdotool");
     expect(fakes.state<XdotoolState>("xdotool").active).toBe(OTHER_XID);
   });
@@ -73,7 +111,10 @@ describe("WezTerm backend against the fake wezterm cli and xdotool (mocked)", ()
   it("mocked: no window manager: the pane is selected, the window cannot be raised (partial)", async () => {
     fakes.set("xdotool", xdotoolWorld({ wm: false }));
     const outcome = await weztermBackend.focus({ pane: "1", socket: SOCK }, context());
-    expect(outcome).toMatchObject({ selection: { succeeded: true }, activation: { succeeded: false, detail: expect.stringContaining("_NET_ACTIVE_WINDOW") } });
+    expect(outcome).toMatchObject({
+      selection: { succeeded: true },
+      activation: { succeeded: false, detail: expect.stringContaining("_NET_ACTIVE_WINDOW") },
+    });
     expect(wezterm()?.clients[0]?.focusedPane).toBe(1);
   });
 
@@ -114,14 +155,20 @@ describe("tongs-agents focus on a WezTerm record written by the real hook (mocke
     for (const harness of harnesses.splice(0)) await harness.stop();
   });
 
-  const focus = (query: string, env: NodeJS.ProcessEnv = {}) => runFocus(query, fakes.env({ ...sandbox.env, DISPLAY: FAKE_DISPLAY, ...env }));
+  const focus = (query: string, env: NodeJS.ProcessEnv = {}) =>
+    runFocus(query, fakes.env({ ...sandbox.env, DISPLAY: FAKE_DISPLAY, ...env }));
 
   it("mocked: complete (exit 0): the CLI passes the recorded socket, selects the pane and raises the window", async () => {
     await recordIn("3", "wez-session-3");
     const { code, result } = await focus("wez-session-3");
     expect(result).toMatchObject({ state: "complete", backend: "wezterm", target: `WezTerm pane 3 (window 1, tab 2; ${SOCK})` });
     expect(code).toBe(0);
-    expect(fakes.calls().filter((call) => call.program === "wezterm").map((call) => call.env.WEZTERM_UNIX_SOCKET)).toEqual([SOCK, SOCK, SOCK]);
+    expect(
+      fakes
+        .calls()
+        .filter((call) => call.program === "wezterm")
+        .map((call) => call.env.WEZTERM_UNIX_SOCKET),
+    ).toEqual([SOCK, SOCK, SOCK]);
     expect(wezterm()?.clients[0]?.focusedPane).toBe(3);
     expect(fakes.state<XdotoolState>("xdotool").active).toBe(GUI_XID);
   });
@@ -131,7 +178,10 @@ describe("tongs-agents focus on a WezTerm record written by the real hook (mocke
     await recordIn("42", "wez-gone");
     fakes.set("xdotool", xdotoolWorld({ guiWindows: 2 }));
     const partial = await focus("wez-one");
-    expect(partial).toMatchObject({ code: 5, result: { state: "partial", activation: { detail: expect.stringContaining("has 2 X11 windows") } } });
+    expect(partial).toMatchObject({
+      code: 5,
+      result: { state: "partial", activation: { detail: expect.stringContaining("has 2 X11 windows") } },
+    });
     const gone = await focus("wez-gone");
     expect(gone).toMatchObject({ code: 6, result: { state: "failed", located: false } });
     const world = weztermWorld(SOCK);

@@ -33,12 +33,22 @@ export async function respond(res, body, decision, { ids, slowMs }) {
   if (!body.stream) {
     const message =
       decision.kind === "tool"
-        ? { role: "assistant", content: null, tool_calls: [{ id: callId, type: "function", function: { name: decision.name, arguments: argumentsText } }] }
+        ? {
+            role: "assistant",
+            content: null,
+            tool_calls: [{ id: callId, type: "function", function: { name: decision.name, arguments: argumentsText } }],
+          }
         : { role: "assistant", content: decision.text };
     sendJson(res, 200, { id, object: "chat.completion", created, model, choices: [{ index: 0, message, finish_reason: finish }], usage });
     return;
   }
-  const chunk = (delta, finishReason = null) => ({ id, object: "chat.completion.chunk", created, model, choices: [{ index: 0, delta, finish_reason: finishReason }] });
+  const chunk = (delta, finishReason = null) => ({
+    id,
+    object: "chat.completion.chunk",
+    created,
+    model,
+    choices: [{ index: 0, delta, finish_reason: finishReason }],
+  });
   startStream(res);
   sendEvent(res, chunk({ role: "assistant", content: "" }));
   if (decision.slow) await sleep(slowMs);

@@ -31,7 +31,10 @@ const SHELL_TOOLS = ["bash", "Bash", "shell", "exec_command", "shell_command"];
  */
 export function shellArguments(tool, command, { escalate = false } = {}) {
   const properties = tool.schema?.properties ?? {};
-  const ask = escalate && properties.sandbox_permissions?.enum?.includes("require_escalated") ? { sandbox_permissions: "require_escalated", justification: "The synthetic provider asks for permission (ASKPERM)." } : {};
+  const ask =
+    escalate && properties.sandbox_permissions?.enum?.includes("require_escalated")
+      ? { sandbox_permissions: "require_escalated", justification: "The synthetic provider asks for permission (ASKPERM)." }
+      : {};
   if (properties.command?.type === "array") return { command: ["bash", "-lc", command], ...ask };
   if ("cmd" in properties && !("command" in properties)) return { cmd: command, ...ask };
   return { command, ...ask };
@@ -51,7 +54,13 @@ export function decide(turns, tools, { toolCommand = "echo hi" } = {}) {
   if (text.includes(MARKERS.fail)) return { kind: "error", status: 400, message: `synthetic failure requested by ${MARKERS.fail}` };
   if (text.includes(MARKERS.tool) || text.includes(MARKERS.permission)) {
     const tool = SHELL_TOOLS.map((name) => tools.find((candidate) => candidate.name === name)).find(Boolean);
-    if (tool) return { kind: "tool", name: tool.name, input: shellArguments(tool, toolCommand, { escalate: text.includes(MARKERS.permission) }), slow };
+    if (tool)
+      return {
+        kind: "tool",
+        name: tool.name,
+        input: shellArguments(tool, toolCommand, { escalate: text.includes(MARKERS.permission) }),
+        slow,
+      };
     return { kind: "text", text: `No shell tool offered (tools: ${tools.map((candidate) => candidate.name).join(", ") || "none"}).`, slow };
   }
   return { kind: "text", text: DEFAULT_TEXT, slow };

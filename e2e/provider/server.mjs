@@ -94,7 +94,11 @@ export async function startProvider({ port = 0, host = "127.0.0.1", slowMs = 200
       }
       requests.push(entry);
       if (req.method === "GET" && (path === "/models" || path === "/health")) {
-        sendJson(res, 200, path === "/health" ? { ok: true } : { object: "list", data: [{ id: "fake-model", object: "model", owned_by: "synthetic" }] });
+        sendJson(
+          res,
+          200,
+          path === "/health" ? { ok: true } : { object: "list", data: [{ id: "fake-model", object: "model", owned_by: "synthetic" }] },
+        );
         return;
       }
       if (req.method === "POST" && path === "/messages/count_tokens") {
@@ -154,9 +158,19 @@ export async function startProvider({ port = 0, host = "127.0.0.1", slowMs = 200
 
 async function main() {
   const { values } = parseArgs({
-    options: { port: { type: "string", default: "0" }, host: { type: "string", default: "127.0.0.1" }, "slow-ms": { type: "string", default: "2000" }, "tool-command": { type: "string", default: "echo hi" } },
+    options: {
+      port: { type: "string", default: "0" },
+      host: { type: "string", default: "127.0.0.1" },
+      "slow-ms": { type: "string", default: "2000" },
+      "tool-command": { type: "string", default: "echo hi" },
+    },
   });
-  const provider = await startProvider({ port: Number(values.port), host: values.host, slowMs: Number(values["slow-ms"]), toolCommand: values["tool-command"] });
+  const provider = await startProvider({
+    port: Number(values.port),
+    host: values.host,
+    slowMs: Number(values["slow-ms"]),
+    toolCommand: values["tool-command"],
+  });
   process.stdout.write(`${JSON.stringify({ url: provider.url, port: provider.port })}\n`);
   const stop = () => void provider.stop().then(() => process.exit(0));
   process.on("SIGTERM", stop);

@@ -17,7 +17,11 @@ interface SseEvent {
 }
 
 async function post(path: string, body: unknown): Promise<{ status: number; type: string; events: SseEvent[]; json: unknown }> {
-  const response = await fetch(`${provider.url}${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  const response = await fetch(`${provider.url}${path}`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
   const text = await response.text();
   const type = response.headers.get("content-type") ?? "";
   if (!type.startsWith("text/event-stream")) return { status: response.status, type, events: [], json: JSON.parse(text) };
@@ -37,15 +41,24 @@ async function post(path: string, body: unknown): Promise<{ status: number; type
 const data = (events: SseEvent[]) => events.map((event) => event.data as any);
 
 describe("OpenAI Chat Completions (Pi openai-completions)", () => {
-  const bash = { type: "function", function: { name: "bash", parameters: { type: "object", properties: { command: { type: "string" } } } } };
-  const chat = (messages: unknown[], extra: Record<string, unknown> = {}) => post("/v1/chat/completions", { model: "fake-model", stream: true, tools: [bash], messages, ...extra });
+  const bash = {
+    type: "function",
+    function: { name: "bash", parameters: { type: "object", properties: { command: { type: "string" } } } },
+  };
+  const chat = (messages: unknown[], extra: Record<string, unknown> = {}) =>
+    post("/v1/chat/completions", { model: "fake-model", stream: true, tools: [bash], messages, ...extra });
 
   it("streams one text reply", async () => {
-    const { status, events } = await chat([{ role: "system", content: "be brief" }, { role: "user", content: "say hello" }]);
+    const { status, events } = await chat([
+      { role: "system", content: "be brief" },
+      { role: "user", content: "say hello" },
+    ]);
     expect(status).toBe(200);
     const chunks = data(events);
     expect(chunks.at(-1)).toBe("[DONE]");
-    expect(chunks.flatMap((chunk) => chunk.choices?.map((choice: { delta: { content?: string } }) => choice.delta.content ?? "") ?? []).join("")).toBe(DEFAULT_TEXT);
+    expect(
+      chunks.flatMap((chunk) => chunk.choices?.map((choice: { delta: { content?: string } }) => choice.delta.content ?? "") ?? []).join(""),
+    ).toBe(DEFAULT_TEXT);
     expect(chunks.find((chunk) => chunk.choices?.[0]?.finish_reason)?.choices[0].finish_reason).toBe("stop");
     expect(chunks.some((chunk) => chunk.usage?.total_tokens > 0)).toBe(true);
   });
@@ -54,28 +67,63 @@ describe("OpenAI Chat Completions (Pi openai-completions)", () => {
     const call = data((await chat([{ role: "user", content: [{ type: "text", text: "please RUNTOOL now" }] }])).events);
     const deltas = call.flatMap((chunk) => chunk.choices?.[0]?.delta?.tool_calls ?? []);
     expect(deltas[0]).toMatchObject({ index: 0, type: "function", function: { name: "bash" } });
-    expect(JSON.parse(deltas.map((delta: { function: { arguments: string } }) => delta.function.arguments).join(""))).toEqual({ command: "echo hi" });
+    expect(JSON.parse(deltas.map((delta: { function: { arguments: string } }) => delta.function.arguments).join(""))).toEqual({
+      command: "echo hi",
+    });
     expect(call.find((chunk) => chunk.choices?.[0]?.finish_reason)?.choices[0].finish_reason).toBe("tool_calls");
     const id = deltas[0].id;
-    const final = data((await chat([{ role: "user", content: "please RUNTOOL now" }, { role: "assistant", tool_calls: [{ id, type: "function", function: { name: "bash", arguments: "{}" } }] }, { role: "tool", tool_call_id: id, content: "hi" }])).events);
-    expect(final.flatMap((chunk) => chunk.choices?.map((choice: { delta: { content?: string } }) => choice.delta.content ?? "") ?? []).join("")).toBe(FINAL_TEXT);
+    const final = data(
+      (
+        await chat([
+          { role: "user", content: "please RUNTOOL now" },
+          { role: "assistant", tool_calls: [{ id, type: "function", function: { name: "bash", arguments: "{}" } }] },
+          { role: "tool", tool_call_id: id, content: "hi" },
+        ])
+      ).events,
+    );
+    expect(
+      final.flatMap((chunk) => chunk.choices?.map((choice: { delta: { content?: string } }) => choice.delta.content ?? "") ?? []).join(""),
+    ).toBe(FINAL_TEXT);
   });
 
   it("fails with HTTP 400 on FAILAPI, and answers without streaming when not asked to stream", async () => {
-    expect(await chat([{ role: "user", content: "FAILAPI" }])).toMatchObject({ status: 400, json: { error: { type: "invalid_request_error" } } });
+    expect(await chat([{ role: "user", content: "FAILAPI" }])).toMatchObject({
+      status: 400,
+      json: { error: { type: "invalid_request_error" } },
+    });
     const plain = await chat([{ role: "user", content: "hi" }], { stream: false });
-    expect(plain.json).toMatchObject({ object: "chat.completion", choices: [{ message: { role: "assistant", content: DEFAULT_TEXT }, finish_reason: "stop" }] });
+    expect(plain.json).toMatchObject({
+      object: "chat.completion",
+      choices: [{ message: { role: "assistant", content: DEFAULT_TEXT }, finish_reason: "stop" }],
+    });
   });
 });
 
 describe("Anthropic Messages (Claude Code)", () => {
   const bashTool = { name: "Bash", input_schema: { type: "object", properties: { command: { type: "string" } } } };
-  const messages = (list: unknown[]) => post("/v1/messages?beta=true", { model: "claude-x", stream: true, max_tokens: 100, tools: [bashTool], messages: list });
-  const text = (events: SseEvent[]) => data(events).filter((event) => event.delta?.type === "text_delta").map((event) => event.delta.text).join("");
+  const messages = (list: unknown[]) =>
+    post("/v1/messages?beta=true", { model: "claude-x", stream: true, max_tokens: 100, tools: [bashTool], messages: list });
+  const text = (events: SseEvent[]) =>
+    data(events)
+      .filter((event) => event.delta?.type === "text_delta")
+      .map((event) => event.delta.text)
+      .join("");
 
   it("streams a text reply as named events, skipping the system messages Claude Code appends", async () => {
-    const { events } = await messages([{ role: "user", content: [{ type: "text", text: "RUNTOOL" }] }, { role: "assistant", content: "ok" }, { role: "user", content: "hello" }, { role: "system", content: "reminder: RUNTOOL" }]);
-    expect(events.map((event) => event.name)).toEqual(["message_start", "content_block_start", ...Array(events.length - 5).fill("content_block_delta"), "content_block_stop", "message_delta", "message_stop"]);
+    const { events } = await messages([
+      { role: "user", content: [{ type: "text", text: "RUNTOOL" }] },
+      { role: "assistant", content: "ok" },
+      { role: "user", content: "hello" },
+      { role: "system", content: "reminder: RUNTOOL" },
+    ]);
+    expect(events.map((event) => event.name)).toEqual([
+      "message_start",
+      "content_block_start",
+      ...Array(events.length - 5).fill("content_block_delta"),
+      "content_block_stop",
+      "message_delta",
+      "message_stop",
+    ]);
     expect(text(events)).toBe(DEFAULT_TEXT);
   });
 
@@ -85,25 +133,46 @@ describe("Anthropic Messages (Claude Code)", () => {
     expect(JSON.parse(call[2].delta.partial_json)).toEqual({ command: "echo hi" });
     expect(call.find((event) => event.type === "message_delta").delta.stop_reason).toBe("tool_use");
     const id = call[1].content_block.id;
-    const final = await messages([{ role: "user", content: "RUNTOOL please" }, { role: "assistant", content: [{ type: "tool_use", id, name: "Bash", input: {} }] }, { role: "user", content: [{ type: "tool_result", tool_use_id: id, content: "hi" }] }]);
+    const final = await messages([
+      { role: "user", content: "RUNTOOL please" },
+      { role: "assistant", content: [{ type: "tool_use", id, name: "Bash", input: {} }] },
+      { role: "user", content: [{ type: "tool_result", tool_use_id: id, content: "hi" }] },
+    ]);
     expect(text(final.events)).toBe(FINAL_TEXT);
   });
 
   it("fails with an Anthropic error body on FAILAPI", async () => {
-    expect(await messages([{ role: "user", content: "FAILAPI" }])).toMatchObject({ status: 400, json: { type: "error", error: { type: "invalid_request_error" } } });
+    expect(await messages([{ role: "user", content: "FAILAPI" }])).toMatchObject({
+      status: 400,
+      json: { type: "error", error: { type: "invalid_request_error" } },
+    });
   });
 });
 
 describe("OpenAI Responses (Codex)", () => {
-  const shell = { type: "function", name: "shell", parameters: { type: "object", properties: { command: { type: "array", items: { type: "string" } } } } };
+  const shell = {
+    type: "function",
+    name: "shell",
+    parameters: { type: "object", properties: { command: { type: "array", items: { type: "string" } } } },
+  };
   const responses = (input: unknown[]) => post("/v1/responses", { model: "fake-model", stream: true, tools: [shell], input });
   const user = (text: string) => ({ type: "message", role: "user", content: [{ type: "input_text", text }] });
 
   it("streams a text reply with sequence numbers, ending in response.completed", async () => {
-    const events = data((await responses([{ type: "message", role: "developer", content: [{ type: "input_text", text: "RUNTOOL" }] }, user("hello")])).events);
+    const events = data(
+      (await responses([{ type: "message", role: "developer", content: [{ type: "input_text", text: "RUNTOOL" }] }, user("hello")])).events,
+    );
     expect(events.map((event) => event.sequence_number)).toEqual(events.map((_, index) => index));
-    expect(events.filter((event) => event.type === "response.output_text.delta").map((event) => event.delta).join("")).toBe(DEFAULT_TEXT);
-    expect(events.at(-1)).toMatchObject({ type: "response.completed", response: { status: "completed", output: [{ type: "message", content: [{ type: "output_text", text: DEFAULT_TEXT }] }] } });
+    expect(
+      events
+        .filter((event) => event.type === "response.output_text.delta")
+        .map((event) => event.delta)
+        .join(""),
+    ).toBe(DEFAULT_TEXT);
+    expect(events.at(-1)).toMatchObject({
+      type: "response.completed",
+      response: { status: "completed", output: [{ type: "message", content: [{ type: "output_text", text: DEFAULT_TEXT }] }] },
+    });
   });
 
   it("calls Codex's shell tool with an argv on RUNTOOL, then finishes after function_call_output", async () => {
@@ -111,7 +180,9 @@ describe("OpenAI Responses (Codex)", () => {
     const item = events.find((event) => event.type === "response.output_item.done").item;
     expect(item).toMatchObject({ type: "function_call", name: "shell" });
     expect(JSON.parse(item.arguments)).toEqual({ command: ["bash", "-lc", "echo hi"] });
-    const final = data((await responses([user("RUNTOOL"), item, { type: "function_call_output", call_id: item.call_id, output: "hi" }])).events);
+    const final = data(
+      (await responses([user("RUNTOOL"), item, { type: "function_call_output", call_id: item.call_id, output: "hi" }])).events,
+    );
     expect(final.at(-1).response.output[0].content[0].text).toBe(FINAL_TEXT);
   });
 
@@ -120,17 +191,37 @@ describe("OpenAI Responses (Codex)", () => {
     const execCommand = {
       type: "function",
       name: "exec_command",
-      parameters: { type: "object", properties: { cmd: { type: "string" }, justification: { type: "string" }, sandbox_permissions: { type: "string", enum: ["use_default", "require_escalated"] } }, required: ["cmd"] },
+      parameters: {
+        type: "object",
+        properties: {
+          cmd: { type: "string" },
+          justification: { type: "string" },
+          sandbox_permissions: { type: "string", enum: ["use_default", "require_escalated"] },
+        },
+        required: ["cmd"],
+      },
     };
     const call = async (text: string) => {
-      const { events } = await post("/v1/responses", { model: "fake-model", stream: true, tools: [{ type: "function", name: "write_stdin", parameters: {} }, execCommand], input: [user(text)] });
+      const { events } = await post("/v1/responses", {
+        model: "fake-model",
+        stream: true,
+        tools: [{ type: "function", name: "write_stdin", parameters: {} }, execCommand],
+        input: [user(text)],
+      });
       const item = data(events).find((event) => event.type === "response.output_item.done").item;
       return { name: item.name, args: JSON.parse(item.arguments) };
     };
-    expect(await call("please ASKPERM now")).toEqual({ name: "exec_command", args: { cmd: "echo hi", sandbox_permissions: "require_escalated", justification: expect.stringContaining("ASKPERM") } });
+    expect(await call("please ASKPERM now")).toEqual({
+      name: "exec_command",
+      args: { cmd: "echo hi", sandbox_permissions: "require_escalated", justification: expect.stringContaining("ASKPERM") },
+    });
     expect(await call("please RUNTOOL now")).toEqual({ name: "exec_command", args: { cmd: "echo hi" } });
     // A tool without a way to ask gets the plain call.
-    expect(JSON.parse(data((await responses([user("ASKPERM")])).events).find((event) => event.type === "response.output_item.done").item.arguments)).toEqual({ command: ["bash", "-lc", "echo hi"] });
+    expect(
+      JSON.parse(
+        data((await responses([user("ASKPERM")])).events).find((event) => event.type === "response.output_item.done").item.arguments,
+      ),
+    ).toEqual({ command: ["bash", "-lc", "echo hi"] });
   });
 
   it("fails with HTTP 400 on FAILAPI, delays on SLOW, and lists one model", async () => {
@@ -142,7 +233,8 @@ describe("OpenAI Responses (Codex)", () => {
 });
 
 describe("HOLD and the control routes", () => {
-  const ask = (text: string) => post("/v1/messages", { model: "claude-x", stream: true, max_tokens: 100, messages: [{ role: "user", content: text }] });
+  const ask = (text: string) =>
+    post("/v1/messages", { model: "claude-x", stream: true, max_tokens: 100, messages: [{ role: "user", content: text }] });
   const control = async (method: "GET" | "POST", route: string) => (await fetch(`${provider.url}/control/${route}`, { method })).json();
 
   it("holds every answer of a HOLD conversation until released, and lists the requests it saw", async () => {
@@ -152,7 +244,9 @@ describe("HOLD and the control routes", () => {
     // Still held after other requests came and went: only a release answers it.
     expect((await ask("hello")).status).toBe(200);
     expect(answered).toBe(false);
-    expect(await control("GET", "requests")).toMatchObject({ requests: expect.arrayContaining([expect.objectContaining({ held: true, api: "anthropic-messages" })]) });
+    expect(await control("GET", "requests")).toMatchObject({
+      requests: expect.arrayContaining([expect.objectContaining({ held: true, api: "anthropic-messages" })]),
+    });
     expect(await control("POST", "release")).toEqual({ released: 1 });
     expect(data((await pending).events).at(-1)).toEqual({ type: "message_stop" });
     expect(await control("POST", "release")).toEqual({ released: 0 });
@@ -168,7 +262,10 @@ describe("HOLD and the control routes", () => {
   it("lets a forgotten hold go after holdMs", async () => {
     const quick = await startProvider({ port: 0, holdMs: 50 });
     try {
-      const response = await fetch(`${quick.url}/v1/messages`, { method: "POST", body: JSON.stringify({ stream: true, messages: [{ role: "user", content: "HOLD" }] }) });
+      const response = await fetch(`${quick.url}/v1/messages`, {
+        method: "POST",
+        body: JSON.stringify({ stream: true, messages: [{ role: "user", content: "HOLD" }] }),
+      });
       expect(await response.text()).toContain("message_stop");
     } finally {
       await quick.stop();
@@ -178,7 +275,11 @@ describe("HOLD and the control routes", () => {
 
 describe("command line", () => {
   it("listens on the given port, prints its URL, runs --tool-command, and stops on SIGTERM", async () => {
-    const server = spawn(process.execPath, [fileURLToPath(new URL("./server.mjs", import.meta.url)), "--port", "0", "--tool-command", "touch approved"], { stdio: ["ignore", "pipe", "inherit"] });
+    const server = spawn(
+      process.execPath,
+      [fileURLToPath(new URL("./server.mjs", import.meta.url)), "--port", "0", "--tool-command", "touch approved"],
+      { stdio: ["ignore", "pipe", "inherit"] },
+    );
     const exited = new Promise((resolve) => server.on("exit", resolve));
     try {
       const lines = createInterface({ input: server.stdout })[Symbol.asyncIterator]();
@@ -186,7 +287,13 @@ describe("command line", () => {
       const { url } = JSON.parse(line ?? "{}") as { url: string };
       expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
       expect(await (await fetch(`${url}/health`)).json()).toEqual({ ok: true });
-      const call = await fetch(`${url}/v1/messages`, { method: "POST", body: JSON.stringify({ tools: [{ name: "Bash", input_schema: { properties: { command: { type: "string" } } } }], messages: [{ role: "user", content: "RUNTOOL" }] }) });
+      const call = await fetch(`${url}/v1/messages`, {
+        method: "POST",
+        body: JSON.stringify({
+          tools: [{ name: "Bash", input_schema: { properties: { command: { type: "string" } } } }],
+          messages: [{ role: "user", content: "RUNTOOL" }],
+        }),
+      });
       expect(await call.json()).toMatchObject({ content: [{ type: "tool_use", name: "Bash", input: { command: "touch approved" } }] });
     } finally {
       server.kill("SIGTERM");
@@ -195,15 +302,28 @@ describe("command line", () => {
   });
 
   it("runs --tool-command as RUNTOOL's shell command", async () => {
-    const server = spawn(process.execPath, [fileURLToPath(new URL("./server.mjs", import.meta.url)), "--port", "0", "--tool-command", "rm -rf /tmp/x; sleep 3"], { stdio: ["ignore", "pipe", "inherit"] });
+    const server = spawn(
+      process.execPath,
+      [fileURLToPath(new URL("./server.mjs", import.meta.url)), "--port", "0", "--tool-command", "rm -rf /tmp/x; sleep 3"],
+      { stdio: ["ignore", "pipe", "inherit"] },
+    );
     const exited = new Promise((resolve) => server.on("exit", resolve));
     try {
       const lines = createInterface({ input: server.stdout })[Symbol.asyncIterator]();
       const line = (await lines.next()).value as string | undefined;
       const { url } = JSON.parse(line ?? "{}") as { url: string };
-      const bash = { type: "function", function: { name: "bash", parameters: { type: "object", properties: { command: { type: "string" } } } } };
-      const response = await fetch(`${url}/v1/chat/completions`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ model: "fake-model", stream: false, tools: [bash], messages: [{ role: "user", content: "RUNTOOL" }] }) });
-      const body = (await response.json()) as { choices: { message: { tool_calls: { function: { name: string; arguments: string } }[] } }[] };
+      const bash = {
+        type: "function",
+        function: { name: "bash", parameters: { type: "object", properties: { command: { type: "string" } } } },
+      };
+      const response = await fetch(`${url}/v1/chat/completions`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ model: "fake-model", stream: false, tools: [bash], messages: [{ role: "user", content: "RUNTOOL" }] }),
+      });
+      const body = (await response.json()) as {
+        choices: { message: { tool_calls: { function: { name: string; arguments: string } }[] } }[];
+      };
       const call = body.choices[0]?.message.tool_calls[0]?.function;
       expect(call?.name).toBe("bash");
       expect(JSON.parse(call?.arguments ?? "{}")).toEqual({ command: "rm -rf /tmp/x; sleep 3" });

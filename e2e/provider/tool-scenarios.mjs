@@ -29,27 +29,68 @@ export async function startScenarioModel(scenarios) {
       const last = (request.messages ?? []).filter((message) => message.role === "user").at(-1);
       const content = typeof last?.content === "string" ? [{ type: "text", text: last.content }] : (last?.content ?? []);
       // A prompt typed after a refused tool comes with that tool's result: the typed text decides then.
-      const text = content.filter((block) => block.type === "text").map((block) => block.text).join("\n");
+      const text = content
+        .filter((block) => block.type === "text")
+        .map((block) => block.text)
+        .join("\n");
       const isResult = text === "" && content.some((block) => block.type === "tool_result");
-      if (!isResult && text.includes("FAILAPI")) return sendJson(res, 400, { type: "error", error: { type: "invalid_request_error", message: "scripted failure (FAILAPI)" } });
+      if (!isResult && text.includes("FAILAPI"))
+        return sendJson(res, 400, { type: "error", error: { type: "invalid_request_error", message: "scripted failure (FAILAPI)" } });
       if (!isResult && text.includes("HOLD")) await new Promise((resolve) => held.push(resolve));
       const marker = isResult ? undefined : markers.find((word) => text.includes(word));
       const blocks = marker
-        ? scenarios[marker]().map((call) => ({ type: "tool_use", id: `toolu_cap${(ids++).toString(36)}`, name: call.name, input: call.input }))
+        ? scenarios[marker]().map((call) => ({
+            type: "tool_use",
+            id: `toolu_cap${(ids++).toString(36)}`,
+            name: call.name,
+            input: call.input,
+          }))
         : [{ type: "text", text: isResult ? SCENARIO_FINAL_TEXT : SCENARIO_TEXT }];
       startStream(res);
-      sendEvent(res, { type: "message_start", message: { id: `msg_cap${(ids++).toString(36)}`, type: "message", role: "assistant", model: request.model, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 10, output_tokens: 1 } } }, "message_start");
+      sendEvent(
+        res,
+        {
+          type: "message_start",
+          message: {
+            id: `msg_cap${(ids++).toString(36)}`,
+            type: "message",
+            role: "assistant",
+            model: request.model,
+            content: [],
+            stop_reason: null,
+            stop_sequence: null,
+            usage: { input_tokens: 10, output_tokens: 1 },
+          },
+        },
+        "message_start",
+      );
       blocks.forEach((block, index) => {
         if (block.type === "tool_use") {
-          sendEvent(res, { type: "content_block_start", index, content_block: { type: "tool_use", id: block.id, name: block.name, input: {} } }, "content_block_start");
-          sendEvent(res, { type: "content_block_delta", index, delta: { type: "input_json_delta", partial_json: JSON.stringify(block.input) } }, "content_block_delta");
+          sendEvent(
+            res,
+            { type: "content_block_start", index, content_block: { type: "tool_use", id: block.id, name: block.name, input: {} } },
+            "content_block_start",
+          );
+          sendEvent(
+            res,
+            { type: "content_block_delta", index, delta: { type: "input_json_delta", partial_json: JSON.stringify(block.input) } },
+            "content_block_delta",
+          );
         } else {
           sendEvent(res, { type: "content_block_start", index, content_block: { type: "text", text: "" } }, "content_block_start");
           sendEvent(res, { type: "content_block_delta", index, delta: { type: "text_delta", text: block.text } }, "content_block_delta");
         }
         sendEvent(res, { type: "content_block_stop", index }, "content_block_stop");
       });
-      sendEvent(res, { type: "message_delta", delta: { stop_reason: marker ? "tool_use" : "end_turn", stop_sequence: null }, usage: { output_tokens: 5 } }, "message_delta");
+      sendEvent(
+        res,
+        {
+          type: "message_delta",
+          delta: { stop_reason: marker ? "tool_use" : "end_turn", stop_sequence: null },
+          usage: { output_tokens: 5 },
+        },
+        "message_delta",
+      );
       sendEvent(res, { type: "message_stop" }, "message_stop");
       res.end();
     });

@@ -39,8 +39,14 @@ describe("locateHook", () => {
     const other = join(root, "other-hook.cjs");
     writeFileSync(other, "");
     expect(locateHook({ env: { TONGS_AGENTS_HOOK: other }, bridgeDir })).toEqual({ ok: true, path: other, source: "env" });
-    expect(locateHook({ env: { TONGS_AGENTS_HOOK: "relative/hook.cjs" }, bridgeDir })).toMatchObject({ ok: false, reason: "TONGS_AGENTS_HOOK is not an absolute path" });
-    expect(locateHook({ env: { TONGS_AGENTS_HOOK: join(root, "missing.cjs") }, bridgeDir })).toMatchObject({ ok: false, reason: "TONGS_AGENTS_HOOK is not a file" });
+    expect(locateHook({ env: { TONGS_AGENTS_HOOK: "relative/hook.cjs" }, bridgeDir })).toMatchObject({
+      ok: false,
+      reason: "TONGS_AGENTS_HOOK is not an absolute path",
+    });
+    expect(locateHook({ env: { TONGS_AGENTS_HOOK: join(root, "missing.cjs") }, bridgeDir })).toMatchObject({
+      ok: false,
+      reason: "TONGS_AGENTS_HOOK is not a file",
+    });
   });
 
   it("falls back to tongs-agents-hook on PATH (npm's bin link) for a copied bridge", () => {
@@ -50,7 +56,11 @@ describe("locateHook", () => {
     symlinkSync(hook, join(binDir, "tongs-agents-hook"));
     const copied = join(root, "copied-bridge");
     mkdirSync(copied);
-    expect(locateHook({ env: { PATH: ["relative", "/nonexistent", binDir].join(":") }, bridgeDir: copied })).toEqual({ ok: true, path: hook, source: "path" });
+    expect(locateHook({ env: { PATH: ["relative", "/nonexistent", binDir].join(":") }, bridgeDir: copied })).toEqual({
+      ok: true,
+      path: hook,
+      source: "path",
+    });
   });
 
   it("does not take a non-script tongs-agents-hook from PATH, and says when nothing is found", () => {
@@ -68,9 +78,13 @@ describe("locateNode", () => {
     mkdirSync(binDir);
     writeFileSync(join(binDir, "node"), "");
     expect(locateNode({ env: {}, execPath: "/opt/node/bin/node", versions: { node: "22.23.3" } })).toBe("/opt/node/bin/node");
-    expect(locateNode({ env: { PATH: `/nonexistent:${binDir}` }, execPath: "/opt/pi/pi", versions: { node: "24.3.0", bun: "1.3.0" } })).toBe(join(binDir, "node"));
+    expect(
+      locateNode({ env: { PATH: `/nonexistent:${binDir}` }, execPath: "/opt/pi/pi", versions: { node: "24.3.0", bun: "1.3.0" } }),
+    ).toBe(join(binDir, "node"));
     expect(locateNode({ env: { PATH: "/nonexistent" }, execPath: "/opt/pi/pi", versions: { bun: "1.3.0" } })).toBeUndefined();
-    expect(locateNode({ env: { TONGS_AGENTS_NODE: join(binDir, "node") }, execPath: "/x", versions: { node: "22" } })).toBe(join(binDir, "node"));
+    expect(locateNode({ env: { TONGS_AGENTS_NODE: join(binDir, "node") }, execPath: "/x", versions: { node: "22" } })).toBe(
+      join(binDir, "node"),
+    );
     expect(locateNode({ env: { TONGS_AGENTS_NODE: "node" }, execPath: "/x", versions: { node: "22" } })).toBeUndefined();
   });
 });

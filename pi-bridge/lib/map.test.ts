@@ -14,7 +14,12 @@ function run(steps: readonly Step[], { details = false } = {}) {
   });
 }
 
-const assistant = (stopReason: string, extra: Record<string, unknown> = {}) => ({ messages: [{ role: "user", content: "hi" }, { role: "assistant", content: [{ type: "text", text: "All good." }], stopReason, ...extra }] });
+const assistant = (stopReason: string, extra: Record<string, unknown> = {}) => ({
+  messages: [
+    { role: "user", content: "hi" },
+    { role: "assistant", content: [{ type: "text", text: "All good." }], stopReason, ...extra },
+  ],
+});
 
 describe("Pi events -> transitions", () => {
   it("maps one prompt with a tool call on Pi 1.6 (agent_settled reports the final idle)", () => {
@@ -52,7 +57,16 @@ describe("Pi events -> transitions", () => {
       ["agent_end", assistant("stop")],
       ["agent_settled", {}],
     ]);
-    expect(results).toEqual(["agent-start:running", "agent-end:idle", "agent-settled:idle", "agent-start:running", undefined, "agent-start:running", undefined, "agent-settled:idle"]);
+    expect(results).toEqual([
+      "agent-start:running",
+      "agent-end:idle",
+      "agent-settled:idle",
+      "agent-start:running",
+      undefined,
+      "agent-start:running",
+      undefined,
+      "agent-settled:idle",
+    ]);
   });
 
   it("shares what it learned with the next session's mapper in the same process", () => {
@@ -68,13 +82,15 @@ describe("Pi events -> transitions", () => {
   });
 
   it("reports idle at agent_end on Pi without agent_settled (the 0.73 line)", () => {
-    expect(run([["session_start", {}], ["agent_start", {}], ["agent_end", assistant("stop")], ["agent_start", {}], ["agent_end", assistant("toolUse")]])).toEqual([
-      "session-start:started",
-      "agent-start:running",
-      "agent-end:idle",
-      "agent-start:running",
-      "agent-end:idle",
-    ]);
+    expect(
+      run([
+        ["session_start", {}],
+        ["agent_start", {}],
+        ["agent_end", assistant("stop")],
+        ["agent_start", {}],
+        ["agent_end", assistant("toolUse")],
+      ]),
+    ).toEqual(["session-start:started", "agent-start:running", "agent-end:idle", "agent-start:running", "agent-end:idle"]);
   });
 
   it("reports a failed or aborted run as error, which agent_settled does not overwrite", () => {
@@ -140,7 +156,16 @@ describe("Pi events -> transitions", () => {
   });
 
   it("returns to idle when a prompt opened while no run was in progress ends", () => {
-    expect(run([["session_start", {}], ["ui_prompt_start", { kind: "input" }], ["ui_prompt_end", {}]], { details: true })).toEqual([
+    expect(
+      run(
+        [
+          ["session_start", {}],
+          ["ui_prompt_start", { kind: "input" }],
+          ["ui_prompt_end", {}],
+        ],
+        { details: true },
+      ),
+    ).toEqual([
       "session-start:started:session started",
       "ui-prompt-start:waiting:waiting for input",
       "ui-prompt-end:idle:waiting for the next prompt",
@@ -148,7 +173,18 @@ describe("Pi events -> transitions", () => {
   });
 
   it("keeps waiting when the run settles under an open prompt, then returns to idle", () => {
-    expect(run([["agent_start", {}], ["agent_end", assistant("stop")], ["agent_settled", {}], ["ui_prompt_start", {}], ["agent_start", {}], ["agent_end", assistant("stop")], ["agent_settled", {}], ["ui_prompt_end", {}]])).toEqual([
+    expect(
+      run([
+        ["agent_start", {}],
+        ["agent_end", assistant("stop")],
+        ["agent_settled", {}],
+        ["ui_prompt_start", {}],
+        ["agent_start", {}],
+        ["agent_end", assistant("stop")],
+        ["agent_settled", {}],
+        ["ui_prompt_end", {}],
+      ]),
+    ).toEqual([
       "agent-start:running",
       "agent-end:idle",
       "agent-settled:idle",
@@ -161,16 +197,26 @@ describe("Pi events -> transitions", () => {
   });
 
   it("resets prompt nesting at a session start", () => {
-    expect(run([["ui_prompt_start", {}], ["session_start", { reason: "new" }], ["agent_start", {}]], { details: true })).toEqual([
-      "ui-prompt-start:waiting:waiting for input",
-      "session-start:started:new session",
-      "agent-start:running:processing prompt",
-    ]);
+    expect(
+      run(
+        [
+          ["ui_prompt_start", {}],
+          ["session_start", { reason: "new" }],
+          ["agent_start", {}],
+        ],
+        { details: true },
+      ),
+    ).toEqual(["ui-prompt-start:waiting:waiting for input", "session-start:started:new session", "agent-start:running:processing prompt"]);
   });
 
   it("names the tool, display-safe and at most 256 bytes", () => {
     const { map } = createMapper();
-    expect(map("tool_execution_start", { toolName: "bash\n\u202e" })).toEqual({ event: "tool-execution-start", status: "running", detail: "bash", tool: "bash" });
+    expect(map("tool_execution_start", { toolName: "bash\n\u202e" })).toEqual({
+      event: "tool-execution-start",
+      status: "running",
+      detail: "bash",
+      tool: "bash",
+    });
     const long = map("tool_execution_start", { toolName: "t".repeat(1000) });
     expect(byteLength(long?.tool ?? "")).toBeLessThanOrEqual(256);
     expect(map("tool_execution_start", {})).toMatchObject({ status: "running", tool: "" });
@@ -178,7 +224,18 @@ describe("Pi events -> transitions", () => {
 
   it("summarizes the last reply in one line of at most 160 bytes", () => {
     const { map } = createMapper();
-    const reply = { messages: [{ role: "assistant", content: [{ type: "thinking", thinking: "hmm" }, { type: "text", text: "line one\nline two " + "x".repeat(400) }], stopReason: "stop" }] };
+    const reply = {
+      messages: [
+        {
+          role: "assistant",
+          content: [
+            { type: "thinking", thinking: "hmm" },
+            { type: "text", text: "line one\nline two " + "x".repeat(400) },
+          ],
+          stopReason: "stop",
+        },
+      ],
+    };
     const idle = map("agent_end", reply);
     expect(idle?.detail.startsWith("line one line two x")).toBe(true);
     expect(byteLength(idle?.detail ?? "")).toBeLessThanOrEqual(160);
@@ -194,6 +251,8 @@ describe("Pi events -> transitions", () => {
   it("ignores events it does not map and survives malformed ones", () => {
     const { map } = createMapper();
     for (const name of ["turn_start", "message_update", "input", "nonsense"]) expect(map(name, {})).toBeUndefined();
-    for (const name of PI_EVENTS) for (const event of [undefined, null, 42, "text", [], { messages: "nope" }, { messages: [null, 7] }]) expect(() => map(name, event)).not.toThrow();
+    for (const name of PI_EVENTS)
+      for (const event of [undefined, null, 42, "text", [], { messages: "nope" }, { messages: [null, 7] }])
+        expect(() => map(name, event)).not.toThrow();
   });
 });

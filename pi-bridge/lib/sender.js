@@ -54,7 +54,13 @@ export function createSender({ command, spawn, env, maxQueue = MAX_QUEUE, sendTi
       // No shell: the payload is data on stdin, never part of a command line. Nothing reaches Pi's terminal, and the
       // hook runs in its own process group, so a Ctrl+C or hangup aimed at Pi's job does not cut a delivery short
       // (the fleet-event hook identifies Pi by the payload's PID, not by its own ancestry).
-      child = spawn(hook.node, [hook.hook, "fleet-event", "--agent", "pi"], { stdio: ["pipe", "ignore", "ignore"], env, shell: false, detached: true, windowsHide: true });
+      child = spawn(hook.node, [hook.hook, "fleet-event", "--agent", "pi"], {
+        stdio: ["pipe", "ignore", "ignore"],
+        env,
+        shell: false,
+        detached: true,
+        windowsHide: true,
+      });
     } catch {
       stats.failed += 1;
       return Promise.resolve();

@@ -7,7 +7,13 @@ const tick = () => new Promise((resolve) => setImmediate(resolve));
 
 function setup(options: { maxQueue?: number; sendTimeoutMs?: number; autoExit?: boolean; command?: () => typeof HOOK | undefined } = {}) {
   const fake = fakeSpawn({ autoExit: options.autoExit ?? false });
-  const sender = createSender({ command: options.command ?? (() => HOOK), spawn: fake.spawn, env: { PATH: "/usr/bin" }, maxQueue: options.maxQueue, sendTimeoutMs: options.sendTimeoutMs });
+  const sender = createSender({
+    command: options.command ?? (() => HOOK),
+    spawn: fake.spawn,
+    env: { PATH: "/usr/bin" },
+    maxQueue: options.maxQueue,
+    sendTimeoutMs: options.sendTimeoutMs,
+  });
   return { fake, sender };
 }
 

@@ -23,7 +23,13 @@ let out: string[];
 let err: string[];
 const io: CliIo = { stdout: (text) => out.push(text), stderr: (text) => err.push(text), color: false, columns: 120 };
 
-function put(harness: string, session: string, pid: number | null, status: SessionRecord["status"], extra: Partial<SessionRecord> = {}): string {
+function put(
+  harness: string,
+  session: string,
+  pid: number | null,
+  status: SessionRecord["status"],
+  extra: Partial<SessionRecord> = {},
+): string {
   const id = canonicalId(harness, session, `pid:${pid}`);
   writeRecord(sessionsDir, digestOf(id) as string, {
     schema_version: 1,
@@ -55,7 +61,13 @@ beforeEach(() => {
   sessionsDir = ensureStateDirs(sandbox.stateDir).sessionsDir;
   out = [];
   err = [];
-  const alive = [fakeProcess(100, 1, "claude"), fakeProcess(200, 1, "codex"), fakeProcess(300, 1, "pi"), fakeProcess(400, 1, "claude"), fakeProcess(500, 1, "claude", ["claude"], { startToken: "linux:boot:other" })];
+  const alive = [
+    fakeProcess(100, 1, "claude"),
+    fakeProcess(200, 1, "codex"),
+    fakeProcess(300, 1, "pi"),
+    fakeProcess(400, 1, "claude"),
+    fakeProcess(500, 1, "claude", ["claude"], { startToken: "linux:boot:other" }),
+  ];
   context = {
     env: sandbox.env,
     stateDir: sandbox.stateDir,
@@ -115,13 +127,20 @@ describe("list", () => {
 
   it("says a discovered Codex UI may report through a running shared daemon, and only then", async () => {
     const ui = { pid: 200, ppid: 1, name: "codex", cmd: "codex" };
-    const daemon = { pid: 600, ppid: 200, name: "codex", cmd: "/root/.codex/packages/app-server-daemon/releases/x/bin/codex app-server --listen unix:// --managed-daemon" };
+    const daemon = {
+      pid: 600,
+      ppid: 200,
+      name: "codex",
+      cmd: "/root/.codex/packages/app-server-daemon/releases/x/bin/codex app-server --listen unix:// --managed-daemon",
+    };
     const detailOf = async (listed: (typeof ui)[]) => {
       out = [];
       context = { ...context, listProcesses: async () => listed };
       return (await listJson()).map((session) => [session.id, session.detail]);
     };
-    expect(await detailOf([ui, daemon])).toEqual([["discovered:codex:200", "running; its hooks may report through the Codex CLI shared daemon"]]);
+    expect(await detailOf([ui, daemon])).toEqual([
+      ["discovered:codex:200", "running; its hooks may report through the Codex CLI shared daemon"],
+    ]);
     expect(await detailOf([ui])).toEqual([["discovered:codex:200", "running, no hook events yet"]]);
   });
 
@@ -179,13 +198,20 @@ describe("prune", () => {
     const live = put("claude", "live", 100, "running");
     put("claude", "ended", 100, "ended");
     put("claude", "dead", 999, "idle");
-    writeFileSync(join(sessionsDir, "instance-abc.json"), JSON.stringify({ schema_version: 1, canonical_id: canonicalId("claude", "gone", "x") }));
+    writeFileSync(
+      join(sessionsDir, "instance-abc.json"),
+      JSON.stringify({ schema_version: 1, canonical_id: canonicalId("claude", "gone", "x") }),
+    );
     expect(await runCli(["prune", "--dry-run"], context, io)).toBe(0);
     expect(out.join("\n")).toContain("Would remove 2 session record(s)");
     expect(readdirSync(sessionsDir).filter((name) => name.endsWith(".json"))).toHaveLength(4);
     out = [];
     expect(await runCli(["prune", "--json"], context, io)).toBe(0);
-    expect(JSON.parse(out.join("\n")).removed.map((entry: { kind: string }) => entry.kind).sort()).toEqual(["pointer", "record", "record"]);
+    expect(
+      JSON.parse(out.join("\n"))
+        .removed.map((entry: { kind: string }) => entry.kind)
+        .sort(),
+    ).toEqual(["pointer", "record", "record"]);
     expect(readdirSync(sessionsDir).filter((name) => name.endsWith(".json"))).toEqual([`${digestOf(live)}.json`]);
   });
 
@@ -197,7 +223,12 @@ describe("prune", () => {
     for (const digest of [live, ended, "f".repeat(64)]) writeFileSync(join(cursors, `${digest}.json`), "{}");
     expect(await runCli(["prune", "--json"], context, io)).toBe(0);
     const removed = JSON.parse(out.join("\n")).removed as { kind: string; id: string }[];
-    expect(removed.filter((entry) => entry.kind === "cursor").map((entry) => entry.id).sort()).toEqual([`${ended}.json`, `${"f".repeat(64)}.json`].sort());
+    expect(
+      removed
+        .filter((entry) => entry.kind === "cursor")
+        .map((entry) => entry.id)
+        .sort(),
+    ).toEqual([`${ended}.json`, `${"f".repeat(64)}.json`].sort());
     expect(readdirSync(cursors)).toEqual([`${live}.json`]);
   });
 
@@ -210,7 +241,11 @@ describe("prune", () => {
     for (const path of leftovers) utimesSync(path, old, old);
     utimesSync(fresh, recent, recent);
     expect(await runCli(["prune", "--json"], context, io)).toBe(0);
-    expect(JSON.parse(out.join("\n")).removed.map((entry: { kind: string; id: string }) => `${entry.kind} ${entry.id}`).sort()).toEqual(["temp a.json.1.x.tmp", "temp validated-records.json.1.x.tmp"]);
+    expect(
+      JSON.parse(out.join("\n"))
+        .removed.map((entry: { kind: string; id: string }) => `${entry.kind} ${entry.id}`)
+        .sort(),
+    ).toEqual(["temp a.json.1.x.tmp", "temp validated-records.json.1.x.tmp"]);
     expect(readdirSync(sandbox.stateDir).filter((name) => name.endsWith(".tmp"))).toEqual(["seen.json.2.y.tmp"]);
     expect(readdirSync(sessionsDir).filter((name) => name.endsWith(".tmp"))).toEqual([]);
   });
@@ -243,7 +278,11 @@ describe("wait", () => {
 describe("the verb table", () => {
   it("is the one src/cli/verbs.json declares for the build (every verb, and the module that bundles it)", async () => {
     const declared = JSON.parse(readFileSync(join(import.meta.dirname, "verbs.json"), "utf8")) as Record<string, string>;
-    expect(Object.keys(VERBS).filter((verb) => verb !== "help").sort()).toEqual(Object.keys(declared).sort());
+    expect(
+      Object.keys(VERBS)
+        .filter((verb) => verb !== "help")
+        .sort(),
+    ).toEqual(Object.keys(declared).sort());
     for (const [verb, module] of Object.entries(declared)) {
       const verbs = (await import(`./${module}.ts`)) as Record<string, unknown>;
       expect(Object.values(verbs)).toContain(await VERBS[verb]?.());
@@ -261,7 +300,9 @@ describe("--help and --version", () => {
         // Other arguments around the flag (even ones the verb would reject) do not matter: help comes first.
         expect(await runCli([verb, "--no-such-option", flag], context, io), `${verb} ${flag}`).toBe(0);
         const text = out.join("\n");
-        expect(text, verb).toMatch(verb === "help" ? /^tongs-agents: which AI coding agent/ : new RegExp(`^Usage: tongs-agents ${verb}\\b`));
+        expect(text, verb).toMatch(
+          verb === "help" ? /^tongs-agents: which AI coding agent/ : new RegExp(`^Usage: tongs-agents ${verb}\\b`),
+        );
         expect(text, verb).toMatch(/\nExamples?:\n {2}\S/);
         if (verb !== "help") expect(text, verb).toContain("-h, --help");
         expect(err, verb).toEqual([]);
@@ -299,10 +340,31 @@ describe("--help and --version", () => {
 describe("explain", () => {
   const history: SessionRecord["history"] = [
     { at: at(90), source: "hook", event: "claude.prompt-submit", status: "running", change: 'idle -> running; detail "processing prompt"' },
-    { at: at(70), source: "hook", event: "claude.permission-request", status: "waiting", change: 'running -> waiting; detail "permission: Bash"; opened permission wait for Bash' },
-    { at: at(60), source: "hook", event: "claude.tool-done", status: "waiting", change: "still waiting; permission wait for Bash still open" },
+    {
+      at: at(70),
+      source: "hook",
+      event: "claude.permission-request",
+      status: "waiting",
+      change: 'running -> waiting; detail "permission: Bash"; opened permission wait for Bash',
+    },
+    {
+      at: at(60),
+      source: "hook",
+      event: "claude.tool-done",
+      status: "waiting",
+      change: "still waiting; permission wait for Bash still open",
+    },
   ];
-  const pending: SessionRecord["pending"] = [{ kind: "permission", tool: "Bash", detail: "permission: Bash", candidates: ["toolu_1"], since: at(70), event: "claude.permission-request" }];
+  const pending: SessionRecord["pending"] = [
+    {
+      kind: "permission",
+      tool: "Bash",
+      detail: "permission: Bash",
+      candidates: ["toolu_1"],
+      since: at(70),
+      event: "claude.permission-request",
+    },
+  ];
 
   it("lists the open waits and the last events, oldest first, with their source and what each changed", async () => {
     put("claude", "s-wait", 100, "waiting", { detail: "permission: Bash", tool: "Bash", history, pending });
@@ -317,7 +379,13 @@ describe("explain", () => {
     put("claude", "s-gone", 900, "idle", { history: history.slice(0, 1) });
     expect(await runCli(["explain", "s-gone", "--json"], context, io)).toBe(0);
     const explanation = JSON.parse(out.join("\n"));
-    expect(explanation.entries.map((entry: { source: string; status: string; recorded: boolean }) => [entry.source, entry.status, entry.recorded])).toEqual([
+    expect(
+      explanation.entries.map((entry: { source: string; status: string; recorded: boolean }) => [
+        entry.source,
+        entry.status,
+        entry.recorded,
+      ]),
+    ).toEqual([
       ["hook", "running", true],
       ["liveness", "ended", false],
     ]);

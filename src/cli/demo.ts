@@ -23,7 +23,8 @@ const settle = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 const DEMO_HELP: VerbHelp = {
   usage: "demo [--no-attach]",
-  summary: "Simulated agents (processes named claude and codex that send real events through the real hook) on a\nprivate tmux server with a temporary state dir. In a terminal it attaches you and opens the picker; prefix+d\nleaves and removes everything. Without a terminal it prints what you would see.",
+  summary:
+    "Simulated agents (processes named claude and codex that send real events through the real hook) on a\nprivate tmux server with a temporary state dir. In a terminal it attaches you and opens the picker; prefix+d\nleaves and removes everything. Without a terminal it prints what you would see.",
   options: [["--no-attach", "print the list and the picker's first screen instead of attaching"]],
   examples: ["tongs-agents demo"],
 };
@@ -32,7 +33,12 @@ export const demoVerb: Verb = withHelp(DEMO_HELP, async (args, context, io) => {
   const parsed = parse(args, { "no-attach": { type: "boolean" } }, 0);
   if ("ok" in parsed) return fail(parsed, io, false);
   const version = parseTmuxVersion(tmuxSync(["-V"]).stdout);
-  if (!version) return fail({ ok: false, reason: "config", detail: "the demo runs on tmux, which was not found (Debian: apt install tmux)" }, io, false);
+  if (!version)
+    return fail(
+      { ok: false, reason: "config", detail: "the demo runs on tmux, which was not found (Debian: apt install tmux)" },
+      io,
+      false,
+    );
   const cli = cliPath();
   const world = startDemo({
     node: process.execPath,
@@ -65,8 +71,14 @@ export const demoVerb: Verb = withHelp(DEMO_HELP, async (args, context, io) => {
       io.stdout("\nThe picker (`tongs-agents pick`, prefix+a in the demo's tmux) shows:\n");
       const branches = new Map<string, string | undefined>();
       const model = initialModel(buildRows(sessions, readSeen(world.stateDir), (cwd) => branchOf(cwd, branches)));
-      io.stdout(renderFrame(model, { width: 100, height: sessions.length + 4, now: Date.now(), color: false, home: world.root }).map((line) => line.trimEnd()).join("\n"));
-      io.stdout("\nRun `npm run demo` in a terminal to be attached to the demo and try the picker (prefix+a), next (prefix+N) and leave with prefix+d.");
+      io.stdout(
+        renderFrame(model, { width: 100, height: sessions.length + 4, now: Date.now(), color: false, home: world.root })
+          .map((line) => line.trimEnd())
+          .join("\n"),
+      );
+      io.stdout(
+        "\nRun `npm run demo` in a terminal to be attached to the demo and try the picker (prefix+a), next (prefix+N) and leave with prefix+d.",
+      );
       return EXIT_CODES.ok;
     }
     io.stderr(`tongs-agents demo: private tmux server -S ${world.socket}, state in ${world.stateDir}; prefix+d leaves and removes both`);
@@ -79,7 +91,10 @@ export const demoVerb: Verb = withHelp(DEMO_HELP, async (args, context, io) => {
       if (client) {
         // popup talks to the server named in TMUX, as it does when a key binding runs it.
         const serverPid = world.tmux("display-message", "-p", "#{pid}").stdout.trim();
-        spawn(process.execPath, [cli, "popup", "--client", client], { env: { ...world.env, TMUX: `${world.socket},${serverPid},0` }, stdio: "ignore" });
+        spawn(process.execPath, [cli, "popup", "--client", client], {
+          env: { ...world.env, TMUX: `${world.socket},${serverPid},0` },
+          stdio: "ignore",
+        });
         break;
       }
       await settle(100);

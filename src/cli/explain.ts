@@ -29,12 +29,21 @@ export const explainVerb: Verb = withHelp(EXPLAIN_HELP, async (args, context, io
   return EXIT_CODES.ok;
 });
 
-export function formatExplanation({ session, pending, entries, unwritten, note }: Explanation, now: number, io: Pick<CliIo, "color">): string {
+export function formatExplanation(
+  { session, pending, entries, unwritten, note }: Explanation,
+  now: number,
+  io: Pick<CliIo, "color">,
+): string {
   const lines = [`${session.short_id}  ${session.harness}  ${toDisplayLine(shortenHome(session.cwd))}`];
-  lines.push(`  ${colorStatus(session.status, statusLabel(session), io.color)}${session.detail ? `: ${toDisplayLine(session.detail)}` : ""}`);
+  lines.push(
+    `  ${colorStatus(session.status, statusLabel(session), io.color)}${session.detail ? `: ${toDisplayLine(session.detail)}` : ""}`,
+  );
   if (pending.length > 0) {
     lines.push("Open waits (the newest is shown):");
-    for (const wait of pending) lines.push(`  ${wait.kind}${wait.tool ? ` ${toDisplayLine(wait.tool)}` : ""}  ${formatAge(wait.since, now)} ago  ${toDisplayLine(wait.detail)}`);
+    for (const wait of pending)
+      lines.push(
+        `  ${wait.kind}${wait.tool ? ` ${toDisplayLine(wait.tool)}` : ""}  ${formatAge(wait.since, now)} ago  ${toDisplayLine(wait.detail)}`,
+      );
   }
   if (entries.length > 0) {
     lines.push("Last events, oldest first (source, event, state after it, what changed):");
@@ -42,10 +51,15 @@ export function formatExplanation({ session, pending, entries, unwritten, note }
     for (const entry of entries) {
       const when = `${formatAge(entry.at, now)} ago`.padStart(8);
       const event = toDisplayLine(entry.event).padEnd(width);
-      lines.push(`  ${when}  ${entry.source.padEnd(8)}  ${event}  ${entry.status.padEnd(7)}  ${toDisplayLine(entry.change)}${entry.recorded ? "" : "  (not written)"}`);
+      lines.push(
+        `  ${when}  ${entry.source.padEnd(8)}  ${event}  ${entry.status.padEnd(7)}  ${toDisplayLine(entry.change)}${entry.recorded ? "" : "  (not written)"}`,
+      );
     }
   }
-  if (unwritten > 0) lines.push(`${unwritten} change(s) shown are not written yet: events queued while the record's lock was busy, or a session replaced meanwhile; the next event writes them.`);
+  if (unwritten > 0)
+    lines.push(
+      `${unwritten} change(s) shown are not written yet: events queued while the record's lock was busy, or a session replaced meanwhile; the next event writes them.`,
+    );
   if (note) lines.push(toDisplayLine(note));
   return lines.join("\n");
 }

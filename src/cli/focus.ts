@@ -6,7 +6,8 @@ import { fail, parse, type Verb } from "./io.ts";
 
 const FOCUS_HELP: VerbHelp = {
   usage: "focus <query> [--json] [--client <tty>]",
-  summary: "Jump to the session's pane, tab and window, and say what was done: complete (0), partial (5), failed (6),\nunavailable (7), ambiguous (4) or not-found (3). The query may also be a directory or repository name.",
+  summary:
+    "Jump to the session's pane, tab and window, and say what was done: complete (0), partial (5), failed (6),\nunavailable (7), ambiguous (4) or not-found (3). The query may also be a directory or repository name.",
   options: [
     ["<query>", "which session: id, short id prefix, session id prefix, PID, directory or repository"],
     ["--json", "print the focus result as JSON"],

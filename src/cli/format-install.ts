@@ -9,7 +9,11 @@ const nameOf = (id: string): string => findHarness(id)?.displayName ?? id;
 function stepLines(step: StepReport, dryRun: boolean, home: string): string[] {
   const mark = dryRun ? "" : step.status === "done" ? "" : ` [${step.status}${step.detail ? `: ${step.detail}` : ""}]`;
   const lines: string[] = [];
-  if (step.kind === "run") lines.push(`  ${dryRun ? "would run" : "ran"}: ${(step.command ?? []).map(shellQuote).join(" ")}${mark}`, ...step.why.map((why) => `      ${why}`));
+  if (step.kind === "run")
+    lines.push(
+      `  ${dryRun ? "would run" : "ran"}: ${(step.command ?? []).map(shellQuote).join(" ")}${mark}`,
+      ...step.why.map((why) => `      ${why}`),
+    );
   else {
     lines.push(`  ${shortenHome(step.path ?? "", home)} (${step.change})${mark}`, ...step.why.map((why) => `      ${why}`));
     if (dryRun) lines.push(...(step.diff ?? []).map((line) => `    ${line}`));
@@ -32,17 +36,27 @@ export function formatInstallReport(report: InstallReport, home: string): string
 }
 
 export function formatDoctorReport(report: DoctorReport, home: string): string {
-  const out = [`Node: ${report.node.path} (v${report.node.version})${report.node.ok ? "" : " -- too old: tongs-agents needs Node 22 or newer"}`, `Package: ${shortenHome(report.package_root, home)}`];
+  const out = [
+    `Node: ${report.node.path} (v${report.node.version})${report.node.ok ? "" : " -- too old: tongs-agents needs Node 22 or newer"}`,
+    `Package: ${shortenHome(report.package_root, home)}`,
+  ];
   for (const harness of report.harnesses) {
-    out.push("", `${nameOf(harness.harness)}: ${harness.binary ? `${shortenHome(harness.binary, home)} (${harness.version ?? "version unknown"})` : "not found on PATH"}`);
+    out.push(
+      "",
+      `${nameOf(harness.harness)}: ${harness.binary ? `${shortenHome(harness.binary, home)} (${harness.version ?? "version unknown"})` : "not found on PATH"}`,
+    );
     if (harness.hooks.length > 0) {
       const byStatus = new Map<string, string[]>();
       for (const hook of harness.hooks) byStatus.set(hook.status, [...(byStatus.get(hook.status) ?? []), hook.event]);
-      out.push(`  hooks: ${[...byStatus].map(([status, events]) => `${status} ${events.length === harness.hooks.length ? "(all)" : events.join(", ")}`).join("; ")}`);
+      out.push(
+        `  hooks: ${[...byStatus].map(([status, events]) => `${status} ${events.length === harness.hooks.length ? "(all)" : events.join(", ")}`).join("; ")}`,
+      );
       const trust = harness.hooks.filter((hook) => hook.trust !== undefined);
       if (trust.length > 0) {
         const untrusted = trust.filter((hook) => hook.trust !== "trusted");
-        out.push(`  trust: ${untrusted.length === 0 ? "all our hooks trusted" : untrusted.map((hook) => `${hook.event} ${hook.trust}`).join(", ")}`);
+        out.push(
+          `  trust: ${untrusted.length === 0 ? "all our hooks trusted" : untrusted.map((hook) => `${hook.event} ${hook.trust}`).join(", ")}`,
+        );
       }
     }
     if (harness.mcp !== "n/a") out.push(`  MCP server: ${harness.mcp}`);

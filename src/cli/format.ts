@@ -29,7 +29,10 @@ function cut(text: string, width: number): string {
   return chars.length <= width ? text : `${chars.slice(0, Math.max(0, width - 1)).join("")}…`;
 }
 
-export function formatTable(sessions: readonly SessionView[], { now, color, width }: { now: number; color: boolean; width: number }): string {
+export function formatTable(
+  sessions: readonly SessionView[],
+  { now, color, width }: { now: number; color: boolean; width: number },
+): string {
   const rows = sessions.map((session) => ({
     id: session.short_id,
     harness: session.harness,
@@ -48,11 +51,19 @@ export function formatTable(sessions: readonly SessionView[], { now, color, widt
     dir: Math.min(40, Math.max(9, ...rows.map((row) => [...row.dir].length))),
   };
   const line = (row: typeof header, status: string) =>
-    [pad(row.id, widths.id), pad(row.harness, widths.harness), status, pad(row.age, widths.age), pad(cut(row.dir, widths.dir), widths.dir), row.detail].join("  ");
+    [
+      pad(row.id, widths.id),
+      pad(row.harness, widths.harness),
+      status,
+      pad(row.age, widths.age),
+      pad(cut(row.dir, widths.dir), widths.dir),
+      row.detail,
+    ].join("  ");
   const fixed = widths.id + widths.harness + widths.status + widths.age + widths.dir + 10;
   const detailWidth = Math.max(10, width - fixed);
   const out = [line(header, pad(header.status, widths.status))];
-  for (const row of rows) out.push(line({ ...row, detail: cut(row.detail, detailWidth) }, colorStatus(row.view, pad(row.status, widths.status), color)));
+  for (const row of rows)
+    out.push(line({ ...row, detail: cut(row.detail, detailWidth) }, colorStatus(row.view, pad(row.status, widths.status), color)));
   return out.join("\n");
 }
 
@@ -83,7 +94,8 @@ export function formatTerminalPlace(terminal: SessionView["terminal"], tmuxPlace
   else if (env.TERM_PROGRAM === "Apple_Terminal") places.push(`Terminal.app${terminal.tty ? ` tab ${terminal.tty}` : ""}`);
   else if (env.TERM_PROGRAM && env.TERM_PROGRAM !== "tmux") places.push(env.TERM_PROGRAM); // tmux sets it to "tmux" in its panes
   // The X11 window only when no terminal above names its own window (kitty and others set WINDOWID too).
-  if (env.WINDOWID && places.length === outer) places.push(`X11 window ${hexWindow(env.WINDOWID)}${env.DISPLAY ? ` on ${env.DISPLAY}` : ""}`);
+  if (env.WINDOWID && places.length === outer)
+    places.push(`X11 window ${hexWindow(env.WINDOWID)}${env.DISPLAY ? ` on ${env.DISPLAY}` : ""}`);
   return places.join(" in ");
 }
 
@@ -92,7 +104,10 @@ export function formatDetails(session: SessionView, now: number, { tmuxPlace }: 
     ["id", session.id],
     ["short id", session.short_id],
     ["agent", `${session.harness_name} (${session.harness})`],
-    ["status", session.stale ? `${session.status} (stale: ${session.stale_reason}; last event said ${session.recorded_status})` : session.status],
+    [
+      "status",
+      session.stale ? `${session.status} (stale: ${session.stale_reason}; last event said ${session.recorded_status})` : session.status,
+    ],
     ["detail", session.detail],
     ["directory", session.cwd],
     ["pid", session.pid === null ? "unknown" : String(session.pid)],
@@ -118,12 +133,14 @@ export function formatFocus(focus: FocusResult): string {
   const who = focus.session ? `${focus.session.short_id} ${focus.session.harness} ${shortenHome(focus.session.cwd)}` : "";
   const head = `${focus.state}${who ? `: ${who}` : ""}${focus.target ? ` -> ${focus.target}` : ""}`;
   const lines = [toDisplayLine(head)];
-  if (focus.state === "unavailable" || focus.state === "not-found" || focus.state === "ambiguous") lines.push(`  ${toDisplayLine(focus.detail)}`);
+  if (focus.state === "unavailable" || focus.state === "not-found" || focus.state === "ambiguous")
+    lines.push(`  ${toDisplayLine(focus.detail)}`);
   else {
     const mark = (succeeded: boolean, attempted: boolean) => (succeeded ? "ok" : attempted ? "FAILED" : "not done");
     lines.push(`  selection:  ${mark(focus.selection.succeeded, focus.selection.attempted)} (${toDisplayLine(focus.selection.detail)})`);
     lines.push(`  activation: ${mark(focus.activation.succeeded, focus.activation.attempted)} (${toDisplayLine(focus.activation.detail)})`);
   }
-  for (const candidate of focus.candidates) lines.push(`  ${candidate.short_id}  ${candidate.harness}  ${candidate.status}  ${shortenHome(candidate.cwd)}`);
+  for (const candidate of focus.candidates)
+    lines.push(`  ${candidate.short_id}  ${candidate.harness}  ${candidate.status}  ${shortenHome(candidate.cwd)}`);
   return lines.join("\n");
 }

@@ -37,10 +37,19 @@ export function worldOf(context: CliContext): InstallContext {
   return context.install ?? defaultInstallContext(context.env);
 }
 
-export async function installAgents(context: CliContext, args: InstallArgs, mode: "install" | "uninstall"): Promise<InstallReport | Failure> {
+export async function installAgents(
+  context: CliContext,
+  args: InstallArgs,
+  mode: "install" | "uninstall",
+): Promise<InstallReport | Failure> {
   const harnesses = selectHarnesses(args.agents);
   if (!Array.isArray(harnesses)) return harnesses;
-  return runInstaller(worldOf(context), { harnesses: installersFor(harnesses), dryRun: args.dryRun, mode, trustCodexHooks: mode === "install" && args.trustCodexHooks });
+  return runInstaller(worldOf(context), {
+    harnesses: installersFor(harnesses),
+    dryRun: args.dryRun,
+    mode,
+    trustCodexHooks: mode === "install" && args.trustCodexHooks,
+  });
 }
 
 function homeOf(context: CliContext): string {
@@ -48,17 +57,30 @@ function homeOf(context: CliContext): string {
 }
 
 async function installOrUninstall(args: string[], context: CliContext, io: CliIo, mode: "install" | "uninstall"): Promise<number> {
-  const options: ParseArgsConfig["options"] = { agent: { type: "string", multiple: true }, "dry-run": { type: "boolean" }, json: { type: "boolean" } };
+  const options: ParseArgsConfig["options"] = {
+    agent: { type: "string", multiple: true },
+    "dry-run": { type: "boolean" },
+    json: { type: "boolean" },
+  };
   if (mode === "install") options["trust-codex-hooks"] = { type: "boolean" };
   else options.purge = { type: "boolean" };
   const parsed = parse(args, options, 0);
   if ("ok" in parsed) return fail(parsed, io, false);
   const json = parsed.values.json === true;
   const dryRun = parsed.values["dry-run"] === true;
-  const result = await installAgents(context, { agents: (parsed.values.agent as string[] | undefined) ?? [], dryRun, trustCodexHooks: parsed.values["trust-codex-hooks"] === true }, mode);
+  const result = await installAgents(
+    context,
+    { agents: (parsed.values.agent as string[] | undefined) ?? [], dryRun, trustCodexHooks: parsed.values["trust-codex-hooks"] === true },
+    mode,
+  );
   if ("reason" in result) return fail(result, io, json);
   // --purge: the state dir goes only after everything else was removed (a hook left in place would write there again).
-  const purge = parsed.values.purge !== true ? undefined : result.ok ? purgeStateDir(context.stateDir, { dryRun }) : { state_dir: context.stateDir, removed: false, detail: "kept: not everything could be uninstalled" };
+  const purge =
+    parsed.values.purge !== true
+      ? undefined
+      : result.ok
+        ? purgeStateDir(context.stateDir, { dryRun })
+        : { state_dir: context.stateDir, removed: false, detail: "kept: not everything could be uninstalled" };
   if (json) io.stdout(JSON.stringify(purge ? { ...result, purge } : result, null, 2));
   else {
     io.stdout(formatInstallReport(result, homeOf(context)));
@@ -71,7 +93,8 @@ const AGENT_OPTION = ["--agent <id>", "claude, codex, pi or all; repeat for seve
 
 const INSTALL_HELP: VerbHelp = {
   usage: "install [--agent claude|codex|pi|all]... [--dry-run] [--trust-codex-hooks] [--json]",
-  summary: "Add our hooks and MCP server to the agents' configs, touching nothing else; running it again changes nothing.\nDetails per harness: docs/install.md.",
+  summary:
+    "Add our hooks and MCP server to the agents' configs, touching nothing else; running it again changes nothing.\nDetails per harness: docs/install.md.",
   options: [
     AGENT_OPTION,
     ["--dry-run", "print each file's change as a diff and each command it would run; change nothing"],
@@ -83,7 +106,8 @@ const INSTALL_HELP: VerbHelp = {
 
 const UNINSTALL_HELP: VerbHelp = {
   usage: "uninstall [--agent claude|codex|pi|all]... [--dry-run] [--purge] [--json]",
-  summary: "Remove only what install added: our hook entries, MCP server, Codex trust records and the Pi bridge, the\ncontainers and files that held only those, and (--purge) the state directory.",
+  summary:
+    "Remove only what install added: our hook entries, MCP server, Codex trust records and the Pi bridge, the\ncontainers and files that held only those, and (--purge) the state directory.",
   options: [
     AGENT_OPTION,
     ["--dry-run", "print what would be removed; change nothing"],
@@ -95,8 +119,12 @@ const UNINSTALL_HELP: VerbHelp = {
 
 const DOCTOR_HELP: VerbHelp = {
   usage: "doctor [--agent claude|codex|pi|all]... [--json]",
-  summary: "Per harness: the binary and its version, each hook current, outdated, modified or missing, Codex trust, the\nMCP server, the Pi bridge, and what is left to do. Exits 1 when Node is older than 22 or a config is unreadable.",
-  options: [["--agent <id>", "claude, codex, pi or all; repeat for several (default: all three)"], ["--json", "print the report as JSON"]],
+  summary:
+    "Per harness: the binary and its version, each hook current, outdated, modified or missing, Codex trust, the\nMCP server, the Pi bridge, and what is left to do. Exits 1 when Node is older than 22 or a config is unreadable.",
+  options: [
+    ["--agent <id>", "claude, codex, pi or all; repeat for several (default: all three)"],
+    ["--json", "print the report as JSON"],
+  ],
   examples: ["tongs-agents doctor", "tongs-agents doctor --agent codex --json"],
 };
 

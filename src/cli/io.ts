@@ -20,7 +20,8 @@ export type Parsed = { values: Record<string, unknown>; positionals: string[] };
 export function parse(args: string[], options: ParseArgsConfig["options"], positionals: number | "any"): Parsed | Failure {
   try {
     const parsed = parseArgs({ args, options, allowPositionals: positionals !== 0, strict: true });
-    if (positionals !== "any" && parsed.positionals.length !== positionals) return { ok: false, reason: "usage", detail: `expected ${positionals} argument(s)` };
+    if (positionals !== "any" && parsed.positionals.length !== positionals)
+      return { ok: false, reason: "usage", detail: `expected ${positionals} argument(s)` };
     return parsed;
   } catch (error) {
     return { ok: false, reason: "usage", detail: (error as Error).message };
@@ -32,7 +33,8 @@ export function fail(failure: Failure, io: CliIo, json: boolean): number {
   else {
     io.stderr(`tongs-agents: ${failure.detail}`);
     if (failure.reason === "ambiguous") {
-      for (const candidate of failure.candidates) io.stderr(`  ${candidate.short_id}  ${candidate.harness}  ${candidate.status}  ${shortenHome(candidate.cwd)}  (${candidate.id})`);
+      for (const candidate of failure.candidates)
+        io.stderr(`  ${candidate.short_id}  ${candidate.harness}  ${candidate.status}  ${shortenHome(candidate.cwd)}  (${candidate.id})`);
     }
     if (failure.reason === "usage") io.stderr(USAGE);
   }

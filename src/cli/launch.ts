@@ -12,7 +12,8 @@ import { fail, parse, type Verb } from "./io.ts";
 
 const LAUNCH_HELP: VerbHelp = {
   usage: "launch [--profile NAME] [--window | --here] [--json] -- <command...>",
-  summary: "Start an agent with a fresh TONGS_AGENTS_LAUNCH_ID (and TONGS_AGENTS_PROFILE) in its environment, in a new\ntmux window (default) or in this terminal. Profiles: $XDG_CONFIG_HOME/tongs-agents/profiles.json.",
+  summary:
+    "Start an agent with a fresh TONGS_AGENTS_LAUNCH_ID (and TONGS_AGENTS_PROFILE) in its environment, in a new\ntmux window (default) or in this terminal. Profiles: $XDG_CONFIG_HOME/tongs-agents/profiles.json.",
   options: [
     ["--profile NAME", "take command, args, cwd and env from that profile"],
     ["--window", "in a new tmux window (the default; needs tmux)"],
@@ -24,24 +25,42 @@ const LAUNCH_HELP: VerbHelp = {
 };
 
 export const launchVerb: Verb = withHelp(LAUNCH_HELP, async (args, context, io) => {
-  const parsed = parse(args, { profile: { type: "string" }, window: { type: "boolean" }, here: { type: "boolean" }, json: { type: "boolean" } }, "any");
+  const parsed = parse(
+    args,
+    { profile: { type: "string" }, window: { type: "boolean" }, here: { type: "boolean" }, json: { type: "boolean" } },
+    "any",
+  );
   if ("ok" in parsed) return fail(parsed, io, false);
   const { values, positionals } = parsed;
-  if (values.window && values.here) return fail({ ok: false, reason: "usage", detail: "--window and --here exclude each other" }, io, false);
+  if (values.window && values.here)
+    return fail({ ok: false, reason: "usage", detail: "--window and --here exclude each other" }, io, false);
   const home = context.env.HOME ?? homedir();
   const profileName = typeof values.profile === "string" ? values.profile : undefined;
   const profile = profileName === undefined ? undefined : loadProfile(profileName, context.env);
   if (profile && !profile.ok) return fail({ ok: false, reason: "config", detail: profile.detail }, io, false);
   const chosen = profile?.ok ? profile.profile : undefined;
   const [command, ...commandArgs] = positionals.length > 0 ? positionals : chosen ? [chosen.command, ...(chosen.args ?? [])] : [];
-  if (command === undefined) return fail({ ok: false, reason: "usage", detail: "nothing to launch: give a command after --, or a --profile with a command" }, io, false);
+  if (command === undefined)
+    return fail(
+      { ok: false, reason: "usage", detail: "nothing to launch: give a command after --, or a --profile with a command" },
+      io,
+      false,
+    );
 
   const launchId = randomBytes(16).toString("hex");
-  const env: Record<string, string> = { ...(chosen?.env ?? {}), [LAUNCH_ID_ENV]: launchId, ...(profileName ? { [PROFILE_ENV]: profileName } : {}) };
+  const env: Record<string, string> = {
+    ...(chosen?.env ?? {}),
+    [LAUNCH_ID_ENV]: launchId,
+    ...(profileName ? { [PROFILE_ENV]: profileName } : {}),
+  };
   const cwd = chosen?.cwd ? expandHome(chosen.cwd, home) : process.cwd();
   const report = (where: Record<string, unknown>) => {
     const data = { launch_id: launchId, profile_id: profileName ?? "", command: [command, ...commandArgs], cwd, ...where };
-    io.stdout(values.json ? JSON.stringify(data, null, 2) : `launched ${launchId}${profileName ? ` (profile ${profileName})` : ""} ${where.pane ? `in tmux pane ${where.pane}` : "here"}`);
+    io.stdout(
+      values.json
+        ? JSON.stringify(data, null, 2)
+        : `launched ${launchId}${profileName ? ` (profile ${profileName})` : ""} ${where.pane ? `in tmux pane ${where.pane}` : "here"}`,
+    );
   };
 
   if (values.here) {
@@ -59,10 +78,27 @@ export const launchVerb: Verb = withHelp(LAUNCH_HELP, async (args, context, io) 
     return code;
   }
 
-  if (!context.env.TMUX) return fail({ ok: false, reason: "usage", detail: "not inside tmux: run launch from a tmux pane, or use --here" }, io, false);
-  const tmuxArgs = ["new-window", "-P", "-F", "#{pane_id}", "-c", cwd, ...Object.entries(env).flatMap(([key, value]) => ["-e", `${key}=${value}`]), "--", command, ...commandArgs];
+  if (!context.env.TMUX)
+    return fail({ ok: false, reason: "usage", detail: "not inside tmux: run launch from a tmux pane, or use --here" }, io, false);
+  const tmuxArgs = [
+    "new-window",
+    "-P",
+    "-F",
+    "#{pane_id}",
+    "-c",
+    cwd,
+    ...Object.entries(env).flatMap(([key, value]) => ["-e", `${key}=${value}`]),
+    "--",
+    command,
+    ...commandArgs,
+  ];
   const created = tmuxSync(tmuxArgs, { env: context.env });
-  if (!created.ok) return fail({ ok: false, reason: "io", detail: `tmux new-window failed: ${created.stderr.trim() || created.detail || `exit ${created.code}`}` }, io, values.json === true);
+  if (!created.ok)
+    return fail(
+      { ok: false, reason: "io", detail: `tmux new-window failed: ${created.stderr.trim() || created.detail || `exit ${created.code}`}` },
+      io,
+      values.json === true,
+    );
   report({ where: "tmux-window", pane: created.stdout.trim() });
   return EXIT_CODES.ok;
 });

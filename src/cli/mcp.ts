@@ -5,7 +5,8 @@ import { fail, parse, type Verb } from "./io.ts";
 
 const MCP_HELP: VerbHelp = {
   usage: "mcp",
-  summary: "An MCP server on stdio: list_sessions, get_session, sessions_needing_attention, focus_session and\ncleanup_sessions. Agents start it; install registers it with Claude Code and Codex.",
+  summary:
+    "An MCP server on stdio: list_sessions, get_session, sessions_needing_attention, focus_session and\ncleanup_sessions. Agents start it; install registers it with Claude Code and Codex.",
   examples: ["claude mcp add --scope user tongs-agents -- tongs-agents mcp"],
 };
 

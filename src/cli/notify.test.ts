@@ -22,7 +22,14 @@ function contextWith(env: NodeJS.ProcessEnv): CliContext {
 
 /** tmux answering the survey for pane %3, one client showing it (the user's own). */
 const tmux: Runner = async (file, args) =>
-  ({ ok: file === "tmux", code: 0, stderr: "", stdout: args.includes("list-panes") ? "server\t3.3a\noff\npane\t%3\t/dev/pts/13\t@1\t0\twork:1\nclient\t/dev/pts/3\tattached,focused\txterm-kitty\t0\t@1\t%3\t/dev/pts/13\t1" : "" }) satisfies RunResult;
+  ({
+    ok: file === "tmux",
+    code: 0,
+    stderr: "",
+    stdout: args.includes("list-panes")
+      ? "server\t3.3a\noff\npane\t%3\t/dev/pts/13\t@1\t0\twork:1\nclient\t/dev/pts/3\tattached,focused\txterm-kitty\t0\t@1\t%3\t/dev/pts/13\t1"
+      : "",
+  }) satisfies RunResult;
 
 describe("tongs-agents notify", () => {
   it("shows the settings in force and the channels found from this terminal", async () => {
@@ -60,13 +67,30 @@ describe("tongs-agents notify", () => {
     ]);
     expect(bus.notified.map((entry) => entry.body[3])).toEqual(["tongs-agents test notification"]);
     expect(writes.map((write) => write.path)).toEqual(["/dev/pts/13", "/dev/pts/13"]);
-    expect(calls.filter((call) => call.includes("display-message") && call.includes("-c"))).toEqual([["tmux", "-u", "-S", "/tmp/tmux-0/default", "display-message", "-c", "/dev/pts/3", "--", "tongs-agents: tongs-agents test notification: Sent through the tmux channel: notifications reach you here."]]);
+    expect(calls.filter((call) => call.includes("display-message") && call.includes("-c"))).toEqual([
+      [
+        "tmux",
+        "-u",
+        "-S",
+        "/tmp/tmux-0/default",
+        "display-message",
+        "-c",
+        "/dev/pts/3",
+        "--",
+        "tongs-agents: tongs-agents test notification: Sent through the tmux channel: notifications reach you here.",
+      ],
+    ]);
   });
 
   it("names a config file it could not use, and exits 1 when a test reached nothing", async () => {
     const context = contextWith({});
     const out: string[] = [];
-    const code = await runCli(["notify", "--test", "--json"], context, { stdout: (text) => out.push(text), stderr: () => undefined, color: false, columns: 80 });
+    const code = await runCli(["notify", "--test", "--json"], context, {
+      stdout: (text) => out.push(text),
+      stderr: () => undefined,
+      color: false,
+      columns: 80,
+    });
     const check = JSON.parse(out.join("\n")) as { config: { source: string }; channels: { available: boolean }[]; test: unknown[] };
     expect(check.config.source).toBe("defaults");
     expect(check.channels.every((channel) => !channel.available)).toBe(true);

@@ -13,19 +13,34 @@ import { fail, parse, type Verb } from "./io.ts";
 import { withHelp, type VerbHelp } from "./help.ts";
 
 export interface NotifyCheck {
-  readonly config: { readonly path: string; readonly source: "file" | "defaults"; readonly problem?: string; readonly quiet: boolean; readonly states: Readonly<Record<NotifyState, readonly ChannelId[]>> };
+  readonly config: {
+    readonly path: string;
+    readonly source: "file" | "defaults";
+    readonly problem?: string;
+    readonly quiet: boolean;
+    readonly states: Readonly<Record<NotifyState, readonly ChannelId[]>>;
+  };
   readonly channels: readonly Detection[];
   readonly test?: readonly Delivery[];
 }
 
 /** What can reach the user from here (this terminal), and with `test`, one notification through each channel found. */
-export async function checkNotifications(context: CliContext, { test, world = realWorld(context.stateDir, { env: context.env }) }: { test: boolean; world?: NotifyWorld }): Promise<NotifyCheck> {
+export async function checkNotifications(
+  context: CliContext,
+  { test, world = realWorld(context.stateDir, { env: context.env }) }: { test: boolean; world?: NotifyWorld },
+): Promise<NotifyCheck> {
   const loaded = loadConfig(context.env);
   const tty = (await context.processes.basics(process.pid))?.tty;
   const places = await surveyPlaces([{ id: "here", terminal: captureTerminal(context.env, { tty }) }], world);
   const channels = channelsFor(world.platform);
   const detections = await Promise.all(channels.map((channel) => channel.detect(places, world)));
-  const config = { path: loaded.path, source: loaded.source, ...(loaded.problem ? { problem: loaded.problem } : {}), quiet: loaded.config.quiet, states: loaded.config.states };
+  const config = {
+    path: loaded.path,
+    source: loaded.source,
+    ...(loaded.problem ? { problem: loaded.problem } : {}),
+    quiet: loaded.config.quiet,
+    states: loaded.config.states,
+  };
   if (!test) return { config, channels: detections };
   // A test is about reaching the user: every tmux client counts as not showing this pane, so each gets the message.
   const everywhere = places.map((place) => (place.kind === "tmux" ? { ...place, windowId: "" } : place));
@@ -44,9 +59,11 @@ export function formatNotifyCheck(check: NotifyCheck): string {
   const used = config.source === "file" ? "" : config.problem ? " (not used: the defaults apply)" : " (none: the defaults apply)";
   const lines = [`notifications: ${config.quiet ? "quiet (nothing notifies)" : "on"}   config: ${config.path}${used}`];
   if (config.problem) lines.push(`  problem: ${config.problem}`);
-  for (const state of NOTIFY_STATES) lines.push(`  ${state.padEnd(8)} ${config.states[state].length > 0 ? config.states[state].join(", ") : "off"}`);
+  for (const state of NOTIFY_STATES)
+    lines.push(`  ${state.padEnd(8)} ${config.states[state].length > 0 ? config.states[state].join(", ") : "off"}`);
   lines.push("channels from this terminal:");
-  for (const detection of check.channels) lines.push(`  ${detection.channel.padEnd(9)}${detection.available ? "found    " : "not found"}  ${detection.detail}`);
+  for (const detection of check.channels)
+    lines.push(`  ${detection.channel.padEnd(9)}${detection.available ? "found    " : "not found"}  ${detection.detail}`);
   if (check.test) {
     lines.push("test notification:");
     if (check.test.length === 0) lines.push("  nothing sent: no channel found");

@@ -25,7 +25,13 @@ export const pickVerb: Verb = withHelp(PICK_HELP, async (args, context, io) => {
       processes: context.processes,
       ...(context.listProcesses ? { listProcesses: context.listProcesses } : {}),
       // Loaded when Enter is pressed, not before the first screen.
-      focus: async (id) => (await import("../focus/service.ts")).focusSession(id, { stateDir: context.stateDir, processes: context.processes, env: context.env, client }),
+      focus: async (id) =>
+        (await import("../focus/service.ts")).focusSession(id, {
+          stateDir: context.stateDir,
+          processes: context.processes,
+          env: context.env,
+          client,
+        }),
       prune: async () => {
         const result = await (await import("../store/prune.ts")).prune({ stateDir: context.stateDir, processes: context.processes });
         return result.ok ? result.removed.filter((entry) => entry.kind === "record").length : 0;

@@ -19,16 +19,28 @@ const POPUP_HELP: VerbHelp = {
 };
 
 export const popupVerb: Verb = withHelp(POPUP_HELP, async (args, context, io) => {
-  const parsed = parse(args, { client: { type: "string" }, width: { type: "string", default: "80%" }, height: { type: "string", default: "70%" } }, 0);
+  const parsed = parse(
+    args,
+    { client: { type: "string" }, width: { type: "string", default: "80%" }, height: { type: "string", default: "70%" } },
+    0,
+  );
   if ("ok" in parsed) return fail(parsed, io, false);
   const client = parsed.values.client;
-  if (typeof client !== "string" || !client.startsWith("/dev/")) return fail({ ok: false, reason: "usage", detail: "--client <tty> is required (bind it with '#{client_tty}')" }, io, false);
+  if (typeof client !== "string" || !client.startsWith("/dev/"))
+    return fail({ ok: false, reason: "usage", detail: "--client <tty> is required (bind it with '#{client_tty}')" }, io, false);
   const size = /^\d{1,3}%?$/;
-  if (!size.test(String(parsed.values.width)) || !size.test(String(parsed.values.height))) return fail({ ok: false, reason: "usage", detail: "--width/--height take a number or a percentage" }, io, false);
+  if (!size.test(String(parsed.values.width)) || !size.test(String(parsed.values.height)))
+    return fail({ ok: false, reason: "usage", detail: "--width/--height take a number or a percentage" }, io, false);
   const picker = [process.execPath, cliPath(), "pick", "--client", client].map(shellQuote).join(" ");
   // `; true`: the popup command always succeeds, so tmux shows no exit status over the pane when the picker closes.
   // No timeout: the popup lasts as long as the user keeps the picker open.
-  const result = tmuxSync(["display-popup", "-c", client, "-w", String(parsed.values.width), "-h", String(parsed.values.height), "-E", `${picker}; true`], { env: context.env, timeoutMs: Infinity });
-  if (!result.ok) io.stderr(`tongs-agents: tmux display-popup failed (${result.detail ?? `exit ${result.code}`}); tmux 3.2 or newer is needed for popups`);
+  const result = tmuxSync(
+    ["display-popup", "-c", client, "-w", String(parsed.values.width), "-h", String(parsed.values.height), "-E", `${picker}; true`],
+    { env: context.env, timeoutMs: Infinity },
+  );
+  if (!result.ok)
+    io.stderr(
+      `tongs-agents: tmux display-popup failed (${result.detail ?? `exit ${result.code}`}); tmux 3.2 or newer is needed for popups`,
+    );
   return result.ok ? EXIT_CODES.ok : EXIT_CODES.error;
 });

@@ -17,7 +17,12 @@ export const pruneVerb: Verb = withHelp(PRUNE_HELP, async (args, context, io) =>
   const parsed = parse(args, { "dry-run": { type: "boolean" }, json: { type: "boolean" } }, 0);
   if ("ok" in parsed) return fail(parsed, io, false);
   const json = parsed.values.json === true;
-  const result = await prune({ stateDir: context.stateDir, processes: context.processes, dryRun: parsed.values["dry-run"] === true, now: context.now });
+  const result = await prune({
+    stateDir: context.stateDir,
+    processes: context.processes,
+    dryRun: parsed.values["dry-run"] === true,
+    now: context.now,
+  });
   if (!result.ok) return fail(result, io, json);
   if (json) io.stdout(JSON.stringify(result, null, 2));
   else {

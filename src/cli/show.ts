@@ -8,7 +8,8 @@ import { fail, parse, type Verb } from "./io.ts";
 
 const SHOW_HELP: VerbHelp = {
   usage: "show <query> [--json]",
-  summary: "One session in full. The query is what focus takes: a canonical id, a unique prefix of the short id, a prefix of\nthe harness's session id, a PID, or a unique directory or repository name; when several sessions match, they are\nlisted (exit 4).",
+  summary:
+    "One session in full. The query is what focus takes: a canonical id, a unique prefix of the short id, a prefix of\nthe harness's session id, a PID, or a unique directory or repository name; when several sessions match, they are\nlisted (exit 4).",
   options: [
     ["<query>", "which session"],
     ["--json", "print the session as JSON"],
@@ -23,6 +24,13 @@ export const showVerb: Verb = withHelp(SHOW_HELP, async (args, context, io) => {
   const result = await findSession(context, parsed.positionals[0] as string);
   if (!result.ok) return fail(result, io, json);
   if (json) io.stdout(JSON.stringify(result.session, null, 2));
-  else io.stdout(formatDetails(result.session, context.now(), result.session.status === "ended" ? {} : { tmuxPlace: await tmuxPlaceOf(result.session.terminal.env) }));
+  else
+    io.stdout(
+      formatDetails(
+        result.session,
+        context.now(),
+        result.session.status === "ended" ? {} : { tmuxPlace: await tmuxPlaceOf(result.session.terminal.env) },
+      ),
+    );
   return EXIT_CODES.ok;
 });

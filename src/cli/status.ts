@@ -31,12 +31,15 @@ export function formatStatus(counts: StatusCounts, format: "tmux" | "plain"): st
     return shown.length === 0 ? "no agents" : shown.map(([rank, word]) => `${counts[rank as AttentionRank]} ${word}`).join(", ");
   }
   const shown = SEGMENTS.filter((segment) => counts[segment.rank] > 0);
-  return shown.length === 0 ? "" : `${shown.map((segment) => `#[${segment.style}]${segment.glyph}${counts[segment.rank]}`).join(" ")}#[default]`;
+  return shown.length === 0
+    ? ""
+    : `${shown.map((segment) => `#[${segment.style}]${segment.glyph}${counts[segment.rank]}`).join(" ")}#[default]`;
 }
 
 const STATUS_HELP: VerbHelp = {
   usage: "status [--format tmux|plain|json]",
-  summary: "Counts of live sessions by state, for a status line. Reads records and checks liveness, skips process\ndiscovery, so it is cheap to run every few seconds.",
+  summary:
+    "Counts of live sessions by state, for a status line. Reads records and checks liveness, skips process\ndiscovery, so it is cheap to run every few seconds.",
   options: [["--format tmux|plain|json", "plain (default): 2 waiting, 1 error; tmux: styled glyphs; json: every count"]],
   examples: ["tongs-agents status", "tongs-agents status --format tmux"],
 };
@@ -45,7 +48,8 @@ export const statusVerb: Verb = withHelp(STATUS_HELP, async (args, context, io) 
   const parsed = parse(args, { format: { type: "string", default: "plain" } }, 0);
   if ("ok" in parsed) return fail(parsed, io, false);
   const format = parsed.values.format;
-  if (format !== "tmux" && format !== "plain" && format !== "json") return fail({ ok: false, reason: "usage", detail: "--format is tmux, plain or json" }, io, false);
+  if (format !== "tmux" && format !== "plain" && format !== "json")
+    return fail({ ok: false, reason: "usage", detail: "--format is tmux, plain or json" }, io, false);
   const counts = await statusCounts(context);
   if ("problem" in counts) {
     // A status line must not fill with errors: the tmux format prints nothing, the others say why.

@@ -7,7 +7,9 @@ export async function tmuxPlaceOf(env: Readonly<Record<string, string>>, run: Ru
   const socket = env.TMUX?.split(",")[0];
   const pane = env.TMUX_PANE;
   if (!socket || !pane || !/^%\d+$/.test(pane)) return undefined;
-  const result = await run("tmux", ["-S", socket, "display-message", "-p", "-t", pane, "#{session_name}:#{window_index}.#{pane_index}"], { timeoutMs: 2000 });
+  const result = await run("tmux", ["-S", socket, "display-message", "-p", "-t", pane, "#{session_name}:#{window_index}.#{pane_index}"], {
+    timeoutMs: 2000,
+  });
   const place = result.stdout.trim();
   return result.ok && place !== "" && !place.includes("\n") ? place : undefined;
 }

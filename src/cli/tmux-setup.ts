@@ -5,7 +5,16 @@ import { existsSync, realpathSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { EXIT_CODES } from "../core/errors.ts";
-import { blockBody, parseTmuxVersion, popupsSupported, readIfExists, tmuxConfPath, withBlock, withoutBlock, writeConf } from "../tmux/setup.ts";
+import {
+  blockBody,
+  parseTmuxVersion,
+  popupsSupported,
+  readIfExists,
+  tmuxConfPath,
+  withBlock,
+  withoutBlock,
+  writeConf,
+} from "../tmux/setup.ts";
 import { withHelp, type VerbHelp } from "./help.ts";
 import { fail, parse, type Verb } from "./io.ts";
 
@@ -22,7 +31,8 @@ export function cliPath(): string {
 
 const TMUX_SETUP_HELP: VerbHelp = {
   usage: "tmux-setup [--write | --remove] [--picker-key a] [--next-key N] [--no-status] [--file <path>]",
-  summary: "Print, write or remove a marked block in tmux.conf: prefix+a opens the picker in a popup, prefix+N jumps to\nthe next agent that needs you, and a status segment is put first in status-right. Writing twice changes\nnothing; removing gives the file back byte for byte.",
+  summary:
+    "Print, write or remove a marked block in tmux.conf: prefix+a opens the picker in a popup, prefix+N jumps to\nthe next agent that needs you, and a status segment is put first in status-right. Writing twice changes\nnothing; removing gives the file back byte for byte.",
   options: [
     ["--write", "write the block into ~/.tmux.conf (or $XDG_CONFIG_HOME/tmux/tmux.conf when that one exists)"],
     ["--remove", "remove the block"],
@@ -35,19 +45,47 @@ const TMUX_SETUP_HELP: VerbHelp = {
 };
 
 export const tmuxSetupVerb: Verb = withHelp(TMUX_SETUP_HELP, async (args, context, io) => {
-  const parsed = parse(args, { write: { type: "boolean" }, remove: { type: "boolean" }, "picker-key": { type: "string", default: "a" }, "next-key": { type: "string", default: "N" }, "no-status": { type: "boolean" }, file: { type: "string" } }, 0);
+  const parsed = parse(
+    args,
+    {
+      write: { type: "boolean" },
+      remove: { type: "boolean" },
+      "picker-key": { type: "string", default: "a" },
+      "next-key": { type: "string", default: "N" },
+      "no-status": { type: "boolean" },
+      file: { type: "string" },
+    },
+    0,
+  );
   if ("ok" in parsed) return fail(parsed, io, false);
   const { values } = parsed;
-  if (values.write && values.remove) return fail({ ok: false, reason: "usage", detail: "--write and --remove exclude each other" }, io, false);
+  if (values.write && values.remove)
+    return fail({ ok: false, reason: "usage", detail: "--write and --remove exclude each other" }, io, false);
   const keyPattern = /^(?:[CM]-)*[A-Za-z0-9]$|^F\d{1,2}$/;
   for (const key of [values["picker-key"], values["next-key"]]) {
-    if (typeof key !== "string" || !keyPattern.test(key)) return fail({ ok: false, reason: "usage", detail: `not a key tongs-agents binds: ${JSON.stringify(key)} (use e.g. a, N, C-a, M-p, F5)` }, io, false);
+    if (typeof key !== "string" || !keyPattern.test(key))
+      return fail(
+        { ok: false, reason: "usage", detail: `not a key tongs-agents binds: ${JSON.stringify(key)} (use e.g. a, N, C-a, M-p, F5)` },
+        io,
+        false,
+      );
   }
   const path = typeof values.file === "string" ? values.file : tmuxConfPath(context.env, context.env.HOME ?? homedir());
   const version = parseTmuxVersion(tmuxSync(["-V"]).stdout);
-  const body = blockBody({ node: process.execPath, cli: cliPath(), pickerKey: values["picker-key"] as string, nextKey: values["next-key"] as string, status: values["no-status"] !== true, tmuxVersion: version });
+  const body = blockBody({
+    node: process.execPath,
+    cli: cliPath(),
+    pickerKey: values["picker-key"] as string,
+    nextKey: values["next-key"] as string,
+    status: values["no-status"] !== true,
+    tmuxVersion: version,
+  });
   const notes = [
-    version === undefined ? "tmux was not found; the block is written for tmux 3.2 or newer." : popupsSupported(version) ? "" : `tmux ${version.join(".")} has no popups (3.2+): the picker key opens a window instead.`,
+    version === undefined
+      ? "tmux was not found; the block is written for tmux 3.2 or newer."
+      : popupsSupported(version)
+        ? ""
+        : `tmux ${version.join(".")} has no popups (3.2+): the picker key opens a window instead.`,
   ].filter(Boolean);
 
   if (values.remove) {
@@ -63,7 +101,9 @@ export const tmuxSetupVerb: Verb = withHelp(TMUX_SETUP_HELP, async (args, contex
     return EXIT_CODES.ok;
   }
   if (!values.write) {
-    io.stdout(["# Add to your tmux.conf (or run `tongs-agents tmux-setup --write`):", ...body, ...notes.map((note) => `# ${note}`)].join("\n"));
+    io.stdout(
+      ["# Add to your tmux.conf (or run `tongs-agents tmux-setup --write`):", ...body, ...notes.map((note) => `# ${note}`)].join("\n"),
+    );
     return EXIT_CODES.ok;
   }
   const original = readIfExists(path);

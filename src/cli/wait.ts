@@ -21,17 +21,24 @@ const WAIT_HELP: VerbHelp = {
 };
 
 export const waitVerb: Verb = withHelp(WAIT_HELP, async (args, context, io) => {
-  const parsed = parse(args, { until: { type: "string", default: "attention" }, timeout: { type: "string" }, json: { type: "boolean" } }, 1);
+  const parsed = parse(
+    args,
+    { until: { type: "string", default: "attention" }, timeout: { type: "string" }, json: { type: "boolean" } },
+    1,
+  );
   if ("ok" in parsed) return fail(parsed, io, false);
   const json = parsed.values.json === true;
   const until = parsed.values.until as string;
-  if (!(WAIT_TARGETS as readonly string[]).includes(until)) return fail({ ok: false, reason: "usage", detail: `--until is one of ${WAIT_TARGETS.join(", ")}` }, io, json);
+  if (!(WAIT_TARGETS as readonly string[]).includes(until))
+    return fail({ ok: false, reason: "usage", detail: `--until is one of ${WAIT_TARGETS.join(", ")}` }, io, json);
   const timeout = parsed.values.timeout === undefined ? DEFAULT_TIMEOUT_SECONDS : Number(parsed.values.timeout);
-  if (!Number.isFinite(timeout) || timeout < 0) return fail({ ok: false, reason: "usage", detail: "--timeout takes a number of seconds" }, io, json);
+  if (!Number.isFinite(timeout) || timeout < 0)
+    return fail({ ok: false, reason: "usage", detail: "--timeout takes a number of seconds" }, io, json);
   const result = await waitForSession(context, parsed.positionals[0] as string, until as WaitTarget, timeout * 1000);
   if (!result.ok && result.reason !== "timeout" && result.reason !== "ended") return fail(result, io, json);
   if (json) io.stdout(JSON.stringify(result, null, 2));
-  else if (result.ok) io.stdout(`${result.session.short_id} ${result.session.status}${result.session.detail ? `: ${result.session.detail}` : ""}`);
+  else if (result.ok)
+    io.stdout(`${result.session.short_id} ${result.session.status}${result.session.detail ? `: ${result.session.detail}` : ""}`);
   else io.stderr(`tongs-agents: ${result.detail}`);
   return result.ok ? EXIT_CODES.ok : EXIT_CODES[result.reason === "timeout" ? "timeout" : "ended"];
 });

@@ -30,7 +30,8 @@ const MAX_OUTPUT_BYTES = 4 * 1024 * 1024;
 /** After the timeout's SIGTERM, a program that has not exited gets SIGKILL this much later. */
 const KILL_AFTER_MS = 2000;
 
-const stripFinalNewline = (text: string): string => (text.endsWith("\r\n") ? text.slice(0, -2) : text.endsWith("\n") ? text.slice(0, -1) : text);
+const stripFinalNewline = (text: string): string =>
+  text.endsWith("\r\n") ? text.slice(0, -2) : text.endsWith("\n") ? text.slice(0, -1) : text;
 
 function failureOf(error: NodeJS.ErrnoException | undefined, timedOutAfterMs: number | undefined): Pick<RunResult, "failure" | "detail"> {
   if (timedOutAfterMs !== undefined) return { failure: "timeout", detail: `timed out after ${timedOutAfterMs} ms` };

@@ -20,7 +20,8 @@ function scan(text: string | Buffer, chunk = Infinity): { scanner: JsonObjectSca
 /** The wanted members as the scanner located them, parsed. */
 function located(scanner: JsonObjectScanner, bytes: Buffer): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [name, span] of scanner.members) if (span.end !== undefined) out[name] = JSON.parse(bytes.toString("utf8", span.start, span.end));
+  for (const [name, span] of scanner.members)
+    if (span.end !== undefined) out[name] = JSON.parse(bytes.toString("utf8", span.start, span.end));
   return out;
 }
 
@@ -50,7 +51,13 @@ describe("JsonObjectScanner", () => {
   });
 
   it("on every prefix of an object, says more is needed and locates only members that are complete", () => {
-    const object = { session_id: "s-1", nested: { session_id: "inner", list: [1, -2.5e3, true, null, "x\\\"y"] }, cwd: "/w\u00e9\ud83d\ude00", tool_name: "Bash", n: 0 };
+    const object = {
+      session_id: "s-1",
+      nested: { session_id: "inner", list: [1, -2.5e3, true, null, 'x\\"y'] },
+      cwd: "/w\u00e9\ud83d\ude00",
+      tool_name: "Bash",
+      n: 0,
+    };
     const bytes = Buffer.from(JSON.stringify(object));
     for (let cut = 0; cut < bytes.length; cut++) {
       const { scanner, state } = scan(bytes.subarray(0, cut));
@@ -62,17 +69,29 @@ describe("JsonObjectScanner", () => {
   it("agrees with JSON.parse on what is JSON (random mutations of valid payloads)", () => {
     const alphabet = ['"', "\\", "{", "}", "[", "]", ":", ",", "0", "1", "-", "+", ".", "e", "E", "t", "n", "u", "x", " ", "\n", "\u0001"];
     fc.assert(
-      fc.property(fc.dictionary(fc.string(), fc.jsonValue()), fc.nat(), fc.constantFrom(...alphabet), fc.constantFrom("insert", "replace", "delete"), (object, at, char, edit) => {
-        const text = JSON.stringify(object);
-        const position = at % (text.length + 1);
-        const mutated = edit === "insert" ? text.slice(0, position) + char + text.slice(position) : edit === "replace" ? text.slice(0, position) + char + text.slice(position + 1) : text.slice(0, position) + text.slice(position + 1);
-        const { scanner, state, bytes } = scan(mutated);
-        const truth = validity(mutated);
-        if (truth === "valid-object") expect(state).toBe("complete");
-        else if (truth === "valid-other") expect(state).toBe("not-object");
-        else if (state === "complete") expect(bytes.subarray(scanner.end).toString().trim()).not.toBe(""); // data after the object
-        else expect(["invalid", "more", "not-object"]).toContain(state);
-      }),
+      fc.property(
+        fc.dictionary(fc.string(), fc.jsonValue()),
+        fc.nat(),
+        fc.constantFrom(...alphabet),
+        fc.constantFrom("insert", "replace", "delete"),
+        (object, at, char, edit) => {
+          const text = JSON.stringify(object);
+          const position = at % (text.length + 1);
+          const mutated =
+            edit === "insert"
+              ? text.slice(0, position) + char + text.slice(position)
+              : edit === "replace"
+                ? text.slice(0, position) + char + text.slice(position + 1)
+                : text.slice(0, position) + text.slice(position + 1);
+          const { scanner, state, bytes } = scan(mutated);
+          const truth = validity(mutated);
+          if (truth === "valid-object") expect(state).toBe("complete");
+          else if (truth === "valid-other") expect(state).toBe("not-object");
+          else if (state === "complete")
+            expect(bytes.subarray(scanner.end).toString().trim()).not.toBe(""); // data after the object
+          else expect(["invalid", "more", "not-object"]).toContain(state);
+        },
+      ),
       { numRuns: 2000 },
     );
   });

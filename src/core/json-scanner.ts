@@ -104,7 +104,8 @@ export class JsonObjectScanner {
           if (c === 0x75) {
             this.mode = UNICODE;
             this.hexLeft = 4;
-          } else if (c === 0x22 || c === 0x5c || c === 0x2f || c === 0x62 || c === 0x66 || c === 0x6e || c === 0x72 || c === 0x74) this.mode = STRING;
+          } else if (c === 0x22 || c === 0x5c || c === 0x2f || c === 0x62 || c === 0x66 || c === 0x6e || c === 0x72 || c === 0x74)
+            this.mode = STRING;
           else return this.fail(i, "bad escape");
           i++;
           break;
@@ -122,7 +123,8 @@ export class JsonObjectScanner {
           } else {
             if (this.depth === 0 && c !== 0x7b) {
               // The hook's payloads are objects; say "not an object" for any other value that starts like JSON.
-              this.state = c === 0x5b || c === 0x22 || c === 0x2d || isDigit(c) || c === 0x74 || c === 0x66 || c === 0x6e ? "not-object" : "invalid";
+              this.state =
+                c === 0x5b || c === 0x22 || c === 0x2d || isDigit(c) || c === 0x74 || c === 0x66 || c === 0x6e ? "not-object" : "invalid";
               if (this.state === "invalid") this.error = `unexpected byte at ${i}`;
               this.scanned = i;
               return this.state;

@@ -10,7 +10,9 @@ export type Liveness = { state: "alive" } | { state: "unknown" } | { state: "sta
 
 export async function checkLiveness(record: SessionRecord, processes: ProcessSource, now: number = Date.now()): Promise<Liveness> {
   if (record.pid === null) {
-    return now - Date.parse(record.updated_at) > UNRESOLVED_QUIET_MS ? { state: "stale", reason: "unresolved and quiet for 12 hours" } : { state: "unknown" };
+    return now - Date.parse(record.updated_at) > UNRESOLVED_QUIET_MS
+      ? { state: "stale", reason: "unresolved and quiet for 12 hours" }
+      : { state: "unknown" };
   }
   const info = await processes.basics(record.pid);
   if (!info) return { state: "stale", reason: `process ${record.pid} is gone` };

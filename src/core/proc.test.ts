@@ -4,9 +4,20 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { fakeProcess, fakeProcessSource } from "../../test/fake-processes.ts";
-import { darwinProcessSource, findAncestor, linuxProcessSource, matchesProcessName, parseDarwinPs, parseProcStat, ttyNameFromNr, type ProcessInfo, type ProcessSource } from "./proc.ts";
+import {
+  darwinProcessSource,
+  findAncestor,
+  linuxProcessSource,
+  matchesProcessName,
+  parseDarwinPs,
+  parseProcStat,
+  ttyNameFromNr,
+  type ProcessInfo,
+  type ProcessSource,
+} from "./proc.ts";
 
-const info = (pid: number, ppid: number, comm: string, argv: string[] = [comm], exe?: string): ProcessInfo => fakeProcess(pid, ppid, comm, argv, { exe });
+const info = (pid: number, ppid: number, comm: string, argv: string[] = [comm], exe?: string): ProcessInfo =>
+  fakeProcess(pid, ppid, comm, argv, { exe });
 const table = (...rows: ProcessInfo[]): ProcessSource => fakeProcessSource(rows);
 const infoOf = async (source: ProcessSource, pid: number) => {
   const basics = await source.basics(pid);
@@ -15,7 +26,8 @@ const infoOf = async (source: ProcessSource, pid: number) => {
 
 describe("parseProcStat", () => {
   it("cuts the comm at the last parenthesis, so names with spaces and parentheses parse", () => {
-    const stat = "4769 (tmux: client) S 1 4769 4769 34816 4769 4194560 1 0 0 0 2 1 0 0 20 0 1 0 123456 10000 100 1844674 1 1 0 0 0 0 0 0 0 0 0 0 0 0 17 0 0 0 0 0 0";
+    const stat =
+      "4769 (tmux: client) S 1 4769 4769 34816 4769 4194560 1 0 0 0 2 1 0 0 20 0 1 0 123456 10000 100 1844674 1 1 0 0 0 0 0 0 0 0 0 0 0 0 17 0 0 0 0 0 0";
     expect(parseProcStat(stat)).toEqual({ comm: "tmux: client", state: "S", ppid: 1, ttyNr: 34816, startTime: "123456" });
     expect(parseProcStat("12 (a) b) c) S 7 12 12 0 -1 0 0 0 0 0 0 0 0 0 20 0 1 0 999 0 0")?.comm).toBe("a) b) c");
   });
@@ -86,7 +98,8 @@ describe("darwinProcessSource (recorded macOS ps output)", () => {
   const recorded: Record<string, string> = {
     "-o pid=,ppid=,tty=,lstart=,comm= -p 812": "  812   801 ttys003  Sat Nov 28 09:14:02 2026     /Users/u/.local/bin/claude\n",
     "-o args= -p 812": "claude --resume\n",
-    "-o pid=,ppid=,tty=,lstart=,comm= -p 900": "  900     1 ??       Sun Nov  1 10:00:00 2026     /Applications/iTerm.app/Contents/MacOS/iTerm2\n",
+    "-o pid=,ppid=,tty=,lstart=,comm= -p 900":
+      "  900     1 ??       Sun Nov  1 10:00:00 2026     /Applications/iTerm.app/Contents/MacOS/iTerm2\n",
     "-o args= -p 900": "/Applications/iTerm.app/Contents/MacOS/iTerm2\n",
   };
   const source = darwinProcessSource(async (file, args) => {
@@ -129,7 +142,10 @@ describe("findAncestor", () => {
 
   it("does not take a harness name in other arguments as evidence", async () => {
     const source = table(info(50, 40, "sh", ["/bin/sh", "-c", "claude"]), info(40, 1, "node", ["node", "/usr/bin/codex", "claude"]));
-    expect(await findAncestor(50, ["claude", "codex"], { source, deadline: Date.now() + 1000 })).toEqual({ found: false, reason: "not-found" });
+    expect(await findAncestor(50, ["claude", "codex"], { source, deadline: Date.now() + 1000 })).toEqual({
+      found: false,
+      reason: "not-found",
+    });
   });
 
   it("stops at the nearest harness process (a child claude -p is its own instance)", async () => {

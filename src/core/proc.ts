@@ -99,7 +99,9 @@ export function linuxProcessSource(procRoot = "/proc"): ProcessSource {
     },
     async argv(pid) {
       if (!valid(pid)) return undefined;
-      const cmdline = await new Promise<Buffer | undefined>((resolve) => readFile(`${procRoot}/${pid}/cmdline`, (error, data) => resolve(error ? undefined : data)));
+      const cmdline = await new Promise<Buffer | undefined>((resolve) =>
+        readFile(`${procRoot}/${pid}/cmdline`, (error, data) => resolve(error ? undefined : data)),
+      );
       if (cmdline === undefined) return undefined;
       const argv = cmdline.toString("utf8").split("\0");
       if (argv.at(-1) === "") argv.pop();
@@ -186,7 +188,7 @@ export async function findAncestor(
   { source, deadline, maxDepth = 24, now = Date.now }: { source: ProcessSource; deadline: number; maxDepth?: number; now?: () => number },
 ): Promise<AncestorSearch> {
   const chain: ProcessBasics[] = [];
-  for (let pid = startPid; chain.length < maxDepth && pid > 1; ) {
+  for (let pid = startPid; chain.length < maxDepth && pid > 1;) {
     const basics = await withDeadline(source.basics(pid), deadline - now());
     if (basics === "timeout") return { found: false, reason: "timeout" };
     if (!basics) break;

@@ -18,7 +18,7 @@ function children(): Map<number, number[]> {
 function below(root: number): number[] {
   const tree = children();
   const found: number[] = [];
-  for (let queue = [...(tree.get(root) ?? [])]; queue.length > 0; ) {
+  for (let queue = [...(tree.get(root) ?? [])]; queue.length > 0;) {
     const pid = queue.shift() as number;
     found.push(pid);
     queue = [...queue, ...(tree.get(pid) ?? [])];

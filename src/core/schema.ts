@@ -29,7 +29,13 @@ const transcriptPath = text(LIMITS.transcriptPathBytes).check(z.refine(isTranscr
 
 /** An absolute `.jsonl` path without `..` segments: what a transcript path must be before it is stored or opened. */
 export function isTranscriptPath(path: string): boolean {
-  return path.startsWith("/") && path.endsWith(".jsonl") && !path.split("/").includes("..") && isStorableText(path) && byteLength(path) <= LIMITS.transcriptPathBytes;
+  return (
+    path.startsWith("/") &&
+    path.endsWith(".jsonl") &&
+    !path.split("/").includes("..") &&
+    isStorableText(path) &&
+    byteLength(path) <= LIMITS.transcriptPathBytes
+  );
 }
 
 /** The transcript path of a native payload, when it qualifies; anything else is dropped. */
@@ -83,9 +89,9 @@ export const ENV_KEY_PATTERN = /^[A-Z][A-Z0-9_]{0,63}$/;
 
 export const TerminalSchema = z.strictObject({
   /** Allowlisted terminal variables from the harness's environment (see terminal.ts). */
-  env: z.record(z.string().check(z.regex(ENV_KEY_PATTERN)), text(LIMITS.envValueBytes)).check(
-    z.refine((env) => Object.keys(env).length <= LIMITS.envEntries, `more than ${LIMITS.envEntries} entries`),
-  ),
+  env: z
+    .record(z.string().check(z.regex(ENV_KEY_PATTERN)), text(LIMITS.envValueBytes))
+    .check(z.refine((env) => Object.keys(env).length <= LIMITS.envEntries, `more than ${LIMITS.envEntries} entries`)),
   /** The harness process's controlling terminal, e.g. /dev/pts/3. */
   tty: z.optional(text(LIMITS.ttyBytes)),
   /** Set when the environment cannot prove which terminal the session is in (e.g. Codex's shared daemon). */

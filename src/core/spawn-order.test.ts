@@ -4,7 +4,10 @@ import { compareStarts, spawnOf } from "./spawn-order.ts";
 describe("spawn order", () => {
   it("reads the start time from Linux and macOS start tokens", () => {
     expect(spawnOf({ pid: 42, startToken: "linux:8f1c:123456" })).toEqual({ start: 123456, pid: 42 });
-    expect(spawnOf({ pid: 42, startToken: "darwin:Sat Nov 28 09:14:02 2026" })).toEqual({ start: Date.parse("Sat Nov 28 09:14:02 2026") / 1000, pid: 42 });
+    expect(spawnOf({ pid: 42, startToken: "darwin:Sat Nov 28 09:14:02 2026" })).toEqual({
+      start: Date.parse("Sat Nov 28 09:14:02 2026") / 1000,
+      pid: 42,
+    });
     expect(spawnOf({ pid: 42, startToken: "t" })).toBeUndefined();
   });
 

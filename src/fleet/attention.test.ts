@@ -7,10 +7,15 @@ import type { StatusCounts } from "./queries.ts";
 const NOW = Date.parse("2026-11-29T12:00:00.000Z");
 const ago = (seconds: number) => new Date(NOW - seconds * 1000).toISOString();
 const session = (id: string, status: SessionView["status"], changed: number): SessionView =>
-  ({ id, status, status_changed_at: ago(changed), stale: false } as unknown as SessionView);
+  ({ id, status, status_changed_at: ago(changed), stale: false }) as unknown as SessionView;
 
 describe("next", () => {
-  const fleet = [session("run", "running", 1), session("wait-old", "waiting", 90), session("wait-new", "waiting", 10), session("done", "ended", 1)];
+  const fleet = [
+    session("run", "running", 1),
+    session("wait-old", "waiting", 90),
+    session("wait-new", "waiting", 10),
+    session("done", "ended", 1),
+  ];
 
   it("goes to the most urgent rank, newest change first, and cycles through equals", () => {
     expect(chooseNext(fleet, {}, undefined)?.id).toBe("wait-new");
@@ -28,14 +33,30 @@ describe("next", () => {
   });
 
   it("orders equals by the newest change, then by id, and leaves the caller's array as it was", () => {
-    const equals = [session("b", "running", 5), session("c", "running", 5), session("a", "running", 5), session("z", "running", 1), session("w", "waiting", 99)];
+    const equals = [
+      session("b", "running", 5),
+      session("c", "running", 5),
+      session("a", "running", 5),
+      session("z", "running", 1),
+      session("w", "waiting", 99),
+    ];
     expect(sortByAttention(equals, {}).map((s) => s.id)).toEqual(["w", "z", "a", "b", "c"]);
     expect(equals.map((s) => s.id)).toEqual(["b", "c", "a", "z", "w"]);
   });
 });
 
 describe("status formats", () => {
-  const counts: StatusCounts = { waiting: 2, error: 1, "idle-unseen": 3, running: 4, started: 0, idle: 5, discovered: 0, ended: 0, total: 15 };
+  const counts: StatusCounts = {
+    waiting: 2,
+    error: 1,
+    "idle-unseen": 3,
+    running: 4,
+    started: 0,
+    idle: 5,
+    discovered: 0,
+    ended: 0,
+    total: 15,
+  };
   it("tmux: coloured glyph counts, zeros left out", () => {
     expect(formatStatus(counts, "tmux")).toBe("#[fg=yellow,bold]●2 #[fg=red,bold]✖1 #[fg=green,bold]◆3 #[fg=cyan]▶4#[default]");
     expect(formatStatus({ ...counts, waiting: 0, error: 0, "idle-unseen": 0, running: 0 }, "tmux")).toBe("");

@@ -49,11 +49,18 @@ export async function discoverProcesses({
   list?: ListProcesses;
   harnesses?: readonly Harness[];
 }): Promise<DiscoveredProcess[]> {
-  const listed = await withDeadline(list().catch(() => []), DISCOVERY_BOUND_MS);
+  const listed = await withDeadline(
+    list().catch(() => []),
+    DISCOVERY_BOUND_MS,
+  );
   if (listed === "timeout") return [];
   const byPid = new Map(listed.map((proc) => [proc.pid, proc]));
   const isDaemon = (proc: ListedProcess, harness: Harness) => harness.isSharedDaemon?.(proc.cmd?.split(" ") ?? []) ?? false;
-  const daemons = new Set(listed.flatMap((proc) => harnesses.filter((harness) => harnessOf(proc, [harness]) && isDaemon(proc, harness)).map((harness) => harness.id)));
+  const daemons = new Set(
+    listed.flatMap((proc) =>
+      harnesses.filter((harness) => harnessOf(proc, [harness]) && isDaemon(proc, harness)).map((harness) => harness.id),
+    ),
+  );
   const found: DiscoveredProcess[] = [];
   for (const proc of listed) {
     if (proc.pid === process.pid) continue;

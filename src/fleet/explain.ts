@@ -44,12 +44,21 @@ export async function explainSession(context: FleetContext, query: string): Prom
 
 export function explanationOf(session: SessionView, effective: EffectiveRecord | undefined, nowIso: string): Explanation {
   if (!effective) {
-    return { session, pending: [], entries: [], unwritten: 0, note: session.identity === "discovered" ? "a running process with no record: no hook or bridge event has arrived for it" : "" };
+    return {
+      session,
+      pending: [],
+      entries: [],
+      unwritten: 0,
+      note: session.identity === "discovered" ? "a running process with no record: no hook or bridge event has arrived for it" : "",
+    };
   }
   const { record, unwritten } = effective;
   const history = record.history ?? [];
   const entries: ExplainEntry[] = history.map((entry, index) => ({ ...entry, recorded: index < history.length - unwritten }));
-  const note = history.length === 0 ? `recorded before history was kept: the last event was ${record.last_event || "unknown"} at ${record.updated_at}` : "";
+  const note =
+    history.length === 0
+      ? `recorded before history was kept: the last event was ${record.last_event || "unknown"} at ${record.updated_at}`
+      : "";
   if (session.stale) entries.push(livenessEntry(record, session.stale_reason, nowIso));
   return {
     session,
@@ -62,5 +71,12 @@ export function explanationOf(session: SessionView, effective: EffectiveRecord |
 
 /** Readers check that the record's process still runs (liveness.ts); a record whose process is gone shows `ended`. */
 function livenessEntry(record: SessionRecord, reason: string, nowIso: string): ExplainEntry {
-  return { at: nowIso, source: "liveness", event: "liveness-check", status: "ended", change: `recorded ${record.status}, shown ended: ${reason}`, recorded: false };
+  return {
+    at: nowIso,
+    source: "liveness",
+    event: "liveness-check",
+    status: "ended",
+    change: `recorded ${record.status}, shown ended: ${reason}`,
+    recorded: false,
+  };
 }

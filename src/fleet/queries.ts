@@ -37,10 +37,16 @@ export type FindResult =
   | Extract<Failure, { reason: "not-found" | "state-dir" }>
   | { ok: false; reason: "ambiguous"; detail: string; candidates: readonly SessionView[] };
 
-export const notFound = (query: string) => ({ ok: false, reason: "not-found", detail: `no session matches ${JSON.stringify(query)}` }) as const;
+export const notFound = (query: string) =>
+  ({ ok: false, reason: "not-found", detail: `no session matches ${JSON.stringify(query)}` }) as const;
 
 export function ambiguous(query: string, candidates: readonly SessionView[]) {
-  return { ok: false, reason: "ambiguous", detail: `${candidates.length} sessions match ${JSON.stringify(query)}; use a longer id`, candidates } as const;
+  return {
+    ok: false,
+    reason: "ambiguous",
+    detail: `${candidates.length} sessions match ${JSON.stringify(query)}; use a longer id`,
+    candidates,
+  } as const;
 }
 
 /** What an ambiguity answer lists about each candidate. */
@@ -50,7 +56,8 @@ export function candidateOf(session: SessionView): Candidate {
 
 /** Directory and repository names as a last query tier: `focus webapp` finds the session working in .../webapp. */
 function directoryTier(query: string): (session: SessionView) => boolean {
-  return (session) => session.cwd !== "" && (session.cwd === query || session.cwd.split("/").at(-1) === query || repoNameOf(session.cwd) === query);
+  return (session) =>
+    session.cwd !== "" && (session.cwd === query || session.cwd.split("/").at(-1) === query || repoNameOf(session.cwd) === query);
 }
 
 /**

@@ -25,12 +25,36 @@ beforeEach(() => {
 });
 afterEach(() => sandbox.cleanup());
 
-function event(session: string, eventId: string, status: LifecycleEvent["status"], detail: string, extra: Partial<LifecycleEvent> = {}, pid = 100): LifecycleEvent {
+function event(
+  session: string,
+  eventId: string,
+  status: LifecycleEvent["status"],
+  detail: string,
+  extra: Partial<LifecycleEvent> = {},
+  pid = 100,
+): LifecycleEvent {
   const instanceId = `pid:${pid}@linux:boot:${pid}00`;
   return {
-    harness: "claude", alias: eventId.split(".")[1] as string, eventId, canonicalId: canonicalId("claude", session, instanceId), sessionId: session, instanceId,
-    identity: "process", pid, processStart: `linux:boot:${pid}00`, cwd: "/w", status, detail, tool: "", sequence: null, startsSession: eventId.endsWith("session-start"),
-    mayCreate: status !== "ended", sharedProcess: false, terminal: { env: {} }, wait: status === "running" ? "clear" : status === "waiting" ? "permission" : "clear", ...extra,
+    harness: "claude",
+    alias: eventId.split(".")[1] as string,
+    eventId,
+    canonicalId: canonicalId("claude", session, instanceId),
+    sessionId: session,
+    instanceId,
+    identity: "process",
+    pid,
+    processStart: `linux:boot:${pid}00`,
+    cwd: "/w",
+    status,
+    detail,
+    tool: "",
+    sequence: null,
+    startsSession: eventId.endsWith("session-start"),
+    mayCreate: status !== "ended",
+    sharedProcess: false,
+    terminal: { env: {} },
+    wait: status === "running" ? "clear" : status === "waiting" ? "permission" : "clear",
+    ...extra,
   };
 }
 const digest = (e: LifecycleEvent) => digestOf(e.canonicalId) as string;
@@ -51,7 +75,13 @@ const queue = (e: LifecycleEvent) => {
   if (!queued.ok) throw new Error(queued.detail);
   return queued.path;
 };
-const shown = async () => Object.fromEntries((await loadFleet({ stateDir: sandbox.stateDir, processes, now: () => NOW }, { discover: false })).sessions.map((s) => [s.session_id, s]));
+const shown = async () =>
+  Object.fromEntries(
+    (await loadFleet({ stateDir: sandbox.stateDir, processes, now: () => NOW }, { discover: false })).sessions.map((s) => [
+      s.session_id,
+      s,
+    ]),
+  );
 
 describe("readers apply events still queued for a record", () => {
   it("a deferred final Stop: the record file says running, every reader says idle, and nothing is written", async () => {
@@ -96,8 +126,18 @@ describe("readers apply events still queued for a record", () => {
 
   it("shows a session whose only event so far is queued, and nothing for a migrated placeholder", async () => {
     queue(event("s2", "claude.session-start", "started", "session started"));
-    const placeholder = event("s3", "claude.prompt-submit", "running", "processing prompt", { identity: "unresolved", instanceId: "unresolved", pid: null, processStart: null, canonicalId: canonicalId("claude", "s3", "unresolved") });
-    writeRecord(sessionsDir, digest(placeholder), tombstoneFor(placeholder.canonicalId, canonicalId("claude", "s3", "pid:100@linux:boot:10000"), at(30)));
+    const placeholder = event("s3", "claude.prompt-submit", "running", "processing prompt", {
+      identity: "unresolved",
+      instanceId: "unresolved",
+      pid: null,
+      processStart: null,
+      canonicalId: canonicalId("claude", "s3", "unresolved"),
+    });
+    writeRecord(
+      sessionsDir,
+      digest(placeholder),
+      tombstoneFor(placeholder.canonicalId, canonicalId("claude", "s3", "pid:100@linux:boot:10000"), at(30)),
+    );
     queue(placeholder);
     expect(Object.keys(await shown())).toEqual(["s2"]);
   });

@@ -23,7 +23,9 @@ const SNAPSHOT_TRIES = 3;
 /** Every record of a listing, plus records that exist so far only as queued events, as readers should show them. */
 export function effectiveRecords(sessionsDir: string, listing: RecordListing, now: number): EffectiveRecord[] {
   const nowIso = new Date(now).toISOString();
-  const byDigest = new Map<string, EffectiveRecord>(listing.records.map(({ digest, record }: ListedRecord) => [digest, { digest, record, unwritten: 0 }]));
+  const byDigest = new Map<string, EffectiveRecord>(
+    listing.records.map(({ digest, record }: ListedRecord) => [digest, { digest, record, unwritten: 0 }]),
+  );
   for (const digest of listing.spools) {
     const applied = withQueued(sessionsDir, digest, byDigest.get(digest)?.record, now, nowIso);
     if (applied) byDigest.set(digest, applied);
@@ -36,7 +38,13 @@ export function effectiveRecords(sessionsDir: string, listing: RecordListing, no
  * read before and after the queue until both reads agree, so record and queue come from one moment: entries the
  * record's last write applied (`queue_applied`) may still be queued for an instant, and are skipped.
  */
-export function withQueued(sessionsDir: string, digest: string, listed: SessionRecord | undefined, now: number, nowIso: string): EffectiveRecord | undefined {
+export function withQueued(
+  sessionsDir: string,
+  digest: string,
+  listed: SessionRecord | undefined,
+  now: number,
+  nowIso: string,
+): EffectiveRecord | undefined {
   let entries = queuedEvents(sessionsDir, digest);
   if (entries.length === 0) return undefined;
   const path = recordPath(sessionsDir, digest);

@@ -14,7 +14,9 @@ export function readSeen(stateDir: string): SeenMarks {
   if (file.kind !== "json" || typeof file.value !== "object" || file.value === null) return {};
   const seen = (file.value as { seen?: unknown }).seen;
   if (typeof seen !== "object" || seen === null) return {};
-  return Object.fromEntries(Object.entries(seen).filter((entry): entry is [string, string] => typeof entry[1] === "string" && !Number.isNaN(Date.parse(entry[1]))));
+  return Object.fromEntries(
+    Object.entries(seen).filter((entry): entry is [string, string] => typeof entry[1] === "string" && !Number.isNaN(Date.parse(entry[1]))),
+  );
 }
 
 /** Best effort: a lost mark only means a session ranks as unseen a little longer. */

@@ -39,7 +39,10 @@ export interface Fleet {
  * Every session, checked and sorted; ended and stale ones included (callers filter). `discover` (default true) adds
  * running harness processes that have no record.
  */
-export async function loadFleet({ stateDir, processes, listProcesses, now: clock = Date.now }: FleetContext, { discover = true }: { discover?: boolean } = {}): Promise<Fleet> {
+export async function loadFleet(
+  { stateDir, processes, listProcesses, now: clock = Date.now }: FleetContext,
+  { discover = true }: { discover?: boolean } = {},
+): Promise<Fleet> {
   // Readers never create the state dir: one that does not exist yet simply holds no records.
   const dirs = stateDirsIfPresent(stateDir);
   if (!dirs.ok && dirs.reason !== "missing") return { sessions: [], invalid: [], seen: {}, problem: dirs.detail };
@@ -48,15 +51,25 @@ export async function loadFleet({ stateDir, processes, listProcesses, now: clock
   const [listing, discovered] = await Promise.all([
     Promise.resolve(listRecords(dirs.sessionsDir, now, validated)),
     // Loaded only when used: ps-list is not needed by status, next or the picker's first screen.
-    discover ? import("./discovery.ts").then(({ discoverProcesses }) => discoverProcesses({ processes, ...(listProcesses ? { list: listProcesses } : {}) })) : Promise.resolve([]),
+    discover
+      ? import("./discovery.ts").then(({ discoverProcesses }) =>
+          discoverProcesses({ processes, ...(listProcesses ? { list: listProcesses } : {}) }),
+        )
+      : Promise.resolve([]),
   ]);
   validated.save();
   // What no hook reported but the harness wrote itself (Esc in Claude Code, an API error in Codex): stated.ts.
   const stated = await applyStatedStates(listing.records, { stateDir, now: clock });
-  const records = stated.size === 0 ? listing.records : listing.records.map((listed) => ({ ...listed, record: stated.get(listed.digest) ?? listed.record }));
+  const records =
+    stated.size === 0
+      ? listing.records
+      : listing.records.map((listed) => ({ ...listed, record: stated.get(listed.digest) ?? listed.record }));
   // Many records usually share a few processes: look each PID up once.
   const byPid = new Map<number, ReturnType<ProcessSource["basics"]>>();
-  const cached: ProcessSource = { basics: (pid) => byPid.get(pid) ?? byPid.set(pid, processes.basics(pid)).get(pid)!, argv: (pid) => processes.argv(pid) };
+  const cached: ProcessSource = {
+    basics: (pid) => byPid.get(pid) ?? byPid.set(pid, processes.basics(pid)).get(pid)!,
+    argv: (pid) => processes.argv(pid),
+  };
   // Events still queued for a record (its lock was busy) are part of what it says: applied in memory, no lock taken.
   // The state machine is loaded only when something is queued or a process has two live records (rare): `status` runs
   // every few seconds.
@@ -85,14 +98,19 @@ export type QueryResult = { kind: "match"; session: SessionView } | { kind: "non
  * Resolve what a user typed: canonical id, PID, short-id prefix, native session id prefix; `extra` adds tiers (focus
  * adds directory and repo names). Tiers are tried in order; a tier with several matches is ambiguous, never a guess.
  */
-export function resolveQuery(sessions: readonly SessionView[], query: string, extra: readonly ((session: SessionView) => boolean)[] = []): QueryResult {
+export function resolveQuery(
+  sessions: readonly SessionView[],
+  query: string,
+  extra: readonly ((session: SessionView) => boolean)[] = [],
+): QueryResult {
   const trimmed = query.trim();
   if (trimmed === "") return { kind: "none" };
   const lower = trimmed.toLowerCase();
   const tiers: ((session: SessionView) => boolean)[] = [
     (session) => session.id === trimmed,
     (session) => /^\d+$/.test(trimmed) && session.pid === Number(trimmed),
-    (session) => (digestOf(session.id) ?? session.short_id).startsWith(lower) || (session.id.startsWith("fleet:") && session.id.startsWith(trimmed)),
+    (session) =>
+      (digestOf(session.id) ?? session.short_id).startsWith(lower) || (session.id.startsWith("fleet:") && session.id.startsWith(trimmed)),
     (session) => session.session_id !== "" && session.session_id.startsWith(trimmed),
     ...extra,
   ];

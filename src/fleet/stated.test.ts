@@ -13,7 +13,10 @@ import { readRecord, recordPath } from "../store/records.ts";
 import { loadFleet } from "./sessions.ts";
 
 const FIXTURES = join(import.meta.dirname, "..", "harnesses");
-const fixtureLines = (harness: string, name: string) => readFileSync(join(FIXTURES, harness, "fixtures", name), "utf8").trim().split("\n");
+const fixtureLines = (harness: string, name: string) =>
+  readFileSync(join(FIXTURES, harness, "fixtures", name), "utf8")
+    .trim()
+    .split("\n");
 const CLAUDE_SESSION = "64b94903-22ef-4f6c-899c-87be1ef87b9b";
 /** The captured Esc line (last line of the Claude fixture) and Codex's failed task_complete (last of its fixture). */
 const interruptedLine = fixtureLines("claude", "transcript-interrupted.jsonl").at(-1) as string;
@@ -40,7 +43,13 @@ const NOW = Date.parse("2026-12-01T06:49:00.000Z");
 
 async function running(overrides: Partial<SessionRecord> = {}): Promise<string> {
   return writeLiveRecord(sandbox.stateDir, CLAUDE_SESSION, { env: {} }, "/w", {
-    status: "running", last_event: "claude.tool-use", updated_at: T_RUNNING, status_changed_at: T_RUNNING, created_at: T_RUNNING, transcript_path: transcript, ...overrides,
+    status: "running",
+    last_event: "claude.tool-use",
+    updated_at: T_RUNNING,
+    status_changed_at: T_RUNNING,
+    created_at: T_RUNNING,
+    transcript_path: transcript,
+    ...overrides,
   });
 }
 
@@ -93,14 +102,23 @@ describe("hook gaps filled from the harness's own files", () => {
     const id = await running();
     const me = await linuxProcessSource().basics(process.pid);
     const procStart = me?.startToken.split(":").at(-1);
-    const captured = JSON.parse(readFileSync(join(FIXTURES, "claude", "fixtures", "session-state-idle.json"), "utf8")) as Record<string, unknown>;
+    const captured = JSON.parse(readFileSync(join(FIXTURES, "claude", "fixtures", "session-state-idle.json"), "utf8")) as Record<
+      string,
+      unknown
+    >;
     mkdirSync(join(config, "sessions"), { recursive: true });
     const statePath = join(config, "sessions", `${process.pid}.json`);
     // Another process that once had this pid: not ours, no change.
-    writeFileSync(statePath, JSON.stringify({ ...captured, pid: process.pid, procStart: `${procStart}1`, statusUpdatedAt: Date.parse(AFTER) }));
+    writeFileSync(
+      statePath,
+      JSON.stringify({ ...captured, pid: process.pid, procStart: `${procStart}1`, statusUpdatedAt: Date.parse(AFTER) }),
+    );
     await fleet();
     expect(stored(id)).toMatchObject({ status: "running" });
-    writeFileSync(statePath, JSON.stringify({ ...captured, pid: process.pid, procStart, status: "busy", statusUpdatedAt: Date.parse(AFTER) }));
+    writeFileSync(
+      statePath,
+      JSON.stringify({ ...captured, pid: process.pid, procStart, status: "busy", statusUpdatedAt: Date.parse(AFTER) }),
+    );
     await fleet();
     expect(stored(id)).toMatchObject({ status: "running" });
     writeFileSync(statePath, JSON.stringify({ ...captured, pid: process.pid, procStart, statusUpdatedAt: Date.parse(AFTER) }));
@@ -112,12 +130,22 @@ describe("hook gaps filled from the harness's own files", () => {
     mkdirSync(join(sandbox.home, ".codex", "sessions"), { recursive: true });
     writeFileSync(rollout, fixtureLines("codex", "rollout-api-error.jsonl").slice(0, -1).join("\n") + "\n");
     const id = await writeLiveRecord(sandbox.stateDir, "01a2305c-f430-7af0-a81d-69356cb0bf00", { env: {} }, "/w", {
-      harness: "codex", status: "running", last_event: "codex.prompt-submit", updated_at: T_RUNNING, status_changed_at: T_RUNNING, created_at: T_RUNNING, transcript_path: rollout,
+      harness: "codex",
+      status: "running",
+      last_event: "codex.prompt-submit",
+      updated_at: T_RUNNING,
+      status_changed_at: T_RUNNING,
+      created_at: T_RUNNING,
+      transcript_path: rollout,
     });
     await fleet();
     expect(stored(id)).toMatchObject({ status: "running" });
     appendFileSync(rollout, stamped(failedLine, AFTER));
-    expect((await fleet()).sessions[0]).toMatchObject({ status: "error", last_event: "codex.turn-failed", detail: expect.stringContaining("FAILAPI") });
+    expect((await fleet()).sessions[0]).toMatchObject({
+      status: "error",
+      last_event: "codex.turn-failed",
+      detail: expect.stringContaining("FAILAPI"),
+    });
   });
 
   it("a transcript that is missing or unreadable is no fact", async () => {

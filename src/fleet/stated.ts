@@ -39,7 +39,11 @@ export async function applyStatedStates(records: readonly ListedRecord[], contex
     if (!reader) continue;
     const fact = latest([processStateFact(reader, record), transcriptFact(reader, record, digest, context)]);
     if (!fact) continue;
-    const outcome = await applyToStore(statedEvent(record, fact.fact, fact.source), { stateDir: context.stateDir, now: context.now, lockBoundMs: LOCK_BOUND_MS });
+    const outcome = await applyToStore(statedEvent(record, fact.fact, fact.source), {
+      stateDir: context.stateDir,
+      now: context.now,
+      lockBoundMs: LOCK_BOUND_MS,
+    });
     if (!outcome.ok || outcome.action !== "written") continue;
     const read = readRecord(recordPath(sessionsDirOf(context.stateDir), digest), context.now());
     if (read.kind === "record") changed.set(digest, read.record);
@@ -55,7 +59,11 @@ function latest(facts: readonly (SourcedFact | undefined)[]): SourcedFact | unde
   return best;
 }
 
-const subjectOf = (record: SessionRecord): StatedSubject => ({ sessionId: record.session_id, pid: record.pid, processStart: record.process_start });
+const subjectOf = (record: SessionRecord): StatedSubject => ({
+  sessionId: record.session_id,
+  pid: record.pid,
+  processStart: record.process_start,
+});
 
 function processStateFact(reader: StatedStateReader, record: SessionRecord): SourcedFact | undefined {
   if (!reader.processState || record.pid === null || !record.transcript_path) return undefined;
@@ -86,7 +94,8 @@ function transcriptFact(reader: StatedStateReader, record: SessionRecord, digest
     }
     found = reader.interpretLine(value, subject) ?? found;
   }
-  if (!previous || previous.offset !== read.cursor.offset || previous.tail !== read.cursor.tail || previous.ino !== read.cursor.ino) saveCursor(context.stateDir, where, read.cursor);
+  if (!previous || previous.offset !== read.cursor.offset || previous.tail !== read.cursor.tail || previous.ino !== read.cursor.ino)
+    saveCursor(context.stateDir, where, read.cursor);
   return found ? { fact: found, source: "transcript" } : undefined;
 }
 

@@ -16,7 +16,10 @@ export interface UiWorldContext {
 }
 
 /** The UI that shows `session` and its terminal, or why it cannot be told; `undefined` when the harness cannot look. */
-export async function locateSessionUi(session: SessionView, { processes, listProcesses = () => psList({ all: false }), environOf = linuxEnvironOf }: UiWorldContext): Promise<UiLocation | undefined> {
+export async function locateSessionUi(
+  session: SessionView,
+  { processes, listProcesses = () => psList({ all: false }), environOf = linuxEnvironOf }: UiWorldContext,
+): Promise<UiLocation | undefined> {
   const locate = findHarness(session.harness)?.locateUi;
   if (!locate) return undefined;
   return locate({ session_id: session.session_id, pid: session.pid }, { list: listProcesses, processes, environOf });

@@ -80,7 +80,9 @@ export function viewOfDiscovered(found: DiscoveredProcess, nowIso: string): Sess
     stale_reason: "",
     pid: found.pid,
     cwd: found.cwd ?? "",
-    detail: found.sharedDaemonRunning ? `running; its hooks may report through the ${harnessName} shared daemon` : "running, no hook events yet",
+    detail: found.sharedDaemonRunning
+      ? `running; its hooks may report through the ${harnessName} shared daemon`
+      : "running, no hook events yet",
     tool: "",
     last_event: "",
     created_at: nowIso,

@@ -29,7 +29,11 @@ describe("waitForSession", () => {
 
   it("times out, and says when the session ended first", async () => {
     await writeLiveRecord(sandbox.stateDir, "s-wait", { env: {} }, "/w/app", { status: "running" });
-    expect(await waitForSession(context, "s-wait", "waiting", 50)).toMatchObject({ ok: false, reason: "timeout", session: { status: "running" } });
+    expect(await waitForSession(context, "s-wait", "waiting", 50)).toMatchObject({
+      ok: false,
+      reason: "timeout",
+      session: { status: "running" },
+    });
     const ending = waitForSession(context, "s-wait", "waiting", 10_000);
     setTimeout(() => void writeLiveRecord(sandbox.stateDir, "s-wait", { env: {} }, "/w/app", { status: "ended" }), 100);
     expect(await ending).toMatchObject({ ok: false, reason: "ended" });
@@ -37,6 +41,10 @@ describe("waitForSession", () => {
   });
 
   it("reports a query that matches nothing like every other query", async () => {
-    expect(await waitForSession(context, "nothing-here", "idle", 50)).toMatchObject({ ok: false, reason: "not-found", detail: 'no session matches "nothing-here"' });
+    expect(await waitForSession(context, "nothing-here", "idle", 50)).toMatchObject({
+      ok: false,
+      reason: "not-found",
+      detail: 'no session matches "nothing-here"',
+    });
   });
 });

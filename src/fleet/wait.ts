@@ -25,7 +25,13 @@ export function reaches(session: SessionView, until: WaitTarget): boolean {
   return session.status === until;
 }
 
-export async function waitForSession(context: FleetContext, query: string, until: WaitTarget, timeoutMs: number, signal?: AbortSignal): Promise<WaitResult> {
+export async function waitForSession(
+  context: FleetContext,
+  query: string,
+  until: WaitTarget,
+  timeoutMs: number,
+  signal?: AbortSignal,
+): Promise<WaitResult> {
   const found = await findSession(context, query);
   if (!found.ok) return found;
   // The deadline is real time, whatever clock the records are judged by (tests freeze that one).
@@ -44,7 +50,13 @@ export async function waitForSession(context: FleetContext, query: string, until
       if (reaches(session, until)) return { ok: true, outcome: "reached", session };
       if (session.status === "ended") return { ok: false, reason: "ended", detail: `the session ended before it was ${until}`, session };
       const left = deadline - performance.now();
-      if (left <= 0 || signal?.aborted) return { ok: false, reason: "timeout", detail: `the session was still ${session.status} after ${Math.round(timeoutMs / 1000)} s`, session };
+      if (left <= 0 || signal?.aborted)
+        return {
+          ok: false,
+          reason: "timeout",
+          detail: `the session was still ${session.status} after ${Math.round(timeoutMs / 1000)} s`,
+          session,
+        };
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, Math.min(RECHECK_MS, left));
         wake = () => {

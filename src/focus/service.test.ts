@@ -28,13 +28,35 @@ const backend: FocusBackend<string> = {
 };
 const never: FocusBackend<string> = { ...backend, id: "never", detect: () => undefined };
 
-function put(session: string, pid: number | null, extra: Partial<SessionRecord> = {}, terminal: Terminal = { env: { FAKE_TARGET: session } }): string {
+function put(
+  session: string,
+  pid: number | null,
+  extra: Partial<SessionRecord> = {},
+  terminal: Terminal = { env: { FAKE_TARGET: session } },
+): string {
   const id = canonicalId("claude", session, `pid:${pid}`);
   const now = new Date().toISOString();
   writeRecord(sessionsDir, digestOf(id) as string, {
-    schema_version: 1, canonical_id: id, harness: "claude", session_id: session, instance_id: `pid:${pid}`, identity: pid === null ? "unresolved" : "process", pid,
-    process_start: pid === null ? null : `linux:boot:${pid}00`, cwd: `/work/${session}`, status: "waiting", detail: "", tool: "", sequence: null, arrival_sequence: 1,
-    last_event: "claude.permission-request", created_at: now, updated_at: now, status_changed_at: now, terminal, ...extra,
+    schema_version: 1,
+    canonical_id: id,
+    harness: "claude",
+    session_id: session,
+    instance_id: `pid:${pid}`,
+    identity: pid === null ? "unresolved" : "process",
+    pid,
+    process_start: pid === null ? null : `linux:boot:${pid}00`,
+    cwd: `/work/${session}`,
+    status: "waiting",
+    detail: "",
+    tool: "",
+    sequence: null,
+    arrival_sequence: 1,
+    last_event: "claude.permission-request",
+    created_at: now,
+    updated_at: now,
+    status_changed_at: now,
+    terminal,
+    ...extra,
   });
   return id;
 }
@@ -68,8 +90,18 @@ describe("focusSession", () => {
     ["stale: the process is gone", () => put("gone", 999), "gone", /stale: process 999 is gone/],
     ["ended", () => put("over", 100, { status: "ended" }), "over", /has ended/],
     ["unresolved identity", () => put("unknown", null), "unknown", /never identified/],
-    ["Codex shared daemon", () => put("shared", 100, {}, { env: {}, unprovable: "Codex CLI shared daemon" }), "shared", /no provable terminal target: Codex CLI shared daemon/],
-    ["no terminal a backend knows", () => put("desktop", 100, {}, { env: { TERM_PROGRAM: "vscode" } }), "desktop", /no terminal target recorded/],
+    [
+      "Codex shared daemon",
+      () => put("shared", 100, {}, { env: {}, unprovable: "Codex CLI shared daemon" }),
+      "shared",
+      /no provable terminal target: Codex CLI shared daemon/,
+    ],
+    [
+      "no terminal a backend knows",
+      () => put("desktop", 100, {}, { env: { TERM_PROGRAM: "vscode" } }),
+      "desktop",
+      /no terminal target recorded/,
+    ],
   ])("refuses %s as unavailable, without asking a backend", async (_name, setup, query, detail) => {
     setup();
     const result = await focus(query);
@@ -109,15 +141,34 @@ describe("a session under a shared daemon (unprovable terminal)", () => {
     const id = canonicalId("codex", SESSION, "pid:100");
     const now = new Date().toISOString();
     writeRecord(sessionsDir, digestOf(id) as string, {
-      schema_version: 1, canonical_id: id, harness: "codex", session_id: SESSION, instance_id: "pid:100", identity: "process", pid: 100,
-      process_start: "linux:boot:10000", cwd: "/work/daemon", status: "idle", detail: "", tool: "", sequence: null, arrival_sequence: 1,
-      last_event: "codex.stop", created_at: now, updated_at: now, status_changed_at: now, terminal: { env: {}, unprovable },
+      schema_version: 1,
+      canonical_id: id,
+      harness: "codex",
+      session_id: SESSION,
+      instance_id: "pid:100",
+      identity: "process",
+      pid: 100,
+      process_start: "linux:boot:10000",
+      cwd: "/work/daemon",
+      status: "idle",
+      detail: "",
+      tool: "",
+      sequence: null,
+      arrival_sequence: 1,
+      last_event: "codex.stop",
+      created_at: now,
+      updated_at: now,
+      status_changed_at: now,
+      terminal: { env: {}, unprovable },
     });
     return id;
   }
 
   const focusUnder = (uiArgs: string[]) => {
-    const rows = [fakeProcess(100, 1, "codex", ["codex", "app-server", "--managed-daemon"]), fakeProcess(300, 1, "codex", ["codex", ...uiArgs])];
+    const rows = [
+      fakeProcess(100, 1, "codex", ["codex", "app-server", "--managed-daemon"]),
+      fakeProcess(300, 1, "codex", ["codex", ...uiArgs]),
+    ];
     return focusSession(SESSION.slice(0, 8), {
       stateDir: sandbox.stateDir,
       processes: fakeProcessSource(rows),

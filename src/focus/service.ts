@@ -4,12 +4,20 @@ import { BACKENDS } from "../../backends/registry.ts";
 import { linuxEnvironOf } from "../core/environ.ts";
 import { run as defaultRun, type Runner } from "../core/exec.ts";
 import type { Terminal } from "../core/schema.ts";
-import { failed, skipped, type BackendOutcome, type FocusContext, type RegisteredBackend, type FocusResult, type FocusState, type Operation } from "./contract.ts";
+import {
+  failed,
+  skipped,
+  type BackendOutcome,
+  type FocusContext,
+  type RegisteredBackend,
+  type FocusResult,
+  type FocusState,
+  type Operation,
+} from "./contract.ts";
 import { findSession, type FleetContext } from "../fleet/queries.ts";
 import { markSeen } from "../fleet/seen.ts";
 import { locateSessionUi } from "../fleet/ui-terminal.ts";
 import type { SessionView } from "../fleet/view.ts";
-
 
 export interface FocusServiceContext extends FleetContext {
   readonly env?: NodeJS.ProcessEnv;
@@ -25,19 +33,48 @@ export interface FocusServiceContext extends FleetContext {
 const notTried = skipped("not attempted");
 
 function result(state: FocusState, detail: string, extra: Partial<FocusResult> = {}): FocusResult {
-  return { state, session: null, backend: null, target: "", located: false, selection: notTried, activation: notTried, detail, candidates: [], ...extra };
+  return {
+    state,
+    session: null,
+    backend: null,
+    target: "",
+    located: false,
+    selection: notTried,
+    activation: notTried,
+    detail,
+    candidates: [],
+    ...extra,
+  };
 }
 
 export async function focusSession(query: string, options: FocusServiceContext): Promise<FocusResult> {
   const found = await findSession(options, query);
-  if (!found.ok) return found.reason === "state-dir" ? result("unavailable", found.detail) : result(found.reason, found.detail, found.reason === "ambiguous" ? { candidates: [...found.candidates] } : {});
+  if (!found.ok)
+    return found.reason === "state-dir"
+      ? result("unavailable", found.detail)
+      : result(found.reason, found.detail, found.reason === "ambiguous" ? { candidates: [...found.candidates] } : {});
   return focusView(found.session, options);
 }
 
 /** Focus a session already resolved from a fresh listing (as `next` has one), without listing again. */
 export async function focusView(session: SessionView, options: FocusServiceContext): Promise<FocusResult> {
-  const { stateDir, env = process.env, client, run = defaultRun, platform = process.platform, backends = BACKENDS, environOf = linuxEnvironOf } = options;
-  const summary = { id: session.id, short_id: session.short_id, harness: session.harness, cwd: session.cwd, status: session.status, pid: session.pid };
+  const {
+    stateDir,
+    env = process.env,
+    client,
+    run = defaultRun,
+    platform = process.platform,
+    backends = BACKENDS,
+    environOf = linuxEnvironOf,
+  } = options;
+  const summary = {
+    id: session.id,
+    short_id: session.short_id,
+    harness: session.harness,
+    cwd: session.cwd,
+    status: session.status,
+    pid: session.pid,
+  };
   const unavailable = (detail: string) => result("unavailable", detail, { session: summary });
   if (session.stale) return unavailable(`stale: ${session.stale_reason}; not focusing whatever now lives in its terminal`);
   if (session.status === "ended") return unavailable("the session has ended");
@@ -47,7 +84,11 @@ export async function focusView(session: SessionView, options: FocusServiceConte
   let via = "";
   if (terminal.unprovable) {
     // The harness may find the UI that shows this session from exact evidence, read now; otherwise say why not.
-    const ui = await (options.locateUi ?? locateSessionUi)(session, { processes: options.processes, environOf, ...(options.listProcesses ? { listProcesses: options.listProcesses } : {}) });
+    const ui = await (options.locateUi ?? locateSessionUi)(session, {
+      processes: options.processes,
+      environOf,
+      ...(options.listProcesses ? { listProcesses: options.listProcesses } : {}),
+    });
     if (!ui?.ok) return unavailable(`no provable terminal target: ${terminal.unprovable}${ui ? `; ${ui.reason}` : ""}`);
     terminal = ui.terminal;
     via = `the terminal of ${ui.evidence}`;
@@ -56,16 +97,30 @@ export async function focusView(session: SessionView, options: FocusServiceConte
   for (const backend of backends) {
     const target = backend.locate(terminal);
     if (target === undefined) continue;
-    const context: FocusContext = { run, env, client, platform, environOf, raiseOuter: (outerEnv) => raiseOuter(outerEnv, backends, context) };
+    const context: FocusContext = {
+      run,
+      env,
+      client,
+      platform,
+      environOf,
+      raiseOuter: (outerEnv) => raiseOuter(outerEnv, backends, context),
+    };
     // The backend that captured the target decides; a failure is reported, never retried through another backend.
     const outcome = await target.focus(context);
     const reached = resultOf(outcome);
-    const focused: FocusResult = { ...reached, detail: [via, reached.detail].filter(Boolean).join("; "), session: summary, backend: backend.id };
+    const focused: FocusResult = {
+      ...reached,
+      detail: [via, reached.detail].filter(Boolean).join("; "),
+      session: summary,
+      backend: backend.id,
+    };
     // The user has now seen it: an idle session stops ranking as "done, unseen" in the picker and `next`.
     if (focused.state === "complete" || focused.state === "partial") markSeen(stateDir, session.id);
     return focused;
   }
-  return unavailable("no terminal target recorded: the session did not run in a supported terminal (tmux, GNU screen, kitty, WezTerm, iTerm2, Terminal.app, X11)");
+  return unavailable(
+    "no terminal target recorded: the session did not run in a supported terminal (tmux, GNU screen, kitty, WezTerm, iTerm2, Terminal.app, X11)",
+  );
 }
 
 export function stateOf(outcome: Pick<BackendOutcome, "located" | "selection" | "activation" | "unavailable">): FocusState {
@@ -77,8 +132,18 @@ export function stateOf(outcome: Pick<BackendOutcome, "located" | "selection" | 
 
 function resultOf(outcome: BackendOutcome): FocusResult {
   const state = stateOf(outcome);
-  const detail = outcome.unavailable ?? [outcome.selection, outcome.activation].filter((operation) => operation.attempted || !operation.succeeded).map((operation) => operation.detail).join("; ");
-  return result(state, detail, { target: outcome.target, located: outcome.located, selection: outcome.selection, activation: outcome.activation });
+  const detail =
+    outcome.unavailable ??
+    [outcome.selection, outcome.activation]
+      .filter((operation) => operation.attempted || !operation.succeeded)
+      .map((operation) => operation.detail)
+      .join("; ");
+  return result(state, detail, {
+    target: outcome.target,
+    located: outcome.located,
+    selection: outcome.selection,
+    activation: outcome.activation,
+  });
 }
 
 /** Raise the outer terminal window of a tmux/screen client through the first backend that recognises its environment. */
@@ -87,7 +152,9 @@ async function raiseOuter(env: Record<string, string>, backends: readonly Regist
     const raised = await backend.raise(env, context);
     if (raised) return raised;
   }
-  return failed("the client's terminal is not one tongs-agents can raise (no kitty, WezTerm, iTerm2, Terminal.app or X11 window id in its environment)");
+  return failed(
+    "the client's terminal is not one tongs-agents can raise (no kitty, WezTerm, iTerm2, Terminal.app or X11 window id in its environment)",
+  );
 }
 
 /** A boolean convenience for scripts: did at least one operation succeed? The CLI and MCP use the structured result. */

@@ -104,4 +104,6 @@ export interface UiWorld {
   readonly environOf: (pid: number) => Promise<Record<string, string> | undefined>;
 }
 
-export type UiLocation = { readonly ok: true; readonly pid: number; readonly terminal: Terminal; readonly evidence: string } | { readonly ok: false; readonly reason: string };
+export type UiLocation =
+  | { readonly ok: true; readonly pid: number; readonly terminal: Terminal; readonly evidence: string }
+  | { readonly ok: false; readonly reason: string };

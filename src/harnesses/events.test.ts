@@ -17,7 +17,14 @@ describe("native aliases", () => {
     ["tool-failed", { tool_name: "Bash", error: "exit 1" }, "running", "Bash failed", "Bash", "tool-end"],
     ["permission-request", { tool_name: "Bash" }, "waiting", "permission: Bash", "Bash", "permission"],
     ["permission-request", {}, "waiting", "permission requested", "", "permission"],
-    ["notification", { notification_type: "permission_prompt", message: "Claude needs your permission" }, "waiting", "permission requested", "", "permission"],
+    [
+      "notification",
+      { notification_type: "permission_prompt", message: "Claude needs your permission" },
+      "waiting",
+      "permission requested",
+      "",
+      "permission",
+    ],
     ["notification", { notification_type: "elicitation_dialog" }, "waiting", "waiting for user input", "", "input"],
 
     ["stop", { last_assistant_message: "Done.\nAll tests pass." }, "idle", "Done. All tests pass.", "", "clear"],
@@ -32,8 +39,12 @@ describe("native aliases", () => {
   });
 
   it("carries the harness's tool_use_id of a tool call, and drops one it cannot keep (never rejecting the event)", () => {
-    expect(interpretNative("tool-use", { ...base, tool_name: "Read", tool_use_id: "toolu_01" })).toMatchObject({ transition: { toolUseId: "toolu_01" } });
-    expect(interpretNative("tool-done", { ...base, tool_name: "Read", tool_use_id: "call_9" })).toMatchObject({ transition: { toolUseId: "call_9" } });
+    expect(interpretNative("tool-use", { ...base, tool_name: "Read", tool_use_id: "toolu_01" })).toMatchObject({
+      transition: { toolUseId: "toolu_01" },
+    });
+    expect(interpretNative("tool-done", { ...base, tool_name: "Read", tool_use_id: "call_9" })).toMatchObject({
+      transition: { toolUseId: "call_9" },
+    });
     for (const bad of [42, "", "x".repeat(129), "a\u0000b", { id: 1 }]) {
       const result = interpretNative("tool-done", { ...base, tool_name: "Read", tool_use_id: bad });
       expect(result.kind === "apply" && "toolUseId" in result.transition).toBe(false);
@@ -41,7 +52,10 @@ describe("native aliases", () => {
   });
 
   it("the idle reminder (idle_prompt) sets idle but never replaces an error", () => {
-    expect(interpretNative("notification", { ...base, notification_type: "idle_prompt" })).toEqual({ kind: "apply", transition: { status: "idle", detail: "waiting for the next prompt", tool: "", yieldsTo: ["error"], wait: "clear" } });
+    expect(interpretNative("notification", { ...base, notification_type: "idle_prompt" })).toEqual({
+      kind: "apply",
+      transition: { status: "idle", detail: "waiting for the next prompt", tool: "", yieldsTo: ["error"], wait: "clear" },
+    });
   });
 
   it("ignores notification types that are not a state change", () => {
@@ -84,7 +98,14 @@ describe("normalized fleet events", () => {
     expect(waitOf("pi.ui-prompt-start", "waiting")).toBe("input");
     expect(waitOf("pi.ui-prompt-end", "running")).toBe("answered");
     expect(waitOf("pi.tool-execution-start", "running")).toBe("none");
-    for (const [id, status] of [["pi.agent-start", "running"], ["pi.before-agent-start", "running"], ["pi.agent-end", "idle"], ["pi.agent-settled", "idle"], ["pi.session-start", "started"], ["pi.session-shutdown", "ended"]] as const) {
+    for (const [id, status] of [
+      ["pi.agent-start", "running"],
+      ["pi.before-agent-start", "running"],
+      ["pi.agent-end", "idle"],
+      ["pi.agent-settled", "idle"],
+      ["pi.session-start", "started"],
+      ["pi.session-shutdown", "ended"],
+    ] as const) {
       expect(waitOf(id, status)).toBe("clear");
     }
   });

@@ -31,7 +31,10 @@ function toolUseId(payload: NativePayload): { toolUseId?: string } {
   return typeof id === "string" && id !== "" && isStorableText(id) && byteLength(id) <= LIMITS.toolUseIdBytes ? { toolUseId: id } : {};
 }
 
-const fixed = (status: LifecycleStatus, detail: string, wait?: WaitEffect): Interpretation => ({ kind: "apply", transition: { status, detail, tool: "", ...(wait ? { wait } : {}) } });
+const fixed = (status: LifecycleStatus, detail: string, wait?: WaitEffect): Interpretation => ({
+  kind: "apply",
+  transition: { status, detail, tool: "", ...(wait ? { wait } : {}) },
+});
 
 // Waits (docs/contract.md, "Waiting"): a permission request or a question opens one; it closes when the tool that asked
 // finishes or fails, or the turn ends, or a new prompt arrives. Another tool finishing meanwhile leaves it open.
@@ -48,17 +51,38 @@ export function interpretNative(alias: NativeAlias, payload: NativePayload): Int
     case "tool-done": {
       // PostToolUse: back to running, so "waiting" does not stick after the user approved the tool that asked.
       const tool = toolName(payload);
-      return { kind: "apply", transition: { status: "running", detail: tool === "" ? "tool finished" : `${tool} finished`, tool, wait: "tool-end", ...toolUseId(payload) } };
+      return {
+        kind: "apply",
+        transition: {
+          status: "running",
+          detail: tool === "" ? "tool finished" : `${tool} finished`,
+          tool,
+          wait: "tool-end",
+          ...toolUseId(payload),
+        },
+      };
     }
     case "tool-failed": {
       // PostToolUseFailure (Claude Code fires PostToolUse only for a tool that succeeded).
       const tool = toolName(payload);
-      return { kind: "apply", transition: { status: "running", detail: tool === "" ? "tool failed" : `${tool} failed`, tool, wait: "tool-end", ...toolUseId(payload) } };
+      return {
+        kind: "apply",
+        transition: {
+          status: "running",
+          detail: tool === "" ? "tool failed" : `${tool} failed`,
+          tool,
+          wait: "tool-end",
+          ...toolUseId(payload),
+        },
+      };
     }
     case "permission-request": {
       // Neither Claude Code 2.1.332 nor Codex 0.171.0 sends tool_use_id here: the tool is linked by name (waits.ts).
       const tool = toolName(payload);
-      return { kind: "apply", transition: { status: "waiting", detail: tool === "" ? "permission requested" : `permission: ${tool}`, tool, wait: "permission" } };
+      return {
+        kind: "apply",
+        transition: { status: "waiting", detail: tool === "" ? "permission requested" : `permission: ${tool}`, tool, wait: "permission" },
+      };
     }
     case "notification":
       switch (payload.notification_type) {
@@ -69,9 +93,15 @@ export function interpretNative(alias: NativeAlias, payload: NativePayload): Int
           return fixed("waiting", "waiting for user input", "input");
         case "idle_prompt":
           // Claude sends it about a minute after any turn, failed ones included: an error stays until the next turn.
-          return { kind: "apply", transition: { status: "idle", detail: "waiting for the next prompt", tool: "", yieldsTo: ["error"], wait: "clear" } };
+          return {
+            kind: "apply",
+            transition: { status: "idle", detail: "waiting for the next prompt", tool: "", yieldsTo: ["error"], wait: "clear" },
+          };
         default:
-          return { kind: "ignore", reason: `notification type ${JSON.stringify(truncateBytes(String(payload.notification_type ?? ""), 64))} is not a state change` };
+          return {
+            kind: "ignore",
+            reason: `notification type ${JSON.stringify(truncateBytes(String(payload.notification_type ?? ""), 64))} is not a state change`,
+          };
       }
     case "stop": {
       const message = payload.last_assistant_message;
@@ -93,11 +123,16 @@ export type FleetEventCheck = { ok: true; eventName: string; transition: Transit
 /** The normalized payload's event must be namespaced to this harness, allowlisted, and carry a state it allows. */
 export function interpretFleetEvent(harness: Harness, payload: FleetEvent): FleetEventCheck {
   const match = EVENT_ID_PATTERN.exec(payload.event_id);
-  if (!match || match[1] !== harness.id) return { ok: false, detail: `event_id ${payload.event_id} is not in the ${harness.id}. namespace` };
+  if (!match || match[1] !== harness.id)
+    return { ok: false, detail: `event_id ${payload.event_id} is not in the ${harness.id}. namespace` };
   const eventName = match[2] as string;
   const allowed = harness.emitterEvents?.[eventName];
   if (!allowed) return { ok: false, detail: `unsupported event ${payload.event_id}` };
   if (!allowed.includes(payload.status)) return { ok: false, detail: `${payload.event_id} cannot set status ${payload.status}` };
   const wait = harness.emitterWaits?.[eventName];
-  return { ok: true, eventName, transition: { status: payload.status, detail: payload.detail, tool: payload.tool, ...(wait ? { wait } : {}) } };
+  return {
+    ok: true,
+    eventName,
+    transition: { status: payload.status, detail: payload.detail, tool: payload.tool, ...(wait ? { wait } : {}) },
+  };
 }

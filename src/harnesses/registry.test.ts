@@ -17,6 +17,8 @@ describe("the harness registry and the installers agree", () => {
     expect(new Set(ids).size).toBe(ids.length);
     for (const id of ids) expect(HARNESSES.map((harness) => harness.id)).toContain(id);
     // An extension harness installs no hooks.
-    for (const installer of INSTALLERS) if (installer.hooks === undefined) expect(HARNESSES.find((harness) => harness.id === installer.id)?.capabilities).toContain("extension");
+    for (const installer of INSTALLERS)
+      if (installer.hooks === undefined)
+        expect(HARNESSES.find((harness) => harness.id === installer.id)?.capabilities).toContain("extension");
   });
 });

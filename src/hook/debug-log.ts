@@ -25,7 +25,11 @@ export function appendDebugLog(stateDir: string, entry: Record<string, unknown>,
     const line = `${truncateBytes(JSON.stringify({ time: new Date().toISOString(), pid: process.pid, ...entry }), LINE_MAX_BYTES)}\n`;
     // Non-blocking: a FIFO planted as hook.log would block a plain open (no reader) or write (full pipe) for good, and
     // the hook's watchdog is a timer that cannot fire while the thread is blocked. Only a regular file is written.
-    const fd = openSync(path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW | constants.O_NONBLOCK, 0o600);
+    const fd = openSync(
+      path,
+      constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW | constants.O_NONBLOCK,
+      0o600,
+    );
     try {
       if (fstatSync(fd).isFile()) writeSync(fd, line);
     } finally {

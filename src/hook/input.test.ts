@@ -36,7 +36,13 @@ const claudePostToolUse = (response: string) => ({
 describe("nativePayload", () => {
   it("keeps only the members a record needs (tool_use_id too: it ties a permission to its tool)", () => {
     const value = valueOf(nativePayload(bytes({ ...claudePostToolUse("out"), notification_type: "x", prompt: "secret" })));
-    expect(value).toEqual({ session_id: "7582db2d-8713-44b4-b330-3fa18e456246", cwd: "/home/user/project", tool_name: "Bash", tool_use_id: "toolu_1", notification_type: "x" });
+    expect(value).toEqual({
+      session_id: "7582db2d-8713-44b4-b330-3fa18e456246",
+      cwd: "/home/user/project",
+      tool_name: "Bash",
+      tool_use_id: "toolu_1",
+      notification_type: "x",
+    });
   });
 
   it("reads the issue's payloads (an 80 KB tool response, a 70 KB reply) to the same transitions as the whole payload", () => {
@@ -57,11 +63,25 @@ describe("nativePayload", () => {
     const text = fc.array(words, { maxLength: 4000 }).map((parts) => parts.join(""));
     const aliases: NativeAlias[] = ["tool-use", "tool-done", "permission-request", "notification", "stop"];
     fc.assert(
-      fc.property(fc.constantFrom(...aliases), text, text, fc.constantFrom("permission_prompt", "idle_prompt", "other"), fc.integer({ min: 0, max: 200_000 }), (alias, message, tool, type, bulk) => {
-        const payload = { session_id: "s", cwd: "/w", tool_name: tool, tool_input: { content: "y".repeat(bulk) }, last_assistant_message: message, notification_type: type };
-        const kept = NativePayloadSchema.parse(valueOf(nativePayload(bytes(payload))));
-        expect(interpretNative(alias, kept)).toEqual(interpretNative(alias, NativePayloadSchema.parse(payload)));
-      }),
+      fc.property(
+        fc.constantFrom(...aliases),
+        text,
+        text,
+        fc.constantFrom("permission_prompt", "idle_prompt", "other"),
+        fc.integer({ min: 0, max: 200_000 }),
+        (alias, message, tool, type, bulk) => {
+          const payload = {
+            session_id: "s",
+            cwd: "/w",
+            tool_name: tool,
+            tool_input: { content: "y".repeat(bulk) },
+            last_assistant_message: message,
+            notification_type: type,
+          };
+          const kept = NativePayloadSchema.parse(valueOf(nativePayload(bytes(payload))));
+          expect(interpretNative(alias, kept)).toEqual(interpretNative(alias, NativePayloadSchema.parse(payload)));
+        },
+      ),
       { numRuns: 200 },
     );
   });
@@ -77,7 +97,11 @@ describe("nativePayload", () => {
     const at = (buffer: Buffer, text: string) => buffer.indexOf(text) + text.length;
 
     it("identity and tool name read whole before a cut inside the tool response", () => {
-      expect(valueOf(nativePayload(cutAt(post, 50_000)))).toEqual({ session_id: "7582db2d-8713-44b4-b330-3fa18e456246", cwd: "/home/user/project", tool_name: "Bash" });
+      expect(valueOf(nativePayload(cutAt(post, 50_000)))).toEqual({
+        session_id: "7582db2d-8713-44b4-b330-3fa18e456246",
+        cwd: "/home/user/project",
+        tool_name: "Bash",
+      });
       expect(valueOf(nativePayload(cutAt(post, 50_000, "deadline")))).toMatchObject({ tool_name: "Bash" });
     });
 
@@ -97,18 +121,38 @@ describe("nativePayload", () => {
     });
 
     it("the same bytes ending because the writer closed stdin are not JSON", () => {
-      expect(nativePayload(cutAt(post, 50_000, "eof"))).toMatchObject({ ok: false, stage: "input", detail: expect.stringContaining("not JSON") });
+      expect(nativePayload(cutAt(post, 50_000, "eof"))).toMatchObject({
+        ok: false,
+        stage: "input",
+        detail: expect.stringContaining("not JSON"),
+      });
     });
   });
 
   it.each<[string, string | Buffer, InputValue]>([
     ["empty", "", { ok: false, stage: "input", detail: "input is empty" }],
     ["garbage", "\u0000garbage", { ok: false, stage: "input", detail: "input is not JSON: unexpected byte at 0" }],
-    ["data after the object", '{"session_id":"s","cwd":"/w"} {}', { ok: false, stage: "input", detail: "input is not JSON: data after the object at byte 30" }],
+    [
+      "data after the object",
+      '{"session_id":"s","cwd":"/w"} {}',
+      { ok: false, stage: "input", detail: "input is not JSON: data after the object at byte 30" },
+    ],
     ["an array", "[1]", { ok: false, stage: "schema", detail: "payload: not a JSON object" }],
-    ["a repeated key", '{"session_id":"a","cwd":"/w","session_id":"b"}', { ok: false, stage: "schema", detail: "session_id: appears more than once" }],
-    ["a session id far too long", bytes({ session_id: "s".repeat(4000), cwd: "/w" }), { ok: false, stage: "schema", detail: "session_id: longer than 512 bytes" }],
-    ["a large non-string", bytes({ session_id: "s", cwd: "/w", tool_name: { big: "x".repeat(2000) } }), { ok: false, stage: "schema", detail: "tool_name: not a string" }],
+    [
+      "a repeated key",
+      '{"session_id":"a","cwd":"/w","session_id":"b"}',
+      { ok: false, stage: "schema", detail: "session_id: appears more than once" },
+    ],
+    [
+      "a session id far too long",
+      bytes({ session_id: "s".repeat(4000), cwd: "/w" }),
+      { ok: false, stage: "schema", detail: "session_id: longer than 512 bytes" },
+    ],
+    [
+      "a large non-string",
+      bytes({ session_id: "s", cwd: "/w", tool_name: { big: "x".repeat(2000) } }),
+      { ok: false, stage: "schema", detail: "tool_name: not a string" },
+    ],
     ["a small non-string (left to the schema)", '{"session_id":12,"cwd":"/w"}', { ok: true, value: { session_id: 12, cwd: "/w" } }],
     ["trailing whitespace", '{"session_id":"s","cwd":"/w"}\n', { ok: true, value: { session_id: "s", cwd: "/w" } }],
   ])("%s", (_name, input, expected) => {
@@ -123,7 +167,8 @@ describe("nativePayload", () => {
 
 describe("textPrefix", () => {
   // JSON with every non-ASCII character escaped, so cuts can fall inside escapes and between surrogate halves.
-  const escaped = (text: string) => JSON.stringify(text).replace(/[\u0080-\uffff]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  const escaped = (text: string) =>
+    JSON.stringify(text).replace(/[\u0080-\uffff]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`);
   it("cuts only between whole characters and escapes, never in half a surrogate pair (every cut point)", () => {
     const text = 'a"é\\日😀b\n😀';
     for (const json of [JSON.stringify(text), escaped(text)]) {
@@ -148,8 +193,16 @@ describe("textPrefix", () => {
 describe("fleetPayload", () => {
   it("parses a whole normalized payload and refuses one that is too large or cut", () => {
     expect(fleetPayload(Buffer.from('{"a":1}'))).toEqual({ ok: true, value: { a: 1 } });
-    expect(fleetPayload(Buffer.alloc(LIMITS.inputBytes + 1, " "))).toMatchObject({ ok: false, stage: "input", detail: expect.stringContaining("larger than") });
-    expect(fleetPayload(cutAt(Buffer.from('{"a":1'), 6, "deadline"))).toMatchObject({ ok: false, stage: "input", detail: expect.stringContaining("time bound") });
+    expect(fleetPayload(Buffer.alloc(LIMITS.inputBytes + 1, " "))).toMatchObject({
+      ok: false,
+      stage: "input",
+      detail: expect.stringContaining("larger than"),
+    });
+    expect(fleetPayload(cutAt(Buffer.from('{"a":1'), 6, "deadline"))).toMatchObject({
+      ok: false,
+      stage: "input",
+      detail: expect.stringContaining("time bound"),
+    });
     expect(fleetPayload(Buffer.from('{"a":'))).toEqual({ ok: false, stage: "input", detail: "input is not JSON" });
   });
 });

@@ -73,7 +73,12 @@ export function nativePayload(input: HookInput): InputValue {
       if (!isWhitespace(bytes[at])) return { ok: false, stage: "input", detail: `input is not JSON: data after the object at byte ${at}` };
     }
   } else if (read.end === "cap" || read.end === "deadline") cut = read.end;
-  else return { ok: false, stage: "input", detail: bytes.length === 0 ? "input is empty" : `input is not JSON: it ends inside the object (${bytes.length} bytes)` };
+  else
+    return {
+      ok: false,
+      stage: "input",
+      detail: bytes.length === 0 ? "input is empty" : `input is not JSON: it ends inside the object (${bytes.length} bytes)`,
+    };
 
   const value: Record<string, unknown> = {};
   for (const [name, span] of scanner.members) {
@@ -84,7 +89,8 @@ export function nativePayload(input: HookInput): InputValue {
     const identityBytes = IDENTITY_FIELDS[name];
     if (span.end === undefined) {
       // The cut fell inside this value.
-      if (identityBytes !== undefined) return { ok: false, stage: "input", detail: `${cutDetail(cut as "cap" | "deadline", bytes.length)} inside ${name}` };
+      if (identityBytes !== undefined)
+        return { ok: false, stage: "input", detail: `${cutDetail(cut as "cap" | "deadline", bytes.length)} inside ${name}` };
       if (OPTIONAL_FIELDS.has(name)) continue;
       if (span.kind === "string") value[name] = textPrefix(bytes, span.start, bytes.length) + CUT_MARK;
     } else if (span.kind === "other") {
@@ -93,7 +99,8 @@ export function nativePayload(input: HookInput): InputValue {
       value[name] = JSON.parse(bytes.toString("utf8", span.start, span.end));
     } else if (identityBytes !== undefined) {
       // Each byte of the value takes at most six bytes of JSON (\u00XX): a longer JSON string is certainly too long.
-      if (span.end - span.start > 6 * identityBytes + 2) return { ok: false, stage: "schema", detail: `${name}: longer than ${identityBytes} bytes` };
+      if (span.end - span.start > 6 * identityBytes + 2)
+        return { ok: false, stage: "schema", detail: `${name}: longer than ${identityBytes} bytes` };
       value[name] = JSON.parse(bytes.toString("utf8", span.start, span.end));
     } else if (span.end - span.start <= LIMITS.keptTextBytes + 2) value[name] = JSON.parse(bytes.toString("utf8", span.start, span.end));
     else value[name] = textPrefix(bytes, span.start, span.end) + CUT_MARK;

@@ -38,7 +38,13 @@ const giveUp = (bound: number) => () => {
   const saved = progress.event !== undefined && !progress.settled && queueNow(progress.event, stateDir);
   if (debug) {
     const where = { phase: progress.phase ?? "reading input", since_process_start_ms: Math.round(Date.now() - performance.timeOrigin) };
-    appendDebugLog(stateDir, { argv, outcome: "timeout", action: progress.settled || saved ? "deferred" : "lost", detail: `gave up after ${bound} ms`, ...where });
+    appendDebugLog(stateDir, {
+      argv,
+      outcome: "timeout",
+      action: progress.settled || saved ? "deferred" : "lost",
+      detail: `gave up after ${bound} ms`,
+      ...where,
+    });
   }
   quit();
 };
@@ -49,7 +55,11 @@ watchdog.unref();
 /** Read stdin up to its cap and time bound, stopping as soon as the JSON object is complete (or cannot be JSON). */
 async function readInput(): Promise<ReadInput & { source: StdinSource }> {
   const scanner = newNativeScanner();
-  const read = await readStdin({ maxBytes: LIMITS.stdinBytes, deadline: started + INPUT_BOUND_MS, enough: (bytes, length) => scanner.feed(bytes, length) !== "more" });
+  const read = await readStdin({
+    maxBytes: LIMITS.stdinBytes,
+    deadline: started + INPUT_BOUND_MS,
+    enough: (bytes, length) => scanner.feed(bytes, length) !== "more",
+  });
   return { ...read, scanner };
 }
 
@@ -69,7 +79,10 @@ async function main(): Promise<void> {
     progress,
   }).catch((error: unknown) => ({ ok: false, stage: "bug", detail: String(error) }));
   if (debug) {
-    const elapsed = { elapsed_ms: Math.round(Date.now() - started), since_process_start_ms: Math.round(Date.now() - performance.timeOrigin) };
+    const elapsed = {
+      elapsed_ms: Math.round(Date.now() - started),
+      since_process_start_ms: Math.round(Date.now() - performance.timeOrigin),
+    };
     appendDebugLog(stateDir, { argv, ...elapsed, input: { bytes: input.bytes.length, end: input.end, source: input.source }, ...outcome });
   }
   quit();

@@ -47,12 +47,28 @@ const sessions = () => sessionsDirOf(sandbox.stateDir);
 const read = async (id: string) => readRecord(recordPath(sessions(), digestOf(id) as string));
 
 function fleet(overrides: Record<string, unknown> = {}) {
-  return json({ schema_version: 1, event_id: "pi.session-start", session_id: "pi-s", instance_id: "tok-1", sequence: 1, pid: 4242, cwd: "/work/pi", status: "started", detail: "session started", tool: "", ...overrides });
+  return json({
+    schema_version: 1,
+    event_id: "pi.session-start",
+    session_id: "pi-s",
+    instance_id: "tok-1",
+    sequence: 1,
+    pid: 4242,
+    cwd: "/work/pi",
+    status: "started",
+    detail: "session started",
+    tool: "",
+    ...overrides,
+  });
 }
 
 describe("native events", () => {
   it("walks the ancestry to the claude process and records its identity and terminal", async () => {
-    expect(await runHook(["session-start", "--agent", "claude"], native(), context)).toMatchObject({ ok: true, action: "written", canonicalId: claudeId });
+    expect(await runHook(["session-start", "--agent", "claude"], native(), context)).toMatchObject({
+      ok: true,
+      action: "written",
+      canonicalId: claudeId,
+    });
     const record = await read(claudeId);
     expect(record).toMatchObject({
       kind: "record",
@@ -93,16 +109,24 @@ describe("native events", () => {
     await runHook(["session-start", "--agent", "claude"], native({ transcript_path: path }), context);
     expect(await read(claudeId)).toMatchObject({ kind: "record", record: { transcript_path: path } });
     for (const bad of ["relative.jsonl", "/etc/passwd", "/a/../b.jsonl", `/${"x".repeat(2000)}.jsonl`, 7, "/a\u0000.jsonl"]) {
-      expect(await runHook(["tool-use", "--agent", "claude"], native({ transcript_path: bad, tool_name: "Bash" }), context)).toMatchObject({ ok: true, action: "written" });
+      expect(await runHook(["tool-use", "--agent", "claude"], native({ transcript_path: bad, tool_name: "Bash" }), context)).toMatchObject({
+        ok: true,
+        action: "written",
+      });
       expect(await read(claudeId)).toMatchObject({ kind: "record", record: { transcript_path: path, tool: "Bash" } });
     }
-    const twice = Buffer.from(`{"session_id":"sess-1","cwd":"/work/app","transcript_path":"/a/1.jsonl","transcript_path":"/a/2.jsonl","tool_name":"Read"}`);
+    const twice = Buffer.from(
+      `{"session_id":"sess-1","cwd":"/work/app","transcript_path":"/a/1.jsonl","transcript_path":"/a/2.jsonl","tool_name":"Read"}`,
+    );
     expect(await runHook(["tool-use", "--agent", "claude"], twice, context)).toMatchObject({ ok: true, action: "written" });
     expect(await read(claudeId)).toMatchObject({ kind: "record", record: { transcript_path: path, tool: "Read" } });
   });
 
   it("never trusts a producer-supplied pid or sequence on native aliases", async () => {
-    await runHook(["session-start", "--agent", "claude"], native({ pid: 1, sequence: 99, CLAUDE_PID: 7 }), { ...context, env: { ...context.env, CLAUDE_PID: "7" } });
+    await runHook(["session-start", "--agent", "claude"], native({ pid: 1, sequence: 99, CLAUDE_PID: 7 }), {
+      ...context,
+      env: { ...context.env, CLAUDE_PID: "7" },
+    });
     expect(await read(claudeId)).toMatchObject({ kind: "record", record: { pid: 100, sequence: null } });
   });
 
@@ -129,7 +153,10 @@ describe("native events", () => {
     await runHook(["prompt-submit", "--agent", "claude"], native({ session_id: "first" }), context);
     await runHook(["session-start", "--agent", "claude"], native({ session_id: "second" }), context);
     const first = canonicalId("claude", "first", processInstanceId(100, "linux:boot:10000"));
-    expect(await read(first)).toMatchObject({ kind: "record", record: { status: "ended", detail: "replaced by a new session in the same process" } });
+    expect(await read(first)).toMatchObject({
+      kind: "record",
+      record: { status: "ended", detail: "replaced by a new session in the same process" },
+    });
     // A late event of the replaced session does not revive it.
     await runHook(["stop", "--agent", "claude"], native({ session_id: "first" }), context);
     expect(await read(first)).toMatchObject({ kind: "record", record: { status: "ended" } });
@@ -140,7 +167,12 @@ describe("native events", () => {
     await runHook(["session-start", "--agent", "claude"], native(), context);
     expect(await read(claudeId)).toMatchObject({ record: { start_order: { spawn_start: 20000, spawn_pid: 200 } } });
     const hookProcesses = fakeProcessSource([...world.values(), proc(310, 110, "node")]);
-    await runHook(["session-start", "--agent", "codex"], native({ session_id: "c" }), { ...context, ppid: 110, pid: 310, processes: hookProcesses });
+    await runHook(["session-start", "--agent", "codex"], native({ session_id: "c" }), {
+      ...context,
+      ppid: 110,
+      pid: 310,
+      processes: hookProcesses,
+    });
     const codexId = canonicalId("codex", "c", processInstanceId(110, "linux:boot:11000"));
     expect(await read(codexId)).toMatchObject({ record: { start_order: { spawn_start: 31000, spawn_pid: 310 } } });
     await runHook(["tool-use", "--agent", "claude"], native({ tool_name: "Bash", tool_use_id: "toolu_9" }), context);
@@ -153,19 +185,27 @@ describe("native events", () => {
     await runHook(["session-start", "--agent", "claude"], native({ session_id: "earlier" }), { ...context, processes: later });
     const id = (session: string) => canonicalId("claude", session, processInstanceId(100, "linux:boot:10000"));
     expect(await read(id("later"))).toMatchObject({ record: { status: "started" } });
-    expect(await read(id("earlier"))).toMatchObject({ record: { status: "ended", detail: "replaced by a new session in the same process" } });
+    expect(await read(id("earlier"))).toMatchObject({
+      record: { status: "ended", detail: "replaced by a new session in the same process" },
+    });
   });
 
   it("ignores notifications that are not state changes without touching the record", async () => {
     await runHook(["session-start", "--agent", "claude"], native(), context);
     const before = readFileSync(recordPath(sessions(), digestOf(claudeId) as string), "utf8");
-    expect(await runHook(["notification", "--agent", "claude"], native({ notification_type: "auth_success" }), context)).toMatchObject({ ok: true, action: "ignored" });
+    expect(await runHook(["notification", "--agent", "claude"], native({ notification_type: "auth_success" }), context)).toMatchObject({
+      ok: true,
+      action: "ignored",
+    });
     expect(readFileSync(recordPath(sessions(), digestOf(claudeId) as string), "utf8")).toBe(before);
   });
 });
 
 describe("launch identity", () => {
-  const launchEnv = (launchId: string, profile: string) => ({ ...context, env: { ...context.env, TONGS_AGENTS_LAUNCH_ID: launchId, TONGS_AGENTS_PROFILE: profile } });
+  const launchEnv = (launchId: string, profile: string) => ({
+    ...context,
+    env: { ...context.env, TONGS_AGENTS_LAUNCH_ID: launchId, TONGS_AGENTS_PROFILE: profile },
+  });
   const good = "0123456789abcdef0123456789abcdef";
 
   it("is captured on session start, each value validated on its own", async () => {
@@ -176,7 +216,10 @@ describe("launch identity", () => {
   });
 
   it("a bad value never rejects the event", async () => {
-    expect(await runHook(["session-start", "--agent", "claude"], native(), launchEnv("XYZ", "../../etc"))).toMatchObject({ ok: true, action: "written" });
+    expect(await runHook(["session-start", "--agent", "claude"], native(), launchEnv("XYZ", "../../etc"))).toMatchObject({
+      ok: true,
+      action: "written",
+    });
     const record = await read(claudeId);
     expect(record.kind === "record" && record.record.launch).toBeUndefined();
   });
@@ -185,7 +228,10 @@ describe("launch identity", () => {
     await runHook(["session-start", "--agent", "claude"], native(), launchEnv(good, "work"));
     await runHook(["prompt-submit", "--agent", "claude"], native(), launchEnv("f".repeat(32), "other"));
     await runHook(["session-end", "--agent", "claude"], native(), launchEnv("e".repeat(32), "third"));
-    expect(await read(claudeId)).toMatchObject({ kind: "record", record: { status: "ended", launch: { launch_id: good, profile_id: "work" } } });
+    expect(await read(claudeId)).toMatchObject({
+      kind: "record",
+      record: { status: "ended", launch: { launch_id: good, profile_id: "work" } },
+    });
   });
 
   it("is captured when a later event creates the record (hooks installed mid-session)", async () => {
@@ -203,7 +249,10 @@ describe("unresolved identity", () => {
     }
     expect(readdirSync(sessions()).filter((name) => name.endsWith(".json"))).toEqual([]);
     await runHook(["prompt-submit", "--agent", "claude"], native(), orphan());
-    expect(await read(placeholderCanonicalId("claude", "sess-1"))).toMatchObject({ kind: "record", record: { identity: "unresolved", pid: null, instance_id: "unresolved" } });
+    expect(await read(placeholderCanonicalId("claude", "sess-1"))).toMatchObject({
+      kind: "record",
+      record: { identity: "unresolved", pid: null, instance_id: "unresolved" },
+    });
     await runHook(["stop", "--agent", "claude"], native(), orphan());
     expect(await read(placeholderCanonicalId("claude", "sess-1"))).toMatchObject({ kind: "record", record: { status: "idle" } });
   });
@@ -212,7 +261,10 @@ describe("unresolved identity", () => {
     await runHook(["session-start", "--agent", "claude"], native(), orphan());
     await runHook(["prompt-submit", "--agent", "claude"], native(), context);
     expect(await read(claudeId)).toMatchObject({ kind: "record", record: { status: "running", pid: 100 } });
-    expect(await read(placeholderCanonicalId("claude", "sess-1"))).toMatchObject({ kind: "tombstone", tombstone: { migrated_to: claudeId } });
+    expect(await read(placeholderCanonicalId("claude", "sess-1"))).toMatchObject({
+      kind: "tombstone",
+      tombstone: { migrated_to: claudeId },
+    });
     expect(await runHook(["session-start", "--agent", "claude"], native(), orphan())).toMatchObject({ ok: true, action: "skipped" });
     expect(await read(placeholderCanonicalId("claude", "sess-1"))).toMatchObject({ kind: "tombstone" });
     expect((await listRecords(sessions())).records).toHaveLength(1);
@@ -232,13 +284,20 @@ describe("normalized fleet events", () => {
 
   it("uses the emitter's PID without checking its name and stores its start token", async () => {
     await runHook(["fleet-event", "--agent", "pi"], fleet(), context);
-    expect(await read(piId)).toMatchObject({ kind: "record", record: { identity: "emitter", pid: 4242, process_start: "linux:boot:424200", sequence: 1 } });
+    expect(await read(piId)).toMatchObject({
+      kind: "record",
+      record: { identity: "emitter", pid: 4242, process_start: "linux:boot:424200", sequence: 1 },
+    });
   });
 
   it("rejects an equal or older sequence and keeps the record", async () => {
     await runHook(["fleet-event", "--agent", "pi"], fleet({ sequence: 5 }), context);
     for (const sequence of [5, 4, 0]) {
-      const outcome = await runHook(["fleet-event", "--agent", "pi"], fleet({ sequence, event_id: "pi.agent-start", status: "running" }), context);
+      const outcome = await runHook(
+        ["fleet-event", "--agent", "pi"],
+        fleet({ sequence, event_id: "pi.agent-start", status: "running" }),
+        context,
+      );
       expect(outcome).toMatchObject({ ok: true, action: "skipped" });
     }
     expect(await read(piId)).toMatchObject({ kind: "record", record: { status: "started", sequence: 5 } });
@@ -270,7 +329,9 @@ describe("rejections never touch an existing record", () => {
   });
   afterEach(() => {
     expect(readFileSync(recordPath(sessions(), digestOf(piId) as string), "utf8")).toBe(before);
-    expect(readdirSync(sessions()).filter((name) => !name.startsWith("instance-") && !name.endsWith(".spool"))).toEqual([`${digestOf(piId)}.json`]);
+    expect(readdirSync(sessions()).filter((name) => !name.startsWith("instance-") && !name.endsWith(".spool"))).toEqual([
+      `${digestOf(piId)}.json`,
+    ]);
   });
 
   const big = (bytes: number) => "x".repeat(bytes);
@@ -281,7 +342,12 @@ describe("rejections never touch an existing record", () => {
     ["discovered is never an event", ["discovered", "--agent", "claude"], native(), "event"],
     ["missing --agent", ["fleet-event"], fleet(), "usage"],
     ["extra arguments", ["fleet-event", "--agent", "pi", "--evil"], fleet(), "usage"],
-    ["normalized input over 64 KiB", ["fleet-event", "--agent", "pi"], Buffer.concat([fleet({ sequence: 9 }), Buffer.alloc(64 * 1024, " ")]), "input"],
+    [
+      "normalized input over 64 KiB",
+      ["fleet-event", "--agent", "pi"],
+      Buffer.concat([fleet({ sequence: 9 }), Buffer.alloc(64 * 1024, " ")]),
+      "input",
+    ],
     ["malformed JSON", ["fleet-event", "--agent", "pi"], Buffer.from('{"schema_version":1,'), "input"],
     ["empty input", ["fleet-event", "--agent", "pi"], Buffer.alloc(0), "input"],
     ["wrong schema version", ["fleet-event", "--agent", "pi"], fleet({ schema_version: 2, sequence: 9 }), "schema"],
@@ -312,11 +378,17 @@ describe("rejections never touch an existing record", () => {
 describe("hostile ids", () => {
   it("hostile ids never become paths", async () => {
     await fc.assert(
-      fc.asyncProperty(fc.oneof(fc.constantFrom("../../etc/passwd", "/abs/path", "..", ".", "a/b\\c", "CON", "🎉\u202e"), fc.string({ minLength: 1, maxLength: 40 })), async (id) => {
-        if (id.includes("\0") || !id.isWellFormed()) return;
-        await runHook(["fleet-event", "--agent", "pi"], fleet({ session_id: id, instance_id: id, sequence: 1 }), context);
-        for (const name of readdirSync(sessions())) expect(name).toMatch(/^((instance-)?[0-9a-f]{64}\.json|[0-9a-f]{64}\.spool)$/);
-      }),
+      fc.asyncProperty(
+        fc.oneof(
+          fc.constantFrom("../../etc/passwd", "/abs/path", "..", ".", "a/b\\c", "CON", "🎉\u202e"),
+          fc.string({ minLength: 1, maxLength: 40 }),
+        ),
+        async (id) => {
+          if (id.includes("\0") || !id.isWellFormed()) return;
+          await runHook(["fleet-event", "--agent", "pi"], fleet({ session_id: id, instance_id: id, sequence: 1 }), context);
+          for (const name of readdirSync(sessions())) expect(name).toMatch(/^((instance-)?[0-9a-f]{64}\.json|[0-9a-f]{64}\.spool)$/);
+        },
+      ),
       { numRuns: 40 },
     );
   });

@@ -7,7 +7,14 @@ import { fleetPayload, nativePayload, type HookInput } from "./input.ts";
 import { canonicalId, processInstanceId } from "../core/identity.ts";
 import { launchFromEnv } from "../core/launch.ts";
 import { findAncestor, withDeadline, type ProcessBasics, type ProcessSource } from "../core/proc.ts";
-import { FleetEventSchema, NativePayloadSchema, UNRESOLVED_INSTANCE, describeIssue, transcriptPathOf, type LifecycleEvent } from "../core/schema.ts";
+import {
+  FleetEventSchema,
+  NativePayloadSchema,
+  UNRESOLVED_INSTANCE,
+  describeIssue,
+  transcriptPathOf,
+  type LifecycleEvent,
+} from "../core/schema.ts";
 import type { Clock } from "../core/clock.ts";
 import { notifyOnChange } from "../notify/trigger.ts";
 import { applyToStore } from "../store/transaction.ts";
@@ -66,12 +73,16 @@ export async function runHook(argv: readonly string[], input: HookInput, context
   if (!args) return reject("usage", "usage: tongs-agents-hook <alias> --agent <harness-id>");
   const harness = findHarness(args.agent);
   if (!harness) return reject("harness", `unknown harness ${JSON.stringify(args.agent.slice(0, 64))}`);
-  if (!acceptsEvent(harness, args.alias)) return reject("event", `${harness.id} does not accept ${JSON.stringify(args.alias.slice(0, 64))}`);
+  if (!acceptsEvent(harness, args.alias))
+    return reject("event", `${harness.id} does not accept ${JSON.stringify(args.alias.slice(0, 64))}`);
   if (context.progress) context.progress.phase = "validating";
   const read = args.alias === FLEET_EVENT ? fleetPayload(input) : nativePayload(input);
   if (!read.ok) return reject(read.stage, read.detail);
   const json = read.value;
-  const event = args.alias === FLEET_EVENT ? await fleetEvent(harness, json, context) : await nativeEvent(harness, args.alias as NativeAlias, json, context);
+  const event =
+    args.alias === FLEET_EVENT
+      ? await fleetEvent(harness, json, context)
+      : await nativeEvent(harness, args.alias as NativeAlias, json, context);
   if ("ok" in event) return event;
   if (context.progress) Object.assign(context.progress, { event, phase: "storing" });
   const progress = context.progress;
@@ -112,15 +123,31 @@ async function fleetEvent(harness: Harness, json: unknown, context: HookContext)
   });
 }
 
-async function nativeEvent(harness: Harness, alias: NativeAlias, json: unknown, context: HookContext): Promise<LifecycleEvent | HookOutcome> {
+async function nativeEvent(
+  harness: Harness,
+  alias: NativeAlias,
+  json: unknown,
+  context: HookContext,
+): Promise<LifecycleEvent | HookOutcome> {
   const parsed = NativePayloadSchema.safeParse(json);
   if (!parsed.success) return reject("schema", describeIssue(parsed.error));
   const interpretation = interpretNative(alias, parsed.data);
   if (interpretation.kind === "ignore") return { ok: true, action: "ignored", detail: interpretation.reason };
   if (context.progress) context.progress.phase = "identifying";
-  const found = await findAncestor(context.ppid, harness.processNames, { source: context.processes, deadline: context.now() + context.scanBoundMs, now: context.now });
+  const found = await findAncestor(context.ppid, harness.processNames, {
+    source: context.processes,
+    deadline: context.now() + context.scanBoundMs,
+    now: context.now,
+  });
   const transcriptPath = transcriptPathOf(parsed.data.transcript_path);
-  const common = { sessionId: parsed.data.session_id, cwd: parsed.data.cwd, sequence: null, startsSession: alias === "session-start", transcriptPath, context };
+  const common = {
+    sessionId: parsed.data.session_id,
+    cwd: parsed.data.cwd,
+    sequence: null,
+    startsSession: alias === "session-start",
+    transcriptPath,
+    context,
+  };
   if (!found.found) {
     // No harness process in our ancestry: an explicit placeholder, created only when a session visibly begins.
     return lifecycleEvent(harness, alias, `${harness.id}.${alias}`, interpretation.transition, {
@@ -164,7 +191,11 @@ async function spawnEvidence(child: ProcessBasics | undefined, context: HookCont
  * Does this harness process host several UIs (Codex's shared daemon)? Its arguments tell; when they cannot be read in
  * time, assume it might, so the record claims no terminal it cannot prove.
  */
-async function isSharedDaemon(harness: Harness, process: ProcessBasics & { argv?: readonly string[] }, context: HookContext): Promise<boolean> {
+async function isSharedDaemon(
+  harness: Harness,
+  process: ProcessBasics & { argv?: readonly string[] },
+  context: HookContext,
+): Promise<boolean> {
   if (!harness.isSharedDaemon) return false;
   const argv = process.argv ?? (await withDeadline(context.processes.argv(process.pid), context.scanBoundMs));
   return argv === "timeout" || argv === undefined || harness.isSharedDaemon(argv);
@@ -221,4 +252,3 @@ function lifecycleEvent(
     ...(facts.transcriptPath ? { transcriptPath: facts.transcriptPath } : {}),
   };
 }
-

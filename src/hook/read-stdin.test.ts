@@ -55,7 +55,11 @@ describe("readStdin", () => {
 
   it("reads nothing from a character device (a terminal, /dev/null, /dev/zero)", async () => {
     for (const device of ["/dev/null", "/dev/zero"]) {
-      expect(await readStdin({ fd: open(device, constants.O_RDONLY), maxBytes: 1024, deadline: soon(2000) })).toEqual({ bytes: Buffer.alloc(0), end: "eof", source: "none" });
+      expect(await readStdin({ fd: open(device, constants.O_RDONLY), maxBytes: 1024, deadline: soon(2000) })).toEqual({
+        bytes: Buffer.alloc(0),
+        end: "eof",
+        source: "none",
+      });
     }
   });
 
@@ -71,7 +75,12 @@ describe("readStdin", () => {
   it("a FIFO: stops as soon as the caller has enough, and reads what arrives later", async () => {
     const { reader, writer } = fifo();
     setTimeout(() => writeSync(writer, "later}"), 50);
-    const read = await readStdin({ fd: reader, maxBytes: 1024, deadline: soon(5000), enough: (bytes, length) => bytes[length - 1] === 0x7d });
+    const read = await readStdin({
+      fd: reader,
+      maxBytes: 1024,
+      deadline: soon(5000),
+      enough: (bytes, length) => bytes[length - 1] === 0x7d,
+    });
     expect(read).toMatchObject({ end: "enough", source: "pipe", bytes: Buffer.from("later}") });
   });
 
@@ -79,20 +88,34 @@ describe("readStdin", () => {
     const { reader, writer } = fifo();
     writeSync(writer, "abc");
     closeSync(untracked(writer));
-    expect(await readStdin({ fd: reader, maxBytes: 1024, deadline: soon(5000) })).toMatchObject({ end: "eof", source: "pipe", bytes: Buffer.from("abc") });
+    expect(await readStdin({ fd: reader, maxBytes: 1024, deadline: soon(5000) })).toMatchObject({
+      end: "eof",
+      source: "pipe",
+      bytes: Buffer.from("abc"),
+    });
   });
 
   it("through libuv, a payload already written is read even when the deadline has passed (a slow start-up)", async () => {
     const { reader, writer } = fifo();
     writeSync(writer, "abc");
-    const read = await readStdin({ fd: untracked(reader), maxBytes: 1024, deadline: Date.now() - 1000, reopenPath: () => join(sandbox.root, "missing") });
+    const read = await readStdin({
+      fd: untracked(reader),
+      maxBytes: 1024,
+      deadline: Date.now() - 1000,
+      reopenPath: () => join(sandbox.root, "missing"),
+    });
     expect(read).toMatchObject({ end: "deadline", source: "pipe", bytes: Buffer.from("abc") });
   });
 
   it("a pipe that cannot be re-opened (no /proc) is read through libuv instead, with the same bounds", async () => {
     const { reader, writer } = fifo();
     writeSync(writer, "abc");
-    const read = await readStdin({ fd: untracked(reader), maxBytes: 1024, deadline: soon(300), reopenPath: () => join(sandbox.root, "missing") });
+    const read = await readStdin({
+      fd: untracked(reader),
+      maxBytes: 1024,
+      deadline: soon(300),
+      reopenPath: () => join(sandbox.root, "missing"),
+    });
     expect(read).toMatchObject({ end: "deadline", source: "pipe", bytes: Buffer.from("abc") });
   });
 });

@@ -12,13 +12,29 @@ export function describeStep(step: Step, status: StepStatus, detail?: string): S
   const extra = detail === undefined ? {} : { detail };
   switch (step.kind) {
     case "write":
-      return { kind: "write", status, path: step.path, change: step.before === null ? "create" : "modify", diff: diffLines(step.before, step.after), why: step.why, ...extra };
+      return {
+        kind: "write",
+        status,
+        path: step.path,
+        change: step.before === null ? "create" : "modify",
+        diff: diffLines(step.before, step.after),
+        why: step.why,
+        ...extra,
+      };
     case "delete":
       return { kind: "delete", status, path: step.path, change: "delete", diff: diffLines(step.before, null), why: step.why, ...extra };
     case "run":
       return { kind: "run", status, command: step.argv, why: [step.why], ...extra };
     case "drop-empty":
-      return { kind: "drop-empty", status, path: step.path, change: "modify", diff: step.keys.map((key) => `- ${JSON.stringify(key)}: (if left empty)`), why: step.why, ...extra };
+      return {
+        kind: "drop-empty",
+        status,
+        path: step.path,
+        change: "modify",
+        diff: step.keys.map((key) => `- ${JSON.stringify(key)}: (if left empty)`),
+        why: step.why,
+        ...extra,
+      };
   }
 }
 
@@ -35,7 +51,10 @@ export async function runStep(step: Step, world: InstallContext): Promise<{ ok: 
       const result = await world.exec(file, args, { env: world.env, timeoutMs: RUN_TIMEOUT_MS });
       const output = `${result.stdout}\n${result.stderr}`.trim();
       if (result.ok || (step.tolerate && step.tolerate.test(output))) return { ok: true };
-      return { ok: false, detail: result.failure ? (result.detail ?? result.failure) : `exit ${result.code}: ${output.split("\n").slice(-3).join(" / ")}` };
+      return {
+        ok: false,
+        detail: result.failure ? (result.detail ?? result.failure) : `exit ${result.code}: ${output.split("\n").slice(-3).join(" / ")}`,
+      };
     }
   }
 }

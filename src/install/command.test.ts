@@ -13,14 +13,19 @@ describe("shellQuote", () => {
 
   it("round-trips any text through a real /bin/sh", () => {
     fc.assert(
-      fc.property(fc.string({ minLength: 0, maxLength: 30 }).filter((text) => !text.includes("\0")), (text) => {
-        expect(execFileSync("/bin/sh", ["-c", `printf %s ${shellQuote(text)}`], { encoding: "utf8" })).toBe(text);
-      }),
+      fc.property(
+        fc.string({ minLength: 0, maxLength: 30 }).filter((text) => !text.includes("\0")),
+        (text) => {
+          expect(execFileSync("/bin/sh", ["-c", `printf %s ${shellQuote(text)}`], { encoding: "utf8" })).toBe(text);
+        },
+      ),
       { numRuns: 60 },
     );
   });
 
   it("builds the hook command line", () => {
-    expect(hookCommandLine({ node: "/a b/node", hook: "/x/bin/tongs-agents-hook.cjs", alias: "stop", agent: "claude" })).toBe("'/a b/node' /x/bin/tongs-agents-hook.cjs stop --agent claude");
+    expect(hookCommandLine({ node: "/a b/node", hook: "/x/bin/tongs-agents-hook.cjs", alias: "stop", agent: "claude" })).toBe(
+      "'/a b/node' /x/bin/tongs-agents-hook.cjs stop --agent claude",
+    );
   });
 });

@@ -45,15 +45,26 @@ export function filesOf(plan: HarnessPlan): string[] {
 export function removingCreatedFiles(plan: HarnessPlan, created: ReadonlySet<string>): HarnessPlan {
   const steps = plan.steps.map((step): Step => {
     if (!created.has("path" in step ? step.path : "")) return step;
-    if (step.kind === "write" && step.before !== null && isEmptyConfig(step.after)) return { kind: "delete", path: step.path, before: step.before, why: [...step.why, "remove the file: install created it, and nothing else is in it"] };
-    if (step.kind === "drop-empty") return { ...step, deleteIfEmpty: true, why: [...step.why, "and the file, if install created it and nothing else is in it"] };
+    if (step.kind === "write" && step.before !== null && isEmptyConfig(step.after))
+      return {
+        kind: "delete",
+        path: step.path,
+        before: step.before,
+        why: [...step.why, "remove the file: install created it, and nothing else is in it"],
+      };
+    if (step.kind === "drop-empty")
+      return { ...step, deleteIfEmpty: true, why: [...step.why, "and the file, if install created it and nothing else is in it"] };
     return step;
   });
   return { ...plan, steps };
 }
 
 /** The record after a run: files that appeared are added (install), files that are gone are dropped. */
-export function updatedCreatedFiles(created: ReadonlySet<string>, mode: "install" | "uninstall", existedBefore: ReadonlyMap<string, boolean>): Set<string> {
+export function updatedCreatedFiles(
+  created: ReadonlySet<string>,
+  mode: "install" | "uninstall",
+  existedBefore: ReadonlyMap<string, boolean>,
+): Set<string> {
   const next = new Set(created);
   for (const [path, existed] of existedBefore) {
     const exists = existsSync(path);

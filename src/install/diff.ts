@@ -6,11 +6,14 @@ function lcsPairs(a: readonly string[], b: readonly string[]): [number, number][
   const table = new Uint32Array(rows * cols);
   for (let i = a.length - 1; i >= 0; i--) {
     for (let j = b.length - 1; j >= 0; j--) {
-      table[i * cols + j] = a[i] === b[j] ? (table[(i + 1) * cols + j + 1] as number) + 1 : Math.max(table[(i + 1) * cols + j] as number, table[i * cols + j + 1] as number);
+      table[i * cols + j] =
+        a[i] === b[j]
+          ? (table[(i + 1) * cols + j + 1] as number) + 1
+          : Math.max(table[(i + 1) * cols + j] as number, table[i * cols + j + 1] as number);
     }
   }
   const pairs: [number, number][] = [];
-  for (let i = 0, j = 0; i < a.length && j < b.length; ) {
+  for (let i = 0, j = 0; i < a.length && j < b.length;) {
     if (a[i] === b[j]) pairs.push([i++, j++]);
     else if ((table[(i + 1) * cols + j] as number) >= (table[i * cols + j + 1] as number)) i++;
     else j++;

@@ -36,6 +36,8 @@ describe("doctor", () => {
     expect(codex?.mcp).toBe("unknown");
     expect(codex?.todo).toContainEqual(expect.stringContaining("--no-daemon"));
     put(fixture.configToml, "[features]\ndaemon_auto_start = false\n");
-    expect((await runDoctor(makeWorld(fixture.sandbox, { packageRoot: fixture.root }), installersFor(["codex"]))).harnesses[0]?.todo.join("\n")).not.toContain("--no-daemon");
+    expect(
+      (await runDoctor(makeWorld(fixture.sandbox, { packageRoot: fixture.root }), installersFor(["codex"]))).harnesses[0]?.todo.join("\n"),
+    ).not.toContain("--no-daemon");
   });
 });

@@ -9,7 +9,11 @@ import type { DoctorReport, HookCheck, HookStatus } from "./plan.ts";
 import type { InstallProvider } from "./provider.ts";
 import { ourPaths, type InstallContext } from "./context.ts";
 
-export async function versionOf(world: InstallContext, binary: string | undefined, env: NodeJS.ProcessEnv = world.env): Promise<string | null> {
+export async function versionOf(
+  world: InstallContext,
+  binary: string | undefined,
+  env: NodeJS.ProcessEnv = world.env,
+): Promise<string | null> {
   if (!binary) return null;
   const result = await world.exec(binary, ["--version"], { env, timeoutMs: 15_000 });
   const line = `${result.stdout}`.trim().split("\n")[0] ?? "";
@@ -30,25 +34,46 @@ export function jsonData(path: string, problems: string[]): Record<string, unkno
   return doc.data;
 }
 
-export function hookChecks(data: Record<string, unknown> | undefined, specs: readonly HookSpec[], world: InstallContext, harness: string, legacy: string[], problems: string[], label: string, nodes: Set<string>): HookCheck[] {
+export function hookChecks(
+  data: Record<string, unknown> | undefined,
+  specs: readonly HookSpec[],
+  world: InstallContext,
+  harness: string,
+  legacy: string[],
+  problems: string[],
+  label: string,
+  nodes: Set<string>,
+): HookCheck[] {
   const paths = ourPaths(world);
   const refs = data ? scanHooks(data, specs, { node: paths.node, hook: paths.hook, harness }) : [];
   const missing = new Set<string>();
-  for (const ref of refs) if (ref.entry.kind === "ours") for (const file of [ref.entry.command.node, ref.entry.command.hook]) if (!existsSync(file)) missing.add(file);
-  for (const file of missing) problems.push(`${label}: our hooks run ${file}, which does not exist (the hooks fail until you run install again)`);
+  for (const ref of refs)
+    if (ref.entry.kind === "ours")
+      for (const file of [ref.entry.command.node, ref.entry.command.hook]) if (!existsSync(file)) missing.add(file);
+  for (const file of missing)
+    problems.push(`${label}: our hooks run ${file}, which does not exist (the hooks fail until you run install again)`);
   for (const ref of refs) if (ref.entry.kind === "ours" && existsSync(ref.entry.command.node)) nodes.add(ref.entry.command.node);
   if (refs.some((ref) => ref.entry.kind === "legacy")) legacy.push(`${label}: claude-fleet-monitor hooks (claude-fleet-hook)`);
   return specs.map((spec) => {
     const mine = refs.filter((ref) => ref.event === spec.event);
     const ours = mine.find((ref) => ref.entry.kind === "ours");
-    const status: HookStatus = ours?.entry.kind === "ours" ? (ours.entry.current ? "current" : "outdated") : mine.some((ref) => ref.entry.kind === "modified") ? "modified" : "missing";
+    const status: HookStatus =
+      ours?.entry.kind === "ours"
+        ? ours.entry.current
+          ? "current"
+          : "outdated"
+        : mine.some((ref) => ref.entry.kind === "modified")
+          ? "modified"
+          : "missing";
     return { event: spec.event, alias: spec.alias, status };
   });
 }
 
 export function hooksTodo(hooks: readonly HookCheck[], command: string, todo: string[]): void {
-  if (hooks.some((hook) => hook.status === "missing" || hook.status === "outdated")) todo.push(`Run \`${command}\` to add or update the hooks.`);
-  if (hooks.some((hook) => hook.status === "modified")) todo.push("Some hook entries that run tongs-agents-hook were changed by hand: fix or remove them (install lists them).");
+  if (hooks.some((hook) => hook.status === "missing" || hook.status === "outdated"))
+    todo.push(`Run \`${command}\` to add or update the hooks.`);
+  if (hooks.some((hook) => hook.status === "modified"))
+    todo.push("Some hook entries that run tongs-agents-hook were changed by hand: fix or remove them (install lists them).");
 }
 
 /** The Node each hook runs must be 22 or newer: on an older one the hook does nothing (it fails open). */
@@ -57,7 +82,10 @@ export async function checkNodes(world: InstallContext, nodes: Set<string>, prob
     if (node === world.nodePath) continue;
     const version = await versionOf(world, node);
     const major = Number(/^v(\d+)\./.exec(version ?? "")?.[1] ?? 0);
-    if (major < 22) problems.push(`our hooks run ${node} (${version ?? "version unknown"}): the hook needs Node 22 or newer; run install again with Node 22`);
+    if (major < 22)
+      problems.push(
+        `our hooks run ${node} (${version ?? "version unknown"}): the hook needs Node 22 or newer; run install again with Node 22`,
+      );
   }
 }
 
@@ -68,5 +96,10 @@ export async function runDoctor(world: InstallContext, installers: readonly Inst
   for (const installer of installers) reports.push(await installer.doctor(world));
   // Not installing a harness is a choice, not a fault: the report is not ok only when something is broken.
   const ok = major >= 22 && reports.every((report) => report.problems.length === 0);
-  return { node: { path: world.nodePath, version: world.nodeVersion, ok: major >= 22 }, package_root: world.packageRoot, harnesses: reports, ok };
+  return {
+    node: { path: world.nodePath, version: world.nodeVersion, ok: major >= 22 },
+    package_root: world.packageRoot,
+    harnesses: reports,
+    ok,
+  };
 }

@@ -1,6 +1,19 @@
 // The installer's file writer against edits that land while it writes: each case puts the edit at one point of the
 // write through the writer's test seam (a real racing editor is in test/adversarial/installer.test.ts), and ownership.
-import { chmodSync, chownSync, closeSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync, writeSync, ftruncateSync } from "node:fs";
+import {
+  chmodSync,
+  chownSync,
+  closeSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  writeFileSync,
+  writeSync,
+  ftruncateSync,
+} from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { makeSandbox, type Sandbox } from "../../test/sandbox.ts";
@@ -73,7 +86,10 @@ describe("writeConfigFile: an edit racing the write", () => {
   it("a save by rename between the last comparison and the rename is never reported as written", async () => {
     writeFileSync(path, PLANNED);
     const result = await writeConfigFile(path, PLANNED, OURS, { probe: (point) => point === "compared" && saveByRename(EDIT) });
-    expect(result).toMatchObject({ ok: false, detail: expect.stringContaining("saved by another program at the moment tongs-agents wrote it") });
+    expect(result).toMatchObject({
+      ok: false,
+      detail: expect.stringContaining("saved by another program at the moment tongs-agents wrote it"),
+    });
     expectNoLeftovers();
   });
 
@@ -120,7 +136,8 @@ describe("writeConfigFile: owner and mode", () => {
     chownSync(sandbox.home, 4242, 4343);
     const created = join(sandbox.home, ".codex", "sub", "hooks.json");
     expect(await writeConfigFile(created, null, OURS)).toEqual({ ok: true });
-    for (const made of [join(sandbox.home, ".codex"), join(sandbox.home, ".codex", "sub"), created]) expect(statSync(made)).toMatchObject({ uid: 4242, gid: 4343 });
+    for (const made of [join(sandbox.home, ".codex"), join(sandbox.home, ".codex", "sub"), created])
+      expect(statSync(made)).toMatchObject({ uid: 4242, gid: 4343 });
     expect(statSync(created).mode & 0o777).toBe(0o600);
   });
 });

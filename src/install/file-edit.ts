@@ -29,10 +29,16 @@ export type WriteResult = { ok: true } | { ok: false; detail: string };
  * Compared again immediately before the rename, and checked after it (replace-file.ts): never reported written when
  * what it replaced was not what the plan was made from.
  */
-export async function writeConfigFile(path: string, before: string | null, after: string, { probe }: { probe?: ReplaceOptions["probe"] } = {}): Promise<WriteResult> {
+export async function writeConfigFile(
+  path: string,
+  before: string | null,
+  after: string,
+  { probe }: { probe?: ReplaceOptions["probe"] } = {},
+): Promise<WriteResult> {
   const current = readConfigFile(path);
   if (!current.ok) return current;
-  if (current.text !== before) return { ok: false, detail: `${path} changed since the plan was made; nothing written (run the command again)` };
+  if (current.text !== before)
+    return { ok: false, detail: `${path} changed since the plan was made; nothing written (run the command again)` };
   const options = { maxBytes: MAX_CONFIG_BYTES, ...(probe ? { probe } : {}) };
   if (before === null) return result(createNew(path, after, options));
   let target: string;
@@ -50,6 +56,7 @@ const result = (replaced: ReplaceResult): WriteResult => (replaced.ok ? replaced
 export function deleteConfigFile(path: string, before: string): WriteResult {
   const current = readConfigFile(path);
   if (!current.ok) return current;
-  if (current.text !== before) return { ok: false, detail: `${path} changed since the plan was made; nothing removed (run the command again)` };
+  if (current.text !== before)
+    return { ok: false, detail: `${path} changed since the plan was made; nothing removed (run the command again)` };
   return result(removeIfUnchanged(path, before, MAX_CONFIG_BYTES));
 }

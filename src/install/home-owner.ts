@@ -18,9 +18,15 @@ export function foreignHomeWarning(world: InstallContext, plan: HarnessPlan, uid
   const files = plan.steps.filter((step) => step.kind !== "run" && inside(world.home, step.path));
   const runs = plan.steps.filter((step) => step.kind === "run");
   if (files.length === 0 && runs.length === 0) return plan;
-  const commands = runs.length > 0 ? `; the commands it runs (${runs.map((step) => step.argv.slice(0, 3).join(" ")).join(", ")}) write as uid ${uid}` : "";
+  const commands =
+    runs.length > 0 ? `; the commands it runs (${runs.map((step) => step.argv.slice(0, 3).join(" ")).join(", ")}) write as uid ${uid}` : "";
   return {
     ...plan,
-    findings: [...plan.findings, warning(`${world.home} belongs to uid ${owner}, not to uid ${uid} running this: the files written there keep their owner and mode, new ones are given to the owner of their directory${commands}`)],
+    findings: [
+      ...plan.findings,
+      warning(
+        `${world.home} belongs to uid ${owner}, not to uid ${uid} running this: the files written there keep their owner and mode, new ones are given to the owner of their directory${commands}`,
+      ),
+    ],
   };
 }

@@ -52,14 +52,19 @@ export function isLegacyCommand(command: string): boolean {
 }
 
 export function ourGroup(spec: HookSpec, target: HookTarget): Record<string, unknown> {
-  return { hooks: [{ type: "command", command: hookCommandLine({ node: target.node, hook: target.hook, alias: spec.alias, agent: target.harness }), timeout: spec.timeout }] };
+  return {
+    hooks: [
+      {
+        type: "command",
+        command: hookCommandLine({ node: target.node, hook: target.hook, alias: spec.alias, agent: target.harness }),
+        timeout: spec.timeout,
+      },
+    ],
+  };
 }
 
 export type EntryKind =
-  | { kind: "foreign" }
-  | { kind: "legacy" }
-  | { kind: "ours"; command: OurCommand; current: boolean }
-  | { kind: "modified"; reason: string };
+  { kind: "foreign" } | { kind: "legacy" } | { kind: "ours"; command: OurCommand; current: boolean } | { kind: "modified"; reason: string };
 
 function sameKeys(record: Record<string, unknown>, keys: readonly string[]): boolean {
   const own = Object.keys(record);
@@ -67,7 +72,13 @@ function sameKeys(record: Record<string, unknown>, keys: readonly string[]): boo
 }
 
 /** Classify handler `handlerIndex` of `group` under `event`. */
-export function classifyHandler(event: string, group: Record<string, unknown>, handlerIndex: number, specs: readonly HookSpec[], target: HookTarget): EntryKind {
+export function classifyHandler(
+  event: string,
+  group: Record<string, unknown>,
+  handlerIndex: number,
+  specs: readonly HookSpec[],
+  target: HookTarget,
+): EntryKind {
   const handlers = group.hooks as unknown[];
   const handler = handlers[handlerIndex];
   if (!isRecord(handler) || typeof handler.command !== "string") return { kind: "foreign" };
@@ -78,10 +89,13 @@ export function classifyHandler(event: string, group: Record<string, unknown>, h
   if (!ours) return { kind: "modified", reason: "its command line is not the one the installer writes" };
   const spec = specs.find((candidate) => candidate.event === event);
   if (!spec) return { kind: "modified", reason: `${event} is not an event the installer uses` };
-  if (ours.alias !== spec.alias || ours.agent !== target.harness) return { kind: "modified", reason: `it runs "${ours.alias} --agent ${ours.agent}", not "${spec.alias} --agent ${target.harness}"` };
+  if (ours.alias !== spec.alias || ours.agent !== target.harness)
+    return { kind: "modified", reason: `it runs "${ours.alias} --agent ${ours.agent}", not "${spec.alias} --agent ${target.harness}"` };
   if (!sameKeys(group, ["hooks"]) || handlers.length !== 1) return { kind: "modified", reason: "its group has other keys or handlers" };
-  if (!sameKeys(handler, ["type", "command", "timeout"]) || handler.type !== "command") return { kind: "modified", reason: "the handler has other keys" };
-  if (handler.timeout !== spec.timeout) return { kind: "modified", reason: `its timeout is ${JSON.stringify(handler.timeout)}, not ${spec.timeout}` };
+  if (!sameKeys(handler, ["type", "command", "timeout"]) || handler.type !== "command")
+    return { kind: "modified", reason: "the handler has other keys" };
+  if (handler.timeout !== spec.timeout)
+    return { kind: "modified", reason: `its timeout is ${JSON.stringify(handler.timeout)}, not ${spec.timeout}` };
   return { kind: "ours", command: ours, current: ours.node === target.node && ours.hook === target.hook };
 }
 
@@ -105,7 +119,14 @@ export function scanHooks(data: Record<string, unknown>, specs: readonly HookSpe
       if (!isRecord(group) || !Array.isArray(group.hooks)) return;
       group.hooks.forEach((handler, handlerIndex) => {
         const record = isRecord(handler) ? handler : {};
-        refs.push({ event, group: groupIndex, handler: handlerIndex, entry: classifyHandler(event, group, handlerIndex, specs, target), command: typeof record.command === "string" ? record.command : "", timeout: record.timeout });
+        refs.push({
+          event,
+          group: groupIndex,
+          handler: handlerIndex,
+          entry: classifyHandler(event, group, handlerIndex, specs, target),
+          command: typeof record.command === "string" ? record.command : "",
+          timeout: record.timeout,
+        });
       });
     });
   }
@@ -154,11 +175,16 @@ export function editHooks(
   const replacements: { event: string; group: number; spec: HookSpec }[] = [];
   const appends: HookSpec[] = [];
   for (const ref of refs) {
-    if (ref.entry.kind === "modified") problems.push({ severity: "conflict", message: `${label}: hooks.${ref.event}[${ref.group}] runs tongs-agents-hook but ${ref.entry.reason}; left as it is (fix or remove it by hand, then run the command again)` });
+    if (ref.entry.kind === "modified")
+      problems.push({
+        severity: "conflict",
+        message: `${label}: hooks.${ref.event}[${ref.group}] runs tongs-agents-hook but ${ref.entry.reason}; left as it is (fix or remove it by hand, then run the command again)`,
+      });
   }
   const legacy = mode === "install" ? refs.filter((ref) => ref.entry.kind === "legacy") : [];
   const legacyByGroup = new Map<string, EntryRef[]>();
-  for (const ref of legacy) legacyByGroup.set(`${ref.event}\0${ref.group}`, [...(legacyByGroup.get(`${ref.event}\0${ref.group}`) ?? []), ref]);
+  for (const ref of legacy)
+    legacyByGroup.set(`${ref.event}\0${ref.group}`, [...(legacyByGroup.get(`${ref.event}\0${ref.group}`) ?? []), ref]);
   for (const refsInGroup of legacyByGroup.values()) {
     const first = refsInGroup[0] as EntryRef;
     const groupSize = ((hooks[first.event] as unknown[])[first.group] as { hooks: unknown[] }).hooks.length;
@@ -194,21 +220,34 @@ export function editHooks(
     }
   }
   let out = text;
-  for (const replacement of replacements) out = setJsonValue(out, ["hooks", replacement.event, replacement.group], ourGroup(replacement.spec, target), style);
+  for (const replacement of replacements)
+    out = setJsonValue(out, ["hooks", replacement.event, replacement.group], ourGroup(replacement.spec, target), style);
   const byEvent = new Map<string, typeof removals>();
   for (const removal of removals) byEvent.set(removal.event, [...(byEvent.get(removal.event) ?? []), removal]);
   const emptiedEvents: string[] = [];
   for (const [event, list] of byEvent) {
     list.sort((a, b) => b.group - a.group || (b.handler ?? -1) - (a.handler ?? -1));
     for (const removal of list) {
-      out = removal.handler === undefined ? removeJsonValue(out, ["hooks", event, removal.group]) : removeJsonValue(out, ["hooks", event, removal.group, "hooks", removal.handler]);
+      out =
+        removal.handler === undefined
+          ? removeJsonValue(out, ["hooks", event, removal.group])
+          : removeJsonValue(out, ["hooks", event, removal.group, "hooks", removal.handler]);
     }
     const before = hooks[event] as unknown[];
     const removedGroups = new Set(list.filter((removal) => removal.handler === undefined).map((removal) => removal.group));
     if (before.length > 0 && before.every((_, index) => removedGroups.has(index))) emptiedEvents.push(event);
     const last = Math.max(...removedGroups, -1);
-    if (positionalTrust && mode === "uninstall" && last >= 0 && last < before.length - 1 && before.slice(last + 1).some((_, offset) => !removedGroups.has(last + 1 + offset))) {
-      problems.push({ severity: "warning", message: `${label}: entries after ours in hooks.${event} move up; Codex asks to review hooks whose position changed` });
+    if (
+      positionalTrust &&
+      mode === "uninstall" &&
+      last >= 0 &&
+      last < before.length - 1 &&
+      before.slice(last + 1).some((_, offset) => !removedGroups.has(last + 1 + offset))
+    ) {
+      problems.push({
+        severity: "warning",
+        message: `${label}: entries after ours in hooks.${event} move up; Codex asks to review hooks whose position changed`,
+      });
     }
   }
   for (const spec of appends) {

@@ -4,7 +4,17 @@ import { execFileSync } from "node:child_process";
 import { chmodSync, chownSync, mkdirSync, statSync, symlinkSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { commands, json, put, runWith, snapshot, useInstallFixture, USER_CODEX_HOOKS, USER_CONFIG, USER_SETTINGS } from "../../test/install-fixture.ts";
+import {
+  commands,
+  json,
+  put,
+  runWith,
+  snapshot,
+  useInstallFixture,
+  USER_CODEX_HOOKS,
+  USER_CONFIG,
+  USER_SETTINGS,
+} from "../../test/install-fixture.ts";
 import { makeBinDir, makePackageRoot, makeWorld, readText } from "../../test/install-world.ts";
 import { CLAUDE_HOOKS } from "../harnesses/claude/install.ts";
 import { CODEX_HOOKS } from "../harnesses/codex/install.ts";
@@ -30,16 +40,29 @@ describe("install", () => {
       for (const spec of specs) {
         expect(hooks[spec.event]).toEqual([{ hooks: [{ type: "command", command: expect.any(String), timeout: spec.timeout }] }]);
         const command = hooks[spec.event][0].hooks[0].command as string;
-        expect(parseOurCommand(command)).toEqual({ node: process.execPath, hook: join(fixture.root, "bin", "tongs-agents-hook.cjs"), alias: spec.alias, agent: harness });
+        expect(parseOurCommand(command)).toEqual({
+          node: process.execPath,
+          hook: join(fixture.root, "bin", "tongs-agents-hook.cjs"),
+          alias: spec.alias,
+          agent: harness,
+        });
         // The real shell runs it: the stand-in hook records the argument vector it received.
         const record = join(fixture.sandbox.root, `record-${harness}-${spec.alias}`);
         execFileSync("/bin/sh", ["-c", command], { env: { ...fixture.world.env, HOOK_RECORD: record } });
         expect(JSON.parse(readText(record))).toEqual([spec.alias, "--agent", harness]);
       }
     }
-    expect(json(fixture.claudeJson).mcpServers["tongs-agents"]).toEqual({ type: "stdio", command: process.execPath, args: [join(fixture.root, "bin", "tongs-agents.js"), "mcp"], env: {} });
+    expect(json(fixture.claudeJson).mcpServers["tongs-agents"]).toEqual({
+      type: "stdio",
+      command: process.execPath,
+      args: [join(fixture.root, "bin", "tongs-agents.js"), "mcp"],
+      env: {},
+    });
     expect(JSON.stringify(json(fixture.settings))).not.toContain("mcpServers");
-    expect(parseTomlDocument(readText(fixture.configToml))).toMatchObject({ ok: true, data: { mcp_servers: { "tongs-agents": { command: process.execPath, args: [join(fixture.root, "bin", "tongs-agents.js"), "mcp"] } } } });
+    expect(parseTomlDocument(readText(fixture.configToml))).toMatchObject({
+      ok: true,
+      data: { mcp_servers: { "tongs-agents": { command: process.execPath, args: [join(fixture.root, "bin", "tongs-agents.js"), "mcp"] } } },
+    });
     const codex = report.harnesses.find((harness) => harness.harness === "codex");
     expect(codex?.todo.join("\n")).toMatch(/Codex skips hooks it has not reviewed \(8 of ours\).*--trust-codex-hooks/);
   });
@@ -63,7 +86,11 @@ describe("install", () => {
     put(fixture.hooksJson, USER_CODEX_HOOKS);
     await run("install");
     const text = readText(fixture.settings);
-    expect(text.startsWith('{\n  "model": "opus",\n  "permissions": {"allow": ["Bash(ls:*)"], "deny": []},\n  "hooks": {\n    "Stop": [\n      {"matcher": "", "hooks": [{"type": "command", "command": "notify-send \'Claude is done\'"}]},\n      {\n')).toBe(true);
+    expect(
+      text.startsWith(
+        '{\n  "model": "opus",\n  "permissions": {"allow": ["Bash(ls:*)"], "deny": []},\n  "hooks": {\n    "Stop": [\n      {"matcher": "", "hooks": [{"type": "command", "command": "notify-send \'Claude is done\'"}]},\n      {\n',
+      ),
+    ).toBe(true);
     expect(text.endsWith('  },\n  "2": "an integer-like key that JSON.stringify would move"\n}\n')).toBe(true);
     expect(commands(fixture.settings, "Stop")[0]).toBe("notify-send 'Claude is done'");
     expect(commands(fixture.settings, "PreCompact")).toEqual(["/home/me/bin/backup"]);
@@ -95,21 +122,33 @@ describe("install", () => {
     const after = readText(fixture.settings);
     // Same lines, same places: only the command strings changed.
     expect(after.split("\n").length).toBe(before.split("\n").length);
-    expect(after.replaceAll(JSON.stringify(join(nodeDir, "node")).slice(1, -1), "N").replaceAll("/moved/tongs-agents/", "/R/")).not.toContain(fixture.root);
+    expect(
+      after.replaceAll(JSON.stringify(join(nodeDir, "node")).slice(1, -1), "N").replaceAll("/moved/tongs-agents/", "/R/"),
+    ).not.toContain(fixture.root);
     for (const spec of CLAUDE_HOOKS) {
       const mine = commands(fixture.settings, spec.event).filter((command) => command.includes("tongs-agents-hook"));
       expect(mine).toHaveLength(1);
-      expect(parseOurCommand(mine[0] as string)).toMatchObject({ node: join(nodeDir, "node"), hook: join(movedRoot, "bin", "tongs-agents-hook.cjs") });
+      expect(parseOurCommand(mine[0] as string)).toMatchObject({
+        node: join(nodeDir, "node"),
+        hook: join(movedRoot, "bin", "tongs-agents-hook.cjs"),
+      });
     }
     expect(json(fixture.claudeJson).mcpServers["tongs-agents"].args[0]).toBe(join(movedRoot, "bin", "tongs-agents.js"));
     const config = parseTomlDocument(readText(fixture.configToml));
-    expect(config.ok && (config.data.mcp_servers as Record<string, { command: string }>)["tongs-agents"]?.command).toBe(join(nodeDir, "node"));
+    expect(config.ok && (config.data.mcp_servers as Record<string, { command: string }>)["tongs-agents"]?.command).toBe(
+      join(nodeDir, "node"),
+    );
     // Trust follows the new definitions at the same keys; the user's own trust record stays.
-    const state = (config.ok ? (config.data.hooks as { state: Record<string, { trusted_hash: string }> }).state : {}) as Record<string, { trusted_hash: string }>;
+    const state = (config.ok ? (config.data.hooks as { state: Record<string, { trusted_hash: string }> }).state : {}) as Record<
+      string,
+      { trusted_hash: string }
+    >;
     const hooksData = json(fixture.hooksJson).hooks;
     for (const spec of CODEX_HOOKS) {
       const command = hooksData[spec.event][0].hooks[0].command;
-      expect(state[codexTrustKey(fixture.hooksJson, spec.event, 0, 0)]?.trusted_hash).toBe(codexTrustHash({ event: spec.event, command, timeout: spec.timeout }));
+      expect(state[codexTrustKey(fixture.hooksJson, spec.event, 0, 0)]?.trusted_hash).toBe(
+        codexTrustHash({ event: spec.event, command, timeout: spec.timeout }),
+      );
     }
     expect(state["/elsewhere/hooks.json:stop:0:0"]).toEqual({ trusted_hash: "sha256:0000" });
     expect(Object.keys(state)).toHaveLength(CODEX_HOOKS.length + 1);
@@ -123,7 +162,10 @@ describe("install", () => {
     put(fixture.settings, edited);
     const report = await run("install", { harnesses: ["claude"] });
     expect(report.ok).toBe(false);
-    expect(report.harnesses[0]?.findings).toContainEqual({ severity: "conflict", message: expect.stringMatching(/hooks\.Stop\[0\] runs tongs-agents-hook but its timeout is 30, not 5; left as it is/) });
+    expect(report.harnesses[0]?.findings).toContainEqual({
+      severity: "conflict",
+      message: expect.stringMatching(/hooks\.Stop\[0\] runs tongs-agents-hook but its timeout is 30, not 5; left as it is/),
+    });
     expect(report.harnesses[0]?.steps).toEqual([]);
     expect(readText(fixture.settings)).toBe(edited);
     const removal = await run("uninstall", { harnesses: ["claude"] });
@@ -139,13 +181,16 @@ describe("install", () => {
       JSON.stringify({
         hooks: {
           Stop: [{ hooks: [{ type: "command", command: `TONGS_AGENTS_DEBUG=1 node ${hook} stop --agent claude`, timeout: 5 }] }],
-          PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: `/usr/bin/node ${hook} tool-use --agent claude`, timeout: 5 }] }],
+          PreToolUse: [
+            { matcher: "Bash", hooks: [{ type: "command", command: `/usr/bin/node ${hook} tool-use --agent claude`, timeout: 5 }] },
+          ],
           SubagentStop: [{ hooks: [{ type: "command", command: `/usr/bin/node ${hook} stop --agent claude`, timeout: 5 }] }],
         },
       }),
     );
     const report = await run("install", { harnesses: ["claude"] });
-    const conflicts = report.harnesses[0]?.findings.filter((finding) => finding.severity === "conflict").map((finding) => finding.message) ?? [];
+    const conflicts =
+      report.harnesses[0]?.findings.filter((finding) => finding.severity === "conflict").map((finding) => finding.message) ?? [];
     expect(conflicts).toHaveLength(3);
     expect(conflicts.join("\n")).toMatch(/Stop\[0\].*command line is not the one/);
     expect(conflicts.join("\n")).toMatch(/PreToolUse\[0\].*group has other keys/);
@@ -164,12 +209,20 @@ describe("install", () => {
     expect(readText(fixture.settings)).toBe(broken);
     expect(readText(fixture.configToml)).toBe("model = \n");
     const [claude, codex] = report.harnesses;
-    expect(claude?.findings[0]).toEqual({ severity: "error", message: expect.stringMatching(/settings\.json is not valid JSON .*left untouched/) });
-    expect(codex?.findings[0]).toEqual({ severity: "error", message: expect.stringMatching(/config\.toml is not valid TOML .*left untouched/) });
+    expect(claude?.findings[0]).toEqual({
+      severity: "error",
+      message: expect.stringMatching(/settings\.json is not valid JSON .*left untouched/),
+    });
+    expect(codex?.findings[0]).toEqual({
+      severity: "error",
+      message: expect.stringMatching(/config\.toml is not valid TOML .*left untouched/),
+    });
     expect(json(fixture.claudeJson).mcpServers["tongs-agents"]).toBeDefined();
     expect(Object.keys(json(fixture.hooksJson).hooks)).toHaveLength(CODEX_HOOKS.length);
     put(fixture.settings, '{"hooks": []}');
-    expect((await run("install", { harnesses: ["claude"] })).harnesses[0]?.findings[0]?.message).toMatch(/"hooks" is not an object; left untouched/);
+    expect((await run("install", { harnesses: ["claude"] })).harnesses[0]?.findings[0]?.message).toMatch(
+      /"hooks" is not an object; left untouched/,
+    );
   });
 
   it("writes through a symlinked fixture.settings file, keeping the link and the file's mode", async () => {
@@ -191,11 +244,18 @@ describe("install", () => {
     for (const path of [fixture.sandbox.home, dirname(fixture.settings), fixture.settings]) chownSync(path, 4242, 4343);
     const report = await run("install");
     expect(report.ok).toBe(true);
-    for (const path of [fixture.settings, fixture.claudeJson, dirname(fixture.hooksJson), fixture.hooksJson, fixture.configToml]) expect(statSync(path), path).toMatchObject({ uid: 4242, gid: 4343 });
+    for (const path of [fixture.settings, fixture.claudeJson, dirname(fixture.hooksJson), fixture.hooksJson, fixture.configToml])
+      expect(statSync(path), path).toMatchObject({ uid: 4242, gid: 4343 });
     expect(statSync(fixture.settings).mode & 0o7777).toBe(0o600);
-    for (const harness of report.harnesses) expect(harness.findings).toContainEqual({ severity: "warning", message: expect.stringContaining(`${fixture.sandbox.home} belongs to uid 4242, not to uid 0 running this`) });
+    for (const harness of report.harnesses)
+      expect(harness.findings).toContainEqual({
+        severity: "warning",
+        message: expect.stringContaining(`${fixture.sandbox.home} belongs to uid 4242, not to uid 0 running this`),
+      });
     // Run by its owner, nothing is said.
     chownSync(fixture.sandbox.home, 0, 0);
-    expect((await run("uninstall")).harnesses.flatMap((harness) => harness.findings).filter((finding) => finding.severity === "warning")).toEqual([]);
+    expect(
+      (await run("uninstall")).harnesses.flatMap((harness) => harness.findings).filter((finding) => finding.severity === "warning"),
+    ).toEqual([]);
   });
 });

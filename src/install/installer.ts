@@ -38,7 +38,11 @@ export async function runInstaller(world: InstallContext, options: InstallOption
   if (!isDeepStrictEqual(recorded, created)) {
     const written = writeCreatedFiles(world.env, recorded);
     const last = harnesses.at(-1);
-    if (!written.ok && last) harnesses[harnesses.length - 1] = { ...last, findings: [...last.findings, warning(`could not record which files install created (${written.detail}); uninstall will keep them`)] };
+    if (!written.ok && last)
+      harnesses[harnesses.length - 1] = {
+        ...last,
+        findings: [...last.findings, warning(`could not record which files install created (${written.detail}); uninstall will keep them`)],
+      };
   }
   return { action: options.mode, dry_run: options.dryRun, ok: harnesses.every((report) => report.ok), harnesses };
 }

@@ -10,7 +10,8 @@ const group = { hooks: [{ type: "command", command: "ours", timeout: 5 }] };
 
 describe("JSON text edits", () => {
   it("appends to an array without touching the user's compact neighbour, and removal restores the bytes", () => {
-    const before = '{\n  "model": "x",\n  "hooks": {\n    "Stop": [\n      {"hooks": [{"type": "command", "command": "mine"}]}\n    ]\n  }\n}\n';
+    const before =
+      '{\n  "model": "x",\n  "hooks": {\n    "Stop": [\n      {"hooks": [{"type": "command", "command": "mine"}]}\n    ]\n  }\n}\n';
     const added = appendJsonItem(before, ["hooks", "Stop"], group, style(before));
     expect(added).toContain('      {"hooks": [{"type": "command", "command": "mine"}]},\n      {\n        "hooks": [');
     expect(JSON.parse(added).hooks.Stop[1]).toEqual(group);
@@ -20,12 +21,16 @@ describe("JSON text edits", () => {
   it("adds missing parents with the file's own indentation and line endings, and removal restores the bytes", () => {
     const before = '{\r\n\t"a": 1\r\n}';
     const added = setJsonValue(before, ["hooks", "Stop"], [group], style(before));
-    expect(added).toBe('{\r\n\t"a": 1,\r\n\t"hooks": {\r\n\t\t"Stop": [\r\n\t\t\t{\r\n\t\t\t\t"hooks": [\r\n\t\t\t\t\t{\r\n\t\t\t\t\t\t"type": "command",\r\n\t\t\t\t\t\t"command": "ours",\r\n\t\t\t\t\t\t"timeout": 5\r\n\t\t\t\t\t}\r\n\t\t\t\t]\r\n\t\t\t}\r\n\t\t]\r\n\t}\r\n}');
+    expect(added).toBe(
+      '{\r\n\t"a": 1,\r\n\t"hooks": {\r\n\t\t"Stop": [\r\n\t\t\t{\r\n\t\t\t\t"hooks": [\r\n\t\t\t\t\t{\r\n\t\t\t\t\t\t"type": "command",\r\n\t\t\t\t\t\t"command": "ours",\r\n\t\t\t\t\t\t"timeout": 5\r\n\t\t\t\t\t}\r\n\t\t\t\t]\r\n\t\t\t}\r\n\t\t]\r\n\t}\r\n}',
+    );
     expect(removeJsonValue(added, ["hooks"])).toBe(before);
   });
 
   it("writes a new document with a final newline, and handles empty containers", () => {
-    expect(setJsonValue("", ["mcpServers", "x"], { a: 1 }, style(""))).toBe('{\n  "mcpServers": {\n    "x": {\n      "a": 1\n    }\n  }\n}\n');
+    expect(setJsonValue("", ["mcpServers", "x"], { a: 1 }, style(""))).toBe(
+      '{\n  "mcpServers": {\n    "x": {\n      "a": 1\n    }\n  }\n}\n',
+    );
     expect(appendJsonItem('{"hooks": {"Stop": []}}', ["hooks", "Stop"], 1, style("{}"))).toBe('{"hooks": {"Stop": [\n  1\n]}}');
     expect(removeJsonValue('{\n  "a": [1]\n}\n', ["a", 0])).toBe('{\n  "a": []\n}\n');
     expect(removeJsonValue('{"a": 1, "b": 2}', ["a"])).toBe('{"b": 2}');

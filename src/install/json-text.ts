@@ -64,7 +64,10 @@ function setIn(data: unknown, path: JsonPath, value: unknown): unknown {
 
 function removeIn(data: unknown, path: JsonPath): unknown {
   const [head, ...rest] = path;
-  if (Array.isArray(data)) return rest.length === 0 ? data.filter((_, index) => index !== head) : data.map((item, index) => (index === head ? removeIn(item, rest) : item));
+  if (Array.isArray(data))
+    return rest.length === 0
+      ? data.filter((_, index) => index !== head)
+      : data.map((item, index) => (index === head ? removeIn(item, rest) : item));
   const record = data as Record<string, unknown>;
   if (rest.length === 0) return Object.fromEntries(Object.entries(record).filter(([key]) => key !== head));
   return { ...record, [head as string]: removeIn(record[head as string], rest) };
@@ -72,7 +75,8 @@ function removeIn(data: unknown, path: JsonPath): unknown {
 
 function verified(before: string, after: string, expected: (data: unknown) => unknown): string {
   const old = before.trim() === "" ? {} : JSON.parse(before);
-  if (!isDeepStrictEqual(JSON.parse(after), expected(old))) throw new Error("a JSON edit did not produce the intended data (duplicate keys?)");
+  if (!isDeepStrictEqual(JSON.parse(after), expected(old)))
+    throw new Error("a JSON edit did not produce the intended data (duplicate keys?)");
   return after;
 }
 
@@ -84,7 +88,12 @@ function insertProperty(text: string, objectNode: Node, key: string, value: unkn
   if (!last || !first) {
     const base = lineIndent(text, objectNode.offset);
     const inner = base + style.indent;
-    return splice(text, objectNode.offset, objectNode.offset + objectNode.length, `{${style.eol}${inner}${JSON.stringify(key)}: ${render(value, inner, style)}${style.eol}${base}}`);
+    return splice(
+      text,
+      objectNode.offset,
+      objectNode.offset + objectNode.length,
+      `{${style.eol}${inner}${JSON.stringify(key)}: ${render(value, inner, style)}${style.eol}${base}}`,
+    );
   }
   const end = last.offset + last.length;
   if (sameLine(text, objectNode.offset, first.offset)) return splice(text, end, end, `, ${JSON.stringify(key)}: ${JSON.stringify(value)}`);
@@ -125,7 +134,12 @@ export function appendJsonItem(text: string, path: JsonPath, value: unknown, sty
   if (!last || !first) {
     const base = lineIndent(text, array.offset);
     const inner = base + style.indent;
-    after = splice(text, array.offset, array.offset + array.length, `[${style.eol}${inner}${render(value, inner, style)}${style.eol}${base}]`);
+    after = splice(
+      text,
+      array.offset,
+      array.offset + array.length,
+      `[${style.eol}${inner}${render(value, inner, style)}${style.eol}${base}]`,
+    );
   } else {
     const end = last.offset + last.length;
     if (sameLine(text, array.offset, first.offset)) after = splice(text, end, end, `, ${JSON.stringify(value)}`);
@@ -151,7 +165,8 @@ export function removeJsonValue(text: string, path: JsonPath): string {
   const siblings = container.children ?? [];
   const index = siblings.indexOf(member);
   let after: string;
-  if (siblings.length === 1) after = splice(text, container.offset, container.offset + container.length, container.type === "object" ? "{}" : "[]");
+  if (siblings.length === 1)
+    after = splice(text, container.offset, container.offset + container.length, container.type === "object" ? "{}" : "[]");
   else if (index > 0) {
     const previous = siblings[index - 1] as Node;
     after = splice(text, previous.offset + previous.length, member.offset + member.length, "");

@@ -7,7 +7,13 @@ export type HarnessId = string;
 
 export type Step =
   /** Replace a file's content (before null: create it). */
-  | { readonly kind: "write"; readonly path: string; readonly before: string | null; readonly after: string; readonly why: readonly string[] }
+  | {
+      readonly kind: "write";
+      readonly path: string;
+      readonly before: string | null;
+      readonly after: string;
+      readonly why: readonly string[];
+    }
   /** Remove a file that holds exactly `before`. */
   | { readonly kind: "delete"; readonly path: string; readonly before: string; readonly why: readonly string[] }
   /** Run a harness's own command. `tolerate` matches output that still counts as success (e.g. already removed). */
@@ -18,7 +24,13 @@ export type Step =
    * the file too when install created it (`deleteIfEmpty`) and nothing else is left in it. Read when it runs, since
    * the command has rewritten the file by then.
    */
-  | { readonly kind: "drop-empty"; readonly path: string; readonly keys: readonly string[]; readonly deleteIfEmpty?: boolean; readonly why: readonly string[] };
+  | {
+      readonly kind: "drop-empty";
+      readonly path: string;
+      readonly keys: readonly string[];
+      readonly deleteIfEmpty?: boolean;
+      readonly why: readonly string[];
+    };
 
 export type Severity = "error" | "conflict" | "warning" | "note";
 

@@ -27,7 +27,11 @@ export function purgeStateDir(stateDir: string, { dryRun }: { dryRun: boolean })
   const uid = process.getuid?.();
   if (uid !== undefined && stats.uid !== uid) return result(false, `it is owned by uid ${stats.uid}; left as it is`);
   const foreign = readdirSync(stateDir).filter((name) => !OURS.has(name) && !name.endsWith(".tmp"));
-  if (foreign.length > 0) return result(false, `it holds files tongs-agents does not write (${foreign.slice(0, 3).join(", ")}${foreign.length > 3 ? ", ..." : ""}); left as it is`);
+  if (foreign.length > 0)
+    return result(
+      false,
+      `it holds files tongs-agents does not write (${foreign.slice(0, 3).join(", ")}${foreign.length > 3 ? ", ..." : ""}); left as it is`,
+    );
   if (dryRun) return result(false, "would be removed");
   try {
     rmSync(stateDir, { recursive: true });

@@ -8,7 +8,25 @@
 // text is replaced (Linux's renameat2 RENAME_EXCHANGE could close that; Node does not expose it); and an editor that
 // opened the file before our rename and writes into it more than SETTLE_MS after it writes into a file no longer
 // there. docs/reliability.md, "Installer racing edits", measures both.
-import { closeSync, constants, fchmodSync, fchownSync, fstatSync, fsyncSync, linkSync, lstatSync, mkdirSync, openSync, readdirSync, readSync, renameSync, statSync, unlinkSync, writeSync, type Stats } from "node:fs";
+import {
+  closeSync,
+  constants,
+  fchmodSync,
+  fchownSync,
+  fstatSync,
+  fsyncSync,
+  linkSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+  writeSync,
+  type Stats,
+} from "node:fs";
 import { basename, dirname, join, relative, sep } from "node:path";
 import { uniqueSuffix } from "../store/records.ts";
 import { watchDir, type DirWatch } from "./dir-watch.ts";
@@ -58,7 +76,11 @@ interface Staged {
  * Write `text` to a new temp file beside `target` with the given owner and mode, and fsync it. The owner is kept even
  * when it is not us (root installing for another user): the harness running as that user must still read the file.
  */
-function stage(target: string, text: string, { mode, owner }: { mode: number; owner: Owner | undefined }): ({ ok: true } & Staged) | Extract<ReplaceResult, { ok: false }> {
+function stage(
+  target: string,
+  text: string,
+  { mode, owner }: { mode: number; owner: Owner | undefined },
+): ({ ok: true } & Staged) | Extract<ReplaceResult, { ok: false }> {
   sweepLeftovers(target);
   const temp = `${target}.${process.pid}.${uniqueSuffix()}.tmp`;
   let fd: number | undefined;
@@ -66,7 +88,7 @@ function stage(target: string, text: string, { mode, owner }: { mode: number; ow
   try {
     fd = openSync(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
     const bytes = Buffer.from(text, "utf8");
-    for (let written = 0; written < bytes.length; ) written += writeSync(fd, bytes, written, bytes.length - written);
+    for (let written = 0; written < bytes.length;) written += writeSync(fd, bytes, written, bytes.length - written);
     const own = fstatSync(fd);
     step = "owner";
     if (owner !== undefined && (own.uid !== owner.uid || own.gid !== owner.gid)) fchownSync(fd, owner.uid, owner.gid);
@@ -80,7 +102,12 @@ function stage(target: string, text: string, { mode, owner }: { mode: number; ow
   } catch (error) {
     if (fd !== undefined) closeSync(fd);
     removeQuietly(temp);
-    if (step === "owner") return { ok: false, reason: "owner", detail: `${target}: cannot give it the owner ${owner?.uid}:${owner?.gid} (${errorCode(error)}); nothing written` };
+    if (step === "owner")
+      return {
+        ok: false,
+        reason: "owner",
+        detail: `${target}: cannot give it the owner ${owner?.uid}:${owner?.gid} (${errorCode(error)}); nothing written`,
+      };
     return { ok: false, reason: "io", detail: ioDetail(target, error) };
   }
 }
@@ -162,11 +189,21 @@ export async function replaceExisting(target: string, before: string, after: str
     // than a millisecond under load), then put the edited file back (when ours is still at the path) and fail the step.
     await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
     if (readAll(fd, options.maxBytes) !== before) {
-      const putBack = witness !== undefined && sameFile(lstatSync(target, { throwIfNoEntry: false }), staged.stats) && tryRename(witness, target);
+      const putBack =
+        witness !== undefined && sameFile(lstatSync(target, { throwIfNoEntry: false }), staged.stats) && tryRename(witness, target);
       if (putBack) witness = undefined;
-      return { ok: false, reason: "changed", detail: `${target} was edited while it was being written; ${putBack ? "that edit was put back and nothing of ours is in the file" : "that edit may be lost: check the file"} (run the command again)` };
+      return {
+        ok: false,
+        reason: "changed",
+        detail: `${target} was edited while it was being written; ${putBack ? "that edit was put back and nothing of ours is in the file" : "that edit may be lost: check the file"} (run the command again)`,
+      };
     }
-    if (touched === true) return { ok: false, reason: "changed", detail: `${target} was saved by another program at the moment tongs-agents wrote it; that save may have been replaced: check the file (run the command again)` };
+    if (touched === true)
+      return {
+        ok: false,
+        reason: "changed",
+        detail: `${target} was saved by another program at the moment tongs-agents wrote it; that save may have been replaced: check the file (run the command again)`,
+      };
     return { ok: true };
   } catch (error) {
     return { ok: false, reason: "io", detail: ioDetail(target, error) };
@@ -210,9 +247,19 @@ export function createNew(path: string, after: string, options: ReplaceOptions):
       linkSync(staged.temp, path);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      if (code === "EEXIST") return { ok: false, reason: "changed", detail: `${path} was created since the plan was made; nothing written (run the command again)` };
+      if (code === "EEXIST")
+        return {
+          ok: false,
+          reason: "changed",
+          detail: `${path} was created since the plan was made; nothing written (run the command again)`,
+        };
       // No hard links on this file system: the nearest thing, a check just before the rename.
-      if (lstatSync(path, { throwIfNoEntry: false }) !== undefined) return { ok: false, reason: "changed", detail: `${path} was created since the plan was made; nothing written (run the command again)` };
+      if (lstatSync(path, { throwIfNoEntry: false }) !== undefined)
+        return {
+          ok: false,
+          reason: "changed",
+          detail: `${path} was created since the plan was made; nothing written (run the command again)`,
+        };
       renameSync(staged.temp, path);
     }
     return { ok: true };

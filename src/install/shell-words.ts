@@ -46,7 +46,8 @@ export function splitShellWords(command: string): string[] | undefined {
       word = (word ?? "") + command[++index];
       continue;
     }
-    if (OPERATOR.has(char) || (char === "=" && word !== undefined && words.length === 0 && /^[A-Za-z_][A-Za-z0-9_]*$/.test(word))) return undefined;
+    if (OPERATOR.has(char) || (char === "=" && word !== undefined && words.length === 0 && /^[A-Za-z_][A-Za-z0-9_]*$/.test(word)))
+      return undefined;
     word = (word ?? "") + char;
   }
   if (word !== undefined) words.push(word);

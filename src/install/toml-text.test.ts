@@ -10,14 +10,19 @@ describe("TOML owned tables", () => {
   it("adds a table after its group, keeps every comment and the rest byte for byte, and removal restores the file", () => {
     const before = `# my config\nmodel = "o3" # inline comment\n\n[mcp_servers.docs]\ncommand = "docs"\n\n# tools I like\n[tools]\nweb = true\n`;
     const added = setTable(before, ["mcp_servers", "tongs-agents"], ours);
-    expect(added).toBe(`# my config\nmodel = "o3" # inline comment\n\n[mcp_servers.docs]\ncommand = "docs"\n\n[mcp_servers.tongs-agents]\ncommand = "/usr/bin/node"\nargs = ["/x y/bin/tongs-agents.js", "mcp"]\n\n# tools I like\n[tools]\nweb = true\n`);
+    expect(added).toBe(
+      `# my config\nmodel = "o3" # inline comment\n\n[mcp_servers.docs]\ncommand = "docs"\n\n[mcp_servers.tongs-agents]\ncommand = "/usr/bin/node"\nargs = ["/x y/bin/tongs-agents.js", "mcp"]\n\n# tools I like\n[tools]\nweb = true\n`,
+    );
     expect(removeTable(added, ["mcp_servers", "tongs-agents"])).toBe(before);
   });
 
   it("appends at the end with one blank line, keeps CRLF, and removal restores the file", () => {
     for (const before of ['model = "x"\n', 'model = "x"', 'model = "x"\r\n', "", "\n"]) {
       const added = setTable(before, ["hooks", "state", "/h/hooks.json:stop:0:0"], [["trusted_hash", "sha256:ab"]]);
-      expect(parseTomlDocument(added)).toMatchObject({ ok: true, data: { hooks: { state: { "/h/hooks.json:stop:0:0": { trusted_hash: "sha256:ab" } } } } });
+      expect(parseTomlDocument(added)).toMatchObject({
+        ok: true,
+        data: { hooks: { state: { "/h/hooks.json:stop:0:0": { trusted_hash: "sha256:ab" } } } },
+      });
       if (before.includes("\r\n")) expect(added.replaceAll("\r\n", "")).not.toContain("\n");
       if (before !== 'model = "x"') expect(removeTable(added, ["hooks", "state", "/h/hooks.json:stop:0:0"])).toBe(before);
     }
@@ -25,7 +30,9 @@ describe("TOML owned tables", () => {
 
   it("rewrites an existing table's body in place, keeping its header line", () => {
     const before = `[mcp_servers.tongs-agents] # ours\ncommand = "/old/node"\nargs = ["/old/bin/tongs-agents.js", "mcp"]\n\n[other]\nx = 1\n`;
-    expect(setTable(before, ["mcp_servers", "tongs-agents"], ours)).toBe(`[mcp_servers.tongs-agents] # ours\ncommand = "/usr/bin/node"\nargs = ["/x y/bin/tongs-agents.js", "mcp"]\n\n[other]\nx = 1\n`);
+    expect(setTable(before, ["mcp_servers", "tongs-agents"], ours)).toBe(
+      `[mcp_servers.tongs-agents] # ours\ncommand = "/usr/bin/node"\nargs = ["/x y/bin/tongs-agents.js", "mcp"]\n\n[other]\nx = 1\n`,
+    );
   });
 
   it("is not fooled by header-like lines inside strings and arrays", () => {
@@ -35,7 +42,9 @@ describe("TOML owned tables", () => {
   });
 
   it("refuses an edit when the table is also defined another way", () => {
-    expect(() => setTable(`mcp_servers = { tongs-agents = { command = "x" } }\n`, ["mcp_servers", "tongs-agents"], ours)).toThrow(/invalid|form/);
+    expect(() => setTable(`mcp_servers = { tongs-agents = { command = "x" } }\n`, ["mcp_servers", "tongs-agents"], ours)).toThrow(
+      /invalid|form/,
+    );
     expect(() => setTable(`[mcp_servers]\ntongs-agents.command = "x"\n`, ["mcp_servers", "tongs-agents"], ours)).toThrow();
   });
 

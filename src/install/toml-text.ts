@@ -61,7 +61,11 @@ function parseKeyPath(source: string): string[] | undefined {
     if ((match = /^[A-Za-z0-9_-]+/.exec(rest))) parts.push(match[0]);
     else if ((match = /^"((?:[^"\\]|\\.)*)"/.exec(rest))) {
       try {
-        parts.push(JSON.parse(`"${(match[1] as string).replace(/\\U([0-9a-fA-F]{8})/g, (_, hex: string) => String.fromCodePoint(parseInt(hex, 16)).replace(/[\\"]/g, "\\$&"))}"`));
+        parts.push(
+          JSON.parse(
+            `"${(match[1] as string).replace(/\\U([0-9a-fA-F]{8})/g, (_, hex: string) => String.fromCodePoint(parseInt(hex, 16)).replace(/[\\"]/g, "\\$&"))}"`,
+          ),
+        );
       } catch {
         return undefined;
       }
@@ -145,7 +149,10 @@ export function findTable(text: string, path: readonly string[]): TableSpan | un
 
 /** The key/value lines of the table at `span`, parsed on their own. */
 export function tableBody(text: string, span: TableSpan): Record<string, unknown> | undefined {
-  const body = text.split("\n").slice(span.start + 1, span.end).join("\n");
+  const body = text
+    .split("\n")
+    .slice(span.start + 1, span.end)
+    .join("\n");
   const parsed = parseTomlDocument(body);
   return parsed.ok ? parsed.data : undefined;
 }
@@ -155,13 +162,24 @@ function pruneEmpty(value: unknown): unknown {
   const out: Record<string, unknown> = {};
   for (const [key, inner] of Object.entries(value)) {
     const pruned = pruneEmpty(inner);
-    if (typeof pruned === "object" && pruned !== null && !Array.isArray(pruned) && !(pruned instanceof Date) && Object.keys(pruned).length === 0) continue;
+    if (
+      typeof pruned === "object" &&
+      pruned !== null &&
+      !Array.isArray(pruned) &&
+      !(pruned instanceof Date) &&
+      Object.keys(pruned).length === 0
+    )
+      continue;
     out[key] = pruned;
   }
   return out;
 }
 
-function withTable(data: Record<string, unknown>, path: readonly string[], table: Record<string, unknown> | undefined): Record<string, unknown> {
+function withTable(
+  data: Record<string, unknown>,
+  path: readonly string[],
+  table: Record<string, unknown> | undefined,
+): Record<string, unknown> {
   const [head, ...rest] = path as [string, ...string[]];
   const copy = { ...data };
   if (rest.length === 0) {
@@ -190,7 +208,12 @@ function eolOf(text: string): string {
  * Write the table at `path` with exactly `entries`. An existing table keeps its header line and position; a new one
  * goes after the last table whose path starts with `group` (else at the end), separated by one blank line.
  */
-export function setTable(text: string, path: readonly string[], entries: readonly (readonly [string, TomlScalar])[], group: readonly string[] = path.slice(0, -1)): string {
+export function setTable(
+  text: string,
+  path: readonly string[],
+  entries: readonly (readonly [string, TomlScalar])[],
+  group: readonly string[] = path.slice(0, -1),
+): string {
   const eol = eolOf(text);
   const cr = eol === "\r\n" ? "\r" : "";
   const body = entries.map(([key, value]) => `${tomlKey(key)} = ${tomlValue(value)}${cr}`);
@@ -219,7 +242,8 @@ export function removeTable(text: string, path: readonly string[]): string {
   const span = findTable(text, path);
   if (!span) return text;
   const lines = text.split("\n");
-  const blank = (index: number) => index >= 0 && index < lines.length && (lines[index] as string).trim() === "" && !(index === lines.length - 1 && lines[index] === "");
+  const blank = (index: number) =>
+    index >= 0 && index < lines.length && (lines[index] as string).trim() === "" && !(index === lines.length - 1 && lines[index] === "");
   let start = span.start;
   let end = span.end;
   if (blank(start - 1) && start - 2 >= 0 && !blank(start - 2)) start--;

@@ -2,7 +2,17 @@
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { commands, json, put, runWith, snapshot, useInstallFixture, USER_CODEX_HOOKS, USER_CONFIG, USER_SETTINGS } from "../../test/install-fixture.ts";
+import {
+  commands,
+  json,
+  put,
+  runWith,
+  snapshot,
+  useInstallFixture,
+  USER_CODEX_HOOKS,
+  USER_CONFIG,
+  USER_SETTINGS,
+} from "../../test/install-fixture.ts";
 import { makeBinDir, makeWorld, readText } from "../../test/install-world.ts";
 import { ROOT } from "../../test/processes.ts";
 import { CREATED_FILES } from "./created-files.ts";
@@ -33,7 +43,9 @@ describe("uninstall", () => {
     const removal = await run("uninstall");
     expect(removal.ok).toBe(true);
     expect(files.filter((path) => existsSync(path))).toEqual([]);
-    expect(removal.harnesses.flatMap((harness) => harness.steps.map((step) => [step.path, step.change]))).toEqual(files.map((path) => [path, "delete"]));
+    expect(removal.harnesses.flatMap((harness) => harness.steps.map((step) => [step.path, step.change]))).toEqual(
+      files.map((path) => [path, "delete"]),
+    );
     expect(JSON.parse(readText(join(fixture.sandbox.stateDir, CREATED_FILES))).created).toEqual([]);
   });
 
@@ -122,8 +134,17 @@ describe("legacy claude-fleet-monitor 0.9.x", () => {
       `${JSON.stringify(
         {
           hooks: {
-            SessionStart: [{ hooks: [{ type: "command", command: "/home/me/.local/bin/claude-fleet-hook session-start --agent claude", timeout: 5 }] }],
-            Stop: [{ hooks: [{ type: "command", command: "claude-fleet-hook stop --agent claude", timeout: 5 }, { type: "command", command: "notify-send done" }] }],
+            SessionStart: [
+              { hooks: [{ type: "command", command: "/home/me/.local/bin/claude-fleet-hook session-start --agent claude", timeout: 5 }] },
+            ],
+            Stop: [
+              {
+                hooks: [
+                  { type: "command", command: "claude-fleet-hook stop --agent claude", timeout: 5 },
+                  { type: "command", command: "notify-send done" },
+                ],
+              },
+            ],
           },
           mcpServers: { fleet: { command: "/usr/bin/python3", args: ["-m", "claude_fleet_monitor.mcp_server"], env: {} } },
         },
@@ -131,8 +152,23 @@ describe("legacy claude-fleet-monitor 0.9.x", () => {
         2,
       )}\n`,
     );
-    put(fixture.hooksJson, JSON.stringify({ hooks: { SessionStart: [{ matcher: "startup|resume|clear", hooks: [{ type: "command", command: "claude-fleet-hook session-start --agent codex", timeout: 5 }] }] } }));
-    put(fixture.configToml, `[mcp_servers.fleet]\ncommand = "/usr/bin/python3"\nargs = ["-m", "claude_fleet_monitor.mcp_server"]\n\n[mcp_servers.other]\ncommand = "fleet"\n`);
+    put(
+      fixture.hooksJson,
+      JSON.stringify({
+        hooks: {
+          SessionStart: [
+            {
+              matcher: "startup|resume|clear",
+              hooks: [{ type: "command", command: "claude-fleet-hook session-start --agent codex", timeout: 5 }],
+            },
+          ],
+        },
+      }),
+    );
+    put(
+      fixture.configToml,
+      `[mcp_servers.fleet]\ncommand = "/usr/bin/python3"\nargs = ["-m", "claude_fleet_monitor.mcp_server"]\n\n[mcp_servers.other]\ncommand = "fleet"\n`,
+    );
     const report = await run("install");
     expect(report.ok).toBe(true);
     const why = report.harnesses.flatMap((harness) => harness.steps.flatMap((step) => step.why));
@@ -152,7 +188,10 @@ describe("--dry-run", () => {
   it("changes nothing, and what it lists is exactly what install then does", async () => {
     put(fixture.settings, USER_SETTINGS);
     put(fixture.configToml, USER_CONFIG);
-    put(fixture.hooksJson, JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: "command", command: "claude-fleet-hook stop --agent codex" }] }] } }, null, 4));
+    put(
+      fixture.hooksJson,
+      JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: "command", command: "claude-fleet-hook stop --agent codex" }] }] } }, null, 4),
+    );
     const files = [fixture.settings, fixture.claudeJson, fixture.hooksJson, fixture.configToml];
     const original = snapshot(files);
     const dry = await run("install", { dryRun: true, trust: true });
@@ -170,7 +209,9 @@ describe("--dry-run", () => {
       const before = original[step.path as string];
       expect(diffLines(before ? before.toString("utf8") : null, readText(step.path as string))).toEqual(step.diff);
     }
-    expect(done.harnesses.flatMap((harness) => harness.steps).map((step) => [step.path, step.diff])).toEqual(planned.map((step) => [step.path, step.diff]));
+    expect(done.harnesses.flatMap((harness) => harness.steps).map((step) => [step.path, step.diff])).toEqual(
+      planned.map((step) => [step.path, step.diff]),
+    );
     const dryRemoval = await run("uninstall", { dryRun: true });
     const installed = snapshot(files);
     await run("uninstall");
@@ -189,7 +230,10 @@ describe("Codex trust positions", () => {
     put(fixture.hooksJson, JSON.stringify(data, null, 2));
     const report = await run("uninstall", { harnesses: ["codex"] });
     expect(report.ok).toBe(true);
-    expect(report.harnesses[0]?.findings).toContainEqual({ severity: "warning", message: expect.stringMatching(/entries after ours in hooks\.Stop move up/) });
+    expect(report.harnesses[0]?.findings).toContainEqual({
+      severity: "warning",
+      message: expect.stringMatching(/entries after ours in hooks\.Stop move up/),
+    });
     expect(commands(fixture.hooksJson, "Stop")).toEqual(["say later"]);
   });
 });

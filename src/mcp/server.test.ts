@@ -21,12 +21,35 @@ let sessionsDir: string;
 let client: Client;
 let focused: { query: string; client: string | undefined }[];
 
-function put(session: string, pid: number, status: SessionRecord["status"], changedSecondsAgo: number, extra: Partial<SessionRecord> = {}): string {
+function put(
+  session: string,
+  pid: number,
+  status: SessionRecord["status"],
+  changedSecondsAgo: number,
+  extra: Partial<SessionRecord> = {},
+): string {
   const id = canonicalId("claude", session, `pid:${pid}`);
   writeRecord(sessionsDir, digestOf(id) as string, {
-    schema_version: 1, canonical_id: id, harness: "claude", session_id: session, instance_id: `pid:${pid}`, identity: "process", pid,
-    process_start: `linux:boot:${pid}00`, cwd: `/work/${session}`, status, detail: "", tool: "", sequence: null, arrival_sequence: 1,
-    last_event: "claude.x", created_at: ago(3600), updated_at: ago(changedSecondsAgo), status_changed_at: ago(changedSecondsAgo), terminal: { env: {} }, ...extra,
+    schema_version: 1,
+    canonical_id: id,
+    harness: "claude",
+    session_id: session,
+    instance_id: `pid:${pid}`,
+    identity: "process",
+    pid,
+    process_start: `linux:boot:${pid}00`,
+    cwd: `/work/${session}`,
+    status,
+    detail: "",
+    tool: "",
+    sequence: null,
+    arrival_sequence: 1,
+    last_event: "claude.x",
+    created_at: ago(3600),
+    updated_at: ago(changedSecondsAgo),
+    status_changed_at: ago(changedSecondsAgo),
+    terminal: { env: {} },
+    ...extra,
   });
   return id;
 }
@@ -43,7 +66,17 @@ beforeEach(async () => {
     version: "test",
     focus: async (query, options) => {
       focused.push({ query, client: options.client });
-      return { state: "complete", session: null, backend: "tmux", target: "tmux pane %1", located: true, selection: { attempted: true, succeeded: true, detail: "" }, activation: { attempted: true, succeeded: true, detail: "" }, detail: "", candidates: [] } satisfies FocusResult;
+      return {
+        state: "complete",
+        session: null,
+        backend: "tmux",
+        target: "tmux pane %1",
+        located: true,
+        selection: { attempted: true, succeeded: true, detail: "" },
+        activation: { attempted: true, succeeded: true, detail: "" },
+        detail: "",
+        candidates: [],
+      } satisfies FocusResult;
     },
   });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
@@ -56,12 +89,21 @@ afterEach(async () => {
 });
 
 const call = async (name: string, args: Record<string, unknown> = {}) => client.callTool({ name, arguments: args });
-const sessionsOf = (result: Awaited<ReturnType<typeof call>>) => (result.structuredContent as { sessions: { session_id: string; launch_id: string; profile_id: string }[] }).sessions;
+const sessionsOf = (result: Awaited<ReturnType<typeof call>>) =>
+  (result.structuredContent as { sessions: { session_id: string; launch_id: string; profile_id: string }[] }).sessions;
 
 describe("MCP tools (in-process)", () => {
   it("lists the seven tools with input schemas", async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((tool) => tool.name).sort()).toEqual(["cleanup_sessions", "explain_session", "focus_session", "get_session", "list_sessions", "sessions_needing_attention", "wait_for_session"]);
+    expect(tools.map((tool) => tool.name).sort()).toEqual([
+      "cleanup_sessions",
+      "explain_session",
+      "focus_session",
+      "get_session",
+      "list_sessions",
+      "sessions_needing_attention",
+      "wait_for_session",
+    ]);
     expect(tools.find((tool) => tool.name === "focus_session")?.inputSchema.required).toEqual(["query"]);
   });
 
@@ -86,7 +128,11 @@ describe("MCP tools (in-process)", () => {
     put("idle-unseen", 400, "idle", 30);
     put("works", 400, "running", 1);
     markSeen(sandbox.stateDir, seenIdle);
-    expect(sessionsOf(await call("sessions_needing_attention")).map((session) => session.session_id)).toEqual(["waits", "broke", "idle-unseen"]);
+    expect(sessionsOf(await call("sessions_needing_attention")).map((session) => session.session_id)).toEqual([
+      "waits",
+      "broke",
+      "idle-unseen",
+    ]);
   });
 
   it("get_session resolves queries and says clearly when nothing or several match", async () => {
@@ -104,8 +150,18 @@ describe("MCP tools (in-process)", () => {
     put("doubted", 100, "waiting", 5, {
       detail: "permission: Bash",
       tool: "Bash",
-      pending: [{ kind: "permission", tool: "Bash", detail: "permission: Bash", candidates: [], since: ago(5), event: "claude.permission-request" }],
-      history: [{ at: ago(5), source: "hook", event: "claude.permission-request", status: "waiting", change: 'running -> waiting; detail "permission: Bash"' }],
+      pending: [
+        { kind: "permission", tool: "Bash", detail: "permission: Bash", candidates: [], since: ago(5), event: "claude.permission-request" },
+      ],
+      history: [
+        {
+          at: ago(5),
+          source: "hook",
+          event: "claude.permission-request",
+          status: "waiting",
+          change: 'running -> waiting; detail "permission: Bash"',
+        },
+      ],
     });
     expect((await call("explain_session", { query: "doubted" })).structuredContent).toMatchObject({
       session: { session_id: "doubted", status: "waiting" },
@@ -126,15 +182,24 @@ describe("MCP tools (in-process)", () => {
     put("done", 100, "ended", 5);
     put("dead", 999, "idle", 5);
     const live = put("live", 200, "idle", 5);
-    expect((await call("cleanup_sessions", { dry_run: true })).structuredContent).toMatchObject({ dry_run: true, removed: [expect.anything(), expect.anything()] });
+    expect((await call("cleanup_sessions", { dry_run: true })).structuredContent).toMatchObject({
+      dry_run: true,
+      removed: [expect.anything(), expect.anything()],
+    });
     expect((await call("cleanup_sessions")).structuredContent).toMatchObject({ dry_run: false });
     const { readdirSync } = await import("node:fs");
-    expect(readdirSync(sessionsDir).filter((name) => name.endsWith(".json") && !name.startsWith("instance-"))).toEqual([`${digestOf(live)}.json`]);
+    expect(readdirSync(sessionsDir).filter((name) => name.endsWith(".json") && !name.startsWith("instance-"))).toEqual([
+      `${digestOf(live)}.json`,
+    ]);
     expect(recordPath(sessionsDir, "x")).toContain(sessionsDir);
   });
 
   it("rejects bad arguments with a clear error", async () => {
-    for (const [name, args] of [["get_session", {}], ["get_session", { query: 5 }], ["list_sessions", { status: ["sleeping"] }]] as const) {
+    for (const [name, args] of [
+      ["get_session", {}],
+      ["get_session", { query: 5 }],
+      ["list_sessions", { status: ["sleeping"] }],
+    ] as const) {
       const result = await call(name, args as Record<string, unknown>);
       expect(result.isError).toBe(true);
       expect(JSON.stringify(result.content)).toMatch(/invalid|Invalid|expected/i);
@@ -145,7 +210,12 @@ describe("MCP tools (in-process)", () => {
 describe("MCP over stdio (a real client process talking to tongs-agents mcp)", () => {
   it("initializes, lists tools and answers list_sessions", async () => {
     put("over-stdio", process.pid, "waiting", 5);
-    const transport = new StdioClientTransport({ command: process.execPath, args: [CLI_BIN, "mcp"], env: sandbox.env as Record<string, string>, stderr: "pipe" });
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [CLI_BIN, "mcp"],
+      env: sandbox.env as Record<string, string>,
+      stderr: "pipe",
+    });
     const stdioClient = new Client({ name: "stdio-test", version: "1" });
     await stdioClient.connect(transport);
     try {
@@ -162,8 +232,13 @@ describe("MCP over stdio (a real client process talking to tongs-agents mcp)", (
 describe("wait_for_session", () => {
   it("answers at once when the session is in the state, and reports a timeout as an outcome", async () => {
     put("waits", 100, "waiting", 5);
-    expect((await call("wait_for_session", { query: "waits", until: "waiting" })).structuredContent).toMatchObject({ outcome: "reached", session: { session_id: "waits" } });
-    expect((await call("wait_for_session", { query: "waits", until: "idle", timeout_seconds: 0.05 })).structuredContent).toMatchObject({ outcome: "timeout" });
+    expect((await call("wait_for_session", { query: "waits", until: "waiting" })).structuredContent).toMatchObject({
+      outcome: "reached",
+      session: { session_id: "waits" },
+    });
+    expect((await call("wait_for_session", { query: "waits", until: "idle", timeout_seconds: 0.05 })).structuredContent).toMatchObject({
+      outcome: "timeout",
+    });
     expect(await call("wait_for_session", { query: "nope" })).toMatchObject({ isError: true, structuredContent: { reason: "not-found" } });
     expect((await call("wait_for_session", { query: "waits", timeout_seconds: 100_000 })).isError).toBe(true);
   });

@@ -32,23 +32,41 @@ const MAX_WAIT_SECONDS = 300;
 
 type ToolResult = { content: { type: "text"; text: string }[]; structuredContent?: Record<string, unknown>; isError?: boolean };
 
-const answer = (data: Record<string, unknown>): ToolResult => ({ content: [{ type: "text", text: JSON.stringify(data, null, 2) }], structuredContent: data });
-const refuse = (message: string, data: Record<string, unknown> = {}): ToolResult => ({ content: [{ type: "text", text: message }], structuredContent: { error: message, ...data }, isError: true });
+const answer = (data: Record<string, unknown>): ToolResult => ({
+  content: [{ type: "text", text: JSON.stringify(data, null, 2) }],
+  structuredContent: data,
+});
+const refuse = (message: string, data: Record<string, unknown> = {}): ToolResult => ({
+  content: [{ type: "text", text: message }],
+  structuredContent: { error: message, ...data },
+  isError: true,
+});
 
 /** A query that found no session, or several: the reason, and the candidates to choose from. */
 function refuseFind(failure: Exclude<FindResult, { ok: true }>): ToolResult {
-  return refuse(failure.detail, failure.reason === "ambiguous" ? { reason: failure.reason, candidates: failure.candidates.map(candidateOf) } : { reason: failure.reason });
+  return refuse(
+    failure.detail,
+    failure.reason === "ambiguous"
+      ? { reason: failure.reason, candidates: failure.candidates.map(candidateOf) }
+      : { reason: failure.reason },
+  );
 }
 
 export function createMcpServer(deps: McpContext): McpServer {
-  const context: FleetContext = { stateDir: deps.stateDir, processes: deps.processes, now: deps.now ?? Date.now, ...(deps.listProcesses ? { listProcesses: deps.listProcesses } : {}) };
+  const context: FleetContext = {
+    stateDir: deps.stateDir,
+    processes: deps.processes,
+    now: deps.now ?? Date.now,
+    ...(deps.listProcesses ? { listProcesses: deps.listProcesses } : {}),
+  };
   const server = new McpServer({ name: "tongs-agents", version: deps.version });
 
   server.registerTool(
     "list_sessions",
     {
       title: "List agent sessions",
-      description: "Every AI coding agent session tongs-agents knows, sorted by who needs the user first (waiting, error, idle, running, started, discovered, ended). Ended and stale sessions are left out unless include_ended is true. Each session carries launch_id and profile_id (empty when absent).",
+      description:
+        "Every AI coding agent session tongs-agents knows, sorted by who needs the user first (waiting, error, idle, running, started, discovered, ended). Ended and stale sessions are left out unless include_ended is true. Each session carries launch_id and profile_id (empty when absent).",
       inputSchema: {
         status: z.array(z.enum(STATUSES)).optional().describe("Only these statuses"),
         harness: z.enum(HARNESS_IDS).optional().describe("Only this harness"),
@@ -73,8 +91,15 @@ export function createMcpServer(deps: McpContext): McpServer {
     "get_session",
     {
       title: "Get one agent session",
-      description: "One session by canonical id, short-id prefix, the harness's own session id prefix, PID, or a unique directory/repo name (the queries focus accepts).",
-      inputSchema: { query: z.string().min(1).max(600).describe("Canonical id, short-id prefix, session id prefix, PID, or a unique directory/repo name") },
+      description:
+        "One session by canonical id, short-id prefix, the harness's own session id prefix, PID, or a unique directory/repo name (the queries focus accepts).",
+      inputSchema: {
+        query: z
+          .string()
+          .min(1)
+          .max(600)
+          .describe("Canonical id, short-id prefix, session id prefix, PID, or a unique directory/repo name"),
+      },
     },
     async ({ query }) => {
       const found = await findSession(context, query);
@@ -86,8 +111,15 @@ export function createMcpServer(deps: McpContext): McpServer {
     "explain_session",
     {
       title: "Explain a session's state",
-      description: "Why a session shows its state: the last events that made it (when, from which source: hook, bridge, transcript, session-state, liveness check; what each changed), and the waits still open. For a user who doubts a status.",
-      inputSchema: { query: z.string().min(1).max(600).describe("Canonical id, short-id prefix, session id prefix, PID, or a unique directory/repo name") },
+      description:
+        "Why a session shows its state: the last events that made it (when, from which source: hook, bridge, transcript, session-state, liveness check; what each changed), and the waits still open. For a user who doubts a status.",
+      inputSchema: {
+        query: z
+          .string()
+          .min(1)
+          .max(600)
+          .describe("Canonical id, short-id prefix, session id prefix, PID, or a unique directory/repo name"),
+      },
     },
     async ({ query }) => {
       const result = await explainSession(context, query);
@@ -115,7 +147,11 @@ export function createMcpServer(deps: McpContext): McpServer {
       title: "Wait for an agent session to reach a state",
       description: `Return as soon as the session is in the given state (at once if it already is): waiting, idle, error, ended, or attention (waiting, error or idle). Times out after timeout_seconds (at most ${MAX_WAIT_SECONDS}); reports whether the state was reached, the wait timed out, or the session ended first.`,
       inputSchema: {
-        query: z.string().min(1).max(600).describe("Canonical id, short-id prefix, session id prefix, PID, or a unique directory/repo name"),
+        query: z
+          .string()
+          .min(1)
+          .max(600)
+          .describe("Canonical id, short-id prefix, session id prefix, PID, or a unique directory/repo name"),
         until: z.enum(WAIT_TARGETS).optional().describe("The state to wait for (default attention)"),
         timeout_seconds: z.number().min(0).max(MAX_WAIT_SECONDS).optional().describe(`How long to wait (default ${DEFAULT_WAIT_SECONDS})`),
       },
@@ -123,7 +159,8 @@ export function createMcpServer(deps: McpContext): McpServer {
     async ({ query, until = "attention", timeout_seconds: timeout = DEFAULT_WAIT_SECONDS }, extra) => {
       const result = await waitForSession(context, query, until, timeout * 1000, extra.signal);
       if (result.ok) return answer({ outcome: "reached", session: result.session });
-      if (result.reason === "timeout" || result.reason === "ended") return answer({ outcome: result.reason === "timeout" ? "timeout" : "ended", detail: result.detail, session: result.session });
+      if (result.reason === "timeout" || result.reason === "ended")
+        return answer({ outcome: result.reason === "timeout" ? "timeout" : "ended", detail: result.detail, session: result.session });
       return refuseFind(result);
     },
   );
@@ -132,9 +169,14 @@ export function createMcpServer(deps: McpContext): McpServer {
     "focus_session",
     {
       title: "Focus an agent session",
-      description: "Bring the user's terminal to the session's exact pane, tab and window. Returns the structured result: state (complete, partial, failed, unavailable, ambiguous, not-found) and what selection and activation each did.",
+      description:
+        "Bring the user's terminal to the session's exact pane, tab and window. Returns the structured result: state (complete, partial, failed, unavailable, ambiguous, not-found) and what selection and activation each did.",
       inputSchema: {
-        query: z.string().min(1).max(600).describe("Canonical id, short-id prefix, session id prefix, PID, or a unique directory/repo name"),
+        query: z
+          .string()
+          .min(1)
+          .max(600)
+          .describe("Canonical id, short-id prefix, session id prefix, PID, or a unique directory/repo name"),
         client: z.string().max(256).optional().describe("tmux client tty to pin the focus to"),
       },
     },

@@ -16,7 +16,9 @@ export const bellChannel = {
   id: ID,
   async detect(places) {
     const found = ttys(places);
-    return found.length > 0 ? { channel: ID, available: true, detail: `BEL to ${found.join(", ")}` } : { channel: ID, available: false, detail: "no tty known for the sessions" };
+    return found.length > 0
+      ? { channel: ID, available: true, detail: `BEL to ${found.join(", ")}` }
+      : { channel: ID, available: false, detail: "no tty known for the sessions" };
   },
   async deliver(_notice, places, world) {
     const found = ttys(places);
@@ -24,6 +26,8 @@ export const bellChannel = {
     const results = found.map((tty) => ({ tty, written: world.writeTty(tty, "\x07") }));
     const ok = results.filter((result) => result.written.ok).map((result) => result.tty);
     const failed = results.flatMap((result) => (result.written.ok ? [] : [result.written.detail]));
-    return ok.length > 0 ? { channel: ID, outcome: "delivered", detail: `BEL to ${ok.join(", ")}` } : { channel: ID, outcome: "failed", detail: failed.join("; ") };
+    return ok.length > 0
+      ? { channel: ID, outcome: "delivered", detail: `BEL to ${ok.join(", ")}` }
+      : { channel: ID, outcome: "failed", detail: failed.join("; ") };
   },
 } satisfies NotifyChannel;

@@ -9,13 +9,48 @@ import type { Place, TmuxClientView, TmuxServerView } from "./survey.ts";
 import { oscNotification, terminalKind, terminalOscChannel, tmuxPassthrough } from "./terminal-osc.ts";
 import { tmuxMessageChannel } from "./tmux-message.ts";
 
-const client = (tty: string, extra: Partial<TmuxClientView> = {}): TmuxClientView => ({ tty, focused: true, termname: "xterm-kitty", pid: 100, windowId: "@1", pane: "%1", paneTty: "/dev/pts/11", passthrough: true, ...extra });
+const client = (tty: string, extra: Partial<TmuxClientView> = {}): TmuxClientView => ({
+  tty,
+  focused: true,
+  termname: "xterm-kitty",
+  pid: 100,
+  windowId: "@1",
+  pane: "%1",
+  paneTty: "/dev/pts/11",
+  passthrough: true,
+  ...extra,
+});
 const server = (clients: TmuxClientView[], focusKnown = false): TmuxServerView => ({ socket: "/tmp/tmux-0/default", focusKnown, clients });
-const tmuxPlace = (srv: TmuxServerView, pane = "%5", windowId = "@2"): Place => ({ kind: "tmux", sessionId: "fleet:v1:claude:a", server: srv, pane, paneTty: "/dev/pts/15", windowId, zoomed: false, where: `tmux ${pane} (work:2)` });
+const tmuxPlace = (srv: TmuxServerView, pane = "%5", windowId = "@2"): Place => ({
+  kind: "tmux",
+  sessionId: "fleet:v1:claude:a",
+  server: srv,
+  pane,
+  paneTty: "/dev/pts/15",
+  windowId,
+  zoomed: false,
+  where: `tmux ${pane} (work:2)`,
+});
 
-const notice: Notice = composeNotice([{ id: "fleet:v1:claude:aa", harnessName: "Claude Code", cwd: "/src/api", status: "waiting", detail: "permission: Bash", where: "tmux %5 (work:2)" }]);
+const notice: Notice = composeNotice([
+  {
+    id: "fleet:v1:claude:aa",
+    harnessName: "Claude Code",
+    cwd: "/src/api",
+    status: "waiting",
+    detail: "permission: Bash",
+    where: "tmux %5 (work:2)",
+  },
+]);
 const burst: Notice = composeNotice(
-  ["api", "web", "cli"].map((dir, index) => ({ id: `fleet:v1:claude:${index}`, harnessName: "Codex", cwd: `/src/${dir}`, status: "error" as const, detail: "turn failed", where: "tmux" })),
+  ["api", "web", "cli"].map((dir, index) => ({
+    id: `fleet:v1:claude:${index}`,
+    harnessName: "Codex",
+    cwd: `/src/${dir}`,
+    status: "error" as const,
+    detail: "turn failed",
+    where: "tmux",
+  })),
 );
 
 describe("terminal channel (OSC)", () => {
@@ -32,7 +67,9 @@ describe("terminal channel (OSC)", () => {
   it("writes exactly these sequences", () => {
     const title = Buffer.from("Claude Code needs you: api").toString("base64");
     const body = Buffer.from("permission: Bash\ntmux %5 (work:2)").toString("base64");
-    expect(oscNotification("kitty", notice, "ab12")).toBe(`\x1b]99;i=ab12:d=0:e=1;${title}\x1b\\\x1b]99;i=ab12:d=1:p=body:e=1;${body}\x1b\\`);
+    expect(oscNotification("kitty", notice, "ab12")).toBe(
+      `\x1b]99;i=ab12:d=0:e=1;${title}\x1b\\\x1b]99;i=ab12:d=1:p=body:e=1;${body}\x1b\\`,
+    );
     expect(oscNotification("wezterm", notice)).toBe("\x1b]777;notify;Claude Code needs you: api;permission: Bash | tmux %5 (work:2)\x07");
     expect(oscNotification("iterm2", notice)).toBe("\x1b]9;Claude Code needs you: api: permission: Bash\x07");
     expect(tmuxPassthrough("\x1b]9;x\x07")).toBe("\x1bPtmux;\x1b\x1b]9;x\x07\x1b\\");
@@ -40,7 +77,11 @@ describe("terminal channel (OSC)", () => {
 
   it("inside tmux: to the pane each client shows, wrapped for passthrough, once per tty", async () => {
     const { world, writes } = testWorld();
-    const srv = server([client("/dev/pts/3"), client("/dev/pts/4", { paneTty: "/dev/pts/11" }), client("/dev/pts/5", { paneTty: "/dev/pts/12", termname: "foot" })]);
+    const srv = server([
+      client("/dev/pts/3"),
+      client("/dev/pts/4", { paneTty: "/dev/pts/11" }),
+      client("/dev/pts/5", { paneTty: "/dev/pts/12", termname: "foot" }),
+    ]);
     const sent = await terminalOscChannel.deliver(notice, [tmuxPlace(srv)], world);
     expect(sent.outcome).toBe("delivered");
     expect(writes.map((write) => write.path)).toEqual(["/dev/pts/11", "/dev/pts/12"]);
@@ -57,7 +98,18 @@ describe("terminal channel (OSC)", () => {
 
   it("says why it cannot: passthrough off, unknown terminal, nobody attached", async () => {
     const { world, writes } = testWorld();
-    const sent = await terminalOscChannel.deliver(notice, [tmuxPlace(server([client("/dev/pts/3", { passthrough: false }), client("/dev/pts/4", { termname: "screen-256color", paneTty: "/dev/pts/9" })]))], world);
+    const sent = await terminalOscChannel.deliver(
+      notice,
+      [
+        tmuxPlace(
+          server([
+            client("/dev/pts/3", { passthrough: false }),
+            client("/dev/pts/4", { termname: "screen-256color", paneTty: "/dev/pts/9" }),
+          ]),
+        ),
+      ],
+      world,
+    );
     expect(writes).toEqual([]);
     expect(sent.outcome).toBe("unavailable");
     expect(sent.detail).toContain("allow-passthrough off");
@@ -67,7 +119,14 @@ describe("terminal channel (OSC)", () => {
 
   it("outside tmux: to the session's own tty, unwrapped", async () => {
     const { world, writes } = testWorld();
-    const place: Place = { kind: "terminal", sessionId: "x", tty: "/dev/pts/7", env: { KITTY_WINDOW_ID: "2" }, focused: false, where: "kitty window 2" };
+    const place: Place = {
+      kind: "terminal",
+      sessionId: "x",
+      tty: "/dev/pts/7",
+      env: { KITTY_WINDOW_ID: "2" },
+      focused: false,
+      where: "kitty window 2",
+    };
     await terminalOscChannel.deliver(notice, [place], world);
     expect(writes.map((write) => write.path)).toEqual(["/dev/pts/7"]);
     expect(writes[0]?.data.startsWith("\x1b]99;i=")).toBe(true);
@@ -83,16 +142,34 @@ describe("terminal channel (OSC)", () => {
 describe("tmux channel", () => {
   it("messages the clients that do not show the pane, with -- and tmux formats escaped", async () => {
     const { world, calls } = testWorld();
-    const hostile = composeNotice([{ id: "fleet:v1:claude:aa", harnessName: "Claude Code", cwd: "/src/#(touch pwned)", status: "waiting", detail: "-x;", where: "tmux" }]);
+    const hostile = composeNotice([
+      { id: "fleet:v1:claude:aa", harnessName: "Claude Code", cwd: "/src/#(touch pwned)", status: "waiting", detail: "-x;", where: "tmux" },
+    ]);
     const srv = server([client("/dev/pts/3", { windowId: "@2" }), client("/dev/pts/4", { windowId: "@9" })]);
     const sent = await tmuxMessageChannel.deliver(hostile, [tmuxPlace(srv, "%5", "@2")], world);
-    expect(calls).toEqual([["tmux", "-u", "-S", "/tmp/tmux-0/default", "display-message", "-c", "/dev/pts/4", "--", "tongs-agents: Claude Code needs you: ##(touch pwned): -x;."]]);
+    expect(calls).toEqual([
+      [
+        "tmux",
+        "-u",
+        "-S",
+        "/tmp/tmux-0/default",
+        "display-message",
+        "-c",
+        "/dev/pts/4",
+        "--",
+        "tongs-agents: Claude Code needs you: ##(touch pwned): -x;.",
+      ],
+    ]);
     expect(sent).toMatchObject({ outcome: "delivered", detail: "message on /dev/pts/4" });
   });
 
   it("is not needed when every client shows the pane", async () => {
     const { world, calls } = testWorld();
-    const sent = await tmuxMessageChannel.deliver(notice, [tmuxPlace(server([client("/dev/pts/3", { windowId: "@2" })]), "%5", "@2")], world);
+    const sent = await tmuxMessageChannel.deliver(
+      notice,
+      [tmuxPlace(server([client("/dev/pts/3", { windowId: "@2" })]), "%5", "@2")],
+      world,
+    );
     expect(calls).toEqual([]);
     expect(sent.outcome).toBe("not-needed");
   });
@@ -126,7 +203,16 @@ describe("desktop channel (freedesktop, against a fake bus)", () => {
     const [app, replaces, icon, summary, body, actions, hints, timeout] = bus.notified[0]?.body ?? [];
     expect([app, replaces, icon, summary, timeout]).toEqual(["tongs-agents", 0, "", "3 agents failed", -1]);
     expect(body).toBe("api (Codex) error: turn failed\nweb (Codex) error: turn failed\ncli (Codex) error: turn failed");
-    expect(actions).toEqual(["default", "Focus", "focus-0", "Go to api (Codex)", "focus-1", "Go to web (Codex)", "focus-2", "Go to cli (Codex)"]);
+    expect(actions).toEqual([
+      "default",
+      "Focus",
+      "focus-0",
+      "Go to api (Codex)",
+      "focus-1",
+      "Go to web (Codex)",
+      "focus-2",
+      "Go to cli (Codex)",
+    ]);
     expect(hints).toEqual([["urgency", { signature: "y", value: 1 }]]);
     const waiting = sent.pending?.wait({ timeoutMs: 5000, stillWanted: () => true });
     bus.click(1, "focus-2");
@@ -140,13 +226,18 @@ describe("desktop channel (freedesktop, against a fake bus)", () => {
     const sent = await desktopLinuxChannel.deliver(notice, [], worldOn(bus.address));
     bus.click(1);
     await new Promise((resolve) => setTimeout(resolve, 100));
-    await expect(sent.pending?.wait({ timeoutMs: 5000, stillWanted: () => true })).resolves.toEqual({ kind: "clicked", sessionId: "fleet:v1:claude:aa" });
+    await expect(sent.pending?.wait({ timeoutMs: 5000, stillWanted: () => true })).resolves.toEqual({
+      kind: "clicked",
+      sessionId: "fleet:v1:claude:aa",
+    });
     await sent.pending?.close();
   });
 
   it("escapes markup only for a server that reads it, and offers no action to a server without actions", async () => {
     bus = await new FakeBus("answers", ["body"]).start();
-    const marked = composeNotice([{ id: "fleet:v1:pi:aa", harnessName: "Pi", cwd: "/src/<b>x</b>", status: "idle", detail: "a & b", where: "here" }]);
+    const marked = composeNotice([
+      { id: "fleet:v1:pi:aa", harnessName: "Pi", cwd: "/src/<b>x</b>", status: "idle", detail: "a & b", where: "here" },
+    ]);
     const sent = await desktopLinuxChannel.deliver(marked, [], worldOn(bus.address));
     expect(sent.pending).toBeUndefined();
     expect(sent.detail).toContain("the server has no actions");
@@ -166,7 +257,10 @@ describe("desktop channel (freedesktop, against a fake bus)", () => {
     await expect(closed).resolves.toEqual({ kind: "closed", detail: "dismissed by the user" });
     await first.pending?.close();
     const second = await desktopLinuxChannel.deliver(notice, [], worldOn(bus.address));
-    await expect(second.pending?.wait({ timeoutMs: 5000, stillWanted: () => false, checkEveryMs: 20 })).resolves.toMatchObject({ kind: "closed", detail: expect.stringContaining("moved on") });
+    await expect(second.pending?.wait({ timeoutMs: 5000, stillWanted: () => false, checkEveryMs: 20 })).resolves.toMatchObject({
+      kind: "closed",
+      detail: expect.stringContaining("moved on"),
+    });
     await second.pending?.close();
     expect(bus.closedIds).toContain(2);
   });
@@ -179,9 +273,18 @@ describe("desktop channel (freedesktop, against a fake bus)", () => {
     expect(Date.now() - started).toBeLessThan(10_000);
     await bus.stop();
     bus = await new FakeBus("absent").start();
-    expect(await desktopLinuxChannel.deliver(notice, [], worldOn(bus.address))).toMatchObject({ outcome: "unavailable", detail: expect.stringContaining("no notification server") });
-    expect(await desktopLinuxChannel.detect([], testWorld({ env: {} }).world)).toMatchObject({ available: false, detail: expect.stringContaining("no session bus") });
-    expect(await desktopLinuxChannel.detect([], worldOn("unix:path=/nonexistent/bus"))).toMatchObject({ available: false, detail: expect.stringContaining("ENOENT") });
+    expect(await desktopLinuxChannel.deliver(notice, [], worldOn(bus.address))).toMatchObject({
+      outcome: "unavailable",
+      detail: expect.stringContaining("no notification server"),
+    });
+    expect(await desktopLinuxChannel.detect([], testWorld({ env: {} }).world)).toMatchObject({
+      available: false,
+      detail: expect.stringContaining("no session bus"),
+    });
+    expect(await desktopLinuxChannel.detect([], worldOn("unix:path=/nonexistent/bus"))).toMatchObject({
+      available: false,
+      detail: expect.stringContaining("ENOENT"),
+    });
   });
 
   it("maps action keys to sessions", () => {

@@ -44,7 +44,12 @@ export function focusReport(result: FocusResult): Notice {
   return { title, lines, oneLine: cleanLine(`${title}: ${lines[0] ?? ""}`), urgency: "normal", sessions: [] };
 }
 
-export async function handleClick(id: string, world: NotifyWorld, desktop: NotifyChannel, focus: Focus = defaultFocus(world.stateDir)): Promise<{ result: FocusResult; followUp?: string }> {
+export async function handleClick(
+  id: string,
+  world: NotifyWorld,
+  desktop: NotifyChannel,
+  focus: Focus = defaultFocus(world.stateDir),
+): Promise<{ result: FocusResult; followUp?: string }> {
   const result = await focus(id, clickEnvironment(world.env));
   if (result.state === "complete") return { result };
   const sent = await desktop.deliver(focusReport(result), [], world);

@@ -39,7 +39,10 @@ describe("joinBurst", () => {
 
   it("refuses what is not a canonical id, and a state dir it must not use", async () => {
     sandbox = makeSandbox();
-    expect(await joinBurst(sandbox.stateDir, "../../etc/passwd", (ids) => ids, FAST)).toMatchObject({ kind: "gave-up", detail: expect.stringContaining("not a canonical id") });
+    expect(await joinBurst(sandbox.stateDir, "../../etc/passwd", (ids) => ids, FAST)).toMatchObject({
+      kind: "gave-up",
+      detail: expect.stringContaining("not a canonical id"),
+    });
     const file = join(sandbox.root, "a-file");
     writeFileSync(file, "");
     expect(await joinBurst(file, id(1), (ids) => ids, FAST)).toMatchObject({ kind: "gave-up", detail: expect.stringContaining(file) });

@@ -25,7 +25,10 @@ export const BURST_TIMING: BurstTiming = { quietMs: 400, maxMs: 2500, waitBoundM
 /** A leader holding the lock longer than this is taken over (it crashed): far above quiet + max. */
 const STALE_LEADER_MS = 10_000;
 
-export type Joined<T> = { readonly kind: "leader"; readonly value: T } | { readonly kind: "taken"; readonly detail: string } | { readonly kind: "gave-up"; readonly detail: string };
+export type Joined<T> =
+  | { readonly kind: "leader"; readonly value: T }
+  | { readonly kind: "taken"; readonly detail: string }
+  | { readonly kind: "gave-up"; readonly detail: string };
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -65,7 +68,12 @@ function takePending(pendingDir: string): string[] {
  * Leave `canonicalId` pending and either lead the burst (run `take` under the lock with every pending id, and return
  * what it returns) or find that another leader took it.
  */
-export async function joinBurst<T>(stateDir: string, canonicalId: string, take: (ids: readonly string[]) => T, timing: BurstTiming = BURST_TIMING): Promise<Joined<T>> {
+export async function joinBurst<T>(
+  stateDir: string,
+  canonicalId: string,
+  take: (ids: readonly string[]) => T,
+  timing: BurstTiming = BURST_TIMING,
+): Promise<Joined<T>> {
   const notifyDir = notifyDirOf(stateDir);
   const pendingDir = join(notifyDir, "pending");
   for (const dir of [stateDir, notifyDir, pendingDir, join(notifyDir, "sent")]) {
@@ -81,9 +89,15 @@ export async function joinBurst<T>(stateDir: string, canonicalId: string, take: 
   for (;;) {
     let release: (() => void) | undefined;
     try {
-      release = lockfile.lockSync(join(notifyDir, "leader"), { realpath: false, lockfilePath: join(notifyDir, "leader.lock"), stale: STALE_LEADER_MS, onCompromised: () => undefined });
+      release = lockfile.lockSync(join(notifyDir, "leader"), {
+        realpath: false,
+        lockfilePath: join(notifyDir, "leader.lock"),
+        stale: STALE_LEADER_MS,
+        onCompromised: () => undefined,
+      });
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "ELOCKED") return { kind: "gave-up", detail: `leader lock: ${(error as NodeJS.ErrnoException).code ?? String(error)}` };
+      if ((error as NodeJS.ErrnoException).code !== "ELOCKED")
+        return { kind: "gave-up", detail: `leader lock: ${(error as NodeJS.ErrnoException).code ?? String(error)}` };
     }
     // Our session may have been taken while we waited for the lock: then there is nothing to lead.
     if (release && readTextFile(mine, 256).kind === "absent") {
@@ -106,7 +120,11 @@ export async function joinBurst<T>(stateDir: string, canonicalId: string, take: 
       }
     }
     if (readTextFile(mine, 256).kind === "absent") return { kind: "taken", detail: "another notifier took this session into its batch" };
-    if (Date.now() - started > timing.waitBoundMs) return { kind: "gave-up", detail: `no leader took the session within ${timing.waitBoundMs} ms; it stays pending for the next notifier` };
+    if (Date.now() - started > timing.waitBoundMs)
+      return {
+        kind: "gave-up",
+        detail: `no leader took the session within ${timing.waitBoundMs} ms; it stays pending for the next notifier`,
+      };
     await sleep(timing.pollMs);
   }
 }

@@ -19,12 +19,27 @@ describe("notification config", () => {
   it("lives in $XDG_CONFIG_HOME/tongs-agents/config.json; without it, waiting and error notify everywhere, idle nowhere", () => {
     expect(configPath({ XDG_CONFIG_HOME: "/cfg", HOME: "/home/u" })).toBe("/cfg/tongs-agents/config.json");
     expect(configPath({ HOME: "/home/u" })).toBe("/home/u/.config/tongs-agents/config.json");
-    expect(withConfig(undefined)).toMatchObject({ source: "defaults", config: { quiet: false, states: { waiting: CHANNEL_IDS, error: CHANNEL_IDS, idle: [] }, clickWaitMs: 600_000 } });
+    expect(withConfig(undefined)).toMatchObject({
+      source: "defaults",
+      config: { quiet: false, states: { waiting: CHANNEL_IDS, error: CHANNEL_IDS, idle: [] }, clickWaitMs: 600_000 },
+    });
   });
 
   it("per state (true, false or a list of channels), per channel, quiet, and the click wait", () => {
-    const loaded = withConfig(JSON.stringify({ notifications: { quiet: true, states: { idle: ["tmux", "desktop"], error: false }, channels: { bell: false, desktop: false }, click_wait_seconds: 30 } }));
-    expect(loaded).toMatchObject({ source: "file", config: { quiet: true, states: { waiting: ["terminal", "tmux"], error: [], idle: ["tmux"] }, clickWaitMs: 30_000 } });
+    const loaded = withConfig(
+      JSON.stringify({
+        notifications: {
+          quiet: true,
+          states: { idle: ["tmux", "desktop"], error: false },
+          channels: { bell: false, desktop: false },
+          click_wait_seconds: 30,
+        },
+      }),
+    );
+    expect(loaded).toMatchObject({
+      source: "file",
+      config: { quiet: true, states: { waiting: ["terminal", "tmux"], error: [], idle: ["tmux"] }, clickWaitMs: 30_000 },
+    });
     expect(loaded.problem).toBeUndefined();
   });
 

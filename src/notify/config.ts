@@ -25,8 +25,17 @@ const StateSetting = z.union([z.boolean(), z.array(ChannelName).check(z.maxLengt
 
 const NotificationsSchema = z.strictObject({
   quiet: z.optional(z.boolean()),
-  states: z.optional(z.strictObject({ waiting: z.optional(StateSetting), error: z.optional(StateSetting), idle: z.optional(StateSetting) })),
-  channels: z.optional(z.strictObject({ desktop: z.optional(z.boolean()), terminal: z.optional(z.boolean()), tmux: z.optional(z.boolean()), bell: z.optional(z.boolean()) })),
+  states: z.optional(
+    z.strictObject({ waiting: z.optional(StateSetting), error: z.optional(StateSetting), idle: z.optional(StateSetting) }),
+  ),
+  channels: z.optional(
+    z.strictObject({
+      desktop: z.optional(z.boolean()),
+      terminal: z.optional(z.boolean()),
+      tmux: z.optional(z.boolean()),
+      bell: z.optional(z.boolean()),
+    }),
+  ),
   click_wait_seconds: z.optional(z.int().check(z.gte(0), z.lte(24 * 60 * 60))),
 });
 
@@ -63,9 +72,11 @@ export function loadConfig(env: NodeJS.ProcessEnv): ConfigLoad {
   const path = configPath(env);
   const file = readJsonFile(path, 64 * 1024);
   if (file.kind === "absent") return { config: DEFAULT_CONFIG, path, source: "defaults" };
-  if (file.kind === "invalid") return { config: DEFAULT_CONFIG, path, source: "defaults", problem: `${path}: ${file.detail}; using the defaults` };
+  if (file.kind === "invalid")
+    return { config: DEFAULT_CONFIG, path, source: "defaults", problem: `${path}: ${file.detail}; using the defaults` };
   const parsed = ConfigFileSchema.safeParse(file.value);
-  if (!parsed.success) return { config: DEFAULT_CONFIG, path, source: "defaults", problem: `${path}: ${describeIssue(parsed.error)}; using the defaults` };
+  if (!parsed.success)
+    return { config: DEFAULT_CONFIG, path, source: "defaults", problem: `${path}: ${describeIssue(parsed.error)}; using the defaults` };
   const settings = parsed.data.notifications ?? {};
   const channelOn = (channel: ChannelId) => settings.channels?.[channel] ?? true;
   const channelsOf = (state: NotifyState): ChannelId[] => {

@@ -22,16 +22,24 @@ export function sessionBusAddresses(env: NodeJS.ProcessEnv, exists: (path: strin
     for (const entry of value.split(";")) {
       const colon = entry.indexOf(":");
       if (colon < 0 || entry.slice(0, colon) !== "unix") continue;
-      const keys = new Map(entry.slice(colon + 1).split(",").map((pair) => [pair.slice(0, pair.indexOf("=")), decodeAddressValue(pair.slice(pair.indexOf("=") + 1))] as const));
+      const keys = new Map(
+        entry
+          .slice(colon + 1)
+          .split(",")
+          .map((pair) => [pair.slice(0, pair.indexOf("=")), decodeAddressValue(pair.slice(pair.indexOf("=") + 1))] as const),
+      );
       const path = keys.get("path");
       const abstract = keys.get("abstract");
       if (path) addresses.push({ path, description: `unix:path=${path}` });
       else if (abstract) addresses.push({ path: `\0${abstract}`, description: `unix:abstract=${abstract}` });
     }
-    return addresses.length > 0 ? { ok: true, addresses } : { ok: false, detail: `DBUS_SESSION_BUS_ADDRESS has no unix path or abstract socket (${value.slice(0, 120)})` };
+    return addresses.length > 0
+      ? { ok: true, addresses }
+      : { ok: false, detail: `DBUS_SESSION_BUS_ADDRESS has no unix path or abstract socket (${value.slice(0, 120)})` };
   }
   const runtime = env.XDG_RUNTIME_DIR;
-  if (runtime && runtime.startsWith("/") && exists(join(runtime, "bus"))) return { ok: true, addresses: [{ path: join(runtime, "bus"), description: `${join(runtime, "bus")} (XDG_RUNTIME_DIR)` }] };
+  if (runtime && runtime.startsWith("/") && exists(join(runtime, "bus")))
+    return { ok: true, addresses: [{ path: join(runtime, "bus"), description: `${join(runtime, "bus")} (XDG_RUNTIME_DIR)` }] };
   return { ok: false, detail: "no session bus: DBUS_SESSION_BUS_ADDRESS is not set and there is no $XDG_RUNTIME_DIR/bus" };
 }
 
@@ -44,7 +52,8 @@ function decodeAddressValue(value: string): string {
   }
 }
 
-export type Reply = { readonly ok: true; readonly body: readonly unknown[] } | { readonly ok: false; readonly error: string; readonly detail: string };
+export type Reply =
+  { readonly ok: true; readonly body: readonly unknown[] } | { readonly ok: false; readonly error: string; readonly detail: string };
 
 export interface MethodCall {
   readonly destination: string;
@@ -71,7 +80,11 @@ export type Connect = { ok: true; connection: BusConnection } | { ok: false; det
 const DBUS = { destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus" };
 
 /** Connect to the first address that answers, authenticate, and say Hello; everything within `timeoutMs`. */
-export async function connectBus(addresses: readonly BusAddress[], timeoutMs: number, uid: number = process.getuid?.() ?? 0): Promise<Connect> {
+export async function connectBus(
+  addresses: readonly BusAddress[],
+  timeoutMs: number,
+  uid: number = process.getuid?.() ?? 0,
+): Promise<Connect> {
   const failures: string[] = [];
   const deadline = Date.now() + timeoutMs;
   for (const address of addresses) {
@@ -112,7 +125,8 @@ function connectOne(address: BusAddress, timeoutMs: number, uid: number): Promis
       connection
         .call({ ...DBUS, member: "Hello" }, Math.max(1, timeoutMs))
         .then((hello) => {
-          if (!hello.ok || typeof hello.body[0] !== "string") return finish({ ok: false, detail: `Hello failed: ${hello.ok ? "no name" : hello.detail}` });
+          if (!hello.ok || typeof hello.body[0] !== "string")
+            return finish({ ok: false, detail: `Hello failed: ${hello.ok ? "no name" : hello.detail}` });
           connection.name = hello.body[0];
           finish({ ok: true, connection });
         })
@@ -168,7 +182,12 @@ class Connection implements BusConnection {
     if (!resolve) return;
     this.waiting.delete(message.replySerial);
     if (message.type === MESSAGE_TYPE.methodReturn) resolve({ ok: true, body: message.body });
-    else if (message.type === MESSAGE_TYPE.error) resolve({ ok: false, error: message.errorName ?? "error", detail: `${message.errorName ?? "error"}: ${typeof message.body[0] === "string" ? message.body[0] : ""}` });
+    else if (message.type === MESSAGE_TYPE.error)
+      resolve({
+        ok: false,
+        error: message.errorName ?? "error",
+        detail: `${message.errorName ?? "error"}: ${typeof message.body[0] === "string" ? message.body[0] : ""}`,
+      });
   }
 
   call(call: MethodCall, timeoutMs: number): Promise<Reply> {

@@ -30,14 +30,59 @@ describe("encodeMessage", () => {
   });
 
   it("round-trips a Notify call: strings, arrays, a dict of variants, alignment after odd lengths", () => {
-    const body = ["tongs-agents", 0, "", "Claude Code needs you: api", "permission: Bash\ntmux %3", ["default", "Focus", "focus-0", "Go to api"], [["urgency", { signature: "y", value: 2 }]], -1];
-    const message = { type: MESSAGE_TYPE.methodCall, flags: 0, serial: 7, destination: "org.freedesktop.Notifications", path: "/org/freedesktop/Notifications", interface: "org.freedesktop.Notifications", member: "Notify", signature: "susssasa{sv}i", body };
+    const body = [
+      "tongs-agents",
+      0,
+      "",
+      "Claude Code needs you: api",
+      "permission: Bash\ntmux %3",
+      ["default", "Focus", "focus-0", "Go to api"],
+      [["urgency", { signature: "y", value: 2 }]],
+      -1,
+    ];
+    const message = {
+      type: MESSAGE_TYPE.methodCall,
+      flags: 0,
+      serial: 7,
+      destination: "org.freedesktop.Notifications",
+      path: "/org/freedesktop/Notifications",
+      interface: "org.freedesktop.Notifications",
+      member: "Notify",
+      signature: "susssasa{sv}i",
+      body,
+    };
     expect(decoded(encodeMessage(message))).toEqual(message);
   });
 
   it("round-trips every basic type, structs, nested arrays and variants", () => {
-    const body = [255, true, -2, 65535, -5, 4_000_000_000, -9n, 18_000_000_000_000_000_000n, 1.5, "ü", "/a/b", "a{sv}", 3, [["k", { signature: "as", value: ["x", "y"] }]], [[1, "one"]], [[], [1, 2]]];
-    const message = { type: MESSAGE_TYPE.signal, flags: 0, serial: 2, path: "/x", interface: "a.b", member: "M", signature: "ybnqiuxtdsogha{sv}a(us)aau", body };
+    const body = [
+      255,
+      true,
+      -2,
+      65535,
+      -5,
+      4_000_000_000,
+      -9n,
+      18_000_000_000_000_000_000n,
+      1.5,
+      "ü",
+      "/a/b",
+      "a{sv}",
+      3,
+      [["k", { signature: "as", value: ["x", "y"] }]],
+      [[1, "one"]],
+      [[], [1, 2]],
+    ];
+    const message = {
+      type: MESSAGE_TYPE.signal,
+      flags: 0,
+      serial: 2,
+      path: "/x",
+      interface: "a.b",
+      member: "M",
+      signature: "ybnqiuxtdsogha{sv}a(us)aau",
+      body,
+    };
     expect(decoded(encodeMessage(message))).toEqual(message);
   });
 
@@ -48,12 +93,22 @@ describe("encodeMessage", () => {
   });
 
   it("refuses a body that does not match its signature", () => {
-    expect(() => encodeMessage({ type: 1, flags: 0, serial: 1, ...DBUS, member: "X", signature: "ss", body: ["one"] })).toThrow(/does not match/);
+    expect(() => encodeMessage({ type: 1, flags: 0, serial: 1, ...DBUS, member: "X", signature: "ss", body: ["one"] })).toThrow(
+      /does not match/,
+    );
   });
 });
 
 describe("decodeMessage", () => {
-  const reply = encodeMessage({ type: MESSAGE_TYPE.methodReturn, flags: 0, serial: 3, replySerial: 7, destination: ":1.5", signature: "u", body: [42] });
+  const reply = encodeMessage({
+    type: MESSAGE_TYPE.methodReturn,
+    flags: 0,
+    serial: 3,
+    replySerial: 7,
+    destination: ":1.5",
+    signature: "u",
+    body: [42],
+  });
 
   it("waits for the whole message, and reports the size of the first one", () => {
     expect(decodeMessage(reply.subarray(0, 10))).toEqual({ kind: "incomplete" });
@@ -82,7 +137,16 @@ describe("decodeMessage", () => {
     const badEndian = Buffer.from(reply);
     badEndian[0] = 0x78;
     expect(decodeMessage(badEndian)).toMatchObject({ kind: "invalid" });
-    const lyingArray = encodeMessage({ type: 4, flags: 0, serial: 1, path: "/x", interface: "a.b", member: "M", signature: "as", body: [["a"]] });
+    const lyingArray = encodeMessage({
+      type: 4,
+      flags: 0,
+      serial: 1,
+      path: "/x",
+      interface: "a.b",
+      member: "M",
+      signature: "as",
+      body: [["a"]],
+    });
     const arrayLengthAt = lyingArray.length - 10;
     lyingArray.writeUInt32LE(1000, arrayLengthAt);
     expect(decodeMessage(lyingArray).kind).toBe("invalid");
@@ -101,7 +165,9 @@ describe("decodeMessage", () => {
 describe("parseSignature", () => {
   it("parses complete types and rejects malformed ones", () => {
     expect(parseSignature("susssasa{sv}i")).toHaveLength(8);
-    expect(parseSignature("a(yv)")).toEqual([{ kind: "array", element: { kind: "struct", fields: [{ kind: "basic", code: "y" }, { kind: "variant" }] } }]);
+    expect(parseSignature("a(yv)")).toEqual([
+      { kind: "array", element: { kind: "struct", fields: [{ kind: "basic", code: "y" }, { kind: "variant" }] } },
+    ]);
     for (const bad of ["a", "(", "()", "a{vs}", "z", "a{ss", `${"a".repeat(40)}s`]) expect(() => parseSignature(bad)).toThrow();
   });
 });

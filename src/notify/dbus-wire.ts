@@ -36,7 +36,25 @@ export interface DbusMessage {
 /** A message this large is refused (a notification server's replies are tiny; the protocol allows 128 MiB). */
 export const MAX_MESSAGE_BYTES = 1024 * 1024;
 
-const ALIGNMENT: Record<string, number> = { y: 1, b: 4, n: 2, q: 2, i: 4, u: 4, x: 8, t: 8, d: 8, s: 4, o: 4, g: 1, h: 4, a: 4, "(": 8, "{": 8, v: 1 };
+const ALIGNMENT: Record<string, number> = {
+  y: 1,
+  b: 4,
+  n: 2,
+  q: 2,
+  i: 4,
+  u: 4,
+  x: 8,
+  t: 8,
+  d: 8,
+  s: 4,
+  o: 4,
+  g: 1,
+  h: 4,
+  a: 4,
+  "(": 8,
+  "{": 8,
+  v: 1,
+};
 const BASIC = "ybnqiuxtdsogh";
 
 /** Parse a signature into its complete types. Throws on a malformed signature (ours are constants; theirs are checked). */
@@ -85,14 +103,26 @@ interface FixedType {
 
 const FIXED: Record<string, FixedType> = {
   y: { size: 1, write: (b, v, at) => b.writeUInt8(Number(v), at), read: (b, at) => b.readUInt8(at) },
-  b: { size: 4, write: (b, v, at) => b.writeUInt32LE(v ? 1 : 0, at), read: (b, at, le) => (le ? b.readUInt32LE(at) : b.readUInt32BE(at)) !== 0 },
+  b: {
+    size: 4,
+    write: (b, v, at) => b.writeUInt32LE(v ? 1 : 0, at),
+    read: (b, at, le) => (le ? b.readUInt32LE(at) : b.readUInt32BE(at)) !== 0,
+  },
   n: { size: 2, write: (b, v, at) => b.writeInt16LE(Number(v), at), read: (b, at, le) => (le ? b.readInt16LE(at) : b.readInt16BE(at)) },
   q: { size: 2, write: (b, v, at) => b.writeUInt16LE(Number(v), at), read: (b, at, le) => (le ? b.readUInt16LE(at) : b.readUInt16BE(at)) },
   i: { size: 4, write: (b, v, at) => b.writeInt32LE(Number(v), at), read: (b, at, le) => (le ? b.readInt32LE(at) : b.readInt32BE(at)) },
   u: { size: 4, write: (b, v, at) => b.writeUInt32LE(Number(v), at), read: (b, at, le) => (le ? b.readUInt32LE(at) : b.readUInt32BE(at)) },
   h: { size: 4, write: (b, v, at) => b.writeUInt32LE(Number(v), at), read: (b, at, le) => (le ? b.readUInt32LE(at) : b.readUInt32BE(at)) },
-  x: { size: 8, write: (b, v, at) => b.writeBigInt64LE(BigInt(v as bigint | number), at), read: (b, at, le) => (le ? b.readBigInt64LE(at) : b.readBigInt64BE(at)) },
-  t: { size: 8, write: (b, v, at) => b.writeBigUInt64LE(BigInt(v as bigint | number), at), read: (b, at, le) => (le ? b.readBigUInt64LE(at) : b.readBigUInt64BE(at)) },
+  x: {
+    size: 8,
+    write: (b, v, at) => b.writeBigInt64LE(BigInt(v as bigint | number), at),
+    read: (b, at, le) => (le ? b.readBigInt64LE(at) : b.readBigInt64BE(at)),
+  },
+  t: {
+    size: 8,
+    write: (b, v, at) => b.writeBigUInt64LE(BigInt(v as bigint | number), at),
+    read: (b, at, le) => (le ? b.readBigUInt64LE(at) : b.readBigUInt64BE(at)),
+  },
   d: { size: 8, write: (b, v, at) => b.writeDoubleLE(Number(v), at), read: (b, at, le) => (le ? b.readDoubleLE(at) : b.readDoubleBE(at)) },
 };
 
@@ -212,7 +242,8 @@ const HEADER_FIELDS = [
 export function encodeMessage(message: DbusMessage): Buffer {
   const body = new Writer();
   const types = parseSignature(message.signature ?? "");
-  if (types.length !== message.body.length) throw new Error(`signature ${message.signature ?? ""} does not match ${message.body.length} body values`);
+  if (types.length !== message.body.length)
+    throw new Error(`signature ${message.signature ?? ""} does not match ${message.body.length} body values`);
   types.forEach((type, index) => body.value(type, message.body[index]));
   const header = new Writer();
   header.byte("l".charCodeAt(0));
@@ -311,7 +342,10 @@ class Reader {
   }
 }
 
-export type Decoded = { readonly kind: "message"; readonly message: DbusMessage; readonly size: number } | { readonly kind: "incomplete" } | { readonly kind: "invalid"; readonly detail: string };
+export type Decoded =
+  | { readonly kind: "message"; readonly message: DbusMessage; readonly size: number }
+  | { readonly kind: "incomplete" }
+  | { readonly kind: "invalid"; readonly detail: string };
 
 /** The first whole message in `buffer` (which may hold more, or less). */
 export function decodeMessage(buffer: Buffer): Decoded {
@@ -337,7 +371,13 @@ export function decodeMessage(buffer: Buffer): Decoded {
     reader.offset = headerLength;
     const signature = typeof header.signature === "string" ? header.signature : "";
     const body = parseSignature(signature).map((type) => reader.value(type));
-    const message: DbusMessage = { type: buffer[1] as number, flags: buffer[2] as number, serial: little ? buffer.readUInt32LE(8) : buffer.readUInt32BE(8), ...header, body };
+    const message: DbusMessage = {
+      type: buffer[1] as number,
+      flags: buffer[2] as number,
+      serial: little ? buffer.readUInt32LE(8) : buffer.readUInt32BE(8),
+      ...header,
+      body,
+    };
     return { kind: "message", message, size };
   } catch (error) {
     return { kind: "invalid", detail: (error as Error).message };

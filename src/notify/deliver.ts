@@ -36,7 +36,12 @@ export interface BatchReport {
   readonly pending?: { readonly click: PendingClick; readonly notice: Notice };
 }
 
-export async function deliverBatch(sessions: readonly BatchSession[], config: NotifyConfig, world: NotifyWorld, channels: readonly NotifyChannel[] = channelsFor(world.platform)): Promise<BatchReport> {
+export async function deliverBatch(
+  sessions: readonly BatchSession[],
+  config: NotifyConfig,
+  world: NotifyWorld,
+  channels: readonly NotifyChannel[] = channelsFor(world.platform),
+): Promise<BatchReport> {
   const places = await surveyPlaces(sessions, world);
   const suppressed: { id: string; why: string }[] = [];
   const kept: { session: BatchSession; place: Place }[] = [];
@@ -54,7 +59,11 @@ export async function deliverBatch(sessions: readonly BatchSession[], config: No
     const enabled = kept.filter((entry) => config.states[entry.session.status].includes(channel.id as ChannelId));
     const chosen = enabled.filter(wanted);
     if (chosen.length === 0) {
-      deliveries.push(enabled.length === 0 ? { channel: channel.id, outcome: "off", detail: "off for these states (config)" } : { channel: channel.id, outcome: "not-needed", detail: whyNot });
+      deliveries.push(
+        enabled.length === 0
+          ? { channel: channel.id, outcome: "off", detail: "off for these states (config)" }
+          : { channel: channel.id, outcome: "not-needed", detail: whyNot },
+      );
       return;
     }
     const notice = composeNotice(chosen.map(({ session, place }) => ({ ...session, where: place.where })));
@@ -72,7 +81,8 @@ export async function deliverBatch(sessions: readonly BatchSession[], config: No
     if (channel.id === "desktop") {
       await send(channel, () => true, "");
       for (const id of reached) desktopReached.add(id);
-    } else if (channel.id === "terminal") await send(channel, (entry) => !desktopReached.has(entry.session.id), "the desktop notification reached the user");
+    } else if (channel.id === "terminal")
+      await send(channel, (entry) => !desktopReached.has(entry.session.id), "the desktop notification reached the user");
     else if (channel.id === "bell") await send(channel, (entry) => !reached.has(entry.session.id), "another channel reached the user");
     else await send(channel, () => true, "");
   }

@@ -7,7 +7,11 @@ import type { ClickOutcome, Delivery, Notice, NotifyChannel, NotifyWorld, Pendin
 import { connectBus, sessionBusAddresses, type BusConnection, type MethodCall } from "./dbus-connection.ts";
 import { escapeMarkup } from "./sanitize.ts";
 
-const SERVER = { destination: "org.freedesktop.Notifications", path: "/org/freedesktop/Notifications", interface: "org.freedesktop.Notifications" } as const;
+const SERVER = {
+  destination: "org.freedesktop.Notifications",
+  path: "/org/freedesktop/Notifications",
+  interface: "org.freedesktop.Notifications",
+} as const;
 const BUS = { destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus" } as const;
 /** A server that does not answer within this is hung or overloaded: the notice goes through other channels. */
 export const CALL_TIMEOUT_MS = 2000;
@@ -40,7 +44,8 @@ async function openServer(world: NotifyWorld): Promise<Opened> {
   };
   const information = await connection.call({ ...SERVER, member: "GetServerInformation" }, CALL_TIMEOUT_MS);
   if (!information.ok) {
-    if (information.error === "org.freedesktop.DBus.Error.ServiceUnknown") return fail("unavailable", "no notification server on the session bus (org.freedesktop.Notifications has no owner)");
+    if (information.error === "org.freedesktop.DBus.Error.ServiceUnknown")
+      return fail("unavailable", "no notification server on the session bus (org.freedesktop.Notifications has no owner)");
     return fail("failed", `the notification server failed: ${information.detail}`);
   }
   const capabilities = await connection.call({ ...SERVER, member: "GetCapabilities" }, CALL_TIMEOUT_MS);
@@ -50,13 +55,15 @@ async function openServer(world: NotifyWorld): Promise<Opened> {
   return { ok: true, connection, info: { name: name ?? "?", version: version ?? "?", capabilities: list } };
 }
 
-const describe = (info: ServerInfo) => `${info.name} ${info.version} on the session bus${info.capabilities.includes("actions") ? ", with actions (a click focuses the pane)" : ", without actions (no click)"}`;
+const describe = (info: ServerInfo) =>
+  `${info.name} ${info.version} on the session bus${info.capabilities.includes("actions") ? ", with actions (a click focuses the pane)" : ", without actions (no click)"}`;
 
 /** The action list: key, label, key, label... `default` is what clicking the notification itself does. */
 function actionsOf(notice: Notice): string[] {
   if (notice.sessions.length === 0) return [];
   const actions = ["default", "Focus"];
-  if (notice.sessions.length > 1) notice.sessions.slice(0, MAX_SESSION_ACTIONS).forEach((session, index) => actions.push(`focus-${index}`, `Go to ${session.label}`));
+  if (notice.sessions.length > 1)
+    notice.sessions.slice(0, MAX_SESSION_ACTIONS).forEach((session, index) => actions.push(`focus-${index}`, `Go to ${session.label}`));
   return actions;
 }
 
@@ -76,7 +83,11 @@ function pendingClick(connection: BusConnection, id: number, notice: Notice): Pe
     if (message.interface !== SERVER.interface || message.body[0] !== id) return;
     if (message.member === "ActionInvoked") {
       const sessionId = sessionOfAction(notice, String(message.body[1]));
-      happened(sessionId ? { kind: "clicked", sessionId } : { kind: "closed", detail: `unknown action ${JSON.stringify(String(message.body[1]).slice(0, 32))}` });
+      happened(
+        sessionId
+          ? { kind: "clicked", sessionId }
+          : { kind: "closed", detail: `unknown action ${JSON.stringify(String(message.body[1]).slice(0, 32))}` },
+      );
     } else if (message.member === "NotificationClosed") {
       happened({ kind: "closed", detail: CLOSED_REASON[Number(message.body[1])] ?? "closed" });
     }
@@ -119,7 +130,12 @@ export const desktopLinuxChannel = {
     if (!opened.ok) return { channel: ID, outcome: opened.outcome, detail: opened.detail };
     const { connection, info } = opened;
     // Before Notify, so no signal about it can be missed; servers that send signals to everyone need the match.
-    const match: MethodCall = { ...BUS, member: "AddMatch", signature: "s", body: [`type='signal',interface='${SERVER.interface}',path='${SERVER.path}'`] };
+    const match: MethodCall = {
+      ...BUS,
+      member: "AddMatch",
+      signature: "s",
+      body: [`type='signal',interface='${SERVER.interface}',path='${SERVER.path}'`],
+    };
     await connection.call(match, CALL_TIMEOUT_MS);
     const actions = info.capabilities.includes("actions") ? actionsOf(notice) : [];
     const body = info.capabilities.includes("body-markup") ? escapeMarkup(notice.lines.join("\n")) : notice.lines.join("\n");
@@ -128,7 +144,16 @@ export const desktopLinuxChannel = {
         ...SERVER,
         member: "Notify",
         signature: "susssasa{sv}i",
-        body: ["tongs-agents", 0, "", notice.title, body, actions, [["urgency", { signature: "y", value: URGENCY_BYTE[notice.urgency] }]], -1],
+        body: [
+          "tongs-agents",
+          0,
+          "",
+          notice.title,
+          body,
+          actions,
+          [["urgency", { signature: "y", value: URGENCY_BYTE[notice.urgency] }]],
+          -1,
+        ],
       },
       CALL_TIMEOUT_MS,
     );
@@ -142,6 +167,11 @@ export const desktopLinuxChannel = {
       const why = notice.sessions.length > 0 ? " (the server has no actions: a click cannot focus the pane)" : "";
       return { channel: ID, outcome: "delivered", detail: `${detail}${why}` };
     }
-    return { channel: ID, outcome: "delivered", detail: `${detail} with ${actions.length / 2} action(s)`, pending: pendingClick(connection, sent.body[0], notice) };
+    return {
+      channel: ID,
+      outcome: "delivered",
+      detail: `${detail} with ${actions.length / 2} action(s)`,
+      pending: pendingClick(connection, sent.body[0], notice),
+    };
   },
 } satisfies NotifyChannel;

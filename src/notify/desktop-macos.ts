@@ -43,7 +43,14 @@ function optionValue(text: string): string {
 }
 
 export function terminalNotifierArgs(notice: Notice, clickCommand: readonly string[] | undefined): string[] {
-  const args = ["-title", optionValue(notice.title), "-subtitle", "tongs-agents", "-group", `tongs-agents-${notice.sessions[0] ? shortId(notice.sessions[0].id) : "test"}`];
+  const args = [
+    "-title",
+    optionValue(notice.title),
+    "-subtitle",
+    "tongs-agents",
+    "-group",
+    `tongs-agents-${notice.sessions[0] ? shortId(notice.sessions[0].id) : "test"}`,
+  ];
   if (notice.urgency === "critical") args.push("-sound", "Glass");
   if (clickCommand) args.push("-execute", optionValue(clickCommand.map(shellWord).join(" ")));
   return args;
@@ -54,8 +61,17 @@ async function deliverWithTerminalNotifier(path: string, notice: Notice, world: 
   const click = first ? world.clickCommand?.(first.id) : undefined;
   // The message goes on stdin: terminal-notifier reads it from there when -message is absent, whatever it starts with.
   const result = await world.run(path, terminalNotifierArgs(notice, click), { input: notice.lines.join("\n") || " " });
-  if (result.ok) return { channel: ID, outcome: "delivered", detail: `terminal-notifier showed it${click ? "; a click runs the notifier, which focuses the session" : ""}` };
-  return { channel: ID, outcome: "failed", detail: `terminal-notifier failed: ${result.stderr.trim() || result.failure || `exit ${result.code}`}` };
+  if (result.ok)
+    return {
+      channel: ID,
+      outcome: "delivered",
+      detail: `terminal-notifier showed it${click ? "; a click runs the notifier, which focuses the session" : ""}`,
+    };
+  return {
+    channel: ID,
+    outcome: "failed",
+    detail: `terminal-notifier failed: ${result.stderr.trim() || result.failure || `exit ${result.code}`}`,
+  };
 }
 
 export const desktopMacosChannel = {
@@ -64,14 +80,24 @@ export const desktopMacosChannel = {
     if (world.platform !== "darwin") return { channel: ID, available: false, detail: "not macOS" };
     const notifier = which("terminal-notifier", world.env);
     if (notifier) return { channel: ID, available: true, detail: `terminal-notifier (${notifier}); a click focuses the session` };
-    if (which("osascript", world.env)) return { channel: ID, available: true, detail: "osascript display notification (install terminal-notifier for a click that focuses the session)" };
+    if (which("osascript", world.env))
+      return {
+        channel: ID,
+        available: true,
+        detail: "osascript display notification (install terminal-notifier for a click that focuses the session)",
+      };
     return { channel: ID, available: false, detail: "neither terminal-notifier nor osascript is on PATH" };
   },
   async deliver(notice, _places, world) {
     if (world.platform !== "darwin") return { channel: ID, outcome: "unavailable", detail: "not macOS" };
     const notifier = which("terminal-notifier", world.env);
     if (notifier) return deliverWithTerminalNotifier(notifier, notice, world);
-    const result = await runAppleScript(world, "osascript", DISPLAY_NOTIFICATION, [ARGV_MARKER, notice.title, notice.lines.join("\n"), notice.urgency === "critical" ? "1" : "0"]);
+    const result = await runAppleScript(world, "osascript", DISPLAY_NOTIFICATION, [
+      ARGV_MARKER,
+      notice.title,
+      notice.lines.join("\n"),
+      notice.urgency === "critical" ? "1" : "0",
+    ]);
     if (result.ok) return { channel: ID, outcome: "delivered", detail: "osascript display notification (no click action)" };
     return { channel: ID, outcome: result.reason === "no-osascript" ? "unavailable" : "failed", detail: result.detail };
   },

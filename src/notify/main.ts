@@ -114,7 +114,11 @@ async function deliver(): Promise<void> {
     sessions: report.notified.map(shortId),
     suppressed: report.suppressed.map((entry) => `${shortId(entry.id)}: ${cleanLine(entry.why, 120)}`),
     skipped,
-    deliveries: report.deliveries.map((delivery) => ({ channel: delivery.channel, outcome: delivery.outcome, detail: cleanLine(delivery.detail, 200) })),
+    deliveries: report.deliveries.map((delivery) => ({
+      channel: delivery.channel,
+      outcome: delivery.outcome,
+      detail: cleanLine(delivery.detail, 200),
+    })),
     click: report.pending ? "waiting" : "none",
   });
   if (!report.pending) return;
@@ -123,14 +127,26 @@ async function deliver(): Promise<void> {
   const { click, notice } = report.pending;
   const outcome = await click.wait({ timeoutMs: config.clickWaitMs, stillWanted: stillWanted(chosen, marks) });
   await click.close();
-  if (outcome.kind !== "clicked") return log({ outcome: "click", result: outcome.kind, detail: outcome.detail, sessions: notice.sessions.map((session) => shortId(session.id)) });
+  if (outcome.kind !== "clicked")
+    return log({
+      outcome: "click",
+      result: outcome.kind,
+      detail: outcome.detail,
+      sessions: notice.sessions.map((session) => shortId(session.id)),
+    });
   await focusOnClick(outcome.sessionId);
 }
 
 /** What a click does: focus the session, log the result as `focus --json` gives it, follow up when it fell short. */
 async function focusOnClick(id: string): Promise<void> {
   const handled = await handleClick(id, world(), desktopChannelFor(process.platform));
-  log({ outcome: "click", result: "clicked", session: shortId(id), focus: focusSummary(handled.result), ...(handled.followUp ? { follow_up: cleanLine(handled.followUp, 200) } : {}) });
+  log({
+    outcome: "click",
+    result: "clicked",
+    session: shortId(id),
+    focus: focusSummary(handled.result),
+    ...(handled.followUp ? { follow_up: cleanLine(handled.followUp, 200) } : {}),
+  });
 }
 
 async function main(): Promise<void> {

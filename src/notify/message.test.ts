@@ -1,7 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { composeNotice, type NoticeInput } from "./message.ts";
 
-const input = (dir: string, status: NoticeInput["status"], detail = ""): NoticeInput => ({ id: `fleet:v1:claude:${dir}`, harnessName: "Claude Code", cwd: `/src/${dir}`, status, detail, where: `tmux %1 (${dir}:0)` });
+const input = (dir: string, status: NoticeInput["status"], detail = ""): NoticeInput => ({
+  id: `fleet:v1:claude:${dir}`,
+  harnessName: "Claude Code",
+  cwd: `/src/${dir}`,
+  status,
+  detail,
+  where: `tmux %1 (${dir}:0)`,
+});
 
 describe("composeNotice", () => {
   it("one session: who, what, where; urgency by state", () => {
@@ -12,14 +19,25 @@ describe("composeNotice", () => {
       urgency: "critical",
       sessions: [{ id: "fleet:v1:claude:api", label: "api (Claude Code)" }],
     });
-    expect(composeNotice([input("api", "error")])).toMatchObject({ title: "Claude Code failed: api", lines: ["the turn failed", "tmux %1 (api:0)"], urgency: "normal" });
-    expect(composeNotice([input("api", "idle", "Done: 3 files changed")])).toMatchObject({ title: "Claude Code finished: api", urgency: "low" });
+    expect(composeNotice([input("api", "error")])).toMatchObject({
+      title: "Claude Code failed: api",
+      lines: ["the turn failed", "tmux %1 (api:0)"],
+      urgency: "normal",
+    });
+    expect(composeNotice([input("api", "idle", "Done: 3 files changed")])).toMatchObject({
+      title: "Claude Code finished: api",
+      urgency: "low",
+    });
   });
 
   it("several sessions: one notice that names each, the most urgent level", () => {
     const notice = composeNotice([input("api", "waiting", "permission: Bash"), input("web", "idle"), input("cli", "error")]);
     expect(notice.title).toBe("3 agents need you");
-    expect(notice.lines).toEqual(["api (Claude Code) waiting: permission: Bash", "web (Claude Code) idle: the turn is done", "cli (Claude Code) error: the turn failed"]);
+    expect(notice.lines).toEqual([
+      "api (Claude Code) waiting: permission: Bash",
+      "web (Claude Code) idle: the turn is done",
+      "cli (Claude Code) error: the turn failed",
+    ]);
     expect(notice.urgency).toBe("critical");
     expect(notice.sessions.map((session) => session.label)).toEqual(["api (Claude Code)", "web (Claude Code)", "cli (Claude Code)"]);
     expect(composeNotice([input("a", "idle"), input("b", "idle")]).title).toBe("2 agents finished");

@@ -86,7 +86,9 @@ function payloadOf(sequence: string): string {
 describe("terminal sequences built from hostile text", () => {
   it.each(KINDS)("%s: no control character of the agent's reaches the terminal, plain or through tmux", (kind) => {
     for (const text of HOSTILE) {
-      const notice: Notice = composeNotice([{ id: "fleet:v1:claude:x", harnessName: "Claude Code", cwd: `/w/${text}`, status: "waiting", detail: text, where: "tmux %1" }]);
+      const notice: Notice = composeNotice([
+        { id: "fleet:v1:claude:x", harnessName: "Claude Code", cwd: `/w/${text}`, status: "waiting", detail: text, where: "tmux %1" },
+      ]);
       for (const sequence of [oscNotification(kind, notice, "ab12"), tmuxPassthrough(oscNotification(kind, notice, "ab12"))]) {
         expect(payloadOf(sequence)).not.toMatch(CONTROL);
       }
@@ -95,10 +97,15 @@ describe("terminal sequences built from hostile text", () => {
 
   it("holds for any text (property)", () => {
     fc.assert(
-      fc.property(fc.string({ unit: "binary", maxLength: 300 }), fc.string({ unit: "binary", maxLength: 300 }), fc.constantFrom(...KINDS), (cwd, detail, kind) => {
-        const notice = composeNotice([{ id: "fleet:v1:claude:x", harnessName: "Codex", cwd, status: "error", detail, where: "here" }]);
-        return !CONTROL.test(payloadOf(tmuxPassthrough(oscNotification(kind, notice, "ab12"))));
-      }),
+      fc.property(
+        fc.string({ unit: "binary", maxLength: 300 }),
+        fc.string({ unit: "binary", maxLength: 300 }),
+        fc.constantFrom(...KINDS),
+        (cwd, detail, kind) => {
+          const notice = composeNotice([{ id: "fleet:v1:claude:x", harnessName: "Codex", cwd, status: "error", detail, where: "here" }]);
+          return !CONTROL.test(payloadOf(tmuxPassthrough(oscNotification(kind, notice, "ab12"))));
+        },
+      ),
     );
   });
 });

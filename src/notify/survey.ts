@@ -33,7 +33,16 @@ export interface TmuxServerView {
 }
 
 export type Place =
-  | { readonly kind: "tmux"; readonly sessionId: string; readonly server: TmuxServerView; readonly pane: string; readonly paneTty: string; readonly windowId: string; readonly zoomed: boolean; readonly where: string }
+  | {
+      readonly kind: "tmux";
+      readonly sessionId: string;
+      readonly server: TmuxServerView;
+      readonly pane: string;
+      readonly paneTty: string;
+      readonly windowId: string;
+      readonly zoomed: boolean;
+      readonly where: string;
+    }
   | {
       readonly kind: "terminal";
       readonly sessionId: string;
@@ -71,25 +80,28 @@ interface PaneFacts {
 }
 
 /** One tmux call: focus tracking, every pane, every client with what it shows. Undefined when the server is gone. */
-async function surveyTmux(socket: string, world: NotifyWorld): Promise<{ server: TmuxServerView; panes: Map<string, PaneFacts> } | undefined> {
+async function surveyTmux(
+  socket: string,
+  world: NotifyWorld,
+): Promise<{ server: TmuxServerView; panes: Map<string, PaneFacts> } | undefined> {
   const result = await tmux(
     [
-    "display-message",
-    "-p",
-    `${SERVER_ROW}#{version}`,
-    ";",
-    "show-options",
-    "-sv",
-    "focus-events",
-    ";",
-    "list-panes",
-    "-a",
-    "-F",
-    `${PANE_ROW}#{pane_id}\t#{pane_tty}\t#{window_id}\t#{window_zoomed_flag}\t#{session_name}:#{window_index}`,
-    ";",
-    "list-clients",
-    "-F",
-    `${CLIENT_ROW}#{client_tty}\t#{client_flags}\t#{client_termname}\t#{client_pid}\t#{window_id}\t#{pane_id}\t#{pane_tty}\t#{allow-passthrough}`,
+      "display-message",
+      "-p",
+      `${SERVER_ROW}#{version}`,
+      ";",
+      "show-options",
+      "-sv",
+      "focus-events",
+      ";",
+      "list-panes",
+      "-a",
+      "-F",
+      `${PANE_ROW}#{pane_id}\t#{pane_tty}\t#{window_id}\t#{window_zoomed_flag}\t#{session_name}:#{window_index}`,
+      ";",
+      "list-clients",
+      "-F",
+      `${CLIENT_ROW}#{client_tty}\t#{client_flags}\t#{client_termname}\t#{client_pid}\t#{window_id}\t#{pane_id}\t#{pane_tty}\t#{allow-passthrough}`,
     ],
     { socket, run: world.run },
   );
@@ -98,7 +110,8 @@ async function surveyTmux(socket: string, world: NotifyWorld): Promise<{ server:
   const lines = result.stdout.split("\n");
   const focusEvents = lines[lines.findIndex((line) => line.startsWith(SERVER_ROW)) + 1]?.trim();
   const panes = new Map<string, PaneFacts>();
-  for (const [id = "", tty = "", windowId = "", zoomed = "", location = ""] of rows(result.stdout, PANE_ROW)) panes.set(id, { tty, windowId, zoomed: zoomed === "1", location });
+  for (const [id = "", tty = "", windowId = "", zoomed = "", location = ""] of rows(result.stdout, PANE_ROW))
+    panes.set(id, { tty, windowId, zoomed: zoomed === "1", location });
   const clients = rows(result.stdout, CLIENT_ROW)
     .filter((fields) => fields.length >= 8 && fields[0] !== "")
     .map(([tty = "", flags = "", termname = "", pid = "", windowId = "", pane = "", paneTty = "", passthrough = ""]) => ({
@@ -125,14 +138,27 @@ export function onScreen(place: Place): { readonly onScreen: boolean; readonly w
     const { server } = place;
     if (server.focusKnown) {
       const looking = server.clients.find((client) => client.focused && showsPane(client, place));
-      return looking ? { onScreen: true, why: `client ${looking.tty} shows ${place.pane} in a focused terminal window` } : { onScreen: false, why: `no focused client shows ${place.pane}` };
+      return looking
+        ? { onScreen: true, why: `client ${looking.tty} shows ${place.pane} in a focused terminal window` }
+        : { onScreen: false, why: `no focused client shows ${place.pane}` };
     }
     // Without focus-events tmux cannot know whether the terminal window has focus: the client's active pane counts.
     const active = server.clients.find((client) => client.pane === place.pane);
-    return active ? { onScreen: true, why: `${place.pane} is the active pane of client ${active.tty} (tmux focus-events is off, so window focus is unknown)` } : { onScreen: false, why: `no client has ${place.pane} as its active pane` };
+    return active
+      ? {
+          onScreen: true,
+          why: `${place.pane} is the active pane of client ${active.tty} (tmux focus-events is off, so window focus is unknown)`,
+        }
+      : { onScreen: false, why: `no client has ${place.pane} as its active pane` };
   }
   if (place.kind === "terminal" && place.focused === true) return { onScreen: true, why: `${place.where} has focus` };
-  return { onScreen: false, why: place.kind === "terminal" && place.focused === false ? `${place.where} does not have focus` : `cannot tell whether ${place.where} is on screen` };
+  return {
+    onScreen: false,
+    why:
+      place.kind === "terminal" && place.focused === false
+        ? `${place.where} does not have focus`
+        : `cannot tell whether ${place.where} is on screen`,
+  };
 }
 
 /** The kitty window or plain X11 window a session runs in directly: does it have focus? */
@@ -173,11 +199,35 @@ export async function surveyPlaces(sessions: readonly SurveyedSession[], world: 
         const found = await survey;
         const facts = found?.panes.get(pane);
         if (!found || !facts) return { kind: "unknown", sessionId: session.id, where: `tmux pane ${pane} (gone)` };
-        return { kind: "tmux", sessionId: session.id, server: found.server, pane, paneTty: facts.tty, windowId: facts.windowId, zoomed: facts.zoomed, where: `tmux ${pane} (${facts.location})` };
+        return {
+          kind: "tmux",
+          sessionId: session.id,
+          server: found.server,
+          pane,
+          paneTty: facts.tty,
+          windowId: facts.windowId,
+          zoomed: facts.zoomed,
+          where: `tmux ${pane} (${facts.location})`,
+        };
       }
-      if (terminal.env.STY) return { kind: "terminal", sessionId: session.id, tty: terminal.tty, env: terminal.env, focused: undefined, where: `GNU screen window ${terminal.env.WINDOW ?? "?"}` };
+      if (terminal.env.STY)
+        return {
+          kind: "terminal",
+          sessionId: session.id,
+          tty: terminal.tty,
+          env: terminal.env,
+          focused: undefined,
+          where: `GNU screen window ${terminal.env.WINDOW ?? "?"}`,
+        };
       const direct = await directFocus(terminal, world);
-      return { kind: "terminal", sessionId: session.id, tty: terminal.tty, env: terminal.env, focused: direct.focused, where: direct.where };
+      return {
+        kind: "terminal",
+        sessionId: session.id,
+        tty: terminal.tty,
+        env: terminal.env,
+        focused: direct.focused,
+        where: direct.where,
+      };
     }),
   );
 }

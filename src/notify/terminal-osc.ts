@@ -76,9 +76,19 @@ async function plan(places: readonly Place[], world: NotifyWorld): Promise<Plan>
       if (place.server.clients.length === 0) skipped.push(`no client is attached to ${place.server.socket}`);
       for (const client of place.server.clients) {
         const kind = await clientKind(client, world);
-        if (!kind) skipped.push(`client ${client.tty} runs in a terminal not known to show OSC notifications (TERM ${client.termname || "unknown"})`);
-        else if (!client.passthrough) skipped.push(`client ${client.tty} (${kind}): pane ${client.pane} has allow-passthrough off (set -g allow-passthrough on)`);
-        else if (!targets.has(client.paneTty)) targets.set(client.paneTty, { tty: client.paneTty, kind, viaTmux: true, who: `client ${client.tty} (${kind}) through pane ${client.pane}` });
+        if (!kind)
+          skipped.push(
+            `client ${client.tty} runs in a terminal not known to show OSC notifications (TERM ${client.termname || "unknown"})`,
+          );
+        else if (!client.passthrough)
+          skipped.push(`client ${client.tty} (${kind}): pane ${client.pane} has allow-passthrough off (set -g allow-passthrough on)`);
+        else if (!targets.has(client.paneTty))
+          targets.set(client.paneTty, {
+            tty: client.paneTty,
+            kind,
+            viaTmux: true,
+            who: `client ${client.tty} (${kind}) through pane ${client.pane}`,
+          });
       }
     } else if (place.kind === "terminal") {
       const kind = terminalKind(place.env);
@@ -103,7 +113,9 @@ export const terminalOscChannel = {
     const results = targets.map((target) => {
       const sequence = oscNotification(target.kind, notice);
       const written = world.writeTty(target.tty, target.viaTmux ? tmuxPassthrough(sequence) : sequence);
-      return written.ok ? { ok: true, text: `OSC ${oscCodeOf(target.kind)} to ${target.who}` } : { ok: false, text: `${target.who}: ${written.detail}` };
+      return written.ok
+        ? { ok: true, text: `OSC ${oscCodeOf(target.kind)} to ${target.who}` }
+        : { ok: false, text: `${target.who}: ${written.detail}` };
     });
     const detail = results.map((result) => result.text).join("; ");
     return { channel: ID, outcome: results.some((result) => result.ok) ? "delivered" : "failed", detail };

@@ -13,11 +13,16 @@ type TmuxPlace = Extract<Place, { kind: "tmux" }>;
 /** Per tmux server, the clients that do not already show every pane of the notice on that server. */
 function recipients(places: readonly Place[]): { socket: string; ttys: string[]; showing: string[] }[] {
   const bySocket = new Map<string, TmuxPlace[]>();
-  for (const place of places) if (place.kind === "tmux") bySocket.set(place.server.socket, [...(bySocket.get(place.server.socket) ?? []), place]);
+  for (const place of places)
+    if (place.kind === "tmux") bySocket.set(place.server.socket, [...(bySocket.get(place.server.socket) ?? []), place]);
   return [...bySocket.values()].map((group) => {
     const { server } = group[0] as TmuxPlace;
     const showsAll = (client: (typeof server.clients)[number]) => group.every((place) => showsPane(client, place));
-    return { socket: server.socket, ttys: server.clients.filter((client) => !showsAll(client)).map((client) => client.tty), showing: server.clients.filter(showsAll).map((client) => client.tty) };
+    return {
+      socket: server.socket,
+      ttys: server.clients.filter((client) => !showsAll(client)).map((client) => client.tty),
+      showing: server.clients.filter(showsAll).map((client) => client.tty),
+    };
   });
 }
 
@@ -27,7 +32,9 @@ export const tmuxMessageChannel = {
     const groups = recipients(places);
     if (groups.length === 0) return { channel: ID, available: false, detail: "not in tmux" };
     const clients = groups.flatMap((group) => [...group.ttys, ...group.showing]);
-    return clients.length > 0 ? { channel: ID, available: true, detail: `${clients.length} attached client(s): ${clients.join(", ")}` } : { channel: ID, available: false, detail: "no client is attached to the sessions' tmux server" };
+    return clients.length > 0
+      ? { channel: ID, available: true, detail: `${clients.length} attached client(s): ${clients.join(", ")}` }
+      : { channel: ID, available: false, detail: "no client is attached to the sessions' tmux server" };
   },
   async deliver(notice, places, world) {
     const groups = recipients(places);
@@ -44,9 +51,15 @@ export const tmuxMessageChannel = {
       }
     }
     const showing = groups.flatMap((group) => group.showing);
-    if (done.length > 0) return { channel: ID, outcome: "delivered", detail: `message on ${done.join(", ")}${failures.length > 0 ? `; failed: ${failures.join("; ")}` : ""}` };
+    if (done.length > 0)
+      return {
+        channel: ID,
+        outcome: "delivered",
+        detail: `message on ${done.join(", ")}${failures.length > 0 ? `; failed: ${failures.join("; ")}` : ""}`,
+      };
     if (failures.length > 0) return { channel: ID, outcome: "failed", detail: failures.join("; ") };
-    if (showing.length > 0) return { channel: ID, outcome: "not-needed", detail: `every attached client already shows the pane (${showing.join(", ")})` };
+    if (showing.length > 0)
+      return { channel: ID, outcome: "not-needed", detail: `every attached client already shows the pane (${showing.join(", ")})` };
     return { channel: ID, outcome: "unavailable", detail: "no client is attached to the sessions' tmux server" };
   },
 } satisfies NotifyChannel;

@@ -62,7 +62,17 @@ describe("the hook's trigger", () => {
 
   it("never throws into the hook", () => {
     const { sandbox, trigger } = setup("waiting");
-    const throwing = notifyOnChange(applied("waiting"), join(sandbox.stateDir, "sessions"), { stateDir: sandbox.stateDir, env: {} }, { bundle: () => "/x", start: () => { throw new Error("EAGAIN"); } });
+    const throwing = notifyOnChange(
+      applied("waiting"),
+      join(sandbox.stateDir, "sessions"),
+      { stateDir: sandbox.stateDir, env: {} },
+      {
+        bundle: () => "/x",
+        start: () => {
+          throw new Error("EAGAIN");
+        },
+      },
+    );
     expect(throwing).toBe(false);
     expect(trigger(applied("waiting"))).toBe(true);
     sandbox.cleanup();

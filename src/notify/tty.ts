@@ -21,7 +21,10 @@ export function writeTty(path: string, data: string): TtyWrite {
     return written === bytes.length ? { ok: true } : { ok: false, detail: `${path} took ${written} of ${bytes.length} bytes` };
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    return { ok: false, detail: `${path}: ${code === "EAGAIN" ? "the terminal is not reading (output paused or full)" : (code ?? String(error))}` };
+    return {
+      ok: false,
+      detail: `${path}: ${code === "EAGAIN" ? "the terminal is not reading (output paused or full)" : (code ?? String(error))}`,
+    };
   } finally {
     if (fd !== undefined) closeSync(fd);
   }

@@ -4,7 +4,10 @@ import { run } from "../core/exec.ts";
 import type { NotifyWorld } from "./contract.ts";
 import { writeTty } from "./tty.ts";
 
-export function realWorld(stateDir: string, { env = process.env, clickCommand }: { env?: NodeJS.ProcessEnv; clickCommand?: NotifyWorld["clickCommand"] } = {}): NotifyWorld {
+export function realWorld(
+  stateDir: string,
+  { env = process.env, clickCommand }: { env?: NodeJS.ProcessEnv; clickCommand?: NotifyWorld["clickCommand"] } = {},
+): NotifyWorld {
   return {
     env,
     platform: process.platform,

@@ -1,6 +1,16 @@
 import { describe, expect, it } from "vitest";
 import type { SessionView } from "../fleet/view.ts";
-import { buildRows, decodeKeys, handleKey, initialModel, selectedIndex, visibleRows, withRows, type Key, type PickerModel } from "./model.ts";
+import {
+  buildRows,
+  decodeKeys,
+  handleKey,
+  initialModel,
+  selectedIndex,
+  visibleRows,
+  withRows,
+  type Key,
+  type PickerModel,
+} from "./model.ts";
 import { displayWidth, fit, renderFrame } from "./render.ts";
 
 const NOW = Date.parse("2026-11-29T12:00:00.000Z");
@@ -8,9 +18,29 @@ const ago = (seconds: number) => new Date(NOW - seconds * 1000).toISOString();
 
 function session(id: string, status: SessionView["status"], changedSecondsAgo: number, extra: Partial<SessionView> = {}): SessionView {
   return {
-    id, short_id: id.slice(0, 10), harness: "claude", harness_name: "Claude Code", session_id: `native-${id}`, instance_id: "i", identity: "process",
-    status, recorded_status: status, stale: false, stale_reason: "", pid: 100, cwd: `/home/u/src/${id}`, detail: `${status} detail`, tool: "", last_event: "",
-    created_at: ago(3600), updated_at: ago(changedSecondsAgo), status_changed_at: ago(changedSecondsAgo), launch_id: "", profile_id: "", terminal: { env: {} }, ...extra,
+    id,
+    short_id: id.slice(0, 10),
+    harness: "claude",
+    harness_name: "Claude Code",
+    session_id: `native-${id}`,
+    instance_id: "i",
+    identity: "process",
+    status,
+    recorded_status: status,
+    stale: false,
+    stale_reason: "",
+    pid: 100,
+    cwd: `/home/u/src/${id}`,
+    detail: `${status} detail`,
+    tool: "",
+    last_event: "",
+    created_at: ago(3600),
+    updated_at: ago(changedSecondsAgo),
+    status_changed_at: ago(changedSecondsAgo),
+    launch_id: "",
+    profile_id: "",
+    terminal: { env: {} },
+    ...extra,
   };
 }
 
@@ -25,10 +55,14 @@ const fleet = [
 ];
 const seen = { "idle-seen": ago(50) };
 const model = (): PickerModel => initialModel(buildRows(fleet, seen, (cwd) => (cwd.endsWith("running-a") ? "main" : undefined)));
-const press = (start: PickerModel, ...keys: Key[]) => keys.reduce<{ model: PickerModel; effects: string[] }>((acc, key) => {
-  const { model: next, effect } = handleKey(acc.model, key);
-  return { model: next, effects: [...acc.effects, effect.kind === "focus" ? `focus:${effect.id}` : effect.kind] };
-}, { model: start, effects: [] });
+const press = (start: PickerModel, ...keys: Key[]) =>
+  keys.reduce<{ model: PickerModel; effects: string[] }>(
+    (acc, key) => {
+      const { model: next, effect } = handleKey(acc.model, key);
+      return { model: next, effects: [...acc.effects, effect.kind === "focus" ? `focus:${effect.id}` : effect.kind] };
+    },
+    { model: start, effects: [] },
+  );
 const chars = (text: string): Key[] => [...text].map((char) => ({ char }));
 const ids = (m: PickerModel) => visibleRows(m).map((row) => row.session.id);
 
@@ -61,7 +95,10 @@ describe("picker model", () => {
     for (const text of ["j", "k", "q", "p", "3", "/work", "x q"]) {
       const run = press(model(), ...chars(text));
       expect(run.model.query, text).toBe(text);
-      expect(run.effects.filter((effect) => effect !== "selection-changed"), text).toEqual([]);
+      expect(
+        run.effects.filter((effect) => effect !== "selection-changed"),
+        text,
+      ).toEqual([]);
     }
     expect(ids(press(model(), ...chars("/home/u/src/codex")).model)).toEqual([]);
     expect(ids(press(model(), ...chars("src/waiting")).model)).toEqual(["waiting-b"]);
@@ -98,14 +135,38 @@ describe("picker model", () => {
 
   it("keeps the selection on the same session through live updates, and falls back when it disappears", () => {
     const on = press(model(), "down", "down", "down").model; // running-a
-    const reordered = withRows(on, buildRows([...fleet.filter((s) => s.id !== "waiting-b"), session("new-waiting", "waiting", 0)], seen, () => undefined));
+    const reordered = withRows(
+      on,
+      buildRows([...fleet.filter((s) => s.id !== "waiting-b"), session("new-waiting", "waiting", 0)], seen, () => undefined),
+    );
     expect(visibleRows(reordered)[selectedIndex(reordered)]?.session.id).toBe("running-a");
-    const gone = withRows(on, buildRows(fleet.filter((s) => s.id !== "running-a"), seen, () => undefined));
+    const gone = withRows(
+      on,
+      buildRows(
+        fleet.filter((s) => s.id !== "running-a"),
+        seen,
+        () => undefined,
+      ),
+    );
     expect(gone.selectedId).toBe("waiting-b");
   });
 
   it("decodes terminal input into keys and never types escape sequences into the filter", () => {
-    expect(decodeKeys("\u001b[A\u001b[B\u001bOA\t\u001b[Z\r\u007fab\u0014\u0018\u0003\u001b[1;5C\u001b[15~\u001b")).toEqual(["up", "down", "up", "down", "up", "enter", "backspace", { char: "a" }, { char: "b" }, "toggle-preview", "prune", "quit", "escape"]);
+    expect(decodeKeys("\u001b[A\u001b[B\u001bOA\t\u001b[Z\r\u007fab\u0014\u0018\u0003\u001b[1;5C\u001b[15~\u001b")).toEqual([
+      "up",
+      "down",
+      "up",
+      "down",
+      "up",
+      "enter",
+      "backspace",
+      { char: "a" },
+      { char: "b" },
+      "toggle-preview",
+      "prune",
+      "quit",
+      "escape",
+    ]);
   });
 });
 
@@ -122,7 +183,14 @@ describe("picker frame", () => {
 
   it("shows the preview below the list when it is on", () => {
     const on = press(model(), "toggle-preview").model;
-    const lines = renderFrame(on, { width: 50, height: 16, now: NOW, color: false, home: "/home/u", preview: ["$ make test", "  ok 42 tests"] });
+    const lines = renderFrame(on, {
+      width: 50,
+      height: 16,
+      now: NOW,
+      color: false,
+      home: "/home/u",
+      preview: ["$ make test", "  ok 42 tests"],
+    });
     const at = lines.findIndex((line) => line.startsWith("── preview"));
     expect(at).toBeGreaterThan(2);
     expect(lines[at]).toBe(`── preview ${"─".repeat(50 - 11)}`);
@@ -130,7 +198,9 @@ describe("picker frame", () => {
   });
 
   it("makes record text display-safe and measures wide characters", () => {
-    const hostile = initialModel(buildRows([session("x", "waiting", 1, { detail: "evil\u001b]0;pwned\u0007 日本語の説明がとても長い" })], {}, () => undefined));
+    const hostile = initialModel(
+      buildRows([session("x", "waiting", 1, { detail: "evil\u001b]0;pwned\u0007 日本語の説明がとても長い" })], {}, () => undefined),
+    );
     const lines = renderFrame(hostile, { width: 40, height: 6, now: NOW, color: true, home: "/" });
     expect(lines.join("\n")).not.toContain("\u001b]0");
     expect(displayWidth(fit("日本語", 4))).toBe(4);

@@ -34,12 +34,17 @@ export type Key =
   /** Focus the nth shown row (Alt-1 .. Alt-9). */
   | { jump: number };
 
-export type Effect = { kind: "none" } | { kind: "quit" } | { kind: "focus"; id: string } | { kind: "prune" } | { kind: "selection-changed" };
+export type Effect =
+  { kind: "none" } | { kind: "quit" } | { kind: "focus"; id: string } | { kind: "prune" } | { kind: "selection-changed" };
 
 const NONE: Effect = { kind: "none" };
 
 export function buildRows(sessions: readonly SessionView[], seen: SeenMarks, branchOf: (cwd: string) => string | undefined): Row[] {
-  return sortByAttention(sessions, seen).map((session) => ({ session, rank: rankOf(session, seen), branch: session.cwd ? branchOf(session.cwd) : undefined }));
+  return sortByAttention(sessions, seen).map((session) => ({
+    session,
+    rank: rankOf(session, seen),
+    branch: session.cwd ? branchOf(session.cwd) : undefined,
+  }));
 }
 
 export function initialModel(rows: readonly Row[]): PickerModel {
@@ -55,7 +60,21 @@ export function withRows(model: PickerModel, rows: readonly Row[]): PickerModel 
 
 function haystack(row: Row): string {
   const { session } = row;
-  return [session.short_id, session.harness, session.harness_name, row.rank, session.status, session.cwd, row.branch ?? "", session.detail, session.profile_id, session.session_id, session.pid ?? ""].join(" ").toLowerCase();
+  return [
+    session.short_id,
+    session.harness,
+    session.harness_name,
+    row.rank,
+    session.status,
+    session.cwd,
+    row.branch ?? "",
+    session.detail,
+    session.profile_id,
+    session.session_id,
+    session.pid ?? "",
+  ]
+    .join(" ")
+    .toLowerCase();
 }
 
 /** Every whitespace-separated word of the query must appear somewhere in the row. */
@@ -65,7 +84,10 @@ export function visibleRows(model: Pick<PickerModel, "rows" | "query">): Row[] {
 }
 
 export function selectedIndex(model: PickerModel): number {
-  return Math.max(0, visibleRows(model).findIndex((row) => row.session.id === model.selectedId));
+  return Math.max(
+    0,
+    visibleRows(model).findIndex((row) => row.session.id === model.selectedId),
+  );
 }
 
 function move(model: PickerModel, delta: number): { model: PickerModel; effect: Effect } {
@@ -93,7 +115,9 @@ export function handleKey(model: PickerModel, key: Key): { model: PickerModel; e
   if (typeof key === "object") {
     if ("char" in key) return setQuery(model, model.query + key.char);
     const row = visibleRows(model)[key.jump - 1];
-    return row ? { model: { ...model, selectedId: row.session.id }, effect: { kind: "focus", id: row.session.id } } : { model, effect: NONE };
+    return row
+      ? { model: { ...model, selectedId: row.session.id }, effect: { kind: "focus", id: row.session.id } }
+      : { model, effect: NONE };
   }
   switch (key) {
     case "up":
@@ -124,7 +148,7 @@ export function handleKey(model: PickerModel, key: Key): { model: PickerModel; e
 /** Decode terminal input (raw mode) into keys. Unknown escape sequences are ignored, never typed into the filter. */
 export function decodeKeys(data: string): Key[] {
   const keys: Key[] = [];
-  for (let index = 0; index < data.length; ) {
+  for (let index = 0; index < data.length;) {
     const rest = data.slice(index);
     // eslint-disable-next-line no-control-regex
     const sequence = /^\u001b(?:\[[0-9;]*[A-Za-z~]|O[A-Za-z])/.exec(rest);
@@ -148,14 +172,21 @@ export function decodeKeys(data: string): Key[] {
     index += char.length;
     if (char === "\u001b") keys.push("escape");
     else if (char === "\r") keys.push("enter");
-    else if (char === "\t" || char === "\u000e" || char === "\n") keys.push("down"); // Tab, Ctrl-N, Ctrl-J
-    else if (char === "\u0010" || char === "\u000b") keys.push("up"); // Ctrl-P, Ctrl-K
+    else if (char === "\t" || char === "\u000e" || char === "\n")
+      keys.push("down"); // Tab, Ctrl-N, Ctrl-J
+    else if (char === "\u0010" || char === "\u000b")
+      keys.push("up"); // Ctrl-P, Ctrl-K
     else if (char === "\u007f" || char === "\b") keys.push("backspace");
-    else if (char === "\u0015") keys.push("clear-query"); // Ctrl-U
-    else if (char === "\u0017") keys.push("delete-word"); // Ctrl-W
-    else if (char === "\u0014") keys.push("toggle-preview"); // Ctrl-T
-    else if (char === "\u0018") keys.push("prune"); // Ctrl-X
-    else if (char === "\u0003" || char === "\u0004" || char === "\u0007" || char === "\u0011") keys.push("quit"); // Ctrl-C, Ctrl-D, Ctrl-G, Ctrl-Q
+    else if (char === "\u0015")
+      keys.push("clear-query"); // Ctrl-U
+    else if (char === "\u0017")
+      keys.push("delete-word"); // Ctrl-W
+    else if (char === "\u0014")
+      keys.push("toggle-preview"); // Ctrl-T
+    else if (char === "\u0018")
+      keys.push("prune"); // Ctrl-X
+    else if (char === "\u0003" || char === "\u0004" || char === "\u0007" || char === "\u0011")
+      keys.push("quit"); // Ctrl-C, Ctrl-D, Ctrl-G, Ctrl-Q
     else if (char >= " ") keys.push({ char });
   }
   return keys;

@@ -86,10 +86,20 @@ export function renderFrame(model: PickerModel, options: FrameOptions): string[]
   const selected = selectedIndex(model);
   const counts = new Map<AttentionRank, number>();
   for (const row of model.rows) counts.set(row.rank, (counts.get(row.rank) ?? 0) + 1);
-  const summary = (["waiting", "error", "idle-unseen", "running"] as const).filter((rank) => counts.get(rank)).map((rank) => `${counts.get(rank)} ${GLYPHS[rank].label}`);
+  const summary = (["waiting", "error", "idle-unseen", "running"] as const)
+    .filter((rank) => counts.get(rank))
+    .map((rank) => `${counts.get(rank)} ${GLYPHS[rank].label}`);
 
   const lines: string[] = [];
-  lines.push(paint("1", fit(`tongs-agents  ${model.rows.length} session${model.rows.length === 1 ? "" : "s"}${summary.length ? `  ·  ${summary.join(" · ")}` : ""}`, width)));
+  lines.push(
+    paint(
+      "1",
+      fit(
+        `tongs-agents  ${model.rows.length} session${model.rows.length === 1 ? "" : "s"}${summary.length ? `  ·  ${summary.join(" · ")}` : ""}`,
+        width,
+      ),
+    ),
+  );
   lines.push(fit(`> ${model.query}${model.query ? "" : "type to filter"}`, width));
 
   const footer = paint("90", fit("enter focus · alt-1…9 jump · ↑↓ move · ^T preview · ^X clear ended · esc quit", width));
@@ -105,7 +115,8 @@ export function renderFrame(model: PickerModel, options: FrameOptions): string[]
   const harnessWidth = Math.max(6, ...visible.map((row) => row.session.harness.length));
   const labelWidth = 7;
   const placeWidth = Math.min(32, Math.max(10, ...visible.map((row) => displayWidth(placeOf(row, options.home)))));
-  if (visible.length === 0) lines.push(paint("90", fit(model.rows.length === 0 ? "  no agent sessions" : "  nothing matches the filter", width)));
+  if (visible.length === 0)
+    lines.push(paint("90", fit(model.rows.length === 0 ? "  no agent sessions" : "  nothing matches the filter", width)));
   for (const [offset, row] of shown.entries()) {
     const index = start + offset;
     const style = GLYPHS[row.rank];
@@ -116,7 +127,8 @@ export function renderFrame(model: PickerModel, options: FrameOptions): string[]
     const columns = ` ${fit(row.session.harness, harnessWidth)} ${fit(toDisplayLine(placeOf(row, options.home)), placeWidth)} ${fit(formatAge(row.session.status_changed_at, now), ageWidth)} `;
     const used = 2 + 1 + 1 + labelWidth + displayWidth(columns);
     const rest = `${columns}${fit(detail, Math.max(0, width - used))}`;
-    if (index === selected) lines.push(color ? `\u001b[7m${number} ${style.glyph} ${label}${rest}\u001b[0m` : `${number}>${style.glyph} ${label}${rest}`);
+    if (index === selected)
+      lines.push(color ? `\u001b[7m${number} ${style.glyph} ${label}${rest}\u001b[0m` : `${number}>${style.glyph} ${label}${rest}`);
     else lines.push(`${number} ${paint(style.color, style.glyph)} ${paint(style.color, label)}${rest}`);
   }
   while (lines.length < 2 + listHeight) lines.push(" ".repeat(width));

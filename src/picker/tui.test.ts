@@ -15,7 +15,11 @@ afterEach(() => sandbox.cleanup());
 function fakeTerminal() {
   let written = "";
   const input = Object.assign(new PassThrough(), { isTTY: true, setRawMode: () => input });
-  const output = Object.assign(new Writable({ write: (chunk, _encoding, next) => ((written += String(chunk)), next()) }), { isTTY: true, columns: 100, rows: 20 });
+  const output = Object.assign(new Writable({ write: (chunk, _encoding, next) => ((written += String(chunk)), next()) }), {
+    isTTY: true,
+    columns: 100,
+    rows: 20,
+  });
   return { terminal: { input, output } as unknown as PickerTerminal, input, screen: () => written };
 }
 

@@ -40,7 +40,11 @@ const LEAVE_SCREEN = "\u001b[?25h\u001b[?1049l";
 
 export async function runPicker(terminal: PickerTerminal, deps: PickerContext): Promise<PickerExit> {
   const { input, output } = terminal;
-  if (!input.isTTY || !output.isTTY) return { kind: "no-terminal", detail: "tongs-agents pick needs a terminal (stdin and stdout must be a TTY); `tongs-agents list` works in scripts" };
+  if (!input.isTTY || !output.isTTY)
+    return {
+      kind: "no-terminal",
+      detail: "tongs-agents pick needs a terminal (stdin and stdout must be a TTY); `tongs-agents list` works in scripts",
+    };
 
   const branches = new Map<string, string | undefined>();
   // Discovery runs less often than the records reload: between runs, the last discovered processes stay listed.
@@ -68,7 +72,15 @@ export async function runPicker(terminal: PickerTerminal, deps: PickerContext): 
     const height = output.rows ?? 24;
     const selected = visibleRows(model)[selectedIndex(model)];
     const shownPreview = preview && selected && preview.id === selected.session.id ? preview : undefined;
-    const lines = renderFrame(model, { width, height, now: deps.now(), color: deps.color, home: deps.home, preview: shownPreview?.lines, ...(shownPreview?.note ? { previewNote: shownPreview.note } : {}) });
+    const lines = renderFrame(model, {
+      width,
+      height,
+      now: deps.now(),
+      color: deps.color,
+      home: deps.home,
+      preview: shownPreview?.lines,
+      ...(shownPreview?.note ? { previewNote: shownPreview.note } : {}),
+    });
     output.write(`\u001b[H${lines.join("\u001b[K\r\n")}\u001b[K\u001b[J`);
   };
 
@@ -140,23 +152,29 @@ export async function runPicker(terminal: PickerTerminal, deps: PickerContext): 
         if (effect.kind === "selection-changed") void refreshPreview();
         if (effect.kind === "focus") {
           busy = true;
-          void deps.focus(effect.id).then((result) => {
-            busy = false;
-            // Nothing to show for it: say why and stay open, rather than closing on a failure.
-            if (result.state === "complete" || result.state === "partial") finish({ kind: "focused", result });
-            else {
-              model = { ...model, message: `${result.state}: ${result.detail}` };
-              paint();
-            }
-          }).catch(failed("focus"));
+          void deps
+            .focus(effect.id)
+            .then((result) => {
+              busy = false;
+              // Nothing to show for it: say why and stay open, rather than closing on a failure.
+              if (result.state === "complete" || result.state === "partial") finish({ kind: "focused", result });
+              else {
+                model = { ...model, message: `${result.state}: ${result.detail}` };
+                paint();
+              }
+            })
+            .catch(failed("focus"));
         }
         if (effect.kind === "prune") {
           busy = true;
-          void deps.prune().then(async (removed) => {
-            busy = false;
-            model = { ...model, message: `removed ${removed} ended or stale session${removed === 1 ? "" : "s"}` };
-            await reload(false);
-          }).catch(failed("clearing ended sessions"));
+          void deps
+            .prune()
+            .then(async (removed) => {
+              busy = false;
+              model = { ...model, message: `removed ${removed} ended or stale session${removed === 1 ? "" : "s"}` };
+              await reload(false);
+            })
+            .catch(failed("clearing ended sessions"));
         }
       }
       paint();

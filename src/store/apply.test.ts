@@ -37,7 +37,14 @@ function created(overrides: Partial<LifecycleEvent> = {}): SessionRecord {
 
 describe("applyEvent", () => {
   it("creates a record with arrival sequence 1", () => {
-    expect(created()).toMatchObject({ status: "running", sequence: 2, arrival_sequence: 1, created_at: T0, status_changed_at: T0, terminal: { env: { TMUX_PANE: "%1" } } });
+    expect(created()).toMatchObject({
+      status: "running",
+      sequence: 2,
+      arrival_sequence: 1,
+      created_at: T0,
+      status_changed_at: T0,
+      terminal: { env: { TMUX_PANE: "%1" } },
+    });
   });
 
   it("does not create a record when the event may not (unresolved tool/stop/end events)", () => {
@@ -48,7 +55,10 @@ describe("applyEvent", () => {
     const record = created({ sequence: 5 });
     expect(applyEvent(record, event({ sequence: 5 }), T1)).toMatchObject({ action: "skip", reason: "stale-sequence" });
     expect(applyEvent(record, event({ sequence: 4 }), T1)).toMatchObject({ action: "skip", reason: "stale-sequence" });
-    expect(applyEvent(record, event({ sequence: 6, status: "idle" }), T1)).toMatchObject({ action: "write", record: { sequence: 6, status: "idle", arrival_sequence: 2 } });
+    expect(applyEvent(record, event({ sequence: 6, status: "idle" }), T1)).toMatchObject({
+      action: "write",
+      record: { sequence: 6, status: "idle", arrival_sequence: 2 },
+    });
   });
 
   it("counts arrival order for native events, which carry no trusted sequence", () => {
@@ -59,10 +69,14 @@ describe("applyEvent", () => {
 
   it("applies a stated fact only when the harness stated it after the record's last event", () => {
     const record = created({ sequence: null, identity: "process" });
-    const stated = (at: string) => event({ sequence: null, identity: "process", status: "idle", mayCreate: false, stated: { source: "transcript", at } });
+    const stated = (at: string) =>
+      event({ sequence: null, identity: "process", status: "idle", mayCreate: false, stated: { source: "transcript", at } });
     expect(applyEvent(record, stated(T0), T1)).toMatchObject({ action: "skip", reason: "superseded" });
     expect(applyEvent(record, stated("2026-11-29T09:59:59.000Z"), T1)).toMatchObject({ action: "skip", reason: "superseded" });
-    expect(applyEvent(record, stated("2026-11-29T10:00:00.001Z"), T1)).toMatchObject({ action: "write", record: { status: "idle", updated_at: T1 } });
+    expect(applyEvent(record, stated("2026-11-29T10:00:00.001Z"), T1)).toMatchObject({
+      action: "write",
+      record: { status: "idle", updated_at: T1 },
+    });
     expect(applyEvent(undefined, stated(T1), T1)).toMatchObject({ action: "skip", reason: "no-record" });
   });
 
@@ -73,8 +87,14 @@ describe("applyEvent", () => {
 
   it("an event that yields to a state leaves it (the idle reminder does not erase an error)", () => {
     const failed = created({ status: "error", detail: "turn failed (API error)" });
-    expect(applyEvent(failed, event({ sequence: 3, status: "idle", yieldsTo: ["error"] }), T1)).toMatchObject({ action: "skip", reason: "kept" });
-    expect(applyEvent(created({ status: "running" }), event({ sequence: 3, status: "idle", yieldsTo: ["error"] }), T1)).toMatchObject({ action: "write", record: { status: "idle" } });
+    expect(applyEvent(failed, event({ sequence: 3, status: "idle", yieldsTo: ["error"] }), T1)).toMatchObject({
+      action: "skip",
+      reason: "kept",
+    });
+    expect(applyEvent(created({ status: "running" }), event({ sequence: 3, status: "idle", yieldsTo: ["error"] }), T1)).toMatchObject({
+      action: "write",
+      record: { status: "idle" },
+    });
   });
 
   it("ignores late events after the session ended, except a new session start", () => {
@@ -86,8 +106,21 @@ describe("applyEvent", () => {
   it("captures launch and terminal only on creation or session start, so later events cannot relabel a session", () => {
     const record = created({ launch: { launch_id: "0".repeat(32), profile_id: "work" } });
     const relabel = applyEvent(record, event({ sequence: 3, launch: { profile_id: "other" }, terminal: { env: { TMUX_PANE: "%9" } } }), T1);
-    expect(relabel).toMatchObject({ action: "write", record: { launch: { launch_id: "0".repeat(32), profile_id: "work" }, terminal: { env: { TMUX_PANE: "%1" } } } });
-    const restart = applyEvent(record, event({ sequence: 3, startsSession: true, status: "started", launch: { profile_id: "other" }, terminal: { env: { TMUX_PANE: "%9" } } }), T1);
+    expect(relabel).toMatchObject({
+      action: "write",
+      record: { launch: { launch_id: "0".repeat(32), profile_id: "work" }, terminal: { env: { TMUX_PANE: "%1" } } },
+    });
+    const restart = applyEvent(
+      record,
+      event({
+        sequence: 3,
+        startsSession: true,
+        status: "started",
+        launch: { profile_id: "other" },
+        terminal: { env: { TMUX_PANE: "%9" } },
+      }),
+      T1,
+    );
     expect(restart).toMatchObject({ action: "write", record: { launch: { profile_id: "other" }, terminal: { env: { TMUX_PANE: "%9" } } } });
   });
 });

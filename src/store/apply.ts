@@ -51,7 +51,11 @@ export function applyEvent(existing: SessionRecord | undefined, event: Lifecycle
   // What the harness wrote counts only when it wrote it after the last event this record applied: an older line (or
   // the same line read again by another reader) never overrides a newer hook event.
   if (event.stated && Date.parse(event.stated.at) <= Date.parse(existing.updated_at)) {
-    return { action: "skip", reason: "superseded", detail: `${event.eventId} stated at ${event.stated.at}, before the record's ${existing.updated_at}` };
+    return {
+      action: "skip",
+      reason: "superseded",
+      detail: `${event.eventId} stated at ${event.stated.at}, before the record's ${existing.updated_at}`,
+    };
   }
   const waits = nextWaits(existing, event, nowIso);
   const next = shown(event, waits);
@@ -82,11 +86,19 @@ export function applyEvent(existing: SessionRecord | undefined, event: Lifecycle
 /** While a wait is open the session shows it (the newest one), whatever the event itself would have said. */
 function shown(event: LifecycleEvent, waits: Waits): Pick<SessionRecord, "status" | "detail" | "tool"> {
   const wait = waits.pending.at(-1);
-  return wait ? { status: "waiting", detail: wait.detail, tool: wait.tool } : { status: event.status, detail: event.detail, tool: event.tool };
+  return wait
+    ? { status: "waiting", detail: wait.detail, tool: wait.tool }
+    : { status: event.status, detail: event.detail, tool: event.tool };
 }
 
 /** The waits and the history entry, stored only when there is something to store (absent means none). */
-function finished(existing: SessionRecord | undefined, record: SessionRecord, event: LifecycleEvent, waits: Waits, nowIso: string): SessionRecord {
+function finished(
+  existing: SessionRecord | undefined,
+  record: SessionRecord,
+  event: LifecycleEvent,
+  waits: Waits,
+  nowIso: string,
+): SessionRecord {
   const done: SessionRecord = { ...record };
   delete done.pending;
   delete done.running_tools;

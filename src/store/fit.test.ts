@@ -9,13 +9,28 @@ describe("the 64 KiB record bound", () => {
     // Control characters take six bytes each in JSON: a full terminal map alone is then about 200 KB.
     const escaped = (bytes: number) => "\u0001".repeat(bytes);
     const env = Object.fromEntries(Array.from({ length: 8 }, (_, index) => [`VAR_${index}`, escaped(1024)]));
-    const entry: HistoryEntry = { at: "2026-11-29T11:00:00.000Z", source: "hook", event: "claude.tool-done", status: "waiting", change: escaped(LIMITS.historyTextBytes) };
+    const entry: HistoryEntry = {
+      at: "2026-11-29T11:00:00.000Z",
+      source: "hook",
+      event: "claude.tool-done",
+      status: "waiting",
+      change: escaped(LIMITS.historyTextBytes),
+    };
     const record: SessionRecord = sampleRecord({
       cwd: escaped(2048),
       terminal: { env },
       history: Array(LIMITS.historyEntries).fill(entry),
       running_tools: Array.from({ length: LIMITS.runningTools }, (_, index) => ({ id: `toolu_${index}`, tool: escaped(200) })),
-      pending: [{ kind: "permission", tool: "Bash", detail: "permission: Bash", candidates: ["toolu_1"], since: entry.at, event: "claude.permission-request" }],
+      pending: [
+        {
+          kind: "permission",
+          tool: "Bash",
+          detail: "permission: Bash",
+          candidates: ["toolu_1"],
+          since: entry.at,
+          event: "claude.permission-request",
+        },
+      ],
     });
     expect(writtenBytes(record)).toBeGreaterThan(LIMITS.recordBytes);
     const fit = fitted(record);
@@ -26,7 +41,9 @@ describe("the 64 KiB record bound", () => {
   });
 
   it("leaves a record that fits as it is", () => {
-    const record = sampleRecord({ history: [{ at: "2026-11-29T11:00:00.000Z", source: "hook", event: "claude.stop", status: "idle", change: "running -> idle" }] });
+    const record = sampleRecord({
+      history: [{ at: "2026-11-29T11:00:00.000Z", source: "hook", event: "claude.stop", status: "idle", change: "running -> idle" }],
+    });
     expect(fitted(record)).toBe(record);
   });
 });

@@ -21,7 +21,14 @@ export function describeChange(before: SessionRecord | undefined, after: Session
   return truncateBytes(parts.join("; "), LIMITS.historyTextBytes);
 }
 
-export function entryFor(eventId: string, source: EventSource, before: SessionRecord | undefined, after: SessionRecord, nowIso: string, note = ""): HistoryEntry {
+export function entryFor(
+  eventId: string,
+  source: EventSource,
+  before: SessionRecord | undefined,
+  after: SessionRecord,
+  nowIso: string,
+  note = "",
+): HistoryEntry {
   return { at: nowIso, source, event: eventId, status: after.status, change: describeChange(before, after, note) };
 }
 

@@ -20,7 +20,8 @@ export function sessionsDirOf(stateDir: string): string {
   return join(stateDir, "sessions");
 }
 
-export type DirCheck = { ok: true } | { ok: false; reason: "symlink" | "not-a-directory" | "foreign-owner" | "open-mode" | "io"; detail: string };
+export type DirCheck =
+  { ok: true } | { ok: false; reason: "symlink" | "not-a-directory" | "foreign-owner" | "open-mode" | "io"; detail: string };
 
 /**
  * Create `dir` (mode 0700) when missing, and refuse it when it is a symlink, not a directory, owned by someone else, or
@@ -45,11 +46,16 @@ export function checkPrivateDir(dir: string): DirCheck {
     if (stats.isSymbolicLink()) return { ok: false, reason: "symlink", detail: `${dir} is a symlink; refusing to use it` };
     if (!stats.isDirectory()) return { ok: false, reason: "not-a-directory", detail: `${dir} is not a directory` };
     const uid = process.getuid?.();
-    if (uid !== undefined && stats.uid !== uid) return { ok: false, reason: "foreign-owner", detail: `${dir} is owned by uid ${stats.uid}, not ${uid}` };
+    if (uid !== undefined && stats.uid !== uid)
+      return { ok: false, reason: "foreign-owner", detail: `${dir} is owned by uid ${stats.uid}, not ${uid}` };
     // A directory created here is 0700 (umask only removes bits), so open bits mean someone else made it so.
     if ((stats.mode & 0o077) !== 0) {
       const mode = (stats.mode & 0o7777).toString(8).padStart(4, "0");
-      return { ok: false, reason: "open-mode", detail: `${dir} has mode ${mode}, open to other users; refusing to use it (tongs-agents never changes the mode of a directory it did not create): chmod 700 it, or point ${STATE_DIR_ENV} at a private directory` };
+      return {
+        ok: false,
+        reason: "open-mode",
+        detail: `${dir} has mode ${mode}, open to other users; refusing to use it (tongs-agents never changes the mode of a directory it did not create): chmod 700 it, or point ${STATE_DIR_ENV} at a private directory`,
+      };
     }
     return { ok: true };
   } catch (error) {
@@ -67,7 +73,9 @@ function ioFailure(dir: string, error: unknown): DirCheck {
  * (`missing`); a reader must not create it (a status line refreshing while the user removes a state dir, the demo
  * cleaning up its own, would bring it back).
  */
-export function stateDirsIfPresent(stateDir: string): (DirCheck & { sessionsDir: string }) | { ok: false; reason: "missing"; sessionsDir: string } {
+export function stateDirsIfPresent(
+  stateDir: string,
+): (DirCheck & { sessionsDir: string }) | { ok: false; reason: "missing"; sessionsDir: string } {
   const sessionsDir = sessionsDirOf(stateDir);
   if (lstatSync(stateDir, { throwIfNoEntry: false }) === undefined) return { ok: false, reason: "missing", sessionsDir };
   const state = checkPrivateDir(stateDir);

@@ -26,7 +26,17 @@ const TEMP_MAX_AGE_MS = 60_000;
 const LOCK_WAIT_MS = 1000;
 const SPOOL_DIR = /^[0-9a-f]{64}\.spool$/;
 
-export async function prune({ stateDir, processes, dryRun = false, now: clock = Date.now }: { stateDir: string; processes: ProcessSource; dryRun?: boolean; now?: Clock }): Promise<PruneResult> {
+export async function prune({
+  stateDir,
+  processes,
+  dryRun = false,
+  now: clock = Date.now,
+}: {
+  stateDir: string;
+  processes: ProcessSource;
+  dryRun?: boolean;
+  now?: Clock;
+}): Promise<PruneResult> {
   const now = clock();
   const dirs = ensureStateDirs(stateDir);
   if (!dirs.ok) return { ok: false, reason: "state-dir", detail: dirs.detail };
@@ -60,9 +70,14 @@ export async function prune({ stateDir, processes, dryRun = false, now: clock = 
       const effective = read.kind === "tombstone" ? undefined : withQueuedEntries(record, queued, new Date(now).toISOString()).record;
       const found = effective ? await verdict(effective) : undefined;
       if (effective && !found) return false;
-      if (found && read.kind === "record") await remove(path, { kind: "record", id: found.id, short_id: shortId(found.id), reason: found.reason });
+      if (found && read.kind === "record")
+        await remove(path, { kind: "record", id: found.id, short_id: shortId(found.id), reason: found.reason });
       if (spools.has(digest) && removeSpool(sessionsDir, digest, queued, { dryRun, now, maxAgeMs: TEMP_MAX_AGE_MS })) {
-        const reason = found ? `queue of a removed session (${found.reason})` : read.kind === "tombstone" ? "queue of a migrated placeholder" : "queue with nothing to apply";
+        const reason = found
+          ? `queue of a removed session (${found.reason})`
+          : read.kind === "tombstone"
+            ? "queue of a migrated placeholder"
+            : "queue with nothing to apply";
         removed.push({ kind: "spool", id: `${digest}.spool`, short_id: digest.slice(0, 10), reason });
       }
       return found !== undefined && read.kind === "record";
@@ -77,7 +92,8 @@ export async function prune({ stateDir, processes, dryRun = false, now: clock = 
   };
   for (const name of readdirSync(stateDir)) {
     const path = join(stateDir, name);
-    if (name.endsWith(".tmp") && abandonedTemp(path)) await remove(path, { kind: "temp", id: name, short_id: "", reason: "left by an interrupted write" });
+    if (name.endsWith(".tmp") && abandonedTemp(path))
+      await remove(path, { kind: "temp", id: name, short_id: "", reason: "left by an interrupted write" });
   }
 
   for (const name of names) {
@@ -87,7 +103,12 @@ export async function prune({ stateDir, processes, dryRun = false, now: clock = 
       const read = readRecord(path, now);
       const target = read.kind === "tombstone" ? digestOf(read.tombstone.migrated_to) : undefined;
       if (read.kind === "tombstone" && (target === undefined || !remaining.has(target))) {
-        await remove(path, { kind: "tombstone", id: read.tombstone.canonical_id, short_id: shortId(read.tombstone.canonical_id), reason: "its session was pruned" });
+        await remove(path, {
+          kind: "tombstone",
+          id: read.tombstone.canonical_id,
+          short_id: shortId(read.tombstone.canonical_id),
+          reason: "its session was pruned",
+        });
       }
     } else if (name.startsWith("instance-") && name.endsWith(".json")) {
       // Under the pointer's own lock, as session switching writes it (transaction.ts).
@@ -106,7 +127,8 @@ export async function prune({ stateDir, processes, dryRun = false, now: clock = 
   const cursors = join(stateDir, "transcripts");
   for (const name of lstatSync(cursors, { throwIfNoEntry: false })?.isDirectory() ? readdirSync(cursors) : []) {
     const digest = RECORD_FILE.exec(name)?.[1];
-    if (digest !== undefined && !remaining.has(digest)) await remove(join(cursors, name), { kind: "cursor", id: name, short_id: "", reason: "its session was pruned" });
+    if (digest !== undefined && !remaining.has(digest))
+      await remove(join(cursors, name), { kind: "cursor", id: name, short_id: "", reason: "its session was pruned" });
   }
   return { ok: true, dry_run: dryRun, removed };
 }

@@ -114,7 +114,14 @@ describe("validated record cache", () => {
     expect(list().details[A]).toBe("on disk");
     // A symlink at the cache's name is not followed.
     const elsewhere = join(sandbox.root, "elsewhere.json");
-    writeFileSync(elsewhere, JSON.stringify({ format: 1, writer: "dev+dev", entries: { [A]: { text: readFileSync(recordPath(sessions, A), "utf8"), record: { detail: "planted" } } } }));
+    writeFileSync(
+      elsewhere,
+      JSON.stringify({
+        format: 1,
+        writer: "dev+dev",
+        entries: { [A]: { text: readFileSync(recordPath(sessions, A), "utf8"), record: { detail: "planted" } } },
+      }),
+    );
     rmSync(cachePath);
     symlinkSync(elsewhere, cachePath);
     expect(list().details[A]).toBe("on disk");

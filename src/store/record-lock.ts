@@ -1,6 +1,20 @@
 // One lock per record (proper-lockfile's directory lock, `<record>.lock`), with a bounded wait. Kept apart from
 // store.ts so readers that never lock (list, status, the picker) do not load proper-lockfile.
-import { lstatSync, mkdir, mkdirSync, realpath, realpathSync, rmdir, rmdirSync, stat, statSync, utimes, utimesSync, watch, type FSWatcher } from "node:fs";
+import {
+  lstatSync,
+  mkdir,
+  mkdirSync,
+  realpath,
+  realpathSync,
+  rmdir,
+  rmdirSync,
+  stat,
+  statSync,
+  utimes,
+  utimesSync,
+  watch,
+  type FSWatcher,
+} from "node:fs";
 import { basename } from "node:path";
 import lockfile from "proper-lockfile";
 import { recordPath } from "./records.ts";
@@ -32,14 +46,21 @@ export async function withRecordLock<T>(
   const target = recordPath(sessionsDir, digest);
   const lockPath = `${target}.lock`;
   const lockName = basename(lockPath);
-  if (lstatSync(lockPath, { throwIfNoEntry: false })?.isSymbolicLink()) return { ok: false, reason: "symlink", detail: `${lockPath} is a symlink` };
+  if (lstatSync(lockPath, { throwIfNoEntry: false })?.isSymbolicLink())
+    return { ok: false, reason: "symlink", detail: `${lockPath} is a symlink` };
   let release: () => void;
   let watcher: FSWatcher | undefined;
   let wake: (() => void) | undefined;
   try {
     for (let attempt = 0; ; attempt++) {
       try {
-        release = lockfile.lockSync(target, { realpath: false, lockfilePath: lockPath, stale: STALE_LOCK_MS, onCompromised: () => undefined, fs: LOCK_FS });
+        release = lockfile.lockSync(target, {
+          realpath: false,
+          lockfilePath: lockPath,
+          stale: STALE_LOCK_MS,
+          onCompromised: () => undefined,
+          fs: LOCK_FS,
+        });
         break;
       } catch (error) {
         const code = (error as NodeJS.ErrnoException).code;
@@ -83,4 +104,3 @@ function watchForRelease(dir: string, name: string, onChange: () => void): FSWat
     return undefined; // no inotify watches left: the timer alone still bounds the wait
   }
 }
-

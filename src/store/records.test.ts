@@ -106,7 +106,16 @@ describe("reading files", () => {
 
 describe("parseRecord", () => {
   it("reads the smallest record an early writer of schema 1 produced, filling defaults", () => {
-    const minimal = { schema_version: 1, canonical_id: `fleet:v1:codex:${DIGEST}`, harness: "codex", session_id: "s", instance_id: "i", cwd: "/w", status: "idle", updated_at: "2026-11-29T11:00:00Z" };
+    const minimal = {
+      schema_version: 1,
+      canonical_id: `fleet:v1:codex:${DIGEST}`,
+      harness: "codex",
+      session_id: "s",
+      instance_id: "i",
+      cwd: "/w",
+      status: "idle",
+      updated_at: "2026-11-29T11:00:00Z",
+    };
     expect(parseRecord(minimal, NOW)).toEqual({
       kind: "record",
       record: {
@@ -127,7 +136,10 @@ describe("parseRecord", () => {
   });
 
   it("drops unknown keys from a newer minor writer and refuses a newer schema version", () => {
-    expect(parseRecord({ ...sampleRecord(), colour: "blue" }, NOW)).toMatchObject({ kind: "record", record: expect.not.objectContaining({ colour: "blue" }) });
+    expect(parseRecord({ ...sampleRecord(), colour: "blue" }, NOW)).toMatchObject({
+      kind: "record",
+      record: expect.not.objectContaining({ colour: "blue" }),
+    });
     expect(parseRecord({ ...sampleRecord(), schema_version: 2 }, NOW)).toMatchObject({ kind: "invalid", reason: "newer-schema" });
   });
 
@@ -147,13 +159,19 @@ describe("parseRecord", () => {
 
   it("refuses timestamps more than five minutes in the future", () => {
     expect(parseRecord(sampleRecord({ updated_at: "2026-11-29T12:04:59.000Z" }), NOW).kind).toBe("record");
-    expect(parseRecord(sampleRecord({ updated_at: "2026-11-29T12:05:01.000Z" }), NOW)).toMatchObject({ kind: "invalid", reason: "future-timestamp" });
+    expect(parseRecord(sampleRecord({ updated_at: "2026-11-29T12:05:01.000Z" }), NOW)).toMatchObject({
+      kind: "invalid",
+      reason: "future-timestamp",
+    });
   });
 
   it("refuses wrong types and oversized fields", () => {
     expect(parseRecord({ ...sampleRecord(), pid: "1" }, NOW)).toMatchObject({ kind: "invalid", reason: "schema" });
     expect(parseRecord({ ...sampleRecord(), detail: "x".repeat(513) }, NOW)).toMatchObject({ kind: "invalid", reason: "schema" });
-    expect(parseRecord({ ...sampleRecord(), terminal: { env: { "bad key": "x" } } }, NOW)).toMatchObject({ kind: "invalid", reason: "schema" });
+    expect(parseRecord({ ...sampleRecord(), terminal: { env: { "bad key": "x" } } }, NOW)).toMatchObject({
+      kind: "invalid",
+      reason: "schema",
+    });
   });
 });
 
@@ -168,7 +186,10 @@ describe("atomic writes", () => {
   it("keeps the last valid record when a write fails", async () => {
     await writeJsonAtomic(recordPath(dir, DIGEST), sampleRecord({ detail: "old" }));
     // root ignores directory permissions; an oversized record is a failure every user can provoke.
-    expect(await writeJsonAtomic(recordPath(dir, DIGEST), { huge: "x".repeat(70 * 1024) })).toMatchObject({ ok: false, reason: "too-large" });
+    expect(await writeJsonAtomic(recordPath(dir, DIGEST), { huge: "x".repeat(70 * 1024) })).toMatchObject({
+      ok: false,
+      reason: "too-large",
+    });
     expect(await writeJsonAtomic(join(dir, "missing-dir", "x.json"), sampleRecord())).toMatchObject({ ok: false, reason: "io" });
     expect(await readRecord(recordPath(dir, DIGEST), NOW)).toMatchObject({ kind: "record", record: { detail: "old" } });
   });

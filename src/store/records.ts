@@ -33,7 +33,11 @@ export function instancePointerPath(sessionsDir: string, instanceDigest: string)
 
 export type FileRead =
   | { kind: "absent" }
-  | { kind: "invalid"; reason: "symlink" | "not-a-file" | "too-large" | "not-json" | "schema" | "future-timestamp" | "newer-schema" | "io"; detail: string }
+  | {
+      kind: "invalid";
+      reason: "symlink" | "not-a-file" | "too-large" | "not-json" | "schema" | "future-timestamp" | "newer-schema" | "io";
+      detail: string;
+    }
   | { kind: "json"; value: unknown };
 
 let readBuffer: Buffer = Buffer.allocUnsafe(LIMITS.recordBytes + 1);
@@ -107,13 +111,17 @@ export type RecordRead =
 export function parseRecord(value: unknown, now: number = Date.now()): RecordRead {
   if (typeof value === "object" && value !== null) {
     const version = (value as Record<string, unknown>).schema_version;
-    if (typeof version === "number" && version > 1) return { kind: "invalid", reason: "newer-schema", detail: `schema_version ${version} is newer than this reader` };
+    if (typeof version === "number" && version > 1)
+      return { kind: "invalid", reason: "newer-schema", detail: `schema_version ${version} is newer than this reader` };
     if ((value as Record<string, unknown>).tombstone === true) {
       const tombstone = TombstoneSchema.safeParse(value);
-      return tombstone.success ? { kind: "tombstone", tombstone: tombstone.data } : { kind: "invalid", reason: "schema", detail: describeIssue(tombstone.error) };
+      return tombstone.success
+        ? { kind: "tombstone", tombstone: tombstone.data }
+        : { kind: "invalid", reason: "schema", detail: describeIssue(tombstone.error) };
     }
   }
-  const launch = typeof value === "object" && value !== null && "launch" in value ? sanitizeLaunch((value as { launch: unknown }).launch) : undefined;
+  const launch =
+    typeof value === "object" && value !== null && "launch" in value ? sanitizeLaunch((value as { launch: unknown }).launch) : undefined;
   const withoutLaunch = typeof value === "object" && value !== null ? { ...(value as object), launch: undefined } : value;
   const parsed = SessionRecordSchema.safeParse(withoutLaunch);
   if (!parsed.success) return { kind: "invalid", reason: "schema", detail: describeIssue(parsed.error) };
@@ -163,14 +171,18 @@ export function writeJsonAtomic(path: string, value: unknown, maxBytes: number =
  * The same atomic write for any text. A config file keeps its permission bits through `mode`, and asks for `sync`:
  * unlike a session record, a user's settings must survive a power loss.
  */
-export function writeFileAtomic(path: string, text: string, { maxBytes = LIMITS.recordBytes, mode = 0o600, sync = false }: { maxBytes?: number; mode?: number; sync?: boolean } = {}): WriteResult {
+export function writeFileAtomic(
+  path: string,
+  text: string,
+  { maxBytes = LIMITS.recordBytes, mode = 0o600, sync = false }: { maxBytes?: number; mode?: number; sync?: boolean } = {},
+): WriteResult {
   if (byteLength(text) > maxBytes) return { ok: false, reason: "too-large", detail: `record would be ${byteLength(text)} bytes` };
   const temp = `${path}.${process.pid}.${uniqueSuffix()}.tmp`;
   let fd: number | undefined;
   try {
     fd = openSync(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, mode);
     const bytes = Buffer.from(text, "utf8");
-    for (let written = 0; written < bytes.length; ) written += writeSync(fd, bytes, written, bytes.length - written);
+    for (let written = 0; written < bytes.length;) written += writeSync(fd, bytes, written, bytes.length - written);
     if (sync) fsyncSync(fd);
     closeSync(fd);
     fd = undefined;
@@ -193,7 +205,9 @@ export function writeRecord(sessionsDir: string, digest: string, record: Session
 
 /** Unique enough for temp names created with O_EXCL (a clash fails the write, never overwrites): no crypto needed. */
 export function uniqueSuffix(): string {
-  return Math.floor(Math.random() * 2 ** 32).toString(16).padStart(8, "0");
+  return Math.floor(Math.random() * 2 ** 32)
+    .toString(16)
+    .padStart(8, "0");
 }
 
 export interface ListedRecord {

@@ -16,14 +16,19 @@ export function spoolDirOf(sessionsDir: string, digest: string): string {
 const ENTRY = SPOOL_ENTRY_PATTERN;
 
 /** Queue an event. Entry names sort in arrival order (system-wide monotonic clock, then PID). */
-export function enqueue(sessionsDir: string, digest: string, event: LifecycleEvent): { ok: true; path: string } | { ok: false; detail: string } {
+export function enqueue(
+  sessionsDir: string,
+  digest: string,
+  event: LifecycleEvent,
+): { ok: true; path: string } | { ok: false; detail: string } {
   const dir = spoolDirOf(sessionsDir, digest);
   const checked = ensurePrivateDir(dir);
   if (!checked.ok) return { ok: false, detail: checked.detail };
   const path = join(dir, `${process.hrtime.bigint().toString().padStart(20, "0")}-${process.pid}-${uniqueSuffix()}.json`);
   let written = writeJsonAtomic(path, { schema_version: 1, event });
   // A lock holder that emptied the queue (or prune) removes its directory; it may go between the check and the write.
-  for (let retry = 0; retry < 3 && !written.ok && written.reason === "io" && ensurePrivateDir(dir).ok; retry++) written = writeJsonAtomic(path, { schema_version: 1, event });
+  for (let retry = 0; retry < 3 && !written.ok && written.reason === "io" && ensurePrivateDir(dir).ok; retry++)
+    written = writeJsonAtomic(path, { schema_version: 1, event });
   return written.ok ? { ok: true, path } : { ok: false, detail: written.detail };
 }
 
@@ -46,7 +51,9 @@ export function queuedEvents(sessionsDir: string, digest: string): QueuedEvent[]
   if (!checkPrivateDir(dir).ok) return [];
   let names: string[];
   try {
-    names = readdirSync(dir).filter((name) => ENTRY.test(name)).sort();
+    names = readdirSync(dir)
+      .filter((name) => ENTRY.test(name))
+      .sort();
   } catch {
     return [];
   }
@@ -76,7 +83,12 @@ export function removeQueued(entries: readonly QueuedEvent[]): void {
  * (older than `maxAgeMs`), then the directory when nothing else is in it. An entry queued meanwhile stays, and so does
  * the directory with it.
  */
-export function removeSpool(sessionsDir: string, digest: string, read: readonly QueuedEvent[], { dryRun, now, maxAgeMs }: { dryRun: boolean; now: number; maxAgeMs: number }): boolean {
+export function removeSpool(
+  sessionsDir: string,
+  digest: string,
+  read: readonly QueuedEvent[],
+  { dryRun, now, maxAgeMs }: { dryRun: boolean; now: number; maxAgeMs: number },
+): boolean {
   const dir = spoolDirOf(sessionsDir, digest);
   // A symlink, a file or a foreign directory in place of the queue is not ours to clear.
   if (!checkPrivateDir(dir).ok) return false;
@@ -104,7 +116,11 @@ export function removeEmptySpool(sessionsDir: string, digest: string): void {
  * The record as it is with `entries` applied in memory, as a lock holder would apply them (readers and prune), and how
  * many applied. Entries the record's last write already applied (`queue_applied`) are skipped.
  */
-export function withQueuedEntries(record: SessionRecord | undefined, entries: readonly QueuedEvent[], nowIso: string): { record: SessionRecord | undefined; applied: number } {
+export function withQueuedEntries(
+  record: SessionRecord | undefined,
+  entries: readonly QueuedEvent[],
+  nowIso: string,
+): { record: SessionRecord | undefined; applied: number } {
   const done = new Set(record?.queue_applied ?? []);
   let current = record;
   let applied = 0;

@@ -27,8 +27,7 @@ export interface TransactionContext {
 }
 
 export type TransactionOutcome =
-  | { ok: true; action: "written" | "skipped" | "deferred"; detail: string; canonicalId: string }
-  | { ok: false; detail: string };
+  { ok: true; action: "written" | "skipped" | "deferred"; detail: string; canonicalId: string } | { ok: false; detail: string };
 
 /**
  * Queue an identified event without waiting for anything (synchronous file writes): what a watchdog does with an event
@@ -44,7 +43,12 @@ export async function applyToStore(event: LifecycleEvent, context: TransactionCo
   if (!dirs.ok) return { ok: false, detail: dirs.detail };
   const { sessionsDir } = dirs;
   const digest = digestOf(event.canonicalId) as string;
-  const done = (action: "written" | "skipped" | "deferred", detail: string): TransactionOutcome => ({ ok: true, action, detail, canonicalId: event.canonicalId });
+  const done = (action: "written" | "skipped" | "deferred", detail: string): TransactionOutcome => ({
+    ok: true,
+    action,
+    detail,
+    canonicalId: event.canonicalId,
+  });
 
   if (event.identity === "unresolved" && readRecord(recordPath(sessionsDir, digest), context.now()).kind === "tombstone") {
     return done("skipped", "placeholder already migrated to an identified record");
@@ -60,9 +64,15 @@ export async function applyToStore(event: LifecycleEvent, context: TransactionCo
     if (!queued.ok) return { ok: false, detail: queued.detail };
     context.onSettled?.();
     queuedPath = queued.path;
-    drained = await withRecordLock(sessionsDir, digest, context.now() + context.lockBoundMs, async () => drain(sessionsDir, digest, context), {
-      stopWaiting: () => !isQueued(queued.path),
-    });
+    drained = await withRecordLock(
+      sessionsDir,
+      digest,
+      context.now() + context.lockBoundMs,
+      async () => drain(sessionsDir, digest, context),
+      {
+        stopWaiting: () => !isQueued(queued.path),
+      },
+    );
   }
   // The event is applied, queued or refused: a watchdog firing during the steps below must not queue it again.
   context.onSettled?.();
@@ -80,7 +90,8 @@ export async function applyToStore(event: LifecycleEvent, context: TransactionCo
   const identified = applied.filter((result) => result.event.identity !== "unresolved");
   const last = identified.at(-1);
   if (last) await migratePlaceholder(sessionsDir, last.event, context);
-  for (const result of identified) if (result.event.startsSession || result.created) await supersedePrevious(sessionsDir, result.event, context);
+  for (const result of identified)
+    if (result.event.startsSession || result.created) await supersedePrevious(sessionsDir, result.event, context);
   const mine = drained.value.outcomes.get(queuedPath ?? OWN_EVENT);
   if (!mine) return done("deferred", "applied by a concurrent hook");
   return mine.applied ? done("written", `${event.eventId} -> ${event.status}`) : done("skipped", mine.detail);

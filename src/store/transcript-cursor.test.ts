@@ -17,7 +17,12 @@ afterEach(() => sandbox.cleanup());
 function read(previous?: TranscriptCursor, maxBytes?: number) {
   const result = readNewLines(file, previous, maxBytes === undefined ? {} : { maxBytes });
   if (!result.ok) throw new Error(result.detail);
-  return { texts: result.lines.map((line) => line.text), cursor: result.cursor, restarted: result.restarted, ends: result.lines.map((line) => line.end) };
+  return {
+    texts: result.lines.map((line) => line.text),
+    cursor: result.cursor,
+    restarted: result.restarted,
+    ends: result.lines.map((line) => line.end),
+  };
 }
 
 describe("readNewLines", () => {

@@ -42,7 +42,11 @@ export type TranscriptRead =
  * Read the complete lines added to `path` since `previous`. Without a usable cursor (first call, file replaced,
  * truncated or rewritten) it starts `maxBytes` before the end, at a line boundary, so only recent lines are read.
  */
-export function readNewLines(path: string, previous: TranscriptCursor | undefined, { maxBytes = DEFAULT_READ_BYTES }: { maxBytes?: number } = {}): TranscriptRead {
+export function readNewLines(
+  path: string,
+  previous: TranscriptCursor | undefined,
+  { maxBytes = DEFAULT_READ_BYTES }: { maxBytes?: number } = {},
+): TranscriptRead {
   let fd: number | undefined;
   try {
     // O_NONBLOCK: a FIFO put where the transcript should be fails the regular-file check instead of blocking.
@@ -51,7 +55,12 @@ export function readNewLines(path: string, previous: TranscriptCursor | undefine
     if (!stats.isFile()) return { ok: false, reason: "not-a-file", detail: `${path} is not a regular file` };
     const size = stats.size;
     const continues =
-      previous !== undefined && previous.path === path && previous.dev === stats.dev && previous.ino === stats.ino && previous.offset <= size && tailDigest(fd, previous.offset) === previous.tail;
+      previous !== undefined &&
+      previous.path === path &&
+      previous.dev === stats.dev &&
+      previous.ino === stats.ino &&
+      previous.offset <= size &&
+      tailDigest(fd, previous.offset) === previous.tail;
     let start = continues ? previous.offset : Math.max(0, size - maxBytes);
     // Starting anywhere but a line boundary, the first (partial) line is skipped.
     let skipping = continues ? previous.skipping : start > 0 && readBytes(fd, start - 1, 1)[0] !== 0x0a;
@@ -68,7 +77,15 @@ export function readNewLines(path: string, previous: TranscriptCursor | undefine
       start += chunk.length;
       skipping = true;
     } else start += lineStart;
-    const cursor: TranscriptCursor = { schema_version: 1, path, dev: stats.dev, ino: stats.ino, offset: start, tail: tailDigest(fd, start), skipping };
+    const cursor: TranscriptCursor = {
+      schema_version: 1,
+      path,
+      dev: stats.dev,
+      ino: stats.ino,
+      offset: start,
+      tail: tailDigest(fd, start),
+      skipping,
+    };
     return { ok: true, lines, cursor, restarted: previous !== undefined && !continues };
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
@@ -92,7 +109,9 @@ function readBytes(fd: number, position: number, length: number): Buffer {
 
 function tailDigest(fd: number, offset: number): string {
   const from = Math.max(0, offset - TAIL_BYTES);
-  return createHash("sha256").update(readBytes(fd, from, offset - from)).digest("hex");
+  return createHash("sha256")
+    .update(readBytes(fd, from, offset - from))
+    .digest("hex");
 }
 
 /** Where a record's transcript cursor lives: `<state>/transcripts/<record digest>.json`. */

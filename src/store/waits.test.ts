@@ -5,18 +5,43 @@ import { applyEvent } from "./apply.ts";
 const T = (second: number) => `2026-11-29T10:00:${String(second).padStart(2, "0")}.000Z`;
 
 /** A native event as events.ts makes it: status, detail, tool and its wait effect. */
-function native(eventId: string, status: LifecycleEvent["status"], detail: string, tool: string, wait: WaitEffect | undefined, toolUseId?: string): LifecycleEvent {
+function native(
+  eventId: string,
+  status: LifecycleEvent["status"],
+  detail: string,
+  tool: string,
+  wait: WaitEffect | undefined,
+  toolUseId?: string,
+): LifecycleEvent {
   return {
-    harness: "claude", alias: eventId.split(".")[1] as string, eventId, canonicalId: `fleet:v1:claude:${"c".repeat(64)}`, sessionId: "s", instanceId: "pid:1@t",
-    identity: "process", pid: 1, processStart: "t", cwd: "/w", status, detail, tool, sequence: null, startsSession: false, mayCreate: true, sharedProcess: false,
-    terminal: { env: {} }, ...(wait ? { wait } : {}), ...(toolUseId ? { toolUseId } : {}),
+    harness: "claude",
+    alias: eventId.split(".")[1] as string,
+    eventId,
+    canonicalId: `fleet:v1:claude:${"c".repeat(64)}`,
+    sessionId: "s",
+    instanceId: "pid:1@t",
+    identity: "process",
+    pid: 1,
+    processStart: "t",
+    cwd: "/w",
+    status,
+    detail,
+    tool,
+    sequence: null,
+    startsSession: false,
+    mayCreate: true,
+    sharedProcess: false,
+    terminal: { env: {} },
+    ...(wait ? { wait } : {}),
+    ...(toolUseId ? { toolUseId } : {}),
   };
 }
 const prompt = () => native("claude.prompt-submit", "running", "processing prompt", "", "clear");
 const start = (tool: string, id?: string) => native("claude.tool-use", "running", tool, tool, "tool-start", id);
 const done = (tool: string, id?: string) => native("claude.tool-done", "running", `${tool} finished`, tool, "tool-end", id);
 const failed = (tool: string, id?: string) => native("claude.tool-failed", "running", `${tool} failed`, tool, "tool-end", id);
-const asks = (tool: string) => native("claude.permission-request", "waiting", tool ? `permission: ${tool}` : "permission requested", tool, "permission");
+const asks = (tool: string) =>
+  native("claude.permission-request", "waiting", tool ? `permission: ${tool}` : "permission requested", tool, "permission");
 const notified = () => native("claude.notification", "waiting", "permission requested", "", "permission");
 const stop = () => native("claude.stop", "idle", "Done.", "", "clear");
 
@@ -40,7 +65,9 @@ describe("waits: a tool that finishes does not hide a permission still pending f
   });
 
   it("links the permission to the running tool of that name, and ends the wait when that tool finishes or fails", () => {
-    expect(run(prompt(), start("Bash", "b"), start("Read", "r"), asks("Read"), done("Bash", "b"), done("Read", "r")).states.slice(-2)).toEqual([
+    expect(
+      run(prompt(), start("Bash", "b"), start("Read", "r"), asks("Read"), done("Bash", "b"), done("Read", "r")).states.slice(-2),
+    ).toEqual([
       ["waiting", "permission: Read", "Read"],
       ["running", "Read finished", "Read"],
     ]);
@@ -61,14 +88,27 @@ describe("waits: a tool that finishes does not hide a permission still pending f
   });
 
   it("ends every wait when the turn ends, a new prompt arrives, the turn is interrupted or fails", () => {
-    for (const end of [stop(), prompt(), native("codex.interrupt", "idle", "turn interrupted", "", "clear"), native("claude.stop-failure", "error", "turn failed (API error)", "", "clear")]) {
+    for (const end of [
+      stop(),
+      prompt(),
+      native("codex.interrupt", "idle", "turn interrupted", "", "clear"),
+      native("claude.stop-failure", "error", "turn failed (API error)", "", "clear"),
+    ]) {
       const { record } = run(prompt(), start("Bash", "b"), asks("Bash"), end);
       expect([record.status, record.pending, record.running_tools]).toEqual([end.status, undefined, undefined]);
     }
   });
 
   it("keeps several waits; the newest is shown, and the older one shows again when the newer closes", () => {
-    const { states } = run(prompt(), start("Read", "r"), asks("Read"), start("Bash", "b"), asks("Bash"), done("Bash", "b"), done("Read", "r"));
+    const { states } = run(
+      prompt(),
+      start("Read", "r"),
+      asks("Read"),
+      start("Bash", "b"),
+      asks("Bash"),
+      done("Bash", "b"),
+      done("Read", "r"),
+    );
     expect(states.slice(-3)).toEqual([
       ["waiting", "permission: Bash", "Bash"],
       ["waiting", "permission: Read", "Read"],
@@ -96,8 +136,17 @@ describe("waits: the later, less specific event keeps the detail", () => {
   });
 
   it("an emitter's dialog: a tool starting meanwhile keeps it, its end answers it", () => {
-    const pi = (eventId: string, status: LifecycleEvent["status"], detail: string, tool: string, wait?: WaitEffect) => ({ ...native(eventId, status, detail, tool, wait), harness: "pi", alias: "fleet-event" });
-    const { states } = run(pi("pi.agent-start", "running", "processing prompt", "", "clear"), pi("pi.ui-prompt-start", "waiting", "waiting for input: Allow?", "", "input"), pi("pi.tool-execution-start", "running", "read", "read"), pi("pi.ui-prompt-end", "running", "bash", "bash", "answered"));
+    const pi = (eventId: string, status: LifecycleEvent["status"], detail: string, tool: string, wait?: WaitEffect) => ({
+      ...native(eventId, status, detail, tool, wait),
+      harness: "pi",
+      alias: "fleet-event",
+    });
+    const { states } = run(
+      pi("pi.agent-start", "running", "processing prompt", "", "clear"),
+      pi("pi.ui-prompt-start", "waiting", "waiting for input: Allow?", "", "input"),
+      pi("pi.tool-execution-start", "running", "read", "read"),
+      pi("pi.ui-prompt-end", "running", "bash", "bash", "answered"),
+    );
     expect(states.slice(-3)).toEqual([
       ["waiting", "waiting for input: Allow?", ""],
       ["waiting", "waiting for input: Allow?", ""],
@@ -106,7 +155,12 @@ describe("waits: the later, less specific event keeps the detail", () => {
   });
 
   it("events queued by an older writer (no wait effect) still open and close waits by their state", () => {
-    const { states } = run(prompt(), native("claude.permission-request", "waiting", "permission: Bash", "Bash", undefined), native("claude.tool-use", "running", "Read", "Read", undefined), native("claude.stop", "idle", "", "", undefined));
+    const { states } = run(
+      prompt(),
+      native("claude.permission-request", "waiting", "permission: Bash", "Bash", undefined),
+      native("claude.tool-use", "running", "Read", "Read", undefined),
+      native("claude.stop", "idle", "", "", undefined),
+    );
     expect(states.slice(1)).toEqual([
       ["waiting", "permission: Bash", "Bash"],
       ["waiting", "permission: Bash", "Bash"],
@@ -117,9 +171,28 @@ describe("waits: the later, less specific event keeps the detail", () => {
 
 describe("history", () => {
   it("keeps the last events, bounded, with source and what each changed", () => {
-    const { record } = run(prompt(), start("Bash", "b"), asks("Bash"), done("Bash", "b"), stop(), prompt(), stop(), prompt(), stop(), prompt());
+    const { record } = run(
+      prompt(),
+      start("Bash", "b"),
+      asks("Bash"),
+      done("Bash", "b"),
+      stop(),
+      prompt(),
+      stop(),
+      prompt(),
+      stop(),
+      prompt(),
+    );
     expect(record.history).toHaveLength(8);
-    expect(record.history?.at(-1)).toEqual({ at: T(9), source: "hook", event: "claude.prompt-submit", status: "running", change: 'idle -> running; detail "processing prompt"' });
-    expect(run(prompt(), start("Bash", "b"), asks("Bash")).record.history?.at(-1)?.change).toBe('running -> waiting; detail "permission: Bash"; opened permission wait for Bash');
+    expect(record.history?.at(-1)).toEqual({
+      at: T(9),
+      source: "hook",
+      event: "claude.prompt-submit",
+      status: "running",
+      change: 'idle -> running; detail "processing prompt"',
+    });
+    expect(run(prompt(), start("Bash", "b"), asks("Bash")).record.history?.at(-1)?.change).toBe(
+      'running -> waiting; detail "permission: Bash"; opened permission wait for Bash',
+    );
   });
 });

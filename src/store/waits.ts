@@ -36,7 +36,8 @@ export function nextWaits(existing: SessionRecord | undefined, event: LifecycleE
       return { pending: left, tools, note: left.length < pending.length ? "answered the open prompt" : "" };
     }
     case "tool-start": {
-      if (event.toolUseId === undefined || tools.some((tool) => tool.id === event.toolUseId)) return { pending, tools, note: pending.length > 0 ? stillOpen(pending) : "" };
+      if (event.toolUseId === undefined || tools.some((tool) => tool.id === event.toolUseId))
+        return { pending, tools, note: pending.length > 0 ? stillOpen(pending) : "" };
       const started = [...tools, { id: event.toolUseId, tool: event.tool }].slice(-LIMITS.runningTools);
       return { pending, tools: started, note: pending.length > 0 ? stillOpen(pending) : "" };
     }
@@ -56,14 +57,30 @@ export function nextWaits(existing: SessionRecord | undefined, event: LifecycleE
  */
 function opened(pending: PendingWait[], tools: RunningTool[], kind: WaitKind, event: LifecycleEvent, nowIso: string): Waits {
   const sameKind = pending.filter((wait) => wait.kind === kind);
-  if (event.tool === "" && sameKind.length > 0) return { pending, tools, note: `${describe(sameKind)} still open (${event.eventId} states it again)` };
+  if (event.tool === "" && sameKind.length > 0)
+    return { pending, tools, note: `${describe(sameKind)} still open (${event.eventId} states it again)` };
   const unnamed = event.tool === "" ? undefined : sameKind.find((wait) => wait.tool === "");
   if (unnamed) {
     const named: PendingWait = { ...unnamed, tool: event.tool, detail: event.detail, candidates: candidatesFor(tools, event.tool) };
-    return { pending: pending.map((wait) => (wait === unnamed ? named : wait)), tools, note: `${describe([named])} (the tool is named now)` };
+    return {
+      pending: pending.map((wait) => (wait === unnamed ? named : wait)),
+      tools,
+      note: `${describe([named])} (the tool is named now)`,
+    };
   }
-  const wait: PendingWait = { kind, tool: event.tool, detail: event.detail, candidates: candidatesFor(tools, event.tool), since: nowIso, event: event.eventId };
-  return { pending: [...pending, wait].slice(-LIMITS.pendingWaits), tools, note: `opened ${describe([wait])}${pending.length > 0 ? `; ${describe(pending)} also open` : ""}` };
+  const wait: PendingWait = {
+    kind,
+    tool: event.tool,
+    detail: event.detail,
+    candidates: candidatesFor(tools, event.tool),
+    since: nowIso,
+    event: event.eventId,
+  };
+  return {
+    pending: [...pending, wait].slice(-LIMITS.pendingWaits),
+    tools,
+    note: `opened ${describe([wait])}${pending.length > 0 ? `; ${describe(pending)} also open` : ""}`,
+  };
 }
 
 function candidatesFor(tools: readonly RunningTool[], tool: string): string[] {
@@ -97,7 +114,13 @@ function toolEnded(pending: PendingWait[], tools: RunningTool[], event: Lifecycl
 }
 
 function describe(waits: readonly PendingWait[]): string {
-  return waits.map((wait) => (wait.kind === "permission" ? `permission wait${wait.tool ? ` for ${wait.tool}` : ""}` : `input wait${wait.tool ? ` for ${wait.tool}` : ""}`)).join(", ");
+  return waits
+    .map((wait) =>
+      wait.kind === "permission"
+        ? `permission wait${wait.tool ? ` for ${wait.tool}` : ""}`
+        : `input wait${wait.tool ? ` for ${wait.tool}` : ""}`,
+    )
+    .join(", ");
 }
 
 function stillOpen(pending: readonly PendingWait[]): string {

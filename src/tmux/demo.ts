@@ -45,13 +45,23 @@ export const DEMO_AGENTS: readonly DemoAgent[] = [
     answers: {
       "1": [
         { after: 0, alias: "tool-done", extra: { tool_name: "Bash" }, say: "  ✓ allowed\n  ⎿ 12 passed (LoginForm.test.tsx)" },
-        { after: 2500, alias: "stop", extra: { last_assistant_message: "Added the login form with validation; its 12 tests pass." }, say: "Added the login form with validation; its 12 tests pass." },
+        {
+          after: 2500,
+          alias: "stop",
+          extra: { last_assistant_message: "Added the login form with validation; its 12 tests pass." },
+          say: "Added the login form with validation; its 12 tests pass.",
+        },
       ],
       "2": [
         // The denied tool fails (what ends a permission wait: docs/contract.md, "Waiting"), and the agent goes on.
         { after: 0, alias: "tool-failed", extra: { tool_name: "Bash" }, say: "  ✗ denied" },
         { after: 300, alias: "tool-use", extra: { tool_name: "Read" }, say: "  reading the test output instead\n● Read test-results.json" },
-        { after: 2500, alias: "stop", extra: { last_assistant_message: "Added the login form; I did not run the tests (denied)." }, say: "Added the login form; I did not run the tests (denied)." },
+        {
+          after: 2500,
+          alias: "stop",
+          extra: { last_assistant_message: "Added the login form; I did not run the tests (denied)." },
+          say: "Added the login form; I did not run the tests (denied).",
+        },
       ],
     },
   },
@@ -63,7 +73,12 @@ export const DEMO_AGENTS: readonly DemoAgent[] = [
       { after: 250, alias: "session-start", say: "Codex (simulated) in ~/src/api" },
       { after: 300, alias: "prompt-submit", say: "> refactor the router into modules" },
       { after: 500, alias: "tool-use", extra: { tool_name: "Bash" }, say: "$ npm test" },
-      { after: 500, alias: "stop", extra: { last_assistant_message: "Refactored the router into 4 modules; all 42 tests pass." }, say: "Refactored the router into 4 modules; all 42 tests pass." },
+      {
+        after: 500,
+        alias: "stop",
+        extra: { last_assistant_message: "Refactored the router into 4 modules; all 42 tests pass." },
+        say: "Refactored the router into 4 modules; all 42 tests pass.",
+      },
     ],
   },
   {
@@ -145,7 +160,17 @@ export interface DemoWorld {
 }
 
 /** Build the temp world and start the agents in windows of the `demo` session, detached. */
-export function startDemo({ node, hook, configLines, agents = DEMO_AGENTS }: { node: string; hook: string; configLines: readonly string[]; agents?: readonly DemoAgent[] }): DemoWorld {
+export function startDemo({
+  node,
+  hook,
+  configLines,
+  agents = DEMO_AGENTS,
+}: {
+  node: string;
+  hook: string;
+  configLines: readonly string[];
+  agents?: readonly DemoAgent[];
+}): DemoWorld {
   const root = mkdtempSync(join(tmpdir(), "tongs-demo-"));
   const stateDir = join(root, "state");
   const socket = join(root, "tmux.sock");
@@ -154,27 +179,44 @@ export function startDemo({ node, hook, configLines, agents = DEMO_AGENTS }: { n
   for (const name of ["claude", "codex"]) symlinkSync(node, join(bin, name));
   writeFileSync(join(root, "agent.cjs"), AGENT_SCRIPT);
   // Discovery off: the demo's picker shows the demo's agents, not harness processes running elsewhere on the machine.
-  const env: NodeJS.ProcessEnv = { ...process.env, TONGS_AGENTS_STATE_DIR: stateDir, TONGS_AGENTS_DISCOVERY: "off", HOME: process.env.HOME ?? root };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    TONGS_AGENTS_STATE_DIR: stateDir,
+    TONGS_AGENTS_DISCOVERY: "off",
+    HOME: process.env.HOME ?? root,
+  };
   for (const name of ["TMUX", "TMUX_PANE", "TONGS_AGENTS_LAUNCH_ID", "TONGS_AGENTS_PROFILE"]) delete env[name];
   const tmux = (...args: string[]) => {
     const result = tmuxSync(args, { socket, env, timeoutMs: 10_000 });
     return { status: result.code ?? null, stdout: result.stdout, stderr: result.stderr };
   };
   const conf = join(root, "tmux.conf");
-  writeFileSync(conf, [
-    "set -g status-style bg=colour236,fg=colour250",
-    "set -g status-left-length 80",
-    `set -g status-left ' tongs-agents demo │ prefix+a picker · prefix+N next · prefix+d leave │ '`,
-    "set -g status-right ''",
-    ...configLines,
-    "",
-  ].join("\n"));
+  writeFileSync(
+    conf,
+    [
+      "set -g status-style bg=colour236,fg=colour250",
+      "set -g status-left-length 80",
+      `set -g status-left ' tongs-agents demo │ prefix+a picker · prefix+N next · prefix+d leave │ '`,
+      "set -g status-right ''",
+      ...configLines,
+      "",
+    ].join("\n"),
+  );
   for (const [index, agent] of agents.entries()) {
     const cwd = join(root, "src", agent.repo);
     // A repository the picker can read a branch from: HEAD is all it needs.
     mkdirSync(join(cwd, ".git"), { recursive: true });
     writeFileSync(join(cwd, ".git", "HEAD"), `ref: refs/heads/${agent.branch}\n`);
-    const argv = [join(bin, agent.harness), join(root, "agent.cjs"), hook, agent.harness, `demo-${agent.repo}-${process.pid}`, JSON.stringify(agent.steps), String(agent.repeatMs ?? 0), JSON.stringify(agent.answers ?? {})];
+    const argv = [
+      join(bin, agent.harness),
+      join(root, "agent.cjs"),
+      hook,
+      agent.harness,
+      `demo-${agent.repo}-${process.pid}`,
+      JSON.stringify(agent.steps),
+      String(agent.repeatMs ?? 0),
+      JSON.stringify(agent.answers ?? {}),
+    ];
     const command = argv.map((word) => `'${word.replaceAll("'", `'\\''`)}'`).join(" ");
     if (index === 0) tmux("-f", conf, "new-session", "-d", "-s", "demo", "-n", agent.repo, "-x", "160", "-y", "45", "-c", cwd, command);
     else tmux("new-window", "-d", "-t", "demo:", "-n", agent.repo, "-c", cwd, command);

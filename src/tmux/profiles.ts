@@ -14,7 +14,9 @@ const ProfileSchema = z.strictObject({
   command: z.string().check(z.minLength(1), z.maxLength(4096)),
   args: z.optional(z.array(z.string().check(z.maxLength(4096))).check(z.maxLength(256))),
   cwd: z.optional(z.string().check(z.minLength(1), z.maxLength(4096))),
-  env: z.optional(z.record(z.string().check(z.regex(ENV_KEY_PATTERN, "not an environment variable name")), z.string().check(z.maxLength(4096)))),
+  env: z.optional(
+    z.record(z.string().check(z.regex(ENV_KEY_PATTERN, "not an environment variable name")), z.string().check(z.maxLength(4096))),
+  ),
 });
 export type Profile = z.infer<typeof ProfileSchema>;
 
@@ -23,13 +25,18 @@ const ProfilesFileSchema = z.strictObject({
 });
 
 export function profilesPath(env: NodeJS.ProcessEnv, home: string = env.HOME ?? homedir()): string {
-  return join(env.XDG_CONFIG_HOME && env.XDG_CONFIG_HOME.startsWith("/") ? env.XDG_CONFIG_HOME : join(home, ".config"), "tongs-agents", "profiles.json");
+  return join(
+    env.XDG_CONFIG_HOME && env.XDG_CONFIG_HOME.startsWith("/") ? env.XDG_CONFIG_HOME : join(home, ".config"),
+    "tongs-agents",
+    "profiles.json",
+  );
 }
 
 export type ProfileLookup = { ok: true; profile: Profile } | { ok: false; detail: string };
 
 export function loadProfile(name: string, env: NodeJS.ProcessEnv): ProfileLookup {
-  if (!PROFILE_ID_PATTERN.test(name)) return { ok: false, detail: `not a profile name: ${JSON.stringify(name)} (use [a-z0-9][a-z0-9_-]{0,31})` };
+  if (!PROFILE_ID_PATTERN.test(name))
+    return { ok: false, detail: `not a profile name: ${JSON.stringify(name)} (use [a-z0-9][a-z0-9_-]{0,31})` };
   const path = profilesPath(env);
   const file = readJsonFile(path, 256 * 1024);
   if (file.kind === "absent") return { ok: false, detail: `no profiles file at ${path}` };
@@ -37,7 +44,12 @@ export function loadProfile(name: string, env: NodeJS.ProcessEnv): ProfileLookup
   const parsed = ProfilesFileSchema.safeParse(file.value);
   if (!parsed.success) return { ok: false, detail: `${path}: ${describeIssue(parsed.error)}` };
   const profile = parsed.data.profiles[name];
-  return profile ? { ok: true, profile } : { ok: false, detail: `no profile ${JSON.stringify(name)} in ${path} (it has: ${Object.keys(parsed.data.profiles).join(", ") || "none"})` };
+  return profile
+    ? { ok: true, profile }
+    : {
+        ok: false,
+        detail: `no profile ${JSON.stringify(name)} in ${path} (it has: ${Object.keys(parsed.data.profiles).join(", ") || "none"})`,
+      };
 }
 
 export function expandHome(path: string, home: string): string {

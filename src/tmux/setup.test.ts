@@ -2,17 +2,30 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { BEGIN, END, blockBody, parseTmuxVersion, withBlock, withoutBlock } from "./setup.ts";
 
-const body = blockBody({ node: "/usr/bin/node", cli: "/opt/tongs/bin/tongs-agents.js", pickerKey: "a", nextKey: "N", status: true, tmuxVersion: [3, 3] });
+const body = blockBody({
+  node: "/usr/bin/node",
+  cli: "/opt/tongs/bin/tongs-agents.js",
+  pickerKey: "a",
+  nextKey: "N",
+  status: true,
+  tmuxVersion: [3, 3],
+});
 
 describe("the tmux.conf block", () => {
   it("writing twice leaves one block, and removing it gives back the file exactly", () => {
     fc.assert(
-      fc.property(fc.option(fc.string({ maxLength: 200 }).filter((text) => !text.includes(BEGIN) && !text.includes(END)), { nil: undefined }), (original) => {
-        const once = withBlock(original, body);
-        expect(withBlock(once, body)).toBe(once);
-        expect(once.split(BEGIN)).toHaveLength(2);
-        expect(withoutBlock(once).text).toBe(original);
-      }),
+      fc.property(
+        fc.option(
+          fc.string({ maxLength: 200 }).filter((text) => !text.includes(BEGIN) && !text.includes(END)),
+          { nil: undefined },
+        ),
+        (original) => {
+          const once = withBlock(original, body);
+          expect(withBlock(once, body)).toBe(once);
+          expect(once.split(BEGIN)).toHaveLength(2);
+          expect(withoutBlock(once).text).toBe(original);
+        },
+      ),
     );
   });
 
@@ -27,7 +40,7 @@ describe("the tmux.conf block", () => {
   });
 
   it("binds the picker through run-shell and popup on tmux 3.2+, a window before that", () => {
-    expect(body.find((line) => line.startsWith("bind-key a"))).toContain("popup --client \"#{client_tty}\"");
+    expect(body.find((line) => line.startsWith("bind-key a"))).toContain('popup --client "#{client_tty}"');
     const old = blockBody({ node: "/n", cli: "/c", pickerKey: "a", nextKey: "N", status: false, tmuxVersion: [3, 1] });
     expect(old.find((line) => line.startsWith("bind-key a"))).toMatch(/new-window -n agents/);
     expect(old.some((line) => line.includes("status-right"))).toBe(false);
@@ -45,7 +58,9 @@ describe("the status segment", () => {
         "set -gF @tongs_agents_length '#{status-right-length}'\"",
     );
     const old = blockBody({ node: "/n", cli: "/c", pickerKey: "a", nextKey: "N", status: true, tmuxVersion: [3, 1] });
-    expect(old.find((line) => line.startsWith("if-shell"))).toBe("if-shell -F '#{m:*tongs_agents_status*,#{status-right}}' '' \"set -gF status-right '##{E:@tongs_agents_status} #{status-right}'\"");
+    expect(old.find((line) => line.startsWith("if-shell"))).toBe(
+      "if-shell -F '#{m:*tongs_agents_status*,#{status-right}}' '' \"set -gF status-right '##{E:@tongs_agents_status} #{status-right}'\"",
+    );
   });
 });
 

@@ -46,7 +46,8 @@ export function blockBody(options: SetupOptions): string[] {
   ];
   // run-shell expands #{client_tty} (display-popup does not expand formats in its command), and `popup` opens the
   // picker in a popup pinned to that client. Every command ends successfully, so run-shell never shows an error pane.
-  if (popupsSupported(options.tmuxVersion)) lines.push(`bind-key ${options.pickerKey} run-shell -b ${tmuxQuote(`${cli} popup --client "#{client_tty}" >/dev/null 2>&1 || true`)}`);
+  if (popupsSupported(options.tmuxVersion))
+    lines.push(`bind-key ${options.pickerKey} run-shell -b ${tmuxQuote(`${cli} popup --client "#{client_tty}" >/dev/null 2>&1 || true`)}`);
   else lines.push(`bind-key ${options.pickerKey} new-window -n agents ${tmuxQuote(`${cli} pick --client "#{client_tty}"`)}`);
   lines.push(`bind-key ${options.nextKey} run-shell -b ${tmuxQuote(`${cli} next --client "#{client_tty}" >/dev/null 2>&1 || true`)}`);
   if (options.status) {
@@ -137,7 +138,11 @@ export function readIfExists(path: string): string | undefined {
  * Write or delete the config file through the installer's safe writer: through a symlink (dotfile managers link
  * tmux.conf), only when the file still holds `before`, atomically, keeping its owner and mode.
  */
-export async function writeConf(path: string, before: string | undefined, after: string | undefined): Promise<{ ok: true } | { ok: false; detail: string }> {
+export async function writeConf(
+  path: string,
+  before: string | undefined,
+  after: string | undefined,
+): Promise<{ ok: true } | { ok: false; detail: string }> {
   if (after === undefined) return before === undefined ? { ok: true } : deleteConfigFile(path, before);
   return writeConfigFile(path, before ?? null, after);
 }

@@ -45,7 +45,8 @@ function startListings(): { stop(): Promise<{ cli: number; reads: number; proble
       cli++;
       try {
         const printed = JSON.parse(run.stdout) as { invalid: unknown[] };
-        if (run.code !== 0 || printed.invalid.length > 0) problems.push(`list exit ${run.code}: ${run.stdout.slice(0, 300)} ${run.stderr.slice(0, 300)}`);
+        if (run.code !== 0 || printed.invalid.length > 0)
+          problems.push(`list exit ${run.code}: ${run.stdout.slice(0, 300)} ${run.stderr.slice(0, 300)}`);
       } catch {
         problems.push(`list printed no JSON (exit ${run.code}): ${run.stderr.slice(0, 300)}`);
       }
@@ -87,11 +88,18 @@ describe("concurrent writers", () => {
   it(`${WRITERS} hooks at once on one record, with listings running: every event counted once`, async () => {
     const claude = await harness("claude");
     const info = await linuxProcessSource().basics(claude.pid);
-    const path = recordPath(sessionsDirOf(sandbox.stateDir), digestOf(canonicalId("claude", "busy", processInstanceId(claude.pid, info?.startToken as string))) as string);
+    const path = recordPath(
+      sessionsDirOf(sandbox.stateDir),
+      digestOf(canonicalId("claude", "busy", processInstanceId(claude.pid, info?.startToken as string))) as string,
+    );
     await claude.emit("session-start", "claude", { session_id: "busy", cwd: "/w" });
     const listings = startListings();
     const started = performance.now();
-    const runs = await claude.emitMany("tool-use", "claude", Array.from({ length: WRITERS }, (_, index) => ({ session_id: "busy", cwd: "/w", tool_name: `T${index}` })));
+    const runs = await claude.emitMany(
+      "tool-use",
+      "claude",
+      Array.from({ length: WRITERS }, (_, index) => ({ session_id: "busy", cwd: "/w", tool_name: `T${index}` })),
+    );
     const burst = performance.now() - started;
     const listed = await listings.stop();
     // The next event applies whatever the burst left queued, first.
@@ -102,7 +110,7 @@ describe("concurrent writers", () => {
       "hooks run": runs.length + 2,
       ...Object.fromEntries([...counts].sort()),
       "events in the record (arrival_sequence)": record.kind === "record" ? record.record.arrival_sequence : record.kind,
-      "expected": WRITERS + 2,
+      expected: WRITERS + 2,
       "max hook wall time": ms(max([...runs, last].map((run) => run.ms))),
       "burst wall time": ms(burst),
       "CLI listings during the burst": listed.cli,
@@ -119,10 +127,27 @@ describe("concurrent writers", () => {
   it(`${WRITERS} hooks at once on ${WRITERS} records, twice, with listings running: every record has every event`, async () => {
     const pi = await harness("pi");
     const payload = (index: number, sequence: number, event: string, status: string) =>
-      JSON.stringify({ schema_version: 1, event_id: `pi.${event}`, session_id: `s-${index}`, instance_id: `instance-${index}`, sequence, pid: pi.pid, cwd: `/work/${index}`, status, detail: "", tool: "" });
+      JSON.stringify({
+        schema_version: 1,
+        event_id: `pi.${event}`,
+        session_id: `s-${index}`,
+        instance_id: `instance-${index}`,
+        sequence,
+        pid: pi.pid,
+        cwd: `/work/${index}`,
+        status,
+        detail: "",
+        tool: "",
+      });
     // Through the Pi stand-in, which spawns them one after another and feeds each its payload at once, as a harness does
     // (a test process spawning 64 children in one synchronous loop would hold every payload back until the last spawn).
-    const send = (sequence: number, event: string, status: string) => pi.emitMany("fleet-event", "pi", Array.from({ length: WRITERS }, (_, index) => payload(index, sequence, event, status)), { shell: false });
+    const send = (sequence: number, event: string, status: string) =>
+      pi.emitMany(
+        "fleet-event",
+        "pi",
+        Array.from({ length: WRITERS }, (_, index) => payload(index, sequence, event, status)),
+        { shell: false },
+      );
     const listings = startListings();
     const started = performance.now();
     const first = await send(1, "session-start", "started");
@@ -131,10 +156,15 @@ describe("concurrent writers", () => {
     const listed = await listings.stop();
     // One more event per record, one record at a time: it applies anything still queued before itself.
     const third: ProcessResult[] = [];
-    for (let index = 0; index < WRITERS; index++) third.push(await runHook(["fleet-event", "--agent", "pi"], payload(index, 3, "agent-settled", "idle"), sandbox.env));
+    for (let index = 0; index < WRITERS; index++)
+      third.push(await runHook(["fleet-event", "--agent", "pi"], payload(index, 3, "agent-settled", "idle"), sandbox.env));
     const sessions = sessionsDirOf(sandbox.stateDir);
-    const records = Array.from({ length: WRITERS }, (_, index) => readRecord(recordPath(sessions, digestOf(canonicalId("pi", `s-${index}`, `instance-${index}`)) as string)));
-    const complete = records.filter((read) => read.kind === "record" && read.record.arrival_sequence === 3 && read.record.sequence === 3 && read.record.status === "idle").length;
+    const records = Array.from({ length: WRITERS }, (_, index) =>
+      readRecord(recordPath(sessions, digestOf(canonicalId("pi", `s-${index}`, `instance-${index}`)) as string)),
+    );
+    const complete = records.filter(
+      (read) => read.kind === "record" && read.record.arrival_sequence === 3 && read.record.sequence === 3 && read.record.status === "idle",
+    ).length;
     const counts = outcomes();
     printFigures(`${WRITERS} writers on ${WRITERS} records`, {
       "hooks run": first.length + second.length + third.length,

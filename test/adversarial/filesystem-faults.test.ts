@@ -64,7 +64,18 @@ const SESSION = "fs";
 const INSTANCE = "inst";
 const digest = () => digestOf(canonicalId("pi", SESSION, INSTANCE)) as string;
 const fleet = (sequence: number, event = "agent-start", status = "running") =>
-  JSON.stringify({ schema_version: 1, event_id: `pi.${event}`, session_id: SESSION, instance_id: INSTANCE, sequence, pid: pi.pid, cwd: "/w", status, detail: "", tool: "" });
+  JSON.stringify({
+    schema_version: 1,
+    event_id: `pi.${event}`,
+    session_id: SESSION,
+    instance_id: INSTANCE,
+    sequence,
+    pid: pi.pid,
+    cwd: "/w",
+    status,
+    detail: "",
+    tool: "",
+  });
 
 /** The hooks each fault is attacked with: a Pi event on the planted record, and native events of other sessions. */
 async function attack(stateDir: string, from: number): Promise<Run[]> {
@@ -72,7 +83,14 @@ async function attack(stateDir: string, from: number): Promise<Run[]> {
   const runs: Run[] = [];
   runs.push(await bounded([HOOK_BIN, "fleet-event", "--agent", "pi"], fleet(from), env, HOOK_BOUND_MS));
   runs.push(await bounded([HOOK_BIN, "fleet-event", "--agent", "pi"], fleet(from + 1, "agent-settled", "idle"), env, HOOK_BOUND_MS));
-  runs.push(await bounded([HOOK_BIN, "session-start", "--agent", "claude"], JSON.stringify({ session_id: "native", cwd: "/w" }), env, HOOK_BOUND_MS));
+  runs.push(
+    await bounded(
+      [HOOK_BIN, "session-start", "--agent", "claude"],
+      JSON.stringify({ session_id: "native", cwd: "/w" }),
+      env,
+      HOOK_BOUND_MS,
+    ),
+  );
   return runs;
 }
 
@@ -84,7 +102,12 @@ async function list(stateDir: string): Promise<Run> {
 
 /** A state dir with one record of the session the faults aim at. */
 async function seeded(stateDir: string): Promise<string> {
-  const first = await bounded([HOOK_BIN, "fleet-event", "--agent", "pi"], fleet(1, "session-start", "started"), { ...sandbox.env, TONGS_AGENTS_STATE_DIR: stateDir }, HOOK_BOUND_MS);
+  const first = await bounded(
+    [HOOK_BIN, "fleet-event", "--agent", "pi"],
+    fleet(1, "session-start", "started"),
+    { ...sandbox.env, TONGS_AGENTS_STATE_DIR: stateDir },
+    HOOK_BOUND_MS,
+  );
   expect(silent(first)).toBe(true);
   const path = recordPath(sessionsDirOf(stateDir), digest());
   expect(readRecord(path)).toMatchObject({ kind: "record", record: { sequence: 1 } });
@@ -148,10 +171,15 @@ describe("file system faults", () => {
     const install = await writeConfigFile(settings, '{"model": "opus"}\n', '{"model": "opus", "hooks": {}}\n');
     const listed = await list(stateDir);
     rmSync(filler, { force: true });
-    const after = await bounded([HOOK_BIN, "fleet-event", "--agent", "pi"], fleet(10), { ...sandbox.env, TONGS_AGENTS_STATE_DIR: stateDir }, HOOK_BOUND_MS);
+    const after = await bounded(
+      [HOOK_BIN, "fleet-event", "--agent", "pi"],
+      fleet(10),
+      { ...sandbox.env, TONGS_AGENTS_STATE_DIR: stateDir },
+      HOOK_BOUND_MS,
+    );
     const record = readRecord(path);
     printFigures("full disk", {
-      "how": "a 1 MiB tmpfs, filled to ENOSPC",
+      how: "a 1 MiB tmpfs, filled to ENOSPC",
       hooks: runs.length,
       "exit 0, silent": runs.filter(silent).length,
       "max hook wall time": ms(max(runs.map((run) => run.ms))),
@@ -177,23 +205,32 @@ describe("file system faults", () => {
   };
   const record = (stateDir: string) => fresh(recordPath(sessionsDirOf(stateDir), digest()));
   const plants: [string, (stateDir: string, outside: string) => void][] = [
-    ["a symlink as the record", (stateDir, outside) => {
-      writeFileSync(join(outside, "target.json"), "{}");
-      symlinkSync(join(outside, "target.json"), record(stateDir));
-    }],
+    [
+      "a symlink as the record",
+      (stateDir, outside) => {
+        writeFileSync(join(outside, "target.json"), "{}");
+        symlinkSync(join(outside, "target.json"), record(stateDir));
+      },
+    ],
     ["a FIFO as the record", (stateDir) => execFileSync("mkfifo", [record(stateDir)])],
     ["a directory as the record", (stateDir) => mkdirSync(record(stateDir))],
-    ["a symlink as the spool dir", (stateDir, outside) => {
-      writeFileSync(join(outside, "00000000000000000001-1-00000000.json"), "{}");
-      symlinkSync(outside, spoolDirOf(sessionsDirOf(stateDir), digest()));
-    }],
+    [
+      "a symlink as the spool dir",
+      (stateDir, outside) => {
+        writeFileSync(join(outside, "00000000000000000001-1-00000000.json"), "{}");
+        symlinkSync(outside, spoolDirOf(sessionsDirOf(stateDir), digest()));
+      },
+    ],
     ["a FIFO as the spool dir", (stateDir) => execFileSync("mkfifo", [spoolDirOf(sessionsDirOf(stateDir), digest())])],
     ["a plain file as the spool dir", (stateDir) => writeFileSync(spoolDirOf(sessionsDirOf(stateDir), digest()), "x")],
     ["a symlink as the lock", (stateDir, outside) => symlinkSync(outside, `${recordPath(sessionsDirOf(stateDir), digest())}.lock`)],
-    ["a symlink as the instance pointer", (stateDir, outside) => {
-      writeFileSync(join(outside, "pointer.json"), "{}");
-      symlinkSync(join(outside, "pointer.json"), fresh(instancePointerPath(sessionsDirOf(stateDir), instanceDigest("pi", INSTANCE))));
-    }],
+    [
+      "a symlink as the instance pointer",
+      (stateDir, outside) => {
+        writeFileSync(join(outside, "pointer.json"), "{}");
+        symlinkSync(join(outside, "pointer.json"), fresh(instancePointerPath(sessionsDirOf(stateDir), instanceDigest("pi", INSTANCE))));
+      },
+    ],
     ["a FIFO as hook.log", (stateDir) => execFileSync("mkfifo", [fresh(join(stateDir, "hook.log"))])],
     ["a FIFO as the validated-record cache", (stateDir) => execFileSync("mkfifo", [fresh(join(stateDir, "validated-records.json"))])],
     ["a symlink as the sessions dir", (stateDir, outside) => symlinkSync(outside, sessionsDirOf(stateDir))],
@@ -201,10 +238,13 @@ describe("file system faults", () => {
     ["a symlink as the state dir", (stateDir, outside) => symlinkSync(outside, stateDir)],
     ["a FIFO as the state dir", (stateDir) => execFileSync("mkfifo", [stateDir])],
     ["a plain file as the state dir", (stateDir) => writeFileSync(stateDir, "x")],
-    ["a sticky 1777 directory as the state dir", (stateDir) => {
-      mkdirSync(stateDir);
-      execFileSync("chmod", ["1777", stateDir]);
-    }],
+    [
+      "a sticky 1777 directory as the state dir",
+      (stateDir) => {
+        mkdirSync(stateDir);
+        execFileSync("chmod", ["1777", stateDir]);
+      },
+    ],
   ];
 
   it(`${plants.length} things planted where the store's files belong: hooks exit 0 silently, nothing outside changes, list answers`, async () => {
@@ -226,14 +266,26 @@ describe("file system faults", () => {
       const runs = await attack(stateDir, 2);
       const listed = await list(stateDir);
       slowest = Math.max(slowest, ...runs.map((run) => run.ms));
-      const changed = [...tree(outside)].filter(([path, kind]) => before.get(path) !== kind).length + [...before.keys()].filter((path) => !existsSync(join(outside, path))).length;
+      const changed =
+        [...tree(outside)].filter(([path, kind]) => before.get(path) !== kind).length +
+        [...before.keys()].filter((path) => !existsSync(join(outside, path))).length;
       // list --json prints its listing, or the reason it cannot list ({"ok": false, "reason", "detail"}), never nothing.
-      const printed = listed.signal ? undefined : (JSON.parse(listed.stdout || "null") as { invalid?: unknown[]; reason?: string; detail?: string } | null);
-      const answer = listed.signal ? `killed after ${CLI_BOUND_MS} ms` : listed.code === 0 ? `exit 0, ${printed?.invalid?.length} invalid listed` : `exit ${listed.code}, ${printed?.reason}: ${printed?.detail?.slice(0, 70)}`;
+      const printed = listed.signal
+        ? undefined
+        : (JSON.parse(listed.stdout || "null") as { invalid?: unknown[]; reason?: string; detail?: string } | null);
+      const answer = listed.signal
+        ? `killed after ${CLI_BOUND_MS} ms`
+        : listed.code === 0
+          ? `exit 0, ${printed?.invalid?.length} invalid listed`
+          : `exit ${listed.code}, ${printed?.reason}: ${printed?.detail?.slice(0, 70)}`;
       rows.push(`${name}: hooks ${runs.filter(silent).length}/${runs.length} silent; outside changed ${changed}; list ${answer}`);
-      if (runs.some((run) => !silent(run)) || changed > 0 || listed.signal !== null || (listed.code !== 0 && !printed?.detail)) failures.push({ name, runs, listed, changed });
+      if (runs.some((run) => !silent(run)) || changed > 0 || listed.signal !== null || (listed.code !== 0 && !printed?.detail))
+        failures.push({ name, runs, listed, changed });
     }
-    printFigures("things planted in place of the store's files", { ...Object.fromEntries(rows.map((row, index) => [`${index + 1}`, row])), "max hook wall time": ms(slowest) });
+    printFigures("things planted in place of the store's files", {
+      ...Object.fromEntries(rows.map((row, index) => [`${index + 1}`, row])),
+      "max hook wall time": ms(slowest),
+    });
     expect(failures).toEqual([]);
   });
 });

@@ -12,7 +12,18 @@ export interface HostileRun {
 }
 
 const NATIVE: Record<string, readonly string[]> = {
-  claude: ["session-start", "prompt-submit", "tool-use", "tool-done", "permission-request", "notification", "stop", "stop-failure", "elicitation", "session-end"],
+  claude: [
+    "session-start",
+    "prompt-submit",
+    "tool-use",
+    "tool-done",
+    "permission-request",
+    "notification",
+    "stop",
+    "stop-failure",
+    "elicitation",
+    "session-end",
+  ],
   codex: ["session-start", "prompt-submit", "tool-use", "tool-done", "permission-request", "stop", "interrupt", "session-end"],
 };
 
@@ -54,7 +65,11 @@ function nastyStrings(outside: string): fc.Arbitrary<string> {
 
 /** Any JSON value, or a nasty string: what a field of the wrong type looks like. */
 function anyField(outside: string): fc.Arbitrary<unknown> {
-  return fc.oneof({ weight: 3, arbitrary: nastyStrings(outside) }, { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 3 }) }, { weight: 1, arbitrary: fc.constantFrom(null, true, 0, -1, 1.5, 2 ** 53, Number.MAX_VALUE, [], {}) });
+  return fc.oneof(
+    { weight: 3, arbitrary: nastyStrings(outside) },
+    { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 3 }) },
+    { weight: 1, arbitrary: fc.constantFrom(null, true, 0, -1, 1.5, 2 ** 53, Number.MAX_VALUE, [], {}) },
+  );
 }
 
 function nativePayload(outside: string): fc.Arbitrary<Record<string, unknown>> {
@@ -77,7 +92,18 @@ function nativePayload(outside: string): fc.Arbitrary<Record<string, unknown>> {
 }
 
 function fleetPayload(outside: string, pid: number): fc.Arbitrary<Record<string, unknown>> {
-  const base = { schema_version: 1, event_id: "pi.agent-start", session_id: "p-1", instance_id: "inst-1", sequence: 1, pid, cwd: "/work/pi", status: "running", detail: "", tool: "" };
+  const base = {
+    schema_version: 1,
+    event_id: "pi.agent-start",
+    session_id: "p-1",
+    instance_id: "inst-1",
+    sequence: 1,
+    pid,
+    cwd: "/work/pi",
+    status: "running",
+    detail: "",
+    tool: "",
+  };
   const keys = Object.keys(base);
   return fc
     .tuple(
@@ -99,17 +125,35 @@ function fleetPayload(outside: string, pid: number): fc.Arbitrary<Record<string,
 const MUTATIONS: readonly [string, (text: string, random: fc.Arbitrary<number>) => fc.Arbitrary<Buffer>][] = [
   ["as is", (text) => fc.constant(Buffer.from(text))],
   ["truncated", (text, random) => random.map((at) => Buffer.from(text).subarray(0, at % (text.length + 1)))],
-  ["bytes flipped", (text) => fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 })), { minLength: 1, maxLength: 8 }).map((flips) => {
-    const bytes = Buffer.from(text);
-    for (const [at, value] of flips) if (bytes.length > 0) bytes[at % bytes.length] = value;
-    return bytes;
-  })],
-  ["prototype keys", (text) => fc.constant(Buffer.from(text.replace(/^\{/, '{"__proto__":{"polluted":true},"constructor":{"prototype":{"polluted":true}},')))],
+  [
+    "bytes flipped",
+    (text) =>
+      fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 })), { minLength: 1, maxLength: 8 }).map((flips) => {
+        const bytes = Buffer.from(text);
+        for (const [at, value] of flips) if (bytes.length > 0) bytes[at % bytes.length] = value;
+        return bytes;
+      }),
+  ],
+  [
+    "prototype keys",
+    (text) =>
+      fc.constant(Buffer.from(text.replace(/^\{/, '{"__proto__":{"polluted":true},"constructor":{"prototype":{"polluted":true}},'))),
+  ],
   ["duplicate keys", (text) => fc.constant(Buffer.from(text.replace(/^\{/, '{"session_id":"first","cwd":"/first",')))],
   ["byte order mark", (text) => fc.constant(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text)]))],
   ["UTF-16", (text) => fc.constant(Buffer.from(text, "utf16le"))],
-  ["invalid UTF-8", (text) => fc.constant(Buffer.concat([Buffer.from(text.slice(0, -1)), Buffer.from([0xc3, 0x28, 0xff, 0xfe]), Buffer.from(text.slice(-1))]))],
-  ["padded to 64 KiB", (text, random) => random.map((extra) => Buffer.from(text.replace(/\}$/, `,"pad":"${"x".repeat(Math.max(0, 64 * 1024 - text.length - 9 + (extra % 3)))}"}`)))],
+  [
+    "invalid UTF-8",
+    (text) =>
+      fc.constant(Buffer.concat([Buffer.from(text.slice(0, -1)), Buffer.from([0xc3, 0x28, 0xff, 0xfe]), Buffer.from(text.slice(-1))])),
+  ],
+  [
+    "padded to 64 KiB",
+    (text, random) =>
+      random.map((extra) =>
+        Buffer.from(text.replace(/\}$/, `,"pad":"${"x".repeat(Math.max(0, 64 * 1024 - text.length - 9 + (extra % 3)))}"}`)),
+      ),
+  ],
   ["oversized", (text) => fc.constant(Buffer.from(text.replace(/\}$/, `,"pad":"${"x".repeat(200 * 1024)}"}`)))],
   ["deeply nested", () => fc.integer({ min: 1000, max: 20000 }).map((depth) => Buffer.from(`${"[".repeat(depth)}${"]".repeat(depth)}`))],
   ["random bytes", () => fc.uint8Array({ maxLength: 2048 }).map((bytes) => Buffer.from(bytes))],
@@ -117,12 +161,26 @@ const MUTATIONS: readonly [string, (text: string, random: fc.Arbitrary<number>) 
 ];
 
 function argvFor(outside: string): fc.Arbitrary<{ argv: string[]; kind: "claude" | "codex" | "pi" | "hostile" }> {
-  const native = (agent: "claude" | "codex") => fc.constantFrom(...(NATIVE[agent] as string[])).map((alias) => ({ argv: [alias, "--agent", agent], kind: agent }));
+  const native = (agent: "claude" | "codex") =>
+    fc.constantFrom(...(NATIVE[agent] as string[])).map((alias) => ({ argv: [alias, "--agent", agent], kind: agent }));
   const hostile = fc
-    .array(fc.oneof(nastyStrings(outside), fc.constantFrom("--agent", "--agent=claude", "fleet-event", "stop", "claude", "pi", "--", "-h")), { maxLength: 5 })
+    .array(
+      fc.oneof(nastyStrings(outside), fc.constantFrom("--agent", "--agent=claude", "fleet-event", "stop", "claude", "pi", "--", "-h")),
+      { maxLength: 5 },
+    )
     // An argument vector cannot hold NUL (execve would refuse it).
     .map((argv) => ({ argv: argv.map((arg) => arg.split("\u0000").join("")), kind: "hostile" as const }));
-  return fc.oneof({ weight: 3, arbitrary: native("claude") }, { weight: 2, arbitrary: native("codex") }, { weight: 3, arbitrary: fc.constant({ argv: ["fleet-event", "--agent", "pi"], kind: "pi" as const }).map(({ argv, kind }) => ({ argv: [...argv], kind })) }, { weight: 1, arbitrary: hostile });
+  return fc.oneof(
+    { weight: 3, arbitrary: native("claude") },
+    { weight: 2, arbitrary: native("codex") },
+    {
+      weight: 3,
+      arbitrary: fc
+        .constant({ argv: ["fleet-event", "--agent", "pi"], kind: "pi" as const })
+        .map(({ argv, kind }) => ({ argv: [...argv], kind })),
+    },
+    { weight: 1, arbitrary: hostile },
+  );
 }
 
 function envFor(outside: string): fc.Arbitrary<Record<string, string>> {
@@ -144,9 +202,17 @@ function envFor(outside: string): fc.Arbitrary<Record<string, string>> {
 /** `count` hostile runs from `seed`. `piPid` is a live process the Pi payloads name (identity is looked up, not trusted). */
 export function hostileRuns(count: number, seed: number, outside: string, piPid: number): HostileRun[] {
   const run = argvFor(outside).chain(({ argv, kind }) => {
-    const payload: fc.Arbitrary<Record<string, unknown>> = kind === "pi" ? fleetPayload(outside, piPid) : kind === "hostile" ? fc.oneof(nativePayload(outside), fleetPayload(outside, piPid)) : nativePayload(outside);
+    const payload: fc.Arbitrary<Record<string, unknown>> =
+      kind === "pi"
+        ? fleetPayload(outside, piPid)
+        : kind === "hostile"
+          ? fc.oneof(nativePayload(outside), fleetPayload(outside, piPid))
+          : nativePayload(outside);
     // Half the payloads reach validation intact, so the deeper checks (schema, bounds, identity, store) are attacked too.
-    const mutation = fc.oneof({ weight: MUTATIONS.length - 1, arbitrary: fc.constant(0) }, { weight: MUTATIONS.length - 1, arbitrary: fc.integer({ min: 1, max: MUTATIONS.length - 1 }) });
+    const mutation = fc.oneof(
+      { weight: MUTATIONS.length - 1, arbitrary: fc.constant(0) },
+      { weight: MUTATIONS.length - 1, arbitrary: fc.integer({ min: 1, max: MUTATIONS.length - 1 }) },
+    );
     return fc.tuple(payload, mutation, envFor(outside)).chain(([object, index, env]) => {
       const [name, mutate] = MUTATIONS[index] as (typeof MUTATIONS)[number];
       return mutate(JSON.stringify(object), fc.nat()).map((input) => ({ argv, input, env, shape: `${kind} ${argv[0] ?? ""}: ${name}` }));

@@ -68,7 +68,9 @@ describe("hostile payloads", () => {
       return { run, result: await runNode(HOOK_BIN, run.argv, { input: run.input, env, cwd }) };
     });
     const elapsed = performance.now() - started;
-    const failures = results.filter(({ result }) => result.code !== 0 || result.stdout !== "" || result.stderr !== "" || result.ms > WALL_BOUND_MS);
+    const failures = results.filter(
+      ({ result }) => result.code !== 0 || result.stdout !== "" || result.stderr !== "" || result.ms > WALL_BOUND_MS,
+    );
     const state = expectCleanState(stateDir);
     printFigures("hostile payloads, real hook binary", {
       seed: SEED,
@@ -81,14 +83,29 @@ describe("hostile payloads", () => {
       "total time": ms(elapsed),
     });
     expectNoProblems(state);
-    expect(failures.map(({ run, result }) => ({ shape: run.shape, argv: run.argv, code: result.code, stdout: result.stdout.slice(0, 200), stderr: result.stderr.slice(0, 200), ms: Math.round(result.ms) }))).toEqual([]);
+    expect(
+      failures.map(({ run, result }) => ({
+        shape: run.shape,
+        argv: run.argv,
+        code: result.code,
+        stdout: result.stdout.slice(0, 200),
+        stderr: result.stderr.slice(0, 200),
+        ms: Math.round(result.ms),
+      })),
+    ).toEqual([]);
     expectNoEscape(before, [stateDir]);
   });
 
   it(`${IN_PROCESS_RUNS} hostile invocations in-process through the same pipeline: an outcome for each, never a thrown error`, async () => {
     const stateDir = join(sandbox.root, "state-in-process");
     // hook(300) -> sh(200) -> claude(100); codex(110); the Pi process named by the payloads.
-    const processes = fakeProcessSource([fakeProcess(300, 200, "node"), fakeProcess(200, 100, "sh"), fakeProcess(100, 1, "claude"), fakeProcess(110, 1, "codex"), fakeProcess(pi.pid, 1, "pi")]);
+    const processes = fakeProcessSource([
+      fakeProcess(300, 200, "node"),
+      fakeProcess(200, 100, "sh"),
+      fakeProcess(100, 1, "claude"),
+      fakeProcess(110, 1, "codex"),
+      fakeProcess(pi.pid, 1, "pi"),
+    ]);
     const runs = hostileRuns(IN_PROCESS_RUNS, SEED + 1, outside, pi.pid);
     const before = tree(sandbox.root, [join(sandbox.root, "state-process"), stateDir]);
     const outcomes = new Map<string, number>();
@@ -96,7 +113,15 @@ describe("hostile payloads", () => {
     let slowest = 0;
     const started = performance.now();
     for (const [index, run] of runs.entries()) {
-      const context: HookContext = { env: { ...run.env }, ppid: index % 2 === 0 ? 200 : 110, processes, stateDir, now: Date.now, scanBoundMs: 150, lockBoundMs: 650 };
+      const context: HookContext = {
+        env: { ...run.env },
+        ppid: index % 2 === 0 ? 200 : 110,
+        processes,
+        stateDir,
+        now: Date.now,
+        scanBoundMs: 150,
+        lockBoundMs: 650,
+      };
       const input = run.input;
       const one = performance.now();
       try {

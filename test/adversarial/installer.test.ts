@@ -32,9 +32,18 @@ afterAll(() => sandbox.cleanup());
 function home(name: string) {
   const dir = join(sandbox.root, name);
   mkdirSync(dir, { recursive: true });
-  const world = makeWorld({ ...sandbox, home: dir, env: { ...sandbox.env, HOME: dir, CLAUDE_CONFIG_DIR: join(dir, ".claude"), CODEX_HOME: join(dir, ".codex") } }, { packageRoot });
-  const files = { settings: join(dir, ".claude", "settings.json"), claudeJson: join(dir, ".claude", ".claude.json"), hooksJson: join(dir, ".codex", "hooks.json"), configToml: join(dir, ".codex", "config.toml") };
-  const install = (mode: "install" | "uninstall", harnesses: HarnessId[] = ["claude", "codex"]): Promise<InstallReport> => runInstaller(world, { harnesses: installersFor(harnesses), dryRun: false, mode, trustCodexHooks: false });
+  const world = makeWorld(
+    { ...sandbox, home: dir, env: { ...sandbox.env, HOME: dir, CLAUDE_CONFIG_DIR: join(dir, ".claude"), CODEX_HOME: join(dir, ".codex") } },
+    { packageRoot },
+  );
+  const files = {
+    settings: join(dir, ".claude", "settings.json"),
+    claudeJson: join(dir, ".claude", ".claude.json"),
+    hooksJson: join(dir, ".codex", "hooks.json"),
+    configToml: join(dir, ".codex", "config.toml"),
+  };
+  const install = (mode: "install" | "uninstall", harnesses: HarnessId[] = ["claude", "codex"]): Promise<InstallReport> =>
+    runInstaller(world, { harnesses: installersFor(harnesses), dryRun: false, mode, trustCodexHooks: false });
   return { dir, world, files, install };
 }
 
@@ -43,14 +52,28 @@ const CODEX_EVENTS = ["SessionStart", "Stop", "PreToolUse", "PostToolUse", "User
 
 /** A user's hooks object: events (ours among them) with groups of their own commands. Never an empty list or object. */
 function userHooks(events: readonly string[]): fc.Arbitrary<Record<string, unknown>> {
-  const command = fc.record({ type: fc.constant("command"), command: fc.string({ minLength: 1, maxLength: 30 }), timeout: fc.option(fc.nat({ max: 600 }), { nil: undefined }) }, { requiredKeys: ["type", "command"] });
-  const group = fc.record({ matcher: fc.option(fc.string({ maxLength: 10 }), { nil: undefined }), hooks: fc.array(command, { minLength: 1, maxLength: 2 }) }, { requiredKeys: ["hooks"] });
+  const command = fc.record(
+    {
+      type: fc.constant("command"),
+      command: fc.string({ minLength: 1, maxLength: 30 }),
+      timeout: fc.option(fc.nat({ max: 600 }), { nil: undefined }),
+    },
+    { requiredKeys: ["type", "command"] },
+  );
+  const group = fc.record(
+    { matcher: fc.option(fc.string({ maxLength: 10 }), { nil: undefined }), hooks: fc.array(command, { minLength: 1, maxLength: 2 }) },
+    { requiredKeys: ["hooks"] },
+  );
   return fc.dictionary(fc.constantFrom(...events), fc.array(group, { minLength: 1, maxLength: 2 }), { minKeys: 1, maxKeys: 4 });
 }
 
 /** A user's JSON config: their own keys in any order, maybe hooks; printed compact, with 2 or 4 spaces or tabs, CRLF or not. */
 function userJson(events: readonly string[]): fc.Arbitrary<string> {
-  const own = fc.dictionary(fc.string({ maxLength: 12 }).filter((key) => key !== "hooks" && key !== "mcpServers" && key !== "__proto__"), fc.jsonValue({ maxDepth: 3 }), { maxKeys: 5 });
+  const own = fc.dictionary(
+    fc.string({ maxLength: 12 }).filter((key) => key !== "hooks" && key !== "mcpServers" && key !== "__proto__"),
+    fc.jsonValue({ maxDepth: 3 }),
+    { maxKeys: 5 },
+  );
   return fc
     .tuple(own, fc.option(userHooks(events), { nil: undefined }), fc.nat(), fc.constantFrom(0, 2, 4, "\t"), fc.boolean(), fc.boolean())
     .map(([keys, hooks, at, indent, crlf, newline]) => {
@@ -78,7 +101,11 @@ const userToml: fc.Arbitrary<string> = fc
     return lines.length === 0 ? "" : `${lines.join("\n")}\n`;
   });
 
-const userFiles = fc.record({ settings: fc.option(userJson(CLAUDE_EVENTS), { nil: undefined }), hooksJson: fc.option(userJson(CODEX_EVENTS), { nil: undefined }), configToml: fc.option(userToml, { nil: undefined }) });
+const userFiles = fc.record({
+  settings: fc.option(userJson(CLAUDE_EVENTS), { nil: undefined }),
+  hooksJson: fc.option(userJson(CODEX_EVENTS), { nil: undefined }),
+  configToml: fc.option(userToml, { nil: undefined }),
+});
 
 describe("installer round trips", () => {
   it(`${ROUND_TRIPS} generated homes: install, install again (nothing to do), uninstall gives every file back byte for byte`, async () => {
@@ -100,8 +127,11 @@ describe("installer round trips", () => {
       if (!first.ok) {
         // A file the installer may not edit (e.g. hooks of a shape it does not own) is left untouched and said so.
         refused++;
-        const untouched = Object.entries(written).filter(([path, text]) => readFileSync(path, "utf8") !== text && first.harnesses.every((harness) => harness.findings.length === 0));
-        if (untouched.length > 0) failures.push({ index, sample, step: "refused but changed", findings: first.harnesses.map((harness) => harness.findings) });
+        const untouched = Object.entries(written).filter(
+          ([path, text]) => readFileSync(path, "utf8") !== text && first.harnesses.every((harness) => harness.findings.length === 0),
+        );
+        if (untouched.length > 0)
+          failures.push({ index, sample, step: "refused but changed", findings: first.harnesses.map((harness) => harness.findings) });
         continue;
       }
       const again = await install("install");
@@ -112,12 +142,16 @@ describe("installer round trips", () => {
         ...(removal.ok ? [] : [`uninstall failed: ${JSON.stringify(removal.harnesses.map((harness) => harness.findings))}`]),
         ...changed.map(([path]) => `${path} not given back byte for byte`),
       ];
-      if (problems.length > 0) failures.push({ index, sample, problems, after: Object.fromEntries(changed.map(([path]) => [path, readFileSync(path, "utf8")])) });
+      if (problems.length > 0)
+        failures.push({ index, sample, problems, after: Object.fromEntries(changed.map(([path]) => [path, readFileSync(path, "utf8")])) });
     }
     printFigures("installer round trips", {
       seed: SEED,
       "generated homes": ROUND_TRIPS,
-      "files of the user's": samples.reduce((count, sample) => count + Object.values(sample).filter((text) => text !== undefined).length, 0),
+      "files of the user's": samples.reduce(
+        (count, sample) => count + Object.values(sample).filter((text) => text !== undefined).length,
+        0,
+      ),
       "installs refused with a reason": refused,
       "round trips not byte for byte": failures.length,
       "total time": ms(performance.now() - started),
@@ -127,50 +161,66 @@ describe("installer round trips", () => {
 });
 
 describe("installer racing edits", () => {
-  it(`${RACING_EDITS} edits saved by a real editor process at random moments of an install: none silently replaced`, { timeout: 120_000 + RACING_EDITS * 500 }, async () => {
-    const { files, install } = home("racing");
-    mkdirSync(join(files.settings, ".."), { recursive: true });
-    const userText = (label: string) => `{\n  "model": "${label}",\n  "permissions": {"allow": ["Bash(ls:*)"]}\n}\n`;
-    // How long an install takes here, so that the edits land all over it (the first one, which also creates
-    // .claude.json, is left out).
-    const calibration: number[] = [];
-    for (let round = 0; round < 6; round++) {
-      writeFileSync(files.settings, userText("calibrating"));
-      const started = performance.now();
-      await install("install", ["claude"]);
-      calibration.push(performance.now() - started);
-    }
-    const span = Math.max(...calibration.slice(1));
-    const editor = spawn(process.execPath, [join(ROOT, "test/adversarial/fixtures/racing-editor.mjs")], { stdio: ["pipe", "pipe", "inherit"] });
-    const saved = createInterface({ input: editor.stdout })[Symbol.asyncIterator]();
-    const counts = { "edit read by the plan (kept, ours added)": 0, "edit saved after our write (kept)": 0, "install refused: changed since the plan (edit kept)": 0, "edit lost, install reported failure": 0, "edit lost, install reported success": 0 };
-    const silent: unknown[] = [];
-    try {
-      for (let round = 0; round < RACING_EDITS; round++) {
-        writeFileSync(files.settings, userText(`planned-${round}`));
-        const mode = round % 2 === 0 ? "rename" : "in-place";
-        const edit = userText(`edit-${round}`);
-        editor.stdin.write(`${JSON.stringify({ path: files.settings, text: edit, mode, delayUs: Math.random() * span * 1000 })}\n`);
-        const report = await install("install", ["claude"]);
-        await saved.next();
-        const step = report.harnesses[0]?.steps.find((entry) => entry.path === files.settings);
-        const final = readFileSync(files.settings, "utf8");
-        const kept = final.includes(`"edit-${round}"`);
-        const ours = final.includes("tongs-agents-hook");
-        if (kept && ours) counts["edit read by the plan (kept, ours added)"]++;
-        else if (kept && step?.status === "done") counts["edit saved after our write (kept)"]++;
-        else if (kept) counts["install refused: changed since the plan (edit kept)"]++;
-        else if (step?.status === "done") {
-          counts["edit lost, install reported success"]++;
-          silent.push({ round, mode, step, final });
-        } else counts["edit lost, install reported failure"]++;
+  it(
+    `${RACING_EDITS} edits saved by a real editor process at random moments of an install: none silently replaced`,
+    { timeout: 120_000 + RACING_EDITS * 500 },
+    async () => {
+      const { files, install } = home("racing");
+      mkdirSync(join(files.settings, ".."), { recursive: true });
+      const userText = (label: string) => `{\n  "model": "${label}",\n  "permissions": {"allow": ["Bash(ls:*)"]}\n}\n`;
+      // How long an install takes here, so that the edits land all over it (the first one, which also creates
+      // .claude.json, is left out).
+      const calibration: number[] = [];
+      for (let round = 0; round < 6; round++) {
+        writeFileSync(files.settings, userText("calibrating"));
+        const started = performance.now();
+        await install("install", ["claude"]);
+        calibration.push(performance.now() - started);
       }
-    } finally {
-      editor.stdin.end();
-      editor.kill();
-    }
-    printFigures("installer racing edits", { "racing edits (half by rename, half in place)": RACING_EDITS, "an install here takes": ms(span), ...counts });
-    expect(silent).toEqual([]);
-    expect(existsSync(`${files.settings}.editor-swap`)).toBe(false);
-  });
+      const span = Math.max(...calibration.slice(1));
+      const editor = spawn(process.execPath, [join(ROOT, "test/adversarial/fixtures/racing-editor.mjs")], {
+        stdio: ["pipe", "pipe", "inherit"],
+      });
+      const saved = createInterface({ input: editor.stdout })[Symbol.asyncIterator]();
+      const counts = {
+        "edit read by the plan (kept, ours added)": 0,
+        "edit saved after our write (kept)": 0,
+        "install refused: changed since the plan (edit kept)": 0,
+        "edit lost, install reported failure": 0,
+        "edit lost, install reported success": 0,
+      };
+      const silent: unknown[] = [];
+      try {
+        for (let round = 0; round < RACING_EDITS; round++) {
+          writeFileSync(files.settings, userText(`planned-${round}`));
+          const mode = round % 2 === 0 ? "rename" : "in-place";
+          const edit = userText(`edit-${round}`);
+          editor.stdin.write(`${JSON.stringify({ path: files.settings, text: edit, mode, delayUs: Math.random() * span * 1000 })}\n`);
+          const report = await install("install", ["claude"]);
+          await saved.next();
+          const step = report.harnesses[0]?.steps.find((entry) => entry.path === files.settings);
+          const final = readFileSync(files.settings, "utf8");
+          const kept = final.includes(`"edit-${round}"`);
+          const ours = final.includes("tongs-agents-hook");
+          if (kept && ours) counts["edit read by the plan (kept, ours added)"]++;
+          else if (kept && step?.status === "done") counts["edit saved after our write (kept)"]++;
+          else if (kept) counts["install refused: changed since the plan (edit kept)"]++;
+          else if (step?.status === "done") {
+            counts["edit lost, install reported success"]++;
+            silent.push({ round, mode, step, final });
+          } else counts["edit lost, install reported failure"]++;
+        }
+      } finally {
+        editor.stdin.end();
+        editor.kill();
+      }
+      printFigures("installer racing edits", {
+        "racing edits (half by rename, half in place)": RACING_EDITS,
+        "an install here takes": ms(span),
+        ...counts,
+      });
+      expect(silent).toEqual([]);
+      expect(existsSync(`${files.settings}.editor-swap`)).toBe(false);
+    },
+  );
 });

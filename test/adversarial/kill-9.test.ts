@@ -33,7 +33,10 @@ const sleep = (time: number) => new Promise((resolve) => setTimeout(resolve, tim
 /** Start the hook with its payload and SIGKILL it `delay` ms later (or let it finish first). */
 function hookKilledAfter(payload: string, delay: number): Promise<{ killed: boolean; code: number | null }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [HOOK_BIN, "fleet-event", "--agent", "pi"], { env: sandbox.env, stdio: ["pipe", "ignore", "ignore"] });
+    const child = spawn(process.execPath, [HOOK_BIN, "fleet-event", "--agent", "pi"], {
+      env: sandbox.env,
+      stdio: ["pipe", "ignore", "ignore"],
+    });
     child.stdin.on("error", () => undefined);
     child.stdin.end(payload);
     const timer = setTimeout(() => child.kill("SIGKILL"), delay);
@@ -47,7 +50,19 @@ function hookKilledAfter(payload: string, delay: number): Promise<{ killed: bool
 describe("kill -9", () => {
   it(`${HOOK_KILLS} hook processes killed at random points of their write: the record is always whole, and the next event applies`, async () => {
     const path = recordPath(sessionsDirOf(sandbox.stateDir), digestOf(canonicalId("pi", "k", "i")) as string);
-    const payload = (sequence: number) => JSON.stringify({ schema_version: 1, event_id: "pi.agent-start", session_id: "k", instance_id: "i", sequence, pid: pi.pid, cwd: "/w", status: "running", detail: `event ${sequence}`, tool: "" });
+    const payload = (sequence: number) =>
+      JSON.stringify({
+        schema_version: 1,
+        event_id: "pi.agent-start",
+        session_id: "k",
+        instance_id: "i",
+        sequence,
+        pid: pi.pid,
+        cwd: "/w",
+        status: "running",
+        detail: `event ${sequence}`,
+        tool: "",
+      });
     let reads = 0;
     const torn: string[] = [];
     let reading = true;
@@ -61,9 +76,14 @@ describe("kill -9", () => {
     })();
     // Delays spread over a hook's whole life on this machine now (start-up, read, lock, write, exit), measured first.
     const calibration: number[] = [];
-    for (let sequence = 1; sequence <= 5; sequence++) calibration.push((await runHook(["fleet-event", "--agent", "pi"], payload(sequence), sandbox.env)).ms);
+    for (let sequence = 1; sequence <= 5; sequence++)
+      calibration.push((await runHook(["fleet-event", "--agent", "pi"], payload(sequence), sandbox.env)).ms);
     const lifetime = Math.max(...calibration);
-    const results = await pool(Array.from({ length: HOOK_KILLS }, (_, index) => index + 6), 4, (sequence) => hookKilledAfter(payload(sequence), Math.random() * lifetime * 1.1));
+    const results = await pool(
+      Array.from({ length: HOOK_KILLS }, (_, index) => index + 6),
+      4,
+      (sequence) => hookKilledAfter(payload(sequence), Math.random() * lifetime * 1.1),
+    );
     reading = false;
     await reader;
     const state = checkState(sandbox.stateDir);
@@ -105,7 +125,9 @@ describe("kill -9", () => {
     writeFileSync(path, texts[0] as string);
     const seen = new Set<string>();
     for (let round = 0; round < WRITER_KILLS; round++) {
-      const child = spawn(process.execPath, [join(ROOT, "test/adversarial/fixtures/config-writer.ts"), path, first, second], { stdio: ["ignore", "pipe", "inherit"] });
+      const child = spawn(process.execPath, [join(ROOT, "test/adversarial/fixtures/config-writer.ts"), path, first, second], {
+        stdio: ["ignore", "pipe", "inherit"],
+      });
       const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
       const line = await lines.next();
       expect(line.value, "the writer's first write").toBe("written");

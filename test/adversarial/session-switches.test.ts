@@ -18,7 +18,9 @@ const runs: HookRun[] = [];
 const live: Record<"claude" | "pi", number[]> = { claude: [], pi: [] };
 
 function liveSessionsOf(pid: number, instance?: string): number {
-  return listRecords(sessionsDirOf(sandbox.stateDir)).records.filter(({ record }) => record.pid === pid && (instance === undefined || record.instance_id === instance) && record.status !== "ended").length;
+  return listRecords(sessionsDirOf(sandbox.stateDir)).records.filter(
+    ({ record }) => record.pid === pid && (instance === undefined || record.instance_id === instance) && record.status !== "ended",
+  ).length;
 }
 
 beforeAll(async () => {
@@ -28,11 +30,36 @@ beforeAll(async () => {
   for (let round = 0; round < ROUNDS; round++) {
     const claude = await startFakeHarness("claude", sandbox);
     harnesses.push(claude);
-    runs.push(...(await claude.emitMany("session-start", "claude", Array.from({ length: SWITCHES }, (_, index) => ({ session_id: `r${round}-s${index}`, cwd: "/w" })))));
+    runs.push(
+      ...(await claude.emitMany(
+        "session-start",
+        "claude",
+        Array.from({ length: SWITCHES }, (_, index) => ({ session_id: `r${round}-s${index}`, cwd: "/w" })),
+      )),
+    );
     live.claude.push(liveSessionsOf(claude.pid));
     const instance = `instance-${round}`;
-    const payload = (index: number) => JSON.stringify({ schema_version: 1, event_id: "pi.session-start", session_id: `r${round}-s${index}`, instance_id: instance, sequence: 1, pid: pi.pid, cwd: "/w", status: "started", detail: "", tool: "" });
-    runs.push(...(await pi.emitMany("fleet-event", "pi", Array.from({ length: SWITCHES }, (_, index) => payload(index)), { shell: false })));
+    const payload = (index: number) =>
+      JSON.stringify({
+        schema_version: 1,
+        event_id: "pi.session-start",
+        session_id: `r${round}-s${index}`,
+        instance_id: instance,
+        sequence: 1,
+        pid: pi.pid,
+        cwd: "/w",
+        status: "started",
+        detail: "",
+        tool: "",
+      });
+    runs.push(
+      ...(await pi.emitMany(
+        "fleet-event",
+        "pi",
+        Array.from({ length: SWITCHES }, (_, index) => payload(index)),
+        { shell: false },
+      )),
+    );
     live.pi.push(liveSessionsOf(pi.pid, instance));
   }
   printFigures("racing session switches", {

@@ -19,7 +19,10 @@ afterEach(() => sandbox.cleanup());
 function heldOpen(input: string): Promise<{ code: number | null; exitedAlone: boolean; ms: number; stdout: string }> {
   return new Promise((resolve) => {
     const started = performance.now();
-    const child = spawn(process.execPath, [HOOK_BIN, "session-start", "--agent", "claude"], { env: sandbox.env, stdio: ["pipe", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [HOOK_BIN, "session-start", "--agent", "claude"], {
+      env: sandbox.env,
+      stdio: ["pipe", "pipe", "pipe"],
+    });
     let stdout = "";
     child.stdout.on("data", (chunk) => (stdout += chunk));
     child.stdin.on("error", () => undefined);
@@ -41,8 +44,19 @@ describe("stdin held open", () => {
   // Was a defect (the hook waited for end of input, and its watchdog's exit waited for the blocked read); the hook now
   // never blocks a thread on stdin (src/hook/read-stdin.ts).
   it("a whole event written, stdin never closed; and nothing written, stdin never closed: the hook exits 0 within its bound", async () => {
-    const cases = { "event written, never closed": await heldOpen(JSON.stringify({ session_id: "s", cwd: "/w" })), "nothing written, never closed": await heldOpen("") };
-    printFigures("stdin held open", Object.fromEntries(Object.entries(cases).map(([name, run]) => [name, run.exitedAlone ? `exit ${run.code} after ${Math.round(run.ms)} ms` : `still running after ${BOUND_MS} ms (killed)`])));
+    const cases = {
+      "event written, never closed": await heldOpen(JSON.stringify({ session_id: "s", cwd: "/w" })),
+      "nothing written, never closed": await heldOpen(""),
+    };
+    printFigures(
+      "stdin held open",
+      Object.fromEntries(
+        Object.entries(cases).map(([name, run]) => [
+          name,
+          run.exitedAlone ? `exit ${run.code} after ${Math.round(run.ms)} ms` : `still running after ${BOUND_MS} ms (killed)`,
+        ]),
+      ),
+    );
     for (const run of Object.values(cases)) expect(run).toMatchObject({ exitedAlone: true, code: 0, stdout: "" });
   });
 });

@@ -38,7 +38,13 @@ export function tree(dir: string, skip: readonly string[] = []): Map<string, str
       const child = join(path, name);
       if (skip.includes(child)) continue;
       const stats = lstatSync(child);
-      const kind = stats.isSymbolicLink() ? `link->${readlinkSync(child)}` : stats.isDirectory() ? "dir" : stats.isFile() ? `file:${stats.size}:${stats.mtimeMs}` : "other";
+      const kind = stats.isSymbolicLink()
+        ? `link->${readlinkSync(child)}`
+        : stats.isDirectory()
+          ? "dir"
+          : stats.isFile()
+            ? `file:${stats.size}:${stats.mtimeMs}`
+            : "other";
       entries.set(relative(dir, child), kind);
       if (stats.isDirectory()) walk(child);
     }
@@ -77,14 +83,16 @@ export function checkState(stateDir: string, now: number = Date.now()): StateChe
   for (const name of names.includes("sessions") ? readdirSync(sessions) : []) {
     if (!SESSION_ENTRY.test(name)) problems.push(`unexpected ${name} in the sessions dir`);
     const path = join(sessions, name);
-    if (name.endsWith(".spool")) for (const entry of readdirSync(path)) if (!SPOOL_ENTRY.test(entry)) problems.push(`unexpected ${entry} in ${name}`);
+    if (name.endsWith(".spool"))
+      for (const entry of readdirSync(path)) if (!SPOOL_ENTRY.test(entry)) problems.push(`unexpected ${entry} in ${name}`);
     if (!/^[0-9a-f]{64}\.json$/.test(name)) continue;
     const read = readRecord(path, now);
     if (read.kind === "record") records++;
     else if (read.kind === "tombstone") tombstones++;
     else problems.push(`${name}: ${read.kind === "invalid" ? `${read.reason} ${read.detail}` : read.kind}`);
   }
-  if (names.includes("sessions")) for (const invalid of listRecords(sessions, now).invalid) problems.push(`listing: ${invalid.digest} ${invalid.reason}`);
+  if (names.includes("sessions"))
+    for (const invalid of listRecords(sessions, now).invalid) problems.push(`listing: ${invalid.digest} ${invalid.reason}`);
   return { records, tombstones, problems: [...new Set(problems)] };
 }
 

@@ -24,13 +24,15 @@ const args = argv.slice(at);
 // osascript parses options with getopt: an argument after the script that starts with "-" (before the first one that
 // does not) is read as an option, not passed to the script.
 if (args[0]?.startsWith("-")) fail(`fake osascript: ${JSON.stringify(args[0])} would be read as an option`);
-for (const arg of args) if (arg.length >= 4 && script.includes(arg)) fail(`fake osascript: argument ${JSON.stringify(arg)} is interpolated into the script text`);
+for (const arg of args)
+  if (arg.length >= 4 && script.includes(arg)) fail(`fake osascript: argument ${JSON.stringify(arg)} is interpolated into the script text`);
 if (!/\bon run argv\b/.test(script)) fail("fake osascript: the backends' scripts take their ids through `on run argv`");
 const name = /^-- tongs-agents (\S+)/.exec(script)?.[1];
 
 const APP_NAMES = { terminal: "Terminal", iterm2: "iTerm2", systemEvents: "System Events" };
 function tell(app) {
-  if (state.automation?.[app] === "denied") fail(`${script.length - 8}:${script.length}: execution error: Not authorized to send Apple events to ${APP_NAMES[app]}. (-1743)`);
+  if (state.automation?.[app] === "denied")
+    fail(`${script.length - 8}:${script.length}: execution error: Not authorized to send Apple events to ${APP_NAMES[app]}. (-1743)`);
 }
 function activate(processName) {
   if (!state.activationBlocked) state.frontmost = processName;
@@ -102,7 +104,9 @@ switch (name) {
     if (!iterm.running) done("not-running");
     tell("iterm2");
     const current = (window) => window.tabs[window.currentTab]?.sessions[window.tabs[window.currentTab].currentSession]?.id ?? "";
-    const home = iterm.windows.find((window) => window.tabs.some((tab) => tab.sessions.some((session) => session.id.toUpperCase() === args[0].toUpperCase())));
+    const home = iterm.windows.find((window) =>
+      window.tabs.some((tab) => tab.sessions.some((session) => session.id.toUpperCase() === args[0].toUpperCase())),
+    );
     const isSelected = home ? current(home).toUpperCase() === args[0].toUpperCase() : false;
     done([String(isSelected), iterm.windows[0] ? current(iterm.windows[0]) : "", String(state.frontmost === "iTerm2")].join(TAB));
     break;
@@ -111,7 +115,10 @@ switch (name) {
     tell("systemEvents");
     const pid = Number(args[0]);
     const process_ = state.processes.find((candidate) => candidate.pid === pid);
-    if (!process_) fail(`${script.length - 8}:${script.length}: execution error: System Events got an error: Can’t get process 1 whose unix id = ${pid}. Invalid index. (-1719)`);
+    if (!process_)
+      fail(
+        `${script.length - 8}:${script.length}: execution error: System Events got an error: Can’t get process 1 whose unix id = ${pid}. Invalid index. (-1719)`,
+      );
     activate(process_.name);
     done("ok");
     break;

@@ -17,12 +17,20 @@ for (let at = 0; at < argv.length; at += 2) {
   if (!key.startsWith("-")) fail(`fake terminal-notifier: ${JSON.stringify(key)} is not an option`);
   const value = argv[at + 1];
   if (value === undefined) fail(`fake terminal-notifier: ${key} has no value`);
-  if (/^[({<"]/.test(value)) fail(`fake terminal-notifier: the value of ${key} would be parsed as a property list: ${JSON.stringify(value)}`);
+  if (/^[({<"]/.test(value))
+    fail(`fake terminal-notifier: the value of ${key} would be parsed as a property list: ${JSON.stringify(value)}`);
   options[key.slice(1)] = value.startsWith("\\") ? value.slice(1) : value;
 }
 let message = options.message;
 if (message === undefined && !process.stdin.isTTY) message = readFileSync(0, "utf8");
 if (message === undefined) fail("Usage: terminal-notifier -[message|list|remove] [VALUE|ID|ID] [options]");
 state.notifications ??= [];
-state.notifications.push({ title: options.title ?? "Terminal", subtitle: options.subtitle, message, group: options.group, sound: options.sound, execute: options.execute });
+state.notifications.push({
+  title: options.title ?? "Terminal",
+  subtitle: options.subtitle,
+  message,
+  group: options.group,
+  sound: options.sound,
+  execute: options.execute,
+});
 saveState("terminal-notifier", state);

@@ -49,7 +49,9 @@ if (!instance || !instance.alive) {
   if (!globals.noAutoStart) {
     state.autoStarted = (state.autoStarted ?? 0) + 1;
     saveState("wezterm", state);
-    process.stderr.write(`${stamp()}  WARN   wezterm_client::client > While connecting to Socket("${socket}"): connecting to ${socket}: ${why}.  Will try spawning the server.\n`);
+    process.stderr.write(
+      `${stamp()}  WARN   wezterm_client::client > While connecting to Socket("${socket}"): connecting to ${socket}: ${why}.  Will try spawning the server.\n`,
+    );
     logError(`(after spawning server) failed to connect to Socket("${socket}"): connecting to ${socket}: ${why}`);
   }
   logError(`failed to connect to Socket("${socket}"): connecting to ${socket}: ${why}`);
@@ -105,13 +107,24 @@ switch (sub) {
       workspace: client.workspace ?? "default",
       focused_pane_id: client.focusedPane ?? null,
     }));
-    rows.push({ username: "user", hostname: "host", pid: process.pid, connection_elapsed: duration(0.001), idle_time: duration(0.001), workspace: "", focused_pane_id: null });
+    rows.push({
+      username: "user",
+      hostname: "host",
+      pid: process.pid,
+      connection_elapsed: duration(0.001),
+      idle_time: duration(0.001),
+      workspace: "",
+      focused_pane_id: null,
+    });
     print(JSON.stringify(rows, null, 2));
     break;
   }
   case "activate-pane": {
     const raw = option("--pane-id") ?? process.env.WEZTERM_PANE;
-    if (raw === undefined) logError("--pane-id was not specified and $WEZTERM_PANE is not set in the environment, and I couldn't determine which pane was currently focused");
+    if (raw === undefined)
+      logError(
+        "--pane-id was not specified and $WEZTERM_PANE is not set in the environment, and I couldn't determine which pane was currently focused",
+      );
     if (!/^\d+$/.test(raw)) clapError(`invalid value '${raw}' for '--pane-id <PANE_ID>': invalid digit found in string`);
     const paneId = Number(raw);
     const found = locate(paneId);

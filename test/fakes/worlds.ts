@@ -46,14 +46,29 @@ const pane = (id: number): WeztermPane => ({ id, title: `pane ${id}`, cwd: "file
  */
 export function weztermWorld(socket: string, { windows = 2, crossWindowBug = false } = {}): WeztermState {
   const all: WeztermWindow[] = [
-    { id: 0, workspace: "default", activeTab: 0, tabs: [{ id: 0, activePane: 0, panes: [pane(0)] }, { id: 1, activePane: 0, panes: [pane(1), pane(2)] }] },
+    {
+      id: 0,
+      workspace: "default",
+      activeTab: 0,
+      tabs: [
+        { id: 0, activePane: 0, panes: [pane(0)] },
+        { id: 1, activePane: 0, panes: [pane(1), pane(2)] },
+      ],
+    },
     { id: 1, workspace: "default", activeTab: 0, tabs: [{ id: 2, activePane: 0, panes: [pane(3)] }] },
   ];
   return {
     version: WEZTERM_VERSION,
     defaultSocket: socket,
     autoStarted: 0,
-    instances: { [socket]: { alive: true, crossWindowBug, windows: all.slice(0, windows), clients: [{ pid: GUI_PID, workspace: "default", focusedPane: 0, idleSecs: 2 }] } },
+    instances: {
+      [socket]: {
+        alive: true,
+        crossWindowBug,
+        windows: all.slice(0, windows),
+        clients: [{ pid: GUI_PID, workspace: "default", focusedPane: 0, idleSecs: 2 }],
+      },
+    },
   };
 }
 
@@ -113,8 +128,20 @@ export function osascriptWorld(): OsascriptState {
     terminal: {
       running: true,
       windows: [
-        { id: 1001, tabs: [{ tty: "/dev/ttys001", selected: true }, { tty: "/dev/ttys0041", selected: false }] },
-        { id: 1002, tabs: [{ tty: "/dev/ttys007", selected: true }, { tty: "/dev/ttys004", selected: false }] },
+        {
+          id: 1001,
+          tabs: [
+            { tty: "/dev/ttys001", selected: true },
+            { tty: "/dev/ttys0041", selected: false },
+          ],
+        },
+        {
+          id: 1002,
+          tabs: [
+            { tty: "/dev/ttys007", selected: true },
+            { tty: "/dev/ttys004", selected: false },
+          ],
+        },
       ],
     },
     iterm2: {
@@ -126,7 +153,13 @@ export function osascriptWorld(): OsascriptState {
           currentTab: 0,
           tabs: [
             { currentSession: 0, sessions: [{ id: ITERM_IDS.b, tty: "/dev/ttys011" }] },
-            { currentSession: 0, sessions: [{ id: ITERM_IDS.c, tty: "/dev/ttys012" }, { id: ITERM_IDS.d, tty: "/dev/ttys013" }] },
+            {
+              currentSession: 0,
+              sessions: [
+                { id: ITERM_IDS.c, tty: "/dev/ttys012" },
+                { id: ITERM_IDS.d, tty: "/dev/ttys013" },
+              ],
+            },
           ],
         },
       ],

@@ -19,7 +19,12 @@ switch (command) {
     const pidAt = rest.indexOf("--pid");
     const pid = pidAt < 0 ? undefined : Number(rest[pidAt + 1]);
     const pattern = args[0] === undefined ? undefined : new RegExp(args[0]);
-    const matches = state.windows.filter((window) => (pid === undefined || window.pid === pid) && (!pattern || pattern.test(window.name)) && (!flags.includes("--onlyvisible") || !window.minimized));
+    const matches = state.windows.filter(
+      (window) =>
+        (pid === undefined || window.pid === pid) &&
+        (!pattern || pattern.test(window.name)) &&
+        (!flags.includes("--onlyvisible") || !window.minimized),
+    );
     // xdotool prints nothing and exits 1 when nothing matches.
     if (matches.length === 0) process.exit(1);
     print(matches.map((window) => String(window.id)).join("\n"));
@@ -27,7 +32,10 @@ switch (command) {
   }
   case "windowactivate": {
     const id = Number(args[0]);
-    if (!state.wm) fail(`Your windowmanager claims not to support _NET_ACTIVE_WINDOW, so the attempt to activate the window was aborted.\nxdo_activate_window on window:${id} reported an error`);
+    if (!state.wm)
+      fail(
+        `Your windowmanager claims not to support _NET_ACTIVE_WINDOW, so the attempt to activate the window was aborted.\nxdo_activate_window on window:${id} reported an error`,
+      );
     const window = state.windows.find((candidate) => candidate.id === id);
     if (!window) fail("X Error of failed request:  BadWindow (invalid Window parameter)");
     if (!state.refuseActivation) {
@@ -38,7 +46,10 @@ switch (command) {
     break;
   }
   case "getactivewindow":
-    if (!state.wm) fail("Your windowmanager claims not to support _NET_ACTIVE_WINDOW, so the attempt to query the active window aborted.\nxdo_get_active_window reported an error");
+    if (!state.wm)
+      fail(
+        "Your windowmanager claims not to support _NET_ACTIVE_WINDOW, so the attempt to query the active window aborted.\nxdo_get_active_window reported an error",
+      );
     print(String(state.active));
     break;
   default:

@@ -46,7 +46,12 @@ afterEach(async () => {
 });
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-async function until<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, timeoutMs = 90_000, explain: () => string = () => ""): Promise<T> {
+async function until<T>(
+  what: string,
+  probe: () => Promise<T | undefined> | T | undefined,
+  timeoutMs = 90_000,
+  explain: () => string = () => "",
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
@@ -56,52 +61,86 @@ async function until<T>(what: string, probe: () => Promise<T | undefined> | T | 
   }
 }
 
-describe(`Claude Code ${HARNESS_PACKAGES.claude.version}: a tool finishing does not hide a permission pending for another (live)`, { timeout: 240_000 }, () => {
-  it("stays waiting for the Read's permission while the command finishes, keeps the detail past the notification, then runs on", async () => {
-    const world = liveWorld(sandbox, ROOT, [harnessBinDir("claude")], { ANTHROPIC_BASE_URL: model.url, ANTHROPIC_AUTH_TOKEN: "not-a-key" });
-    expect((await runInstaller(world, { harnesses: installersFor(["claude"]), mode: "install", dryRun: false, trustCodexHooks: false })).ok).toBe(true);
-    const config = world.env.CLAUDE_CONFIG_DIR as string;
-    const project = join(sandbox.root, "project");
-    mkdirSync(project);
-    // As a user who finished onboarding, with real permission dialogs (the interactive default is "auto").
-    writeFileSync(join(config, ".claude.json"), JSON.stringify({ hasCompletedOnboarding: true, hasSeenAutoDefaultNudge: true, projects: { [project]: { hasTrustDialogAccepted: true } } }));
-    const settingsPath = join(config, "settings.json");
-    const settings = JSON.parse(execFileSync("cat", [settingsPath], { encoding: "utf8" })) as Record<string, unknown>;
-    writeFileSync(settingsPath, JSON.stringify({ ...settings, permissions: { defaultMode: "default" } }));
+describe(
+  `Claude Code ${HARNESS_PACKAGES.claude.version}: a tool finishing does not hide a permission pending for another (live)`,
+  { timeout: 240_000 },
+  () => {
+    it("stays waiting for the Read's permission while the command finishes, keeps the detail past the notification, then runs on", async () => {
+      const world = liveWorld(sandbox, ROOT, [harnessBinDir("claude")], {
+        ANTHROPIC_BASE_URL: model.url,
+        ANTHROPIC_AUTH_TOKEN: "not-a-key",
+      });
+      expect(
+        (await runInstaller(world, { harnesses: installersFor(["claude"]), mode: "install", dryRun: false, trustCodexHooks: false })).ok,
+      ).toBe(true);
+      const config = world.env.CLAUDE_CONFIG_DIR as string;
+      const project = join(sandbox.root, "project");
+      mkdirSync(project);
+      // As a user who finished onboarding, with real permission dialogs (the interactive default is "auto").
+      writeFileSync(
+        join(config, ".claude.json"),
+        JSON.stringify({
+          hasCompletedOnboarding: true,
+          hasSeenAutoDefaultNudge: true,
+          projects: { [project]: { hasTrustDialogAccepted: true } },
+        }),
+      );
+      const settingsPath = join(config, "settings.json");
+      const settings = JSON.parse(execFileSync("cat", [settingsPath], { encoding: "utf8" })) as Record<string, unknown>;
+      writeFileSync(settingsPath, JSON.stringify({ ...settings, permissions: { defaultMode: "default" } }));
 
-    const tmux = (...args: string[]) => execFileSync("tmux", ["-S", socket, ...args], { encoding: "utf8" });
-    const screen = () => tmux("capture-pane", "-p", "-J", "-t", "live");
-    const env = Object.entries(world.env).map(([key, value]) => `${key}=${value}`);
-    tmux("new-session", "-d", "-s", "live", "-x", "140", "-y", "45", "-c", project, "env", "-i", ...env, "claude");
-    await until("Claude's input prompt", () => (screen().includes("? for shortcuts") ? true : undefined), 90_000, screen);
-    tmux("send-keys", "-t", "live", "-l", "PARALLELSLOW: wait and read outside");
-    await until("the prompt typed", () => (screen().includes("PARALLELSLOW") ? true : undefined), 30_000, screen);
-    tmux("send-keys", "-t", "live", "Enter");
+      const tmux = (...args: string[]) => execFileSync("tmux", ["-S", socket, ...args], { encoding: "utf8" });
+      const screen = () => tmux("capture-pane", "-p", "-J", "-t", "live");
+      const env = Object.entries(world.env).map(([key, value]) => `${key}=${value}`);
+      tmux("new-session", "-d", "-s", "live", "-x", "140", "-y", "45", "-c", project, "env", "-i", ...env, "claude");
+      await until("Claude's input prompt", () => (screen().includes("? for shortcuts") ? true : undefined), 90_000, screen);
+      tmux("send-keys", "-t", "live", "-l", "PARALLELSLOW: wait and read outside");
+      await until("the prompt typed", () => (screen().includes("PARALLELSLOW") ? true : undefined), 30_000, screen);
+      tmux("send-keys", "-t", "live", "Enter");
 
-    const shown = async () => {
-      const run = await runCliProcess(["list", "--json"], world.env);
-      return (JSON.parse(run.stdout) as { sessions: (Shown & { identity: string })[] }).sessions.find((session) => session.identity === "process");
-    };
-    const explained = async (session: string) => JSON.parse((await runCliProcess(["explain", session, "--json"], world.env)).stdout) as Explained;
-    await until("the permission dialog", () => (screen().includes("Do you want") ? true : undefined), 60_000, screen);
-    const asked = await until("the session waiting", async () => ((await shown())?.status === "waiting" ? await shown() : undefined));
-    expect(asked).toMatchObject({ status: "waiting", detail: "permission: Read", tool: "Read" });
-    // The command (sleep 4) finishes while the dialog is still open: PostToolUse(Bash) arrives, the wait stays.
-    const bashDone = await until("PostToolUse of the command", async () => {
-      const entries = (await explained(asked.session_id)).entries;
-      return entries.some((entry) => entry.event === "claude.tool-done" && entry.change.includes("permission wait for Read still open")) ? entries : undefined;
-    }, 30_000);
-    expect(bashDone.at(-1)).toMatchObject({ source: "hook", event: "claude.tool-done", status: "waiting" });
-    expect(await shown()).toMatchObject({ status: "waiting", detail: "permission: Read", tool: "Read" });
-    expect(screen()).toContain("Do you want");
-    // About 6 s after the dialog opened, the notification that names no tool: the detail stays.
-    await until("the permission_prompt notification", async () => ((await explained(asked.session_id)).entries.some((entry) => entry.event === "claude.notification") ? true : undefined), 30_000);
-    expect(await shown()).toMatchObject({ status: "waiting", detail: "permission: Read", tool: "Read" });
+      const shown = async () => {
+        const run = await runCliProcess(["list", "--json"], world.env);
+        return (JSON.parse(run.stdout) as { sessions: (Shown & { identity: string })[] }).sessions.find(
+          (session) => session.identity === "process",
+        );
+      };
+      const explained = async (session: string) =>
+        JSON.parse((await runCliProcess(["explain", session, "--json"], world.env)).stdout) as Explained;
+      await until("the permission dialog", () => (screen().includes("Do you want") ? true : undefined), 60_000, screen);
+      const asked = await until("the session waiting", async () => ((await shown())?.status === "waiting" ? await shown() : undefined));
+      expect(asked).toMatchObject({ status: "waiting", detail: "permission: Read", tool: "Read" });
+      // The command (sleep 4) finishes while the dialog is still open: PostToolUse(Bash) arrives, the wait stays.
+      const bashDone = await until(
+        "PostToolUse of the command",
+        async () => {
+          const entries = (await explained(asked.session_id)).entries;
+          return entries.some((entry) => entry.event === "claude.tool-done" && entry.change.includes("permission wait for Read still open"))
+            ? entries
+            : undefined;
+        },
+        30_000,
+      );
+      expect(bashDone.at(-1)).toMatchObject({ source: "hook", event: "claude.tool-done", status: "waiting" });
+      expect(await shown()).toMatchObject({ status: "waiting", detail: "permission: Read", tool: "Read" });
+      expect(screen()).toContain("Do you want");
+      // About 6 s after the dialog opened, the notification that names no tool: the detail stays.
+      await until(
+        "the permission_prompt notification",
+        async () => ((await explained(asked.session_id)).entries.some((entry) => entry.event === "claude.notification") ? true : undefined),
+        30_000,
+      );
+      expect(await shown()).toMatchObject({ status: "waiting", detail: "permission: Read", tool: "Read" });
 
-    tmux("send-keys", "-t", "live", "1");
-    const finished = await until("the end of the turn", async () => ((await shown())?.status === "idle" ? await shown() : undefined), 60_000, screen);
-    expect(finished).toMatchObject({ status: "idle", detail: "The tools ran; all done." });
-    const events = (await explained(asked.session_id)).entries.map((entry) => `${entry.event} ${entry.status}`);
-    expect(events.slice(-3)).toEqual(["claude.notification waiting", "claude.tool-done running", "claude.stop idle"]);
-  });
-});
+      tmux("send-keys", "-t", "live", "1");
+      const finished = await until(
+        "the end of the turn",
+        async () => ((await shown())?.status === "idle" ? await shown() : undefined),
+        60_000,
+        screen,
+      );
+      expect(finished).toMatchObject({ status: "idle", detail: "The tools ran; all done." });
+      const events = (await explained(asked.session_id)).entries.map((entry) => `${entry.event} ${entry.status}`);
+      expect(events.slice(-3)).toEqual(["claude.notification waiting", "claude.tool-done running", "claude.stop idle"]);
+    });
+  },
+);

@@ -29,8 +29,10 @@ afterEach(async () => {
   sandbox.cleanup();
 });
 
-const worldFor = (packageRoot: string) => liveWorld(sandbox, packageRoot, [harnessBinDir("claude")], { ANTHROPIC_BASE_URL: provider.url, ANTHROPIC_AUTH_TOKEN: "not-a-key" });
-const run = (world: InstallContext, mode: "install" | "uninstall") => runInstaller(world, { harnesses: installersFor(["claude"]), mode, dryRun: false, trustCodexHooks: false });
+const worldFor = (packageRoot: string) =>
+  liveWorld(sandbox, packageRoot, [harnessBinDir("claude")], { ANTHROPIC_BASE_URL: provider.url, ANTHROPIC_AUTH_TOKEN: "not-a-key" });
+const run = (world: InstallContext, mode: "install" | "uninstall") =>
+  runInstaller(world, { harnesses: installersFor(["claude"]), mode, dryRun: false, trustCodexHooks: false });
 const server = () => JSON.parse(readFileSync(claudeJson, "utf8")).mcpServers?.["tongs-agents"];
 
 describe(`Claude Code ${HARNESS_PACKAGES.claude.version} (live)`, { timeout: 180_000 }, () => {
@@ -39,10 +41,19 @@ describe(`Claude Code ${HARNESS_PACKAGES.claude.version} (live)`, { timeout: 180
     const report = await run(world, "install");
     expect(report.ok).toBe(true);
     const ran = report.harnesses[0]?.steps.filter((step) => step.kind === "run");
-    expect(ran?.map((step) => [step.command?.slice(1), step.status])).toEqual([[["mcp", "add", "--scope", "user", "tongs-agents", "--", process.execPath, join(ROOT, "bin", "tongs-agents.js"), "mcp"], "done"]]);
+    expect(ran?.map((step) => [step.command?.slice(1), step.status])).toEqual([
+      [["mcp", "add", "--scope", "user", "tongs-agents", "--", process.execPath, join(ROOT, "bin", "tongs-agents.js"), "mcp"], "done"],
+    ]);
     expect(server()).toEqual({ type: "stdio", command: process.execPath, args: [join(ROOT, "bin", "tongs-agents.js"), "mcp"], env: {} });
     // Claude Code starts the registered server and talks MCP to it.
-    const listed = await execa("claude", ["mcp", "list"], { env: world.env, extendEnv: false, cwd: sandbox.root, input: "", timeout: 90_000, reject: false });
+    const listed = await execa("claude", ["mcp", "list"], {
+      env: world.env,
+      extendEnv: false,
+      cwd: sandbox.root,
+      input: "",
+      timeout: 90_000,
+      reject: false,
+    });
     expect(listed.stdout).toMatch(/tongs-agents: .*tongs-agents\.js mcp - ✔ Connected/);
     const before = readFileSync(claudeJson);
     expect((await run(world, "install")).harnesses[0]?.steps).toEqual([]);
@@ -53,7 +64,14 @@ describe(`Claude Code ${HARNESS_PACKAGES.claude.version} (live)`, { timeout: 180
 
     const work = join(sandbox.root, "work");
     mkdirSync(work);
-    const session = await execa("claude", ["-p", "say hello"], { env: world.env, extendEnv: false, cwd: work, input: "", timeout: 90_000, reject: false });
+    const session = await execa("claude", ["-p", "say hello"], {
+      env: world.env,
+      extendEnv: false,
+      cwd: work,
+      input: "",
+      timeout: 90_000,
+      reject: false,
+    });
     expect(session.exitCode, session.stderr).toBe(0);
     expect(provider.requests).toContainEqual(expect.objectContaining({ method: "POST", path: "/v1/messages?beta=true", decision: "text" }));
     const sessions = (await listAll(world.env)).filter((record) => record.harness === "claude");

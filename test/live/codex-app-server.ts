@@ -27,7 +27,10 @@ export async function codexHooksList(env: NodeJS.ProcessEnv, cwd: string): Promi
   const request = (method: string, params: unknown) =>
     new Promise<{ result?: unknown; error?: unknown }>((resolve, reject) => {
       const id = ++nextId;
-      const timer = setTimeout(() => reject(new Error(`codex app-server: no answer to ${method} in 30 s; stderr: ${stderr.slice(-500)}`)), 30_000);
+      const timer = setTimeout(
+        () => reject(new Error(`codex app-server: no answer to ${method} in 30 s; stderr: ${stderr.slice(-500)}`)),
+        30_000,
+      );
       waiting.set(id, (message) => {
         clearTimeout(timer);
         resolve(message);

@@ -39,15 +39,27 @@ afterEach(async () => {
   sandbox.cleanup();
 });
 
-const install = (trustCodexHooks: boolean) => runInstaller(world, { harnesses: installersFor(["codex"]), mode: "install", dryRun: false, trustCodexHooks });
+const install = (trustCodexHooks: boolean) =>
+  runInstaller(world, { harnesses: installersFor(["codex"]), mode: "install", dryRun: false, trustCodexHooks });
 const ours = async () => (await codexHooksList(world.env, project)).filter((hook) => hook.command?.includes("tongs-agents-hook"));
-const codexExec = () => execa("codex", ["exec", "--skip-git-repo-check", "say hello"], { env: world.env, extendEnv: false, cwd: project, input: "", timeout: 90_000, reject: false });
+const codexExec = () =>
+  execa("codex", ["exec", "--skip-git-repo-check", "say hello"], {
+    env: world.env,
+    extendEnv: false,
+    cwd: project,
+    input: "",
+    timeout: 90_000,
+    reject: false,
+  });
 
 describe(`Codex ${HARNESS_PACKAGES.codex.version} (live)`, { timeout: 180_000 }, () => {
   it("--trust-codex-hooks writes the keys and hashes Codex computes: hooks/list reports every hook of ours trusted", async () => {
     // A hook of the user's comes first in Stop: ours is group 1 there, and the key must say so.
     const hooksJson = join(sandbox.env.CODEX_HOME as string, "hooks.json");
-    writeFileSync(hooksJson, `${JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: "command", command: "true", timeout: 2 }] }] } }, null, 2)}\n`);
+    writeFileSync(
+      hooksJson,
+      `${JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: "command", command: "true", timeout: 2 }] }] } }, null, 2)}\n`,
+    );
     const report = await install(true);
     expect(report.ok).toBe(true);
     const listed = await ours();
@@ -56,11 +68,24 @@ describe(`Codex ${HARNESS_PACKAGES.codex.version} (live)`, { timeout: 180_000 },
     // Codex lists hooks in its own event order: compare by key.
     const byKey = (rows: [string, ...unknown[]][]) => rows.sort((a, b) => a[0].localeCompare(b[0]));
     expect(byKey(listed.map((hook) => [hook.key, hook.trustStatus, hook.currentHash, hook.timeoutSec]))).toEqual(
-      byKey(CODEX_HOOKS.map((spec) => [codexTrustKey(hooksJson, spec.event, group(spec.event), 0), "trusted", codexTrustHash({ event: spec.event, command: data[spec.event][group(spec.event)].hooks[0].command, timeout: spec.timeout }), spec.timeout])),
+      byKey(
+        CODEX_HOOKS.map((spec) => [
+          codexTrustKey(hooksJson, spec.event, group(spec.event), 0),
+          "trusted",
+          codexTrustHash({ event: spec.event, command: data[spec.event][group(spec.event)].hooks[0].command, timeout: spec.timeout }),
+          spec.timeout,
+        ]),
+      ),
     );
     expect((await codexHooksList(world.env, project)).find((hook) => hook.command === "true")?.trustStatus).toBe("untrusted");
     expect(readFileSync(config, "utf8").startsWith(userConfig)).toBe(true);
-    const servers = await execa("codex", ["mcp", "list", "--json"], { env: world.env, extendEnv: false, cwd: project, input: "", reject: false });
+    const servers = await execa("codex", ["mcp", "list", "--json"], {
+      env: world.env,
+      extendEnv: false,
+      cwd: project,
+      input: "",
+      reject: false,
+    });
     expect(servers.exitCode, servers.stderr).toBe(0);
     expect(JSON.parse(servers.stdout)).toContainEqual(expect.objectContaining({ name: "tongs-agents", enabled: true }));
   });
@@ -100,7 +125,12 @@ describe(`Codex ${HARNESS_PACKAGES.codex.version} (live)`, { timeout: 180_000 },
 
   it("uninstall removes the hooks and their trust records, leaving config.toml as it was", async () => {
     await install(true);
-    const removal = await runInstaller(world, { harnesses: installersFor(["codex"]), mode: "uninstall", dryRun: false, trustCodexHooks: false });
+    const removal = await runInstaller(world, {
+      harnesses: installersFor(["codex"]),
+      mode: "uninstall",
+      dryRun: false,
+      trustCodexHooks: false,
+    });
     expect(removal.ok).toBe(true);
     expect(await ours()).toEqual([]);
     expect(readFileSync(config, "utf8")).toBe(userConfig);

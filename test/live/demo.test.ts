@@ -19,13 +19,26 @@ describe("demo, live", () => {
   it("without a terminal: prints the list and the picker's first screen, and cleans up", async () => {
     const run = await runCliProcess(["demo"], sandbox.env);
     expect(run.code).toBe(0);
-    for (const text of ["waiting", "permission: Bash", "turn failed (API error)", "all 42 tests", "src/webapp@feature/login", "1>● waiting"]) expect(run.stdout).toContain(text);
+    for (const text of [
+      "waiting",
+      "permission: Bash",
+      "turn failed (API error)",
+      "all 42 tests",
+      "src/webapp@feature/login",
+      "1>● waiting",
+    ])
+      expect(run.stdout).toContain(text);
     const root = /\/tmp\/tongs-demo-\w+/.exec(run.stdout)?.[0];
     expect(root && existsSync(root)).toBe(false);
   });
 
   it("in a terminal: attaches, opens the picker, and leaves no server or files behind", async () => {
-    const demo = pty.spawn(process.execPath, [CLI_BIN, "demo"], { cols: 140, rows: 40, cwd: ROOT, env: { ...sandbox.env, TERM: "xterm-256color" } as Record<string, string> });
+    const demo = pty.spawn(process.execPath, [CLI_BIN, "demo"], {
+      cols: 140,
+      rows: 40,
+      cwd: ROOT,
+      env: { ...sandbox.env, TERM: "xterm-256color" } as Record<string, string>,
+    });
     let output = "";
     demo.onData((data) => (output += data));
     const exited = new Promise<number>((resolve) => demo.onExit(({ exitCode }) => resolve(exitCode)));
@@ -54,7 +67,13 @@ describe("the demo's world", () => {
   // A busy agent runs a hook every few milliseconds: stopping the demo must leave none running that could write the
   // state dir again after it was removed (it did, in one of two interactive runs: a dying agent's hook recreated it).
   it("stop() leaves no file behind, even while agents are running hooks", async () => {
-    const busy: DemoAgent = { harness: "codex", repo: "busy", branch: "main", repeatMs: 5, steps: [{ after: 10, alias: "session-start", say: "busy" }] };
+    const busy: DemoAgent = {
+      harness: "codex",
+      repo: "busy",
+      branch: "main",
+      repeatMs: 5,
+      steps: [{ after: 10, alias: "session-start", say: "busy" }],
+    };
     for (let run = 0; run < 4; run++) {
       const world = startDemo({ node: process.execPath, hook: HOOK_BIN, configLines: [], agents: [busy, busy, busy] });
       await waitFor(() => existsSync(join(world.stateDir, "sessions")), "the first hook to write");
@@ -70,7 +89,15 @@ describe("the demo's simulated agent, live in tmux", () => {
   it("answers its permission prompt like a real agent: 1 or 2 moves it from waiting to running, then it finishes", async () => {
     const [asking] = DEMO_AGENTS;
     if (!asking?.answers) throw new Error("the first demo agent asks for a permission");
-    const world = startDemo({ node: process.execPath, hook: HOOK_BIN, configLines: [], agents: [{ ...asking, repo: "yes" }, { ...asking, repo: "no" }] });
+    const world = startDemo({
+      node: process.execPath,
+      hook: HOOK_BIN,
+      configLines: [],
+      agents: [
+        { ...asking, repo: "yes" },
+        { ...asking, repo: "no" },
+      ],
+    });
     const status = async (repo: string) => {
       const listed = await runCliProcess(["list", "--json", "--all"], world.env);
       const sessions = JSON.parse(listed.stdout).sessions as { cwd: string; status: string; detail: string }[];
@@ -86,7 +113,8 @@ describe("the demo's simulated agent, live in tmux", () => {
       await until(async () => (await status("yes"))?.status === "running", "yes to run the allowed command");
       expect((await status("yes"))?.detail).toBe("Bash finished");
       await until(async () => (await status("no"))?.status === "running", "no to go on another way");
-      for (const repo of ["yes", "no"]) await until(async () => (await status(repo))?.status === "idle", `${repo} to finish its turn`, 20_000);
+      for (const repo of ["yes", "no"])
+        await until(async () => (await status(repo))?.status === "idle", `${repo} to finish its turn`, 20_000);
       expect((await status("no"))?.detail).toContain("did not run the tests");
       expect(world.tmux("capture-pane", "-p", "-t", "demo:yes").stdout).toContain("12 passed");
     } finally {
@@ -96,7 +124,7 @@ describe("the demo's simulated agent, live in tmux", () => {
 });
 
 async function until(condition: () => Promise<boolean>, what: string, timeoutMs = 15_000): Promise<void> {
-  for (const started = Date.now(); !(await condition()); ) {
+  for (const started = Date.now(); !(await condition());) {
     if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }

@@ -10,7 +10,10 @@ interface HarnessPackage {
   readonly bin: string;
 }
 
-export const HARNESS_PACKAGES = JSON.parse(readFileSync(new URL("./harnesses.json", import.meta.url), "utf8")) as Record<"claude" | "codex" | "pi", HarnessPackage>;
+export const HARNESS_PACKAGES = JSON.parse(readFileSync(new URL("./harnesses.json", import.meta.url), "utf8")) as Record<
+  "claude" | "codex" | "pi",
+  HarnessPackage
+>;
 
 /** The directory holding the harness's bin link (put it on PATH), checked to be the pinned version. */
 export function harnessBinDir(id: keyof typeof HARNESS_PACKAGES): string {

@@ -64,9 +64,22 @@ for (const windowManager of [false, true]) {
       const other = await startKitty();
       const e = await other.launchAgent(agents, "os-window");
 
-      for (const [label, target, owner] of [["a", a, kitty], ["c", c, kitty], ["e", e, other], ["b", b, kitty], ["d", d, kitty], ["a2", a, kitty]] as const) {
+      for (const [label, target, owner] of [
+        ["a", a, kitty],
+        ["c", c, kitty],
+        ["e", e, other],
+        ["b", b, kitty],
+        ["d", d, kitty],
+        ["a2", a, kitty],
+      ] as const) {
         const { code, result } = await focus(target.sessionId);
-        expect(result, label).toMatchObject({ state: "complete", backend: "kitty", located: true, selection: { succeeded: true }, activation: { succeeded: true } });
+        expect(result, label).toMatchObject({
+          state: "complete",
+          backend: "kitty",
+          located: true,
+          selection: { succeeded: true },
+          activation: { succeeded: true },
+        });
         expect(code).toBe(0);
         await expectKeystrokesReach(target, owner, label);
       }
@@ -86,7 +99,11 @@ for (const windowManager of [false, true]) {
       expect(x.focusedWindow()).not.toBe(await kitty.xidOf(clientWindow));
 
       const { code, result } = await focus(agent.sessionId);
-      expect(result).toMatchObject({ state: "complete", backend: "tmux", activation: { succeeded: true, detail: expect.stringContaining(`focused kitty window ${clientWindow}`) } });
+      expect(result).toMatchObject({
+        state: "complete",
+        backend: "tmux",
+        activation: { succeeded: true, detail: expect.stringContaining(`focused kitty window ${clientWindow}`) },
+      });
       expect(code).toBe(0);
       expect(tmux.clients()[0]?.pane).toBe(agent.pane);
       const typed = await typedInto(x, kitties, "tmux");
@@ -101,7 +118,11 @@ for (const windowManager of [false, true]) {
       const overlay = await kitty.launch(["sleep", "100000"], "overlay", target.windowId);
       await kitty.launchAgent(agents, "os-window");
       const { code, result } = await focus(target.sessionId);
-      expect(result).toMatchObject({ state: "partial", selection: { succeeded: false }, activation: { succeeded: true, detail: expect.stringContaining(`it shows kitty window ${overlay}, not ${target.windowId}`) } });
+      expect(result).toMatchObject({
+        state: "partial",
+        selection: { succeeded: false },
+        activation: { succeeded: true, detail: expect.stringContaining(`it shows kitty window ${overlay}, not ${target.windowId}`) },
+      });
       expect(code).toBe(5);
       const typed = await typedInto(x, kitties, "overlay");
       expect(typed.windows).toEqual([`0:${overlay}`]);
@@ -112,7 +133,10 @@ for (const windowManager of [false, true]) {
       const a = await kitty.launchAgent(agents, "os-window");
       const b = await kitty.launchAgent(agents, "os-window");
       const { result } = await focus(a.sessionId);
-      expect(result).toMatchObject({ state: "complete", target: expect.stringContaining(`(unix:${sandbox.root}/kitty-0/kitty-${kitty.pid})`) });
+      expect(result).toMatchObject({
+        state: "complete",
+        target: expect.stringContaining(`(unix:${sandbox.root}/kitty-0/kitty-${kitty.pid})`),
+      });
       await expectKeystrokesReach(a, kitty, "conf");
       expect(b.windowId).not.toBe(a.windowId);
     });
@@ -176,14 +200,21 @@ describe("kitty started before the window manager (kitty 0.26.5, Xvfb, openbox s
   it("focus-window leaves a minimized OS window minimized; xdotool windowactivate restores it", async () => {
     const { kitty, a, xid } = await minimizedTarget();
     const { result } = await focus(a.sessionId);
-    expect(result).toMatchObject({ state: "complete", activation: { detail: expect.stringContaining(`xdotool windowactivate 0x${xid.toString(16)}; it is the active window`) } });
+    expect(result).toMatchObject({
+      state: "complete",
+      activation: { detail: expect.stringContaining(`xdotool windowactivate 0x${xid.toString(16)}; it is the active window`) },
+    });
     await expectKeystrokesReach(a, kitty, "min");
   });
 
   it("without xdotool or wmctrl: selection only (partial, exit 5); keystrokes do not reach it", async () => {
     const { kitty, a, b } = await minimizedTarget();
     const { code, result } = await focus(a.sessionId, { PATH: sandbox.root });
-    expect(result).toMatchObject({ state: "partial", selection: { succeeded: true }, activation: { succeeded: false, detail: expect.stringContaining("neither xdotool nor wmctrl is installed") } });
+    expect(result).toMatchObject({
+      state: "partial",
+      selection: { succeeded: true },
+      activation: { succeeded: false, detail: expect.stringContaining("neither xdotool nor wmctrl is installed") },
+    });
     expect(code).toBe(5);
     const os = (await kitty.ls()).find((candidate) => candidate.tabs.some((tab) => tab.windows.some((window) => window.id === a.windowId)));
     expect(os?.is_focused).toBe(false);

@@ -51,7 +51,18 @@ export class KittyLab {
   async start(how: KittyStart = { remoteControl: "command-line" }): Promise<this> {
     const dir = join(this.sandbox.root, this.name);
     mkdirSync(dir, { recursive: true });
-    const common = ["-o", "enabled_layouts=splits,stack", "-o", "confirm_os_window_close=0", "-o", "font_size=9", "-o", "initial_window_width=600", "-o", "initial_window_height=400"];
+    const common = [
+      "-o",
+      "enabled_layouts=splits,stack",
+      "-o",
+      "confirm_os_window_close=0",
+      "-o",
+      "font_size=9",
+      "-o",
+      "initial_window_width=600",
+      "-o",
+      "initial_window_height=400",
+    ];
     let args: string[];
     let env = this.x.env;
     if (how.remoteControl === "command-line") {
@@ -72,7 +83,16 @@ export class KittyLab {
     if (how.remoteControl === "kitty.conf") this.listenOn = `unix:${join(dir, "kitty")}-${this.process.pid}`;
     // Without remote control the caller waits for the agent in the first window instead.
     if (how.remoteControl !== "off") {
-      await waitAsync(async () => this.exited() || (await this.rc("ls", undefined, 1000).then(() => true, () => false)), "kitty's remote-control socket to answer", 30_000);
+      await waitAsync(
+        async () =>
+          this.exited() ||
+          (await this.rc("ls", undefined, 1000).then(
+            () => true,
+            () => false,
+          )),
+        "kitty's remote-control socket to answer",
+        30_000,
+      );
     }
     if (this.exited()) throw new Error(`kitty exited at start-up (${this.process.exitCode}): ${this.stderr}`);
     return this;
@@ -107,7 +127,13 @@ export class KittyLab {
       if (!tab) throw new Error(`no tab holds window ${near}`);
       match = { match: `id:${tab.id}` };
     }
-    const id = await this.rc("launch", { args: [...argv], type, cwd: this.sandbox.root, ...(type === "window" ? { location: "vsplit" } : {}), ...match });
+    const id = await this.rc("launch", {
+      args: [...argv],
+      type,
+      cwd: this.sandbox.root,
+      ...(type === "window" ? { location: "vsplit" } : {}),
+      ...match,
+    });
     return Number(id);
   }
 

@@ -15,7 +15,10 @@ beforeEach(() => {
   lab = new TmuxLab(sandbox, "launch");
   const dir = join(sandbox.env.XDG_CONFIG_HOME as string, "tongs-agents");
   mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, "profiles.json"), JSON.stringify({ profiles: { review: { command: "false", cwd: sandbox.root, env: { REVIEW_MODE: "1" } } } }));
+  writeFileSync(
+    join(dir, "profiles.json"),
+    JSON.stringify({ profiles: { review: { command: "false", cwd: sandbox.root, env: { REVIEW_MODE: "1" } } } }),
+  );
 });
 afterEach(() => {
   lab.stop();
@@ -32,14 +35,21 @@ describe("launch, live", () => {
     await lab.ready(home);
     const tmuxEnv = `${lab.inner},1,${lab.tmux(lab.inner, "display-message", "-p", "-t", "home", "#{session_id}").slice(1)}`;
     const argv = lab.agentArgv("launched-session", "LAUNCHED-MARKER");
-    const run = await runNode(CLI_BIN, ["launch", "--profile", "review", "--json", "--", ...argv], { env: { ...sandbox.env, TMUX: tmuxEnv } });
+    const run = await runNode(CLI_BIN, ["launch", "--profile", "review", "--json", "--", ...argv], {
+      env: { ...sandbox.env, TMUX: tmuxEnv },
+    });
     expect(run.code).toBe(0);
     const launched = JSON.parse(run.stdout) as { launch_id: string; profile_id: string; pane: string };
     expect(launched.launch_id).toMatch(/^[0-9a-f]{32}$/);
     await waitFor(() => lab.capture(lab.inner, launched.pane).includes("LAUNCHED-MARKER"), "the launched agent to start");
     expect(lab.tmux(lab.inner, "display-message", "-p", "-t", launched.pane, "#{pane_current_path}")).toBe(sandbox.root);
     const record = (await sessions()).find((session) => session.session_id === "launched-session");
-    expect(record).toMatchObject({ launch_id: launched.launch_id, profile_id: "review", status: "started", terminal: { env: { TMUX_PANE: launched.pane } } });
+    expect(record).toMatchObject({
+      launch_id: launched.launch_id,
+      profile_id: "review",
+      status: "started",
+      terminal: { env: { TMUX_PANE: launched.pane } },
+    });
   });
 
   it("--here runs the agent in this terminal and passes its exit code through", async () => {

@@ -8,7 +8,12 @@ import type { Sandbox } from "../sandbox.ts";
 import { run } from "../../src/core/exec.ts";
 import type { InstallContext } from "../../src/install/context.ts";
 
-export function liveWorld(sandbox: Sandbox, packageRoot: string, binDirs: readonly string[], extraEnv: NodeJS.ProcessEnv = {}): InstallContext {
+export function liveWorld(
+  sandbox: Sandbox,
+  packageRoot: string,
+  binDirs: readonly string[],
+  extraEnv: NodeJS.ProcessEnv = {},
+): InstallContext {
   const nodeDir = join(sandbox.root, "node-bin");
   mkdirSync(nodeDir, { recursive: true });
   try {
@@ -30,8 +35,14 @@ export function liveWorld(sandbox: Sandbox, packageRoot: string, binDirs: readon
 }
 
 /** `tongs-agents list --all --json` as the installed CLI prints it, for the world's state dir. */
-export async function listAll(env: NodeJS.ProcessEnv): Promise<{ harness: string; session_id: string; identity: string; recorded_status: string; last_event: string }[]> {
+export async function listAll(
+  env: NodeJS.ProcessEnv,
+): Promise<{ harness: string; session_id: string; identity: string; recorded_status: string; last_event: string }[]> {
   const result = await execa(process.execPath, [CLI_BIN, "list", "--all", "--json"], { env, extendEnv: false, reject: false });
   if (result.exitCode !== 0) throw new Error(`list failed: ${result.stderr}`);
-  return (JSON.parse(result.stdout) as { sessions: { harness: string; session_id: string; identity: string; recorded_status: string; last_event: string }[] }).sessions.filter((session) => session.identity !== "discovered");
+  return (
+    JSON.parse(result.stdout) as {
+      sessions: { harness: string; session_id: string; identity: string; recorded_status: string; last_event: string }[];
+    }
+  ).sessions.filter((session) => session.identity !== "discovered");
 }

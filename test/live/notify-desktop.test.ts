@@ -7,7 +7,18 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { shortId } from "../../src/core/identity.ts";
 import type { Sandbox } from "../sandbox.ts";
-import { alive, closeNotifyLab, notifyLog, openNotifyLab, waitForLog, writeNotifyConfig, type NotifyDesktop, type NotifyLab, type NotifyLogEntry, type TriggeredAgents } from "./notify-lab.ts";
+import {
+  alive,
+  closeNotifyLab,
+  notifyLog,
+  openNotifyLab,
+  waitForLog,
+  writeNotifyConfig,
+  type NotifyDesktop,
+  type NotifyLab,
+  type NotifyLogEntry,
+  type TriggeredAgents,
+} from "./notify-lab.ts";
 import { TmuxLab, waitFor } from "./tmux-lab.ts";
 import type { XServer } from "./x-lab.ts";
 
@@ -45,7 +56,9 @@ const logEntry = (predicate: (entry: NotifyLogEntry) => boolean, what: string) =
 /** The record of the session a log entry names by short id. */
 function recordNamed(short: string): { status: string; detail: string } {
   const sessionsDir = join(sandbox.stateDir, "sessions");
-  const name = readdirSync(sessionsDir).find((file) => /^[0-9a-f]{64}\.json$/.test(file) && shortId(`fleet:v1:claude:${file.slice(0, 64)}`) === short);
+  const name = readdirSync(sessionsDir).find(
+    (file) => /^[0-9a-f]{64}\.json$/.test(file) && shortId(`fleet:v1:claude:${file.slice(0, 64)}`) === short,
+  );
   if (!name) throw new Error(`no record for ${short}`);
   return JSON.parse(readFileSync(join(sessionsDir, name), "utf8")) as { status: string; detail: string };
 }
@@ -60,7 +73,11 @@ describe("desktop notifications, live (dbus-daemon + dunst 1.9 under Xvfb, tmux 
     expect(await agents.emit(agent.sessionId, "permission-request")).toMatchObject({ status: 0 });
     const delivered = await logEntry((entry) => entry.outcome === "delivered", "the notifier to deliver");
     expect(delivered.deliveries).toEqual([
-      { channel: "desktop", outcome: "delivered", detail: expect.stringMatching(/^dunst 1\.9\.0 .* showed notification \d+ with 1 action/) },
+      {
+        channel: "desktop",
+        outcome: "delivered",
+        detail: expect.stringMatching(/^dunst 1\.9\.0 .* showed notification \d+ with 1 action/),
+      },
       { channel: "terminal", outcome: "not-needed", detail: "the desktop notification reached the user" },
       { channel: "tmux", outcome: "delivered", detail: `message on ${client}` },
       { channel: "bell", outcome: "not-needed", detail: "another channel reached the user" },
@@ -71,7 +88,12 @@ describe("desktop notifications, live (dbus-daemon + dunst 1.9 under Xvfb, tmux 
     // A click: dunst invokes the notification's default action.
     expect(desktop.dunstctl("action", "0").status).toBe(0);
     const clicked = await logEntry((entry) => entry.result === "clicked", "the click to be handled");
-    expect(clicked.focus).toMatchObject({ state: "complete", backend: "tmux", target: expect.stringContaining(agent.pane), activation: { succeeded: true, detail: expect.stringContaining("raised X11 window") } });
+    expect(clicked.focus).toMatchObject({
+      state: "complete",
+      backend: "tmux",
+      target: expect.stringContaining(agent.pane),
+      activation: { succeeded: true, detail: expect.stringContaining("raised X11 window") },
+    });
     expect(tmux.clients()[0]?.pane).toBe(agent.pane);
     // Real keystrokes into the focused X window land in the agent's pane (the tty echoes them).
     const token = `tok${Math.random().toString(36).slice(2, 8)}`;
@@ -80,7 +102,9 @@ describe("desktop notifications, live (dbus-daemon + dunst 1.9 under Xvfb, tmux 
     await waitFor(() => !alive(delivered.pid), "the notifier to exit after the click", 15_000);
 
     desktop.closeAll();
-    expect(desktop.history()).toEqual([{ appname: "tongs-agents", summary: "Claude Code needs you: api", body: expect.stringContaining("permission: Bash") }]);
+    expect(desktop.history()).toEqual([
+      { appname: "tongs-agents", summary: "Claude Code needs you: api", body: expect.stringContaining("permission: Bash") },
+    ]);
   });
 
   it("no notification for the pane the attached client shows; one once the client shows another window", async () => {
@@ -98,7 +122,11 @@ describe("desktop notifications, live (dbus-daemon + dunst 1.9 under Xvfb, tmux 
     tmux.plainWindow("work", "ELSEWHERE");
     await agents.emit(agent.sessionId, "tool-done");
     await agents.emit(agent.sessionId, "stop-failure");
-    await waitFor(() => notifyLog(sandbox.stateDir).filter((entry) => entry.outcome === "delivered").length === 2, "the second decision", 30_000);
+    await waitFor(
+      () => notifyLog(sandbox.stateDir).filter((entry) => entry.outcome === "delivered").length === 2,
+      "the second decision",
+      30_000,
+    );
     desktop.closeAll();
     expect(desktop.history().map((entry) => entry.summary)).toEqual(["Claude Code failed: web"]);
   });
@@ -115,10 +143,17 @@ describe("desktop notifications, live (dbus-daemon + dunst 1.9 under Xvfb, tmux 
     // Another X window takes the input focus: xterm tells tmux (focus-out), and the same pane now notifies.
     const other = await x.xterm(["sleep", "600"]);
     x.xdotool("windowfocus", "--sync", x.xdotool("search", "--sync", "--pid", String(other.pid)).split("\n")[0] as string);
-    await waitFor(() => !tmux.tmux(tmux.inner, "list-clients", "-F", "#{client_flags}").split(",").includes("focused"), "tmux to see the client lose focus");
+    await waitFor(
+      () => !tmux.tmux(tmux.inner, "list-clients", "-F", "#{client_flags}").split(",").includes("focused"),
+      "tmux to see the client lose focus",
+    );
     await agents.emit(agent.sessionId, "tool-done");
     await agents.emit(agent.sessionId, "permission-request");
-    await waitFor(() => notifyLog(sandbox.stateDir).filter((entry) => entry.outcome === "delivered").length === 2, "the second decision", 30_000);
+    await waitFor(
+      () => notifyLog(sandbox.stateDir).filter((entry) => entry.outcome === "delivered").length === 2,
+      "the second decision",
+      30_000,
+    );
     const second = notifyLog(sandbox.stateDir).filter((entry) => entry.outcome === "delivered")[1] as NotifyLogEntry;
     expect(second.suppressed).toEqual([]);
     expect(second.deliveries?.[0]).toMatchObject({ channel: "desktop", outcome: "delivered" });
@@ -138,7 +173,11 @@ describe("desktop notifications, live (dbus-daemon + dunst 1.9 under Xvfb, tmux 
     x.xdotool("windowfocus", "--sync", x.xdotool("search", "--sync", "--pid", String(other.pid)).split("\n")[0] as string);
     await agents.emit(sessionId, "tool-done");
     await agents.emit(sessionId, "permission-request");
-    await waitFor(() => notifyLog(sandbox.stateDir).filter((entry) => entry.outcome === "delivered").length === 2, "the second decision", 30_000);
+    await waitFor(
+      () => notifyLog(sandbox.stateDir).filter((entry) => entry.outcome === "delivered").length === 2,
+      "the second decision",
+      30_000,
+    );
     const second = notifyLog(sandbox.stateDir).filter((entry) => entry.outcome === "delivered")[1] as NotifyLogEntry;
     expect(second.suppressed).toEqual([]);
     expect(second.deliveries?.[0]).toMatchObject({ channel: "desktop", outcome: "delivered" });
@@ -151,7 +190,11 @@ describe("desktop notifications, live (dbus-daemon + dunst 1.9 under Xvfb, tmux 
     tmux.plainWindow("fleet", "NONE-OF-THEM");
     await attachInXterm("fleet");
     await Promise.all(five.map((agent) => agents.emit(agent.sessionId, "permission-request")));
-    await waitFor(() => notifyLog(sandbox.stateDir).filter((entry) => entry.mode === "deliver").length === 5, "all five notifiers to finish or hand over", 40_000);
+    await waitFor(
+      () => notifyLog(sandbox.stateDir).filter((entry) => entry.mode === "deliver").length === 5,
+      "all five notifiers to finish or hand over",
+      40_000,
+    );
     const delivered = notifyLog(sandbox.stateDir).filter((entry) => entry.outcome === "delivered");
     expect(delivered).toHaveLength(1);
     expect(delivered[0]?.sessions).toHaveLength(5);
@@ -194,9 +237,16 @@ describe("desktop notifications, live (dbus-daemon + dunst 1.9 under Xvfb, tmux 
     const client = await tmux.attach("work");
     await agents.emit(agent.sessionId, "stop-failure");
     const entry = await logEntry((line) => line.outcome === "delivered", "the notifier to decide");
-    expect(entry.deliveries?.[0]).toEqual({ channel: "desktop", outcome: "unavailable", detail: expect.stringContaining("no notification server on the session bus") });
+    expect(entry.deliveries?.[0]).toEqual({
+      channel: "desktop",
+      outcome: "unavailable",
+      detail: expect.stringContaining("no notification server on the session bus"),
+    });
     expect(entry.deliveries?.[2]).toEqual({ channel: "tmux", outcome: "delivered", detail: `message on ${client.tty}` });
-    await waitFor(() => tmux.seen(client).text.includes("tongs-agents: Claude Code failed: nodaemon"), "the message in the client's status line");
+    await waitFor(
+      () => tmux.seen(client).text.includes("tongs-agents: Claude Code failed: nodaemon"),
+      "the message in the client's status line",
+    );
     await waitFor(() => !alive(entry.pid), "the notifier to exit", 15_000);
   });
 
@@ -209,7 +259,15 @@ describe("desktop notifications, live (dbus-daemon + dunst 1.9 under Xvfb, tmux 
     expect(tmux.tmux(tmux.inner, "display-message", "-p", "-t", agent.pane, "#{window_bell_flag}")).toBe("0");
     await agents.emit(agent.sessionId, "permission-request");
     const entry = await logEntry((line) => line.outcome === "delivered", "the notifier to decide");
-    expect(entry.deliveries?.map((delivery) => `${delivery.channel}:${delivery.outcome}`)).toEqual(["desktop:unavailable", "terminal:unavailable", "tmux:off", "bell:delivered"]);
-    await waitFor(() => tmux.tmux(tmux.inner, "display-message", "-p", "-t", agent.pane, "#{window_bell_flag}") === "1", "tmux to flag the window's bell");
+    expect(entry.deliveries?.map((delivery) => `${delivery.channel}:${delivery.outcome}`)).toEqual([
+      "desktop:unavailable",
+      "terminal:unavailable",
+      "tmux:off",
+      "bell:delivered",
+    ]);
+    await waitFor(
+      () => tmux.tmux(tmux.inner, "display-message", "-p", "-t", agent.pane, "#{window_bell_flag}") === "1",
+      "tmux to flag the window's bell",
+    );
   });
 });

@@ -5,7 +5,15 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Sandbox } from "../sandbox.ts";
 import { KittyLab } from "./kitty-lab.ts";
-import { closeNotifyLab, openNotifyLab, waitForLog, type NotifyDesktop, type NotifyLab, type NotifyLogEntry, type TriggeredAgents } from "./notify-lab.ts";
+import {
+  closeNotifyLab,
+  openNotifyLab,
+  waitForLog,
+  type NotifyDesktop,
+  type NotifyLab,
+  type NotifyLogEntry,
+  type TriggeredAgents,
+} from "./notify-lab.ts";
 import { TmuxLab, waitFor } from "./tmux-lab.ts";
 
 let lab: NotifyLab;
@@ -32,7 +40,12 @@ afterEach(() =>
 
 /** The `count`th decision the notifiers logged. */
 async function decided(count: number): Promise<NotifyLogEntry> {
-  return waitForLog(sandbox.stateDir, (entry, index, all) => entry.outcome === "delivered" && all.slice(0, index + 1).filter((line) => line.outcome === "delivered").length === count, "the notifier to decide");
+  return waitForLog(
+    sandbox.stateDir,
+    (entry, index, all) =>
+      entry.outcome === "delivered" && all.slice(0, index + 1).filter((line) => line.outcome === "delivered").length === count,
+    "the notifier to decide",
+  );
 }
 
 /** What dunst received from kitty (closing everything first moves it to dunst's history). */
@@ -56,8 +69,14 @@ describe("terminal notifications, live (kitty 0.26.5 under Xvfb, dbus-daemon + d
     await agents.emit(agent.sessionId, "permission-request");
     const entry = await decided(1);
     expect(entry.deliveries?.[0]).toEqual({ channel: "desktop", outcome: "off", detail: "off for these states (config)" });
-    expect(entry.deliveries?.[1]).toEqual({ channel: "terminal", outcome: "delivered", detail: `OSC 99 to client ${client?.tty} (kitty) through pane ${client?.pane}` });
-    expect(await fromKitty(1)).toEqual([{ appname: "kitty", summary: "Claude Code needs you: api", body: expect.stringContaining("permission: Bash") }]);
+    expect(entry.deliveries?.[1]).toEqual({
+      channel: "terminal",
+      outcome: "delivered",
+      detail: `OSC 99 to client ${client?.tty} (kitty) through pane ${client?.pane}`,
+    });
+    expect(await fromKitty(1)).toEqual([
+      { appname: "kitty", summary: "Claude Code needs you: api", body: expect.stringContaining("permission: Bash") },
+    ]);
   });
 
   it("tmux with allow-passthrough off: says so, and the tmux message still goes out", async () => {
@@ -68,7 +87,11 @@ describe("terminal notifications, live (kitty 0.26.5 under Xvfb, dbus-daemon + d
     await waitFor(() => tmux?.clients().length === 1, "the tmux client in kitty to attach");
     await agents.emit(agent.sessionId, "stop-failure");
     const entry = await decided(1);
-    expect(entry.deliveries?.[1]).toMatchObject({ channel: "terminal", outcome: "unavailable", detail: expect.stringContaining("allow-passthrough off") });
+    expect(entry.deliveries?.[1]).toMatchObject({
+      channel: "terminal",
+      outcome: "unavailable",
+      detail: expect.stringContaining("allow-passthrough off"),
+    });
     expect(entry.deliveries?.[2]).toMatchObject({ channel: "tmux", outcome: "delivered" });
   });
 
@@ -87,7 +110,13 @@ describe("terminal notifications, live (kitty 0.26.5 under Xvfb, dbus-daemon + d
     await agents.emit(sessionId, "permission-request");
     const entry = await decided(2);
     expect(entry.suppressed).toEqual([]);
-    expect(entry.deliveries?.[1]).toMatchObject({ channel: "terminal", outcome: "delivered", detail: expect.stringMatching(new RegExp(`^OSC 99 to kitty window ${window} \\(kitty\\)$`)) });
-    expect(await fromKitty(1)).toEqual([{ appname: "kitty", summary: "Claude Code needs you: cli", body: expect.stringContaining("permission: Bash") }]);
+    expect(entry.deliveries?.[1]).toMatchObject({
+      channel: "terminal",
+      outcome: "delivered",
+      detail: expect.stringMatching(new RegExp(`^OSC 99 to kitty window ${window} \\(kitty\\)$`)),
+    });
+    expect(await fromKitty(1)).toEqual([
+      { appname: "kitty", summary: "Claude Code needs you: cli", body: expect.stringContaining("permission: Bash") },
+    ]);
   });
 });

@@ -79,8 +79,12 @@ export class NotifyDesktop {
 
   /** Every notification dunst received and closed, oldest first (close them first with closeAll). */
   history(): DunstNotification[] {
-    const json = JSON.parse(execFileSync("dunstctl", ["history"], { env: this.env, encoding: "utf8" })) as { data: Record<string, { data: unknown }>[][] };
-    return (json.data[0] ?? []).map((entry) => ({ appname: String(entry.appname?.data), summary: String(entry.summary?.data), body: String(entry.body?.data) })).reverse();
+    const json = JSON.parse(execFileSync("dunstctl", ["history"], { env: this.env, encoding: "utf8" })) as {
+      data: Record<string, { data: unknown }>[][];
+    };
+    return (json.data[0] ?? [])
+      .map((entry) => ({ appname: String(entry.appname?.data), summary: String(entry.summary?.data), body: String(entry.body?.data) }))
+      .reverse();
   }
 
   closeAll(): void {
@@ -88,7 +92,8 @@ export class NotifyDesktop {
   }
 
   async stop(): Promise<void> {
-    if (this.dunst && this.dunst.pid !== undefined && this.dunst.signalCode === null && this.dunst.exitCode === null) process.kill(this.dunst.pid, "SIGCONT");
+    if (this.dunst && this.dunst.pid !== undefined && this.dunst.signalCode === null && this.dunst.exitCode === null)
+      process.kill(this.dunst.pid, "SIGCONT");
     await stopProcess(this.dunst);
     await stopProcess(this.bus);
   }
@@ -131,7 +136,11 @@ export class TriggeredAgents {
 
   /** Wait until the agent reported session-start through the hook. */
   async ready(sessionId: string): Promise<void> {
-    await waitFor(() => this.lines(sessionId).some((line) => line === "session-start 0"), `agent ${sessionId} to report session-start`, 30_000);
+    await waitFor(
+      () => this.lines(sessionId).some((line) => line === "session-start 0"),
+      `agent ${sessionId} to report session-start`,
+      30_000,
+    );
   }
 
   /** Start an agent in a new window of tmux session `session` (created when missing); returns its pane. */
@@ -199,7 +208,11 @@ export function writeNotifyConfig(sandbox: Sandbox, notifications: Record<string
 }
 
 /** The first notifier log line that satisfies `predicate`, once there is one; the whole log in the error otherwise. */
-export async function waitForLog(stateDir: string, predicate: (entry: NotifyLogEntry, index: number, all: NotifyLogEntry[]) => boolean, what: string): Promise<NotifyLogEntry> {
+export async function waitForLog(
+  stateDir: string,
+  predicate: (entry: NotifyLogEntry, index: number, all: NotifyLogEntry[]) => boolean,
+  what: string,
+): Promise<NotifyLogEntry> {
   await waitFor(() => notifyLog(stateDir).some(predicate), what, 30_000).catch((error: Error) => {
     throw new Error(`${error.message}; notify.log: ${JSON.stringify(notifyLog(stateDir))}`);
   });

@@ -4,7 +4,17 @@
 // raiseOuter -> the WezTerm or AppleScript backend, which talk to the stateful fakes (test/fakes/) first on PATH.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { installFakes, type Fakes } from "../fakes/fakes.ts";
-import { FAKE_DISPLAY, GUI_XID, ITERM_IDS, osascriptWorld, weztermWorld, xdotoolWorld, type OsascriptState, type WeztermState, type XdotoolState } from "../fakes/worlds.ts";
+import {
+  FAKE_DISPLAY,
+  GUI_XID,
+  ITERM_IDS,
+  osascriptWorld,
+  weztermWorld,
+  xdotoolWorld,
+  type OsascriptState,
+  type WeztermState,
+  type XdotoolState,
+} from "../fakes/worlds.ts";
 import { runFocus } from "../processes.ts";
 import { makeSandbox, type Sandbox } from "../sandbox.ts";
 import { ScreenLab, screenVersion } from "./screen-lab.ts";
@@ -36,10 +46,26 @@ describe("tmux (live) inside WezTerm / iTerm2 (mocked)", () => {
   /** An inner tmux client attached from an outer pane, with the outer terminal's variables in its environment. */
   async function attachWith(session: string, outerEnv: Record<string, string>): Promise<string> {
     const before = new Set(lab.clients().map((client) => client.tty));
-    const assignments = Object.entries(outerEnv).map(([key, value]) => `${key}=${quote(value)}`).join(" ");
-    lab.tmux(lab.outer, "new-session", "-d", "-s", `view-${session}`, "-x", "120", "-y", "40", `env -u TMUX ${assignments} tmux -S ${quote(lab.inner)} attach -t ${quote(session)}`);
+    const assignments = Object.entries(outerEnv)
+      .map(([key, value]) => `${key}=${quote(value)}`)
+      .join(" ");
+    lab.tmux(
+      lab.outer,
+      "new-session",
+      "-d",
+      "-s",
+      `view-${session}`,
+      "-x",
+      "120",
+      "-y",
+      "40",
+      `env -u TMUX ${assignments} tmux -S ${quote(lab.inner)} attach -t ${quote(session)}`,
+    );
     let tty = "";
-    await waitFor(() => (tty = lab.clients().find((client) => !before.has(client.tty))?.tty ?? "") !== "", `a client attached to ${session}`);
+    await waitFor(
+      () => (tty = lab.clients().find((client) => !before.has(client.tty))?.tty ?? "") !== "",
+      `a client attached to ${session}`,
+    );
     return tty;
   }
 
@@ -66,7 +92,10 @@ describe("tmux (live) inside WezTerm / iTerm2 (mocked)", () => {
     await attachWith("home", { ITERM_SESSION_ID: `w1t1p1:${ITERM_IDS.d}`, TERM_PROGRAM: "iTerm.app" });
 
     const { result } = await focus(target.sessionId, sandbox.env);
-    expect(result).toMatchObject({ state: "complete", activation: { detail: expect.stringContaining(`iTerm2 is in front showing the iTerm2 session ${ITERM_IDS.d}`) } });
+    expect(result).toMatchObject({
+      state: "complete",
+      activation: { detail: expect.stringContaining(`iTerm2 is in front showing the iTerm2 session ${ITERM_IDS.d}`) },
+    });
     const world = fakes.state<OsascriptState>("osascript");
     expect(world.frontmost).toBe("iTerm2");
     expect(world.iterm2.windows[0]).toMatchObject({ id: "window-b", currentTab: 1, tabs: [{ currentSession: 0 }, { currentSession: 1 }] });
@@ -84,13 +113,25 @@ describe("GNU screen (live) inside WezTerm (mocked)", () => {
   it("screen live, WezTerm mocked: from outside the session, the window is selected and the client's WezTerm window raised (complete)", async () => {
     const sty = lab.newSession("wezhome");
     const agent = await lab.agentWindow(sty, 1);
-    lab.tmux("new-session", "-d", "-s", "view", "-x", "100", "-y", "30", `exec env WEZTERM_PANE=1 WEZTERM_UNIX_SOCKET=${quote(SOCK)} screen -r ${quote(sty)}`);
+    lab.tmux(
+      "new-session",
+      "-d",
+      "-s",
+      "view",
+      "-x",
+      "100",
+      "-y",
+      "30",
+      `exec env WEZTERM_PANE=1 WEZTERM_UNIX_SOCKET=${quote(SOCK)} screen -r ${quote(sty)}`,
+    );
     await waitFor(() => /\(Attached\)/.test(lab.tryScreen("-ls", sty).stdout), "the screen client to attach");
     lab.screen("-S", sty, "-X", "select", "0");
 
     const { code, result } = await focus(agent.sessionId, lab.env);
     expect(result).toMatchObject({ state: "complete", backend: "screen", selection: { succeeded: true }, activation: { succeeded: true } });
-    expect(result.activation.detail).toMatch(/^screen client \d+ on \/dev\/pts\/\d+ shows window 1; pane 1 is the focused pane of the WezTerm GUI/);
+    expect(result.activation.detail).toMatch(
+      /^screen client \d+ on \/dev\/pts\/\d+ shows window 1; pane 1 is the focused pane of the WezTerm GUI/,
+    );
     expect(code).toBe(0);
     await waitFor(() => lab.tmux("capture-pane", "-p", "-t", "view").includes(agent.marker), "the screen client to show the agent");
     expect(fakes.state<WeztermState>("wezterm").instances[SOCK]?.clients[0]?.focusedPane).toBe(1);

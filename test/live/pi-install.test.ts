@@ -31,7 +31,8 @@ beforeEach(() => {
 afterEach(() => sandbox.cleanup());
 
 const worldAt = (name: string) => liveWorld(sandbox, makePackageRoot(join(sandbox.root, name)), [harnessBinDir("pi")]);
-const run = (world: InstallContext, mode: "install" | "uninstall") => runInstaller(world, { harnesses: installersFor(["pi"]), mode, dryRun: false, trustCodexHooks: false });
+const run = (world: InstallContext, mode: "install" | "uninstall") =>
+  runInstaller(world, { harnesses: installersFor(["pi"]), mode, dryRun: false, trustCodexHooks: false });
 const piList = async (world: InstallContext) => {
   const result = await execa("pi", ["list"], { env: world.env, extendEnv: false, reject: false, input: "" });
   expect(result.exitCode, result.stderr).toBe(0);
@@ -45,7 +46,11 @@ describe(`Pi ${HARNESS_PACKAGES.pi.version} (live)`, { timeout: 180_000 }, () =>
     expect(installed.ok, JSON.stringify(installed.harnesses[0]?.steps)).toBe(true);
     const firstBridge = join(first.packageRoot, "pi-bridge");
     expect(await piList(first)).toContain(firstBridge);
-    expect(JSON.parse(readFileSync(join(agentDir, PI_MARKER_FILE), "utf8"))).toMatchObject({ owner: "tongs-agents", extension_path: firstBridge, managed_paths: [firstBridge] });
+    expect(JSON.parse(readFileSync(join(agentDir, PI_MARKER_FILE), "utf8"))).toMatchObject({
+      owner: "tongs-agents",
+      extension_path: firstBridge,
+      managed_paths: [firstBridge],
+    });
     expect((await run(first, "install")).harnesses[0]?.steps).toEqual([]);
 
     const moved = worldAt("moved place");

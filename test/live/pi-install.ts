@@ -73,7 +73,8 @@ export async function ensurePi(release: PiRelease): Promise<InstalledPi> {
   writeFileSync(join(staging, "package.json"), '{"private":true}\n');
   try {
     await npmInstall(staging, `${release.packageName}@${release.version}`);
-    if (installedVersion(staging, release.packageName) !== release.version) throw new Error(`npm installed no ${release.packageName}@${release.version} in ${staging}`);
+    if (installedVersion(staging, release.packageName) !== release.version)
+      throw new Error(`npm installed no ${release.packageName}@${release.version} in ${staging}`);
     rmSync(dir, { recursive: true, force: true });
     try {
       renameSync(staging, dir);

@@ -37,7 +37,13 @@ export async function piWorld(): Promise<PiWorld> {
   };
   writeFileSync(join(agentDir, "models.json"), JSON.stringify(models));
   writeFileSync(join(agentDir, "settings.json"), JSON.stringify({ defaultProvider: "fake", defaultModel: "fake-model" }));
-  const env: NodeJS.ProcessEnv = { ...sandbox.env, PI_OFFLINE: "1", PI_SKIP_VERSION_CHECK: "1", PI_TELEMETRY: "0", FAKE_PI_API_KEY: "synthetic" };
+  const env: NodeJS.ProcessEnv = {
+    ...sandbox.env,
+    PI_OFFLINE: "1",
+    PI_SKIP_VERSION_CHECK: "1",
+    PI_TELEMETRY: "0",
+    FAKE_PI_API_KEY: "synthetic",
+  };
   delete env.TONGS_AGENTS_HOOK;
   return {
     sandbox,
@@ -60,9 +66,18 @@ export interface PiRun {
 }
 
 /** `pi <args>` as a direct child running on this Node.js; resolves when it exits (killed after `timeoutMs`). */
-export function runPi(pi: InstalledPi, args: readonly string[], world: PiWorld, { env = {}, timeoutMs = 90_000 }: { env?: NodeJS.ProcessEnv; timeoutMs?: number } = {}): Promise<PiRun> {
+export function runPi(
+  pi: InstalledPi,
+  args: readonly string[],
+  world: PiWorld,
+  { env = {}, timeoutMs = 90_000 }: { env?: NodeJS.ProcessEnv; timeoutMs?: number } = {},
+): Promise<PiRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [pi.cli, ...args], { cwd: world.projectDir, env: { ...world.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [pi.cli, ...args], {
+      cwd: world.projectDir,
+      env: { ...world.env, ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk) => (stdout += chunk));
@@ -104,7 +119,11 @@ export interface RpcPi {
 
 /** `pi --mode rpc <args>`: JSON records in on stdin, out on stdout. */
 export function startRpcPi(pi: InstalledPi, args: readonly string[], world: PiWorld, env: NodeJS.ProcessEnv = {}): RpcPi {
-  const child = spawn(process.execPath, [pi.cli, "--mode", "rpc", ...args], { cwd: world.projectDir, env: { ...world.env, ...env }, stdio: ["pipe", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [pi.cli, "--mode", "rpc", ...args], {
+    cwd: world.projectDir,
+    env: { ...world.env, ...env },
+    stdio: ["pipe", "pipe", "pipe"],
+  });
   let stderr = "";
   child.stderr.on("data", (chunk) => (stderr += chunk));
   const records: Record<string, unknown>[] = [];

@@ -17,7 +17,8 @@ const RECORDING_HOOK = join(ROOT, "test", "fixtures", "recording-hook.mjs");
 const CONFIRM_EXTENSION = join(ROOT, "test", "fixtures", "pi-confirm-extension.js");
 
 const tapped = (world: PiWorld) => ({ TONGS_AGENTS_HOOK: RECORDING_HOOK, TONGS_TEST_HOOK_LOG: world.hookLog });
-const summary = (entries: HookLogEntry[]) => entries.map(({ payload }) => [payload.event_id, payload.status, payload.tool === "" ? payload.detail : `tool:${String(payload.tool)}`]);
+const summary = (entries: HookLogEntry[]) =>
+  entries.map(({ payload }) => [payload.event_id, payload.status, payload.tool === "" ? payload.detail : `tool:${String(payload.tool)}`]);
 
 /** Every tapped event went through the real hook, which left the record in exactly the reported state. */
 function expectAppliedByRealHook(entries: HookLogEntry[], piPid: number) {
@@ -26,7 +27,14 @@ function expectAppliedByRealHook(entries: HookLogEntry[], piPid: number) {
     expect({ hookExit, hookOutput }).toEqual({ hookExit: 0, hookOutput: "" });
     expect(payload.pid).toBe(piPid);
     expect(comm).toBe("pi"); // read from /proc/<pid>/comm while Pi was waiting for this event's delivery
-    expect(record).toMatchObject({ harness: "pi", identity: "emitter", pid: piPid, status: payload.status, sequence: payload.sequence, last_event: payload.event_id });
+    expect(record).toMatchObject({
+      harness: "pi",
+      identity: "emitter",
+      pid: piPid,
+      status: payload.status,
+      sequence: payload.sequence,
+      last_event: payload.event_id,
+    });
     expect(String(record?.process_start)).toMatch(/^linux:/);
   }
   const sequences = entries.map(({ payload }) => payload.sequence as number);
@@ -39,7 +47,8 @@ async function waitForLog(world: PiWorld, test: (entry: HookLogEntry) => boolean
   for (;;) {
     const found = readHookLog(world).find(test);
     if (found) return found;
-    if (Date.now() > deadline) throw new Error(`no hook event ${what} within ${timeoutMs} ms; log: ${JSON.stringify(summary(readHookLog(world)))}`);
+    if (Date.now() > deadline)
+      throw new Error(`no hook event ${what} within ${timeoutMs} ms; log: ${JSON.stringify(summary(readHookLog(world)))}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
@@ -151,7 +160,11 @@ describe(`Pi ${PI_RELEASES.current.packageName}@${PI_RELEASES.current.version} i
       const question = await rpc.next((record) => record.type === "extension_ui_request" && record.method === "confirm");
       await waitForLog(live.world, (entry) => entry.payload.detail === "waiting for input: Idle question", "the idle question");
       rpc.send({ type: "extension_ui_response", id: question.id, confirmed: false });
-      await waitForLog(live.world, (entry) => entry.payload.event_id === "pi.ui-prompt-end" && entry.payload.status === "idle", "idle after the question");
+      await waitForLog(
+        live.world,
+        (entry) => entry.payload.event_id === "pi.ui-prompt-end" && entry.payload.status === "idle",
+        "idle after the question",
+      );
     } finally {
       expect(await rpc.close()).toBe(0);
     }
@@ -175,7 +188,11 @@ describe(`Pi ${PI_RELEASES.current.packageName}@${PI_RELEASES.current.version} i
       const first = await waitForLog(live.world, (entry) => entry.payload.status === "started", "the first start");
       rpc.send({ id: "n1", type: "new_session" });
       await rpc.next((record) => record.type === "response" && record.id === "n1");
-      await waitForLog(live.world, (entry) => entry.payload.status === "started" && entry.payload.session_id !== first.payload.session_id, "the second start");
+      await waitForLog(
+        live.world,
+        (entry) => entry.payload.status === "started" && entry.payload.session_id !== first.payload.session_id,
+        "the second start",
+      );
     } finally {
       expect(await rpc.close()).toBe(0);
     }
@@ -222,13 +239,14 @@ describe(`Pi ${PI_RELEASES.current.packageName}@${PI_RELEASES.current.version} i
   });
 });
 
-
 /** The npm tarball of this checkout, unpacked as `npm install -g tongs-agents` would lay it out; returns its pi-bridge. */
 function unpackedPackage(world: PiWorld): string {
   const dir = join(world.sandbox.root, "packed");
   mkdirSync(dir);
   // --ignore-scripts: dist/ was built by the global setup; `prepare` would build it again.
-  const [packed] = JSON.parse(execFileSync("npm", ["pack", "--json", "--ignore-scripts", "--pack-destination", dir], { cwd: ROOT, encoding: "utf8" })) as [{ filename: string }];
+  const [packed] = JSON.parse(
+    execFileSync("npm", ["pack", "--json", "--ignore-scripts", "--pack-destination", dir], { cwd: ROOT, encoding: "utf8" }),
+  ) as [{ filename: string }];
   execFileSync("tar", ["-xzf", join(dir, packed.filename), "-C", dir]);
   return join(dir, "package", "pi-bridge");
 }
@@ -240,16 +258,21 @@ describe(`Pi ${PI_RELEASES.current.packageName}@${PI_RELEASES.current.version} w
     const run = await runPi(live.pi, ["-p", "say hello"], live.world);
     expect(run.code, run.stderr).toBe(0);
     const { records } = listRecords(sessionsDirOf(live.world.sandbox.stateDir));
-    expect(records.map(({ record }) => [record.pid, record.status, record.last_event])).toEqual([[run.pid, "ended", "pi.session-shutdown"]]);
+    expect(records.map(({ record }) => [record.pid, record.status, record.last_event])).toEqual([
+      [run.pid, "ended", "pi.session-shutdown"],
+    ]);
     const settings = JSON.parse(readFileSync(join(live.world.agentDir, "settings.json"), "utf8")) as { packages: string[] };
-    expect(resolve(live.world.agentDir, settings.packages[0] as string)).toBe(join(live.world.sandbox.root, "packed", "package", "pi-bridge"));
+    expect(resolve(live.world.agentDir, settings.packages[0] as string)).toBe(
+      join(live.world.sandbox.root, "packed", "package", "pi-bridge"),
+    );
   });
 });
 
 /** A private tmux server (its own socket name, killed by that name), running `pi` in its one pane. */
 function tmuxPi(pi: InstalledPi, world: PiWorld, env: NodeJS.ProcessEnv) {
   const socket = `tongs-live-${process.pid}-${randomBytes(4).toString("hex")}`;
-  const tmux = (...args: string[]) => execFileSync("tmux", ["-L", socket, ...args], { encoding: "utf8", env: { ...world.env, ...env } }).trim();
+  const tmux = (...args: string[]) =>
+    execFileSync("tmux", ["-L", socket, ...args], { encoding: "utf8", env: { ...world.env, ...env } }).trim();
   // The server inherits this environment, and the pane runs Pi directly (no shell): the pane's PID is Pi's.
   tmux("-f", "/dev/null", "new-session", "-d", "-s", "t", "-x", "160", "-y", "45", "-c", world.projectDir, "--", process.execPath, pi.cli);
   const [paneId, panePid, paneTty] = tmux("display-message", "-p", "-t", "t", "#{pane_id} #{pane_pid} #{pane_tty}").split(" ");
@@ -260,7 +283,8 @@ function tmuxPi(pi: InstalledPi, world: PiWorld, env: NodeJS.ProcessEnv) {
     async waitForScreen(text: string, timeoutMs = 30_000) {
       const deadline = Date.now() + timeoutMs;
       while (!tmux("capture-pane", "-p", "-t", "t").includes(text)) {
-        if (Date.now() > deadline) throw new Error(`screen never showed ${JSON.stringify(text)}:\n${tmux("capture-pane", "-p", "-t", "t")}`);
+        if (Date.now() > deadline)
+          throw new Error(`screen never showed ${JSON.stringify(text)}:\n${tmux("capture-pane", "-p", "-t", "t")}`);
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
     },
@@ -298,7 +322,10 @@ describe.each(Object.values(PI_RELEASES))("Pi $packageName@$version interactive,
       ["pi.session-shutdown", "ended", "session closed"],
     ]);
     for (const { record } of entries) {
-      expect(record?.terminal).toEqual({ env: { TMUX: expect.stringContaining(session.socket), TMUX_PANE: session.pane.id, TERM_PROGRAM: "tmux" }, tty: session.pane.tty });
+      expect(record?.terminal).toEqual({
+        env: { TMUX: expect.stringContaining(session.socket), TMUX_PANE: session.pane.id, TERM_PROGRAM: "tmux" },
+        tty: session.pane.tty,
+      });
     }
   });
 });

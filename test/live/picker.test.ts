@@ -29,7 +29,10 @@ const LINE_END = /\u0000\r*\n/;
 /** The picker repaints whole frames from the top-left corner: the last frame, without colours, is the screen. */
 function lastFrame(output: string): string[] {
   const frame = output.split("\u001b[H").at(-1) ?? "";
-  return frame.replace(ESCAPE_SEQUENCE, "\u0000").split(LINE_END).map((line) => line.replaceAll("\u0000", ""));
+  return frame
+    .replace(ESCAPE_SEQUENCE, "\u0000")
+    .split(LINE_END)
+    .map((line) => line.replaceAll("\u0000", ""));
 }
 
 function expectShows(client: AttachedClient, agent: AgentPane): void {
@@ -43,7 +46,12 @@ describe("pick in a real pseudo-terminal (node-pty)", () => {
     const target = lab.newWindow("home");
     await lab.ready(home, target);
     const client = await lab.attach("home");
-    const picker = pty.spawn(process.execPath, [CLI_BIN, "pick", "--client", client.tty], { cols: 110, rows: 24, cwd: ROOT, env: { ...sandbox.env, TERM: "xterm-256color" } as Record<string, string> });
+    const picker = pty.spawn(process.execPath, [CLI_BIN, "pick", "--client", client.tty], {
+      cols: 110,
+      rows: 24,
+      cwd: ROOT,
+      env: { ...sandbox.env, TERM: "xterm-256color" } as Record<string, string>,
+    });
     let output = "";
     picker.onData((data) => (output += data));
     const exited = new Promise<number>((resolve) => picker.onExit(({ exitCode }) => resolve(exitCode)));
@@ -81,7 +89,12 @@ describe("pick in a real pseudo-terminal (node-pty)", () => {
     const live = lab.newSession("home");
     const ended = lab.newWindow("home", { events: ["session-start", "session-end"] });
     await lab.ready(live, ended);
-    const picker = pty.spawn(process.execPath, [CLI_BIN, "pick"], { cols: 110, rows: 24, cwd: ROOT, env: { ...sandbox.env, TERM: "xterm-256color" } as Record<string, string> });
+    const picker = pty.spawn(process.execPath, [CLI_BIN, "pick"], {
+      cols: 110,
+      rows: 24,
+      cwd: ROOT,
+      env: { ...sandbox.env, TERM: "xterm-256color" } as Record<string, string>,
+    });
     let output = "";
     picker.onData((data) => (output += data));
     const exited = new Promise<number>((resolve) => picker.onExit(({ exitCode }) => resolve(exitCode)));
@@ -103,7 +116,9 @@ describe("pick in a real pseudo-terminal (node-pty)", () => {
   it("says why in one line when there is no terminal", () => {
     const run = spawnSync(process.execPath, [CLI_BIN, "pick"], { env: sandbox.env, input: "", encoding: "utf8" });
     expect(run.status).toBe(1);
-    expect(run.stderr.trim()).toBe("tongs-agents: tongs-agents pick needs a terminal (stdin and stdout must be a TTY); `tongs-agents list` works in scripts");
+    expect(run.stderr.trim()).toBe(
+      "tongs-agents: tongs-agents pick needs a terminal (stdin and stdout must be a TTY); `tongs-agents list` works in scripts",
+    );
   });
 });
 
@@ -115,14 +130,40 @@ describe("pick in a real tmux popup", () => {
     await lab.ready(home, target, third);
     const client = await lab.attach("home");
     const pick = `${process.execPath} '${CLI_BIN}' pick --client '#{client_tty}'; true`;
-    lab.tmux(lab.inner, "bind-key", "-T", "root", "F6", "run-shell", "-b", `tmux -S '${lab.inner}' display-popup -c '#{client_tty}' -w 90% -h 80% -E "${pick}"`);
+    lab.tmux(
+      lab.inner,
+      "bind-key",
+      "-T",
+      "root",
+      "F6",
+      "run-shell",
+      "-b",
+      `tmux -S '${lab.inner}' display-popup -c '#{client_tty}' -w 90% -h 80% -E "${pick}"`,
+    );
     lab.tmux(lab.outer, "send-keys", "-t", client.outerSession, "F6");
-    await waitFor(() => lab.seen(client).text.split("\n").filter((line) => /○ started\s+claude/.test(line)).length === 3, "the picker to open in the popup");
+    await waitFor(
+      () =>
+        lab
+          .seen(client)
+          .text.split("\n")
+          .filter((line) => /○ started\s+claude/.test(line)).length === 3,
+      "the picker to open in the popup",
+    );
     lab.tmux(lab.outer, "send-keys", "-t", client.outerSession, "-l", target.sessionId);
-    await waitFor(() => lab.seen(client).text.split("\n").filter((line) => /[1-9][ >][○●▶◆✓]/.test(line)).length === 1, "the filter to leave one row");
+    await waitFor(
+      () =>
+        lab
+          .seen(client)
+          .text.split("\n")
+          .filter((line) => /[1-9][ >][○●▶◆✓]/.test(line)).length === 1,
+      "the filter to leave one row",
+    );
     // Alt-1 (tmux passes M-1 to the popup as Esc 1): focus the first shown row.
     lab.tmux(lab.outer, "send-keys", "-t", client.outerSession, "M-1");
-    await waitFor(() => lab.clients().find((attached) => attached.tty === client.tty)?.pane === target.pane, "the client to land on the target");
+    await waitFor(
+      () => lab.clients().find((attached) => attached.tty === client.tty)?.pane === target.pane,
+      "the client to land on the target",
+    );
     expectShows(client, target);
     // The session the popup lived in is still there.
     expect(lab.tryTmux(lab.inner, "has-session", "-t", "home").status).toBe(0);

@@ -49,7 +49,12 @@ describe("GNU screen focus, live", () => {
     for (const target of [second, first, second]) {
       // Run as if from another window of the same session: the display in front of the user is this client.
       const { code, result } = await focus(target.sessionId, { STY: sty, WINDOW: "2" });
-      expect(result).toMatchObject({ state: "complete", backend: "screen", located: true, target: `GNU screen window ${target.window} in session ${sty}` });
+      expect(result).toMatchObject({
+        state: "complete",
+        backend: "screen",
+        located: true,
+        target: `GNU screen window ${target.window} in session ${sty}`,
+      });
       expect(code).toBe(0);
       await waitForShown(client, target, agents);
     }
@@ -65,7 +70,9 @@ describe("GNU screen focus, live", () => {
     const { code, result } = await focus(agent.sessionId);
     await waitForShown(client, agent, []);
     expect(result).toMatchObject({ state: "partial", selection: { succeeded: true }, activation: { attempted: true, succeeded: false } });
-    expect(result.activation.detail).toMatch(new RegExp(`^screen client ${client.pid} on /dev/pts/\\d+ shows window 1; the client's terminal is not one tongs-agents can raise`));
+    expect(result.activation.detail).toMatch(
+      new RegExp(`^screen client ${client.pid} on /dev/pts/\\d+ shows window 1; the client's terminal is not one tongs-agents can raise`),
+    );
     expect(code).toBe(5);
   });
 
@@ -75,7 +82,11 @@ describe("GNU screen focus, live", () => {
     const client = await lab.attach(sty);
     await writeLiveRecord(sandbox.stateDir, "missing-window-session", { env: { STY: sty, WINDOW: "9" } });
     const { code, result } = await focus("missing-window-session", { STY: sty });
-    expect(result).toMatchObject({ state: "failed", located: false, selection: { detail: `window 9 no longer exists in screen session ${sty}` } });
+    expect(result).toMatchObject({
+      state: "failed",
+      located: false,
+      selection: { detail: `window 9 no longer exists in screen session ${sty}` },
+    });
     expect(code).toBe(6);
     expect(lab.seen(client)).toContain(agent.marker); // nothing moved
   });
@@ -96,7 +107,11 @@ describe("GNU screen focus, live", () => {
     await waitFor(() => lab.tryScreen("-ls", sty).status !== 0 || !lab.tryScreen("-ls", sty).stdout.includes(sty), "the session to quit");
     await writeLiveRecord(sandbox.stateDir, "dead-session", { env: { STY: sty, WINDOW: "0" } });
     const { code, result } = await focus("dead-session");
-    expect(result).toMatchObject({ state: "failed", located: false, selection: { detail: expect.stringContaining(`screen session ${sty} is gone`) } });
+    expect(result).toMatchObject({
+      state: "failed",
+      located: false,
+      selection: { detail: expect.stringContaining(`screen session ${sty} is gone`) },
+    });
     expect(code).toBe(6);
   });
 
@@ -105,7 +120,11 @@ describe("GNU screen focus, live", () => {
     const agent = await lab.agentWindow(sty, 1);
     lab.screen("-S", sty, "-X", "select", "0");
     const { result } = await focus(agent.sessionId);
-    expect(result).toMatchObject({ state: "failed", located: true, selection: { succeeded: false, detail: expect.stringContaining("is detached") } });
+    expect(result).toMatchObject({
+      state: "failed",
+      located: true,
+      selection: { succeeded: false, detail: expect.stringContaining("is detached") },
+    });
   });
 });
 

@@ -26,7 +26,10 @@ const quote = (text: string) => `'${text.replaceAll("'", `'\\''`)}'`;
 /** Fails, never skips, when screen is missing: the suite cannot prove anything without it. */
 export function screenVersion(): string {
   const result = spawnSync("screen", ["--version"], { encoding: "utf8" });
-  if (result.error || result.status === null) throw new Error(`GNU screen is required for the live screen suite and is not installed (apt-get install screen): ${result.error?.message ?? "no exit status"}`);
+  if (result.error || result.status === null)
+    throw new Error(
+      `GNU screen is required for the live screen suite and is not installed (apt-get install screen): ${result.error?.message ?? "no exit status"}`,
+    );
   return result.stdout.trim();
 }
 
@@ -40,7 +43,10 @@ export class ScreenLab {
   private readonly sessions = new Set<string>();
   private agents = 0;
 
-  constructor(private readonly sandbox: Sandbox, name = "lab") {
+  constructor(
+    private readonly sandbox: Sandbox,
+    name = "lab",
+  ) {
     this.dir = join(sandbox.root, `screen-${name}`);
     this.screenDir = join(this.dir, "sockets");
     mkdirSync(this.screenDir, { recursive: true, mode: 0o700 });

@@ -21,7 +21,8 @@ afterEach(() => {
   sandbox.cleanup();
 });
 
-const focus = (query: string, options: { client?: string; env?: NodeJS.ProcessEnv } = {}) => runFocus(query, { ...sandbox.env, ...options.env }, options.client ? ["--client", options.client] : []);
+const focus = (query: string, options: { client?: string; env?: NodeJS.ProcessEnv } = {}) =>
+  runFocus(query, { ...sandbox.env, ...options.env }, options.client ? ["--client", options.client] : []);
 
 /** The client really shows the pane: its marker on screen, and the terminal cursor where the pane's cursor is. */
 function expectShows(client: AttachedClient, agent: AgentPane): void {
@@ -43,7 +44,13 @@ describe("tmux focus, live (tmux 3.3a)", () => {
 
     for (const target of [a3, a2, a1, a3, b1]) {
       const { code, result } = await focus(target.sessionId, { client: client.tty });
-      expect(result).toMatchObject({ state: "complete", backend: "tmux", located: true, selection: { succeeded: true }, activation: { succeeded: true } });
+      expect(result).toMatchObject({
+        state: "complete",
+        backend: "tmux",
+        located: true,
+        selection: { succeeded: true },
+        activation: { succeeded: true },
+      });
       expect(code).toBe(0);
       expectShows(client, target);
     }
@@ -106,7 +113,16 @@ describe("tmux focus, live (tmux 3.3a)", () => {
     const cli = `${process.execPath} ${JSON.stringify(process.cwd() + "/bin/tongs-agents.js")}`;
     // tmux 3.3 does not expand formats in display-popup's command; run-shell does, so the binding goes through it.
     const popup = `${cli} focus ${target.sessionId} --json --client '#{client_tty}' > '${out}'; env | grep -c '^TMUX_PANE=' >> '${out}.pane'; true`;
-    lab.tmux(lab.inner, "bind-key", "-T", "root", "F5", "run-shell", "-b", `tmux -S '${lab.inner}' display-popup -c '#{client_tty}' -E "${popup.replaceAll('"', '\\"')}"`);
+    lab.tmux(
+      lab.inner,
+      "bind-key",
+      "-T",
+      "root",
+      "F5",
+      "run-shell",
+      "-b",
+      `tmux -S '${lab.inner}' display-popup -c '#{client_tty}' -E "${popup.replaceAll('"', '\\"')}"`,
+    );
     lab.tmux(lab.outer, "send-keys", "-t", client.outerSession, "F5");
     const { readFileSync, existsSync } = await import("node:fs");
     const { waitFor } = await import("./tmux-lab.ts");
@@ -114,7 +130,10 @@ describe("tmux focus, live (tmux 3.3a)", () => {
     await waitFor(() => existsSync(`${out}.pane`) && readFileSync(`${out}.pane`, "utf8").trim() !== "", "the popup to run focus");
     expect(readFileSync(`${out}.pane`, "utf8").trim()).toBe("0");
     expect(JSON.parse(readFileSync(out, "utf8"))).toMatchObject({ state: "complete" });
-    await waitFor(() => lab.seen(client).text.includes(target.marker), `the popup to close on the target; the client shows:\n${lab.seen(client).text}`);
+    await waitFor(
+      () => lab.seen(client).text.includes(target.marker),
+      `the popup to close on the target; the client shows:\n${lab.seen(client).text}`,
+    );
     expectShows(client, target);
   });
 
@@ -159,15 +178,35 @@ describe("tmux focus, live (tmux 3.3a)", () => {
       const id = canonicalId("claude", sessionId, processInstanceId(process.pid, me?.startToken as string));
       const now = new Date().toISOString();
       writeRecord(sessionsDir, digestOf(id) as string, {
-        schema_version: 1, canonical_id: id, harness: "claude", session_id: sessionId, instance_id: processInstanceId(process.pid, me?.startToken as string),
-        identity: "process", pid: process.pid, process_start: me?.startToken as string, cwd: "/w", status: "idle", detail: "", tool: "", sequence: null,
-        arrival_sequence: 1, last_event: "claude.stop", created_at: now, updated_at: now, status_changed_at: now, terminal: { env: { TMUX: tmux, TMUX_PANE: pane } },
+        schema_version: 1,
+        canonical_id: id,
+        harness: "claude",
+        session_id: sessionId,
+        instance_id: processInstanceId(process.pid, me?.startToken as string),
+        identity: "process",
+        pid: process.pid,
+        process_start: me?.startToken as string,
+        cwd: "/w",
+        status: "idle",
+        detail: "",
+        tool: "",
+        sequence: null,
+        arrival_sequence: 1,
+        last_event: "claude.stop",
+        created_at: now,
+        updated_at: now,
+        status_changed_at: now,
+        terminal: { env: { TMUX: tmux, TMUX_PANE: pane } },
       });
     };
     put("dead-pane-session", `${lab.inner},1,0`, "%999");
     put("dead-server-session", `${sandbox.root}/no-such-server,1,0`, "%0");
     const deadPane = await focus("dead-pane-session");
-    expect(deadPane.result).toMatchObject({ state: "failed", located: false, selection: { detail: expect.stringContaining("pane %999 no longer exists") } });
+    expect(deadPane.result).toMatchObject({
+      state: "failed",
+      located: false,
+      selection: { detail: expect.stringContaining("pane %999 no longer exists") },
+    });
     expect(deadPane.code).toBe(6);
     const deadServer = await focus("dead-server-session");
     expect(deadServer.result).toMatchObject({ state: "failed", selection: { detail: expect.stringContaining("is gone") } });

@@ -30,7 +30,10 @@ export class TmuxLab {
   private readonly claude: string;
   private agents = 0;
 
-  constructor(private readonly sandbox: Sandbox, name = "lab") {
+  constructor(
+    private readonly sandbox: Sandbox,
+    name = "lab",
+  ) {
     const dir = join(sandbox.root, `tmux-${name}`);
     mkdirSync(dir, { recursive: true });
     this.inner = join(dir, "inner sock"); // a space in the socket path, on purpose
@@ -55,7 +58,12 @@ export class TmuxLab {
    * record carries this pane's TMUX and TMUX_PANE), prints a marker, then stays alive like an agent waiting for input.
    */
   /** The argv of an agent process: a process named exactly `claude` that reports `events` through the real hook. */
-  agentArgv(sessionId: string, marker: string, events: readonly string[] = ["session-start"], { stay = true }: { stay?: boolean } = {}): string[] {
+  agentArgv(
+    sessionId: string,
+    marker: string,
+    events: readonly string[] = ["session-start"],
+    { stay = true }: { stay?: boolean } = {},
+  ): string[] {
     return [this.claude, "-e", this.agentScript(sessionId, marker, events, stay)];
   }
 
@@ -94,7 +102,16 @@ export class TmuxLab {
 
   private agentIn(command: string[], { cwd = this.sandbox.root, events = ["session-start"] }: AgentOptions): AgentPane {
     const agent = this.nextAgent();
-    const pane = this.tmux(this.inner, ...command, "-c", cwd, "-P", "-F", "#{pane_id}", this.agentCommand(agent.sessionId, agent.marker, events));
+    const pane = this.tmux(
+      this.inner,
+      ...command,
+      "-c",
+      cwd,
+      "-P",
+      "-F",
+      "#{pane_id}",
+      this.agentCommand(agent.sessionId, agent.marker, events),
+    );
     return { pane, ...agent };
   }
 
@@ -116,7 +133,18 @@ export class TmuxLab {
   async attach(session: string, name = `view-${session}`): Promise<AttachedClient> {
     const before = new Set(this.clients().map((client) => client.tty));
     const quote = (text: string) => `'${text.replaceAll("'", `'\\''`)}'`;
-    this.tmux(this.outer, "new-session", "-d", "-s", name, "-x", "120", "-y", "40", `env -u TMUX tmux -S ${quote(this.inner)} attach -t ${quote(session)}`);
+    this.tmux(
+      this.outer,
+      "new-session",
+      "-d",
+      "-s",
+      name,
+      "-x",
+      "120",
+      "-y",
+      "40",
+      `env -u TMUX tmux -S ${quote(this.inner)} attach -t ${quote(session)}`,
+    );
     let tty = "";
     await waitFor(() => {
       tty = this.clients().find((client) => !before.has(client.tty))?.tty ?? "";
@@ -141,13 +169,17 @@ export class TmuxLab {
 
   /** What the attached client draws, read from the outer pane, and where its cursor is. */
   seen(client: AttachedClient): { text: string; cursor: [number, number] } {
-    const [x, y] = this.tmux(this.outer, "display-message", "-p", "-t", client.outerSession, "#{cursor_x} #{cursor_y}").split(" ").map(Number);
+    const [x, y] = this.tmux(this.outer, "display-message", "-p", "-t", client.outerSession, "#{cursor_x} #{cursor_y}")
+      .split(" ")
+      .map(Number);
     return { text: this.capture(this.outer, client.outerSession), cursor: [x as number, y as number] };
   }
 
   /** Where a pane's cursor is on the client's screen: pane offset plus the cursor within the pane. */
   expectedCursor(pane: string): [number, number] {
-    const [left, top, x, y] = this.tmux(this.inner, "display-message", "-p", "-t", pane, "#{pane_left} #{pane_top} #{cursor_x} #{cursor_y}").split(" ").map(Number);
+    const [left, top, x, y] = this.tmux(this.inner, "display-message", "-p", "-t", pane, "#{pane_left} #{pane_top} #{cursor_x} #{cursor_y}")
+      .split(" ")
+      .map(Number);
     return [(left as number) + (x as number), (top as number) + (y as number)];
   }
 

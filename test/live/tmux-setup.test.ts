@@ -40,14 +40,20 @@ describe("tmux-setup, live", () => {
 
     // prefix + N: next goes to the waiting session.
     lab.tmux(lab.outer, "send-keys", "-t", client.outerSession, "C-b", "N");
-    await waitFor(() => lab.clients().find((attached) => attached.tty === client.tty)?.pane === target.pane, "next to land on the waiting session");
+    await waitFor(
+      () => lab.clients().find((attached) => attached.tty === client.tty)?.pane === target.pane,
+      "next to land on the waiting session",
+    );
 
     // prefix + a: the picker in a popup; Enter on the first row (the waiting session) from the other session.
     lab.tmux(lab.inner, "switch-client", "-c", client.tty, "-t", home.pane);
     lab.tmux(lab.outer, "send-keys", "-t", client.outerSession, "C-b", "a");
     await waitFor(() => lab.seen(client).text.includes("tongs-agents  2 sessions"), "the picker popup");
     lab.tmux(lab.outer, "send-keys", "-t", client.outerSession, "Enter");
-    await waitFor(() => lab.clients().find((attached) => attached.tty === client.tty)?.pane === target.pane, "Enter to land on the waiting session");
+    await waitFor(
+      () => lab.clients().find((attached) => attached.tty === client.tty)?.pane === target.pane,
+      "Enter to land on the waiting session",
+    );
 
     expect((await runCliProcess(["tmux-setup", "--remove"], sandbox.env)).code).toBe(0);
     expect(readFileSync(conf, "utf8")).toBe("set -g mouse on\n");
@@ -86,14 +92,29 @@ describe("tmux-setup, live", () => {
     const odd = join(sandbox.root, `it's a "$HOME" dir`);
     mkdirSync(odd);
     const conf = join(sandbox.root, "odd.conf");
-    writeFileSync(conf, withBlock(undefined, blockBody({ node: join(odd, "node"), cli: join(odd, "tongs-agents.js"), pickerKey: "a", nextKey: "N", status: true, tmuxVersion: [3, 3] })));
+    writeFileSync(
+      conf,
+      withBlock(
+        undefined,
+        blockBody({
+          node: join(odd, "node"),
+          cli: join(odd, "tongs-agents.js"),
+          pickerKey: "a",
+          nextKey: "N",
+          status: true,
+          tmuxVersion: [3, 3],
+        }),
+      ),
+    );
     lab.tmux(lab.inner, "new-session", "-d", "-s", "q", "sleep 600");
     lab.tmux(lab.inner, "source-file", conf);
     const bound = lab.tmux(lab.inner, "list-keys", "-T", "prefix", "a");
     // tmux shows the run-shell argument as it will hand it to sh: ask sh to split it and compare the words.
     const command = /run-shell -b (.*)$/.exec(bound)?.[1] ?? "";
     expect(command).toContain("popup");
-    const words = execFileSync("/bin/sh", ["-c", `set -- ${tmuxUnquote(command)}; printf '%s\\n' "$1" "$2"`], { encoding: "utf8" }).trimEnd().split("\n");
+    const words = execFileSync("/bin/sh", ["-c", `set -- ${tmuxUnquote(command)}; printf '%s\\n' "$1" "$2"`], { encoding: "utf8" })
+      .trimEnd()
+      .split("\n");
     expect(words).toEqual([join(odd, "node"), join(odd, "tongs-agents.js")]);
   });
 });

@@ -8,7 +8,6 @@ import { HOOK_BIN } from "../processes.ts";
 import type { Sandbox } from "../sandbox.ts";
 import { waitFor } from "./tmux-lab.ts";
 
-
 export interface Agent {
   readonly sessionId: string;
   readonly marker: string;
@@ -19,9 +18,19 @@ export interface Agent {
 /** Start a program or fail the suite with the reason (never skip): a missing program names its package. */
 export function startProcess(file: string, args: readonly string[], env: NodeJS.ProcessEnv, extraFd = false): Promise<ChildProcess> {
   return new Promise((resolve, reject) => {
-    const child = spawn(file, [...args], { env, stdio: extraFd ? ["ignore", "ignore", "pipe", "pipe"] : ["ignore", "ignore", "pipe"], detached: false });
+    const child = spawn(file, [...args], {
+      env,
+      stdio: extraFd ? ["ignore", "ignore", "pipe", "pipe"] : ["ignore", "ignore", "pipe"],
+      detached: false,
+    });
     child.once("error", (error: NodeJS.ErrnoException) =>
-      reject(new Error(error.code === "ENOENT" ? `${file} is not installed: the live X11 suites need the packages scripts/test-setup.sh installs (run it as root)` : `${file}: ${error.message}`)),
+      reject(
+        new Error(
+          error.code === "ENOENT"
+            ? `${file} is not installed: the live X11 suites need the packages scripts/test-setup.sh installs (run it as root)`
+            : `${file}: ${error.message}`,
+        ),
+      ),
     );
     child.once("spawn", () => resolve(child));
   });
@@ -59,7 +68,12 @@ export class XServer {
   }
 
   async start({ windowManager }: { windowManager: boolean }): Promise<this> {
-    this.xvfb = await startProcess("Xvfb", ["-displayfd", "3", "-screen", "0", "1280x900x24", "-nolisten", "tcp", "-noreset"], this.sandbox.env, true);
+    this.xvfb = await startProcess(
+      "Xvfb",
+      ["-displayfd", "3", "-screen", "0", "1280x900x24", "-nolisten", "tcp", "-noreset"],
+      this.sandbox.env,
+      true,
+    );
     this.xvfb.stderr?.on("data", (chunk) => (this.stderr = (this.stderr + String(chunk)).slice(-2000)));
     const fd = this.xvfb.stdio[3] as NodeJS.ReadableStream;
     let number = "";
@@ -74,7 +88,11 @@ export class XServer {
   /** openbox; started after a program, that program found no EWMH window manager at its own start-up. */
   async startWindowManager(): Promise<void> {
     this.openbox = await startProcess("openbox", ["--sm-disable"], this.env);
-    await waitFor(() => spawnSync("wmctrl", ["-m"], { env: this.env, encoding: "utf8" }).stdout.includes("Openbox"), "openbox to manage the display", 20_000);
+    await waitFor(
+      () => spawnSync("wmctrl", ["-m"], { env: this.env, encoding: "utf8" }).stdout.includes("Openbox"),
+      "openbox to manage the display",
+      20_000,
+    );
   }
 
   xdotool(...args: string[]): string {

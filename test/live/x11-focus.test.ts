@@ -52,13 +52,21 @@ for (const windowManager of [false, true]) {
       const a = await xtermAgent();
       const b = await xtermAgent();
       const c = await xtermAgent();
-      for (const [label, target] of [["a", a], ["c", c], ["b", b], ["a2", a]] as const) {
+      for (const [label, target] of [
+        ["a", a],
+        ["c", c],
+        ["b", b],
+        ["a2", a],
+      ] as const) {
         const { code, result } = await focus(target.sessionId);
         expect(result, label).toMatchObject({
           state: "complete",
           backend: "x11",
           selection: { succeeded: true, detail: expect.stringContaining("a plain X11 terminal has no tabs or panes to select") },
-          activation: { succeeded: true, detail: expect.stringContaining(windowManager ? "it is the active window" : "it is the input focus (no window manager)") },
+          activation: {
+            succeeded: true,
+            detail: expect.stringContaining(windowManager ? "it is the active window" : "it is the input focus (no window manager)"),
+          },
         });
         expect(code).toBe(0);
         expect(x.focusedWindow()).toBe(target.windowId);
@@ -79,7 +87,11 @@ for (const windowManager of [false, true]) {
       expect(x.focusedWindow()).toBe(other.windowId);
 
       const { code, result } = await focus(agent.sessionId);
-      expect(result).toMatchObject({ state: "complete", backend: "tmux", activation: { succeeded: true, detail: expect.stringContaining("raised X11 window") } });
+      expect(result).toMatchObject({
+        state: "complete",
+        backend: "tmux",
+        activation: { succeeded: true, detail: expect.stringContaining("raised X11 window") },
+      });
       expect(code).toBe(0);
       expect(tmux.clients()[0]?.pane).toBe(agent.pane);
       const token = `toktmux${Math.random().toString(36).slice(2, 8)}`;
@@ -91,7 +103,11 @@ for (const windowManager of [false, true]) {
     it("without xdotool and wmctrl: unavailable (exit 7), naming the package", async () => {
       const a = await xtermAgent();
       const { code, result } = await focus(a.sessionId, { PATH: sandbox.root });
-      expect(result).toMatchObject({ state: "unavailable", backend: "x11", detail: "cannot focus X11 windows: neither xdotool nor wmctrl is installed (Debian/Ubuntu: apt install xdotool)" });
+      expect(result).toMatchObject({
+        state: "unavailable",
+        backend: "x11",
+        detail: "cannot focus X11 windows: neither xdotool nor wmctrl is installed (Debian/Ubuntu: apt install xdotool)",
+      });
       expect(code).toBe(7);
     });
 

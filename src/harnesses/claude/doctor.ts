@@ -15,16 +15,30 @@ export async function claudeDoctor(world: InstallContext): Promise<HarnessDoctor
   const todo: string[] = [];
   const settings = jsonData(claudeSettingsPath(world), problems);
   const hooks = hookChecks(settings, CLAUDE_HOOKS, world, "claude", legacy, problems, claudeSettingsPath(world), nodes);
-  if (settings && isRecord(settings.mcpServers) && isLegacyFleetMcp(settings.mcpServers[LEGACY_MCP_NAME])) legacy.push(`${claudeSettingsPath(world)}: claude-fleet-monitor MCP server "fleet"`);
+  if (settings && isRecord(settings.mcpServers) && isLegacyFleetMcp(settings.mcpServers[LEGACY_MCP_NAME]))
+    legacy.push(`${claudeSettingsPath(world)}: claude-fleet-monitor MCP server "fleet"`);
   const claudeJson = jsonData(claudeJsonPath(world), problems);
   const paths = ourPaths(world);
   const servers = claudeJson && isRecord(claudeJson.mcpServers) ? claudeJson.mcpServers : {};
-  const mcp = claudeJson ? mcpState(servers[MCP_NAME], { command: paths.node, args: [paths.cli, "mcp"] }, ["type", "command", "args", "env"]) : "unknown";
+  const mcp = claudeJson
+    ? mcpState(servers[MCP_NAME], { command: paths.node, args: [paths.cli, "mcp"] }, ["type", "command", "args", "env"])
+    : "unknown";
   if (isLegacyFleetMcp(servers[LEGACY_MCP_NAME])) legacy.push(`${claudeJsonPath(world)}: claude-fleet-monitor MCP server "fleet"`);
   await checkNodes(world, nodes, problems);
   if (!binary) todo.push("Install Claude Code (npm install -g @anthropic-ai/claude-code), or put claude on PATH.");
   hooksTodo(hooks, "tongs-agents install --agent claude", todo);
   if (mcp === "absent" || mcp === "outdated") todo.push("Run `tongs-agents install --agent claude` to register the MCP server.");
-  if (legacy.length > 0) todo.push("Run `tongs-agents install --agent claude` to remove what claude-fleet-monitor left (docs/migration.md).");
-  return { harness: "claude", binary: binary ?? null, version: await versionOf(world, binary), hooks, mcp, problems, legacy, todo, ok: todo.length === 0 && problems.length === 0 };
+  if (legacy.length > 0)
+    todo.push("Run `tongs-agents install --agent claude` to remove what claude-fleet-monitor left (docs/migration.md).");
+  return {
+    harness: "claude",
+    binary: binary ?? null,
+    version: await versionOf(world, binary),
+    hooks,
+    mcp,
+    problems,
+    legacy,
+    todo,
+    ok: todo.length === 0 && problems.length === 0,
+  };
 }

@@ -37,7 +37,9 @@ function planSettings(world: InstallContext, intent: Intent, findings: Finding[]
   }
   const doc = parseJsonDocument(read.text ?? "");
   if (!doc.ok) {
-    findings.push(error(`${path} is ${doc.detail}; left untouched. Fix it (Claude Code cannot read it either), then run the command again.`));
+    findings.push(
+      error(`${path} is ${doc.detail}; left untouched. Fix it (Claude Code cannot read it either), then run the command again.`),
+    );
     return undefined;
   }
   const shape = hooksShapeProblem(doc.data, CLAUDE_HOOKS);
@@ -47,13 +49,22 @@ function planSettings(world: InstallContext, intent: Intent, findings: Finding[]
   }
   const paths = ourPaths(world);
   try {
-    const edit = editHooks(doc.text, doc.data, doc.style, CLAUDE_HOOKS, { node: paths.node, hook: paths.hook, harness: "claude" }, intent.mode, path);
+    const edit = editHooks(
+      doc.text,
+      doc.data,
+      doc.style,
+      CLAUDE_HOOKS,
+      { node: paths.node, hook: paths.hook, harness: "claude" },
+      intent.mode,
+      path,
+    );
     for (const problem of edit.problems) findings.push({ severity: problem.severity, message: problem.message });
     let text = edit.text;
     const why = [...edit.changes];
     const servers = doc.data.mcpServers;
     if (intent.mode === "install" && isRecord(servers) && isLegacyFleetMcp(servers[LEGACY_MCP_NAME])) {
-      text = Object.keys(servers).length === 1 ? removeJsonValue(text, ["mcpServers"]) : removeJsonValue(text, ["mcpServers", LEGACY_MCP_NAME]);
+      text =
+        Object.keys(servers).length === 1 ? removeJsonValue(text, ["mcpServers"]) : removeJsonValue(text, ["mcpServers", LEGACY_MCP_NAME]);
       why.push(`remove claude-fleet-monitor MCP server "${LEGACY_MCP_NAME}"`);
     }
     if (text === read.text || (read.text === null && text === "")) return undefined;
@@ -99,16 +110,36 @@ function planMcp(world: InstallContext, intent: Intent, findings: Finding[]): St
     why.push(`remove claude-fleet-monitor MCP server "${LEGACY_MCP_NAME}"`);
   }
   if (state === "foreign") {
-    findings.push((intent.mode === "install" ? conflict : warning)(`${path}: an MCP server named "${MCP_NAME}" exists that the installer did not write; left as it is (remove it with \`claude mcp remove --scope user ${MCP_NAME}\` to let the installer register its own)`));
+    findings.push(
+      (intent.mode === "install" ? conflict : warning)(
+        `${path}: an MCP server named "${MCP_NAME}" exists that the installer did not write; left as it is (remove it with \`claude mcp remove --scope user ${MCP_NAME}\` to let the installer register its own)`,
+      ),
+    );
   }
   const register = intent.mode === "install" && (state === "absent" || state === "outdated");
   const unregister = (intent.mode === "uninstall" && (state === "current" || state === "outdated")) || (register && state === "outdated");
   if (cli) {
     if (why.length > 0) steps.push({ kind: "write", path, before: read.text, after: text, why });
-    if (unregister) steps.push({ kind: "run", argv: [cli, "mcp", "remove", "--scope", "user", MCP_NAME], why: state === "outdated" && register ? `replace MCP server "${MCP_NAME}" (new paths)` : `remove MCP server "${MCP_NAME}"` });
+    if (unregister)
+      steps.push({
+        kind: "run",
+        argv: [cli, "mcp", "remove", "--scope", "user", MCP_NAME],
+        why: state === "outdated" && register ? `replace MCP server "${MCP_NAME}" (new paths)` : `remove MCP server "${MCP_NAME}"`,
+      });
     // claude mcp remove leaves `"mcpServers": {}` behind when ours was the last server.
-    if (unregister && !register && [...remaining].every((name) => name === MCP_NAME)) steps.push({ kind: "drop-empty", path, keys: ["mcpServers"], why: ['remove the "mcpServers" object claude mcp remove leaves empty'] });
-    if (register) steps.push({ kind: "run", argv: [cli, "mcp", "add", "--scope", "user", MCP_NAME, "--", desired.command, ...desired.args], why: `register MCP server "${MCP_NAME}" in ${path}` });
+    if (unregister && !register && [...remaining].every((name) => name === MCP_NAME))
+      steps.push({
+        kind: "drop-empty",
+        path,
+        keys: ["mcpServers"],
+        why: ['remove the "mcpServers" object claude mcp remove leaves empty'],
+      });
+    if (register)
+      steps.push({
+        kind: "run",
+        argv: [cli, "mcp", "add", "--scope", "user", MCP_NAME, "--", desired.command, ...desired.args],
+        why: `register MCP server "${MCP_NAME}" in ${path}`,
+      });
     return steps;
   }
   if (register) {
@@ -134,7 +165,8 @@ export async function planClaude(world: InstallContext, intent: Intent): Promise
   }
   const todo: string[] = [];
   if (steps.length > 0) todo.push("Restart running Claude Code sessions: they read hooks and MCP servers when they start.");
-  if (intent.mode === "install" && !which("claude", world.env)) findings.push(note("The claude CLI is not on PATH; the hooks are in place for when it is."));
+  if (intent.mode === "install" && !which("claude", world.env))
+    findings.push(note("The claude CLI is not on PATH; the hooks are in place for when it is."));
   // `claude mcp add` creates .claude.json when it is missing.
   return { harness: "claude", steps, findings, todo, files: [claudeJsonPath(world)] };
 }

@@ -8,13 +8,18 @@ import { claudeStatedState } from "./transcript.ts";
 const FIXTURES = join(import.meta.dirname, "fixtures");
 const SESSION = "64b94903-22ef-4f6c-899c-87be1ef87b9b";
 const subject = { sessionId: SESSION, pid: 7355, processStart: "linux:boot:273069" };
-const lines = readFileSync(join(FIXTURES, "transcript-interrupted.jsonl"), "utf8").trim().split("\n").map((line) => JSON.parse(line) as unknown);
+const lines = readFileSync(join(FIXTURES, "transcript-interrupted.jsonl"), "utf8")
+  .trim()
+  .split("\n")
+  .map((line) => JSON.parse(line) as unknown);
 const state = (name: string) => JSON.parse(readFileSync(join(FIXTURES, `session-state-${name}.json`), "utf8")) as Record<string, unknown>;
 
 describe("Claude Code's transcript", () => {
   it("states an interruption on exactly the line Claude wrote for Esc during a tool call", () => {
     const facts = lines.map((line) => claudeStatedState.interpretLine(line, subject));
-    expect(facts.filter(Boolean)).toEqual([{ status: "idle", event: "interrupted", detail: expect.stringContaining("interrupted"), at: "2026-12-01T06:48:33.386Z" }]);
+    expect(facts.filter(Boolean)).toEqual([
+      { status: "idle", event: "interrupted", detail: expect.stringContaining("interrupted"), at: "2026-12-01T06:48:33.386Z" },
+    ]);
     expect(facts.at(-1)).toBeDefined();
   });
 
@@ -42,7 +47,12 @@ describe("Claude Code's per-process session state", () => {
   });
 
   it("states idle for the exact process and session, with the time Claude wrote it", () => {
-    expect(processState.interpret(state("idle"), subject)).toEqual({ status: "idle", event: "state-idle", detail: expect.any(String), at: new Date(1796107713358).toISOString() });
+    expect(processState.interpret(state("idle"), subject)).toEqual({
+      status: "idle",
+      event: "state-idle",
+      detail: expect.any(String),
+      at: new Date(1796107713358).toISOString(),
+    });
     expect(processState.interpret(state("busy"), subject)).toBeUndefined();
   });
 

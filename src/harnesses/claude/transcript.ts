@@ -24,10 +24,17 @@ function validTime(value: unknown): string | undefined {
 function interpretLine(line: unknown, subject: StatedSubject): StatedFact | undefined {
   if (!isObject(line) || line.type !== "user" || line.sessionId !== subject.sessionId || line.isSidechain === true) return undefined;
   const content = isObject(line.message) ? line.message.content : undefined;
-  const parts = typeof content === "string" ? [content] : Array.isArray(content) ? content.map((part) => (isObject(part) && part.type === "text" ? part.text : undefined)) : [];
+  const parts =
+    typeof content === "string"
+      ? [content]
+      : Array.isArray(content)
+        ? content.map((part) => (isObject(part) && part.type === "text" ? part.text : undefined))
+        : [];
   if (!parts.some((text) => typeof text === "string" && text.startsWith(INTERRUPTED))) return undefined;
   const at = validTime(line.timestamp);
-  return at ? { status: "idle", event: "interrupted", detail: "interrupted by the user (stated in Claude Code's transcript)", at } : undefined;
+  return at
+    ? { status: "idle", event: "interrupted", detail: "interrupted by the user (stated in Claude Code's transcript)", at }
+    : undefined;
 }
 
 /** `<config>/projects/<project>/<session>.jsonl` → `<config>/sessions/<pid>.json`; any other shape has no state file. */
@@ -40,10 +47,16 @@ function processStatePath(transcriptPath: string, pid: number): string | undefin
 function interpretProcessState(value: unknown, subject: StatedSubject): StatedFact | undefined {
   if (!isObject(value) || value.status !== "idle" || value.pid !== subject.pid || value.sessionId !== subject.sessionId) return undefined;
   // The process-start token proves the file is this process's, not an earlier one's with a reused pid.
-  if (typeof value.procStart !== "string" || !/^\d+$/.test(value.procStart) || !subject.processStart?.endsWith(`:${value.procStart}`)) return undefined;
+  if (typeof value.procStart !== "string" || !/^\d+$/.test(value.procStart) || !subject.processStart?.endsWith(`:${value.procStart}`))
+    return undefined;
   const ms = value.statusUpdatedAt;
   if (typeof ms !== "number" || !Number.isFinite(ms) || ms <= 0) return undefined;
-  return { status: "idle", event: "state-idle", detail: "idle (stated by Claude Code's session state; no hook fires on Esc)", at: new Date(ms).toISOString() };
+  return {
+    status: "idle",
+    event: "state-idle",
+    detail: "idle (stated by Claude Code's session state; no hook fires on Esc)",
+    at: new Date(ms).toISOString(),
+  };
 }
 
 export const claudeStatedState = {

@@ -26,7 +26,9 @@ export async function codexDoctor(world: InstallContext): Promise<HarnessDoctor>
   if (!configRead.ok) problems.push(configRead.detail);
   else if (config && !config.ok) problems.push(`${configPath} is ${config.detail}`);
   const configData = config?.ok ? config.data : undefined;
-  const records = data ? ourTrustRecords(data, { node: paths.node, hook: paths.hook, harness: "codex" }, join(codexHomeCanonical(world), "hooks.json"), false) : [];
+  const records = data
+    ? ourTrustRecords(data, { node: paths.node, hook: paths.hook, harness: "codex" }, join(codexHomeCanonical(world), "hooks.json"), false)
+    : [];
   const hooks = hookChecks(data, CODEX_HOOKS, world, "codex", legacy, problems, hooksPath, nodes).map((hook) => {
     const record = records.find((candidate) => candidate.event === hook.event);
     return record && configData ? { ...hook, trust: trustStatus(configData, record) } : hook;
@@ -37,10 +39,27 @@ export async function codexDoctor(world: InstallContext): Promise<HarnessDoctor>
   await checkNodes(world, nodes, problems);
   if (!binary) todo.push("Install Codex (npm install -g @openai/codex), or put codex on PATH.");
   hooksTodo(hooks, "tongs-agents install --agent codex", todo);
-  if (hooks.some((hook) => hook.trust === "untrusted" || hook.trust === "modified")) todo.push("Trust our hooks in Codex: approve them in codex's /hooks, or run `tongs-agents install --agent codex --trust-codex-hooks`.");
+  if (hooks.some((hook) => hook.trust === "untrusted" || hook.trust === "modified"))
+    todo.push("Trust our hooks in Codex: approve them in codex's /hooks, or run `tongs-agents install --agent codex --trust-codex-hooks`.");
   if (mcp === "absent" || mcp === "outdated") todo.push("Run `tongs-agents install --agent codex` to register the MCP server.");
-  if (legacy.length > 0) todo.push("Run `tongs-agents install --agent codex` to remove what claude-fleet-monitor left (docs/migration.md).");
+  if (legacy.length > 0)
+    todo.push("Run `tongs-agents install --agent codex` to remove what claude-fleet-monitor left (docs/migration.md).");
   const features = configData && isRecord(configData.features) ? configData.features : {};
-  const advice = features.daemon_auto_start === false ? [] : ["Codex's shared app-server daemon runs hooks with the first UI's environment: start codex with --no-daemon or set [features] daemon_auto_start = false (docs/install.md)."];
-  return { harness: "codex", binary: binary ?? null, version: await versionOf(world, binary), hooks, mcp, problems, legacy, todo: [...todo, ...advice], ok: todo.length === 0 && problems.length === 0 };
+  const advice =
+    features.daemon_auto_start === false
+      ? []
+      : [
+          "Codex's shared app-server daemon runs hooks with the first UI's environment: start codex with --no-daemon or set [features] daemon_auto_start = false (docs/install.md).",
+        ];
+  return {
+    harness: "codex",
+    binary: binary ?? null,
+    version: await versionOf(world, binary),
+    hooks,
+    mcp,
+    problems,
+    legacy,
+    todo: [...todo, ...advice],
+    ok: todo.length === 0 && problems.length === 0,
+  };
 }

@@ -36,7 +36,11 @@ export interface TrustRecord {
 export function ourTrustRecords(data: Record<string, unknown>, target: HookTarget, trustPath: string, onlyCurrent: boolean): TrustRecord[] {
   return scanHooks(data, CODEX_HOOKS, target)
     .filter((ref) => ref.entry.kind === "ours" && (!onlyCurrent || ref.entry.current))
-    .map((ref) => ({ key: codexTrustKey(trustPath, ref.event, ref.group, ref.handler), hash: codexTrustHash({ event: ref.event, command: ref.command, timeout: ref.timeout as number }), event: ref.event }));
+    .map((ref) => ({
+      key: codexTrustKey(trustPath, ref.event, ref.group, ref.handler),
+      hash: codexTrustHash({ event: ref.event, command: ref.command, timeout: ref.timeout as number }),
+      event: ref.event,
+    }));
 }
 
 /** What config.toml says about one hook: trusted, modified (another hash), untrusted, or disabled by the user. */
@@ -51,7 +55,14 @@ export function trustStatus(config: Record<string, unknown>, record: TrustRecord
 
 const STATE_GROUP = ["hooks", "state"];
 
-function planConfig(world: InstallContext, intent: Intent, before: TrustRecord[], after: TrustRecord[], findings: Finding[], todo: string[]): Step | undefined {
+function planConfig(
+  world: InstallContext,
+  intent: Intent,
+  before: TrustRecord[],
+  after: TrustRecord[],
+  findings: Finding[],
+  todo: string[],
+): Step | undefined {
   const path = join(codexHome(world), "config.toml");
   const read = readConfigFile(path);
   if (!read.ok) {
@@ -77,17 +88,30 @@ function planConfig(world: InstallContext, intent: Intent, before: TrustRecord[]
       findings.push(error(`${path}: ${(failure as Error).message}; that part left as it is`));
     }
   };
-  if (intent.mode === "install" && isLegacyFleetMcp(servers[LEGACY_MCP_NAME])) edit(`remove claude-fleet-monitor MCP server [mcp_servers.${LEGACY_MCP_NAME}]`, () => removeTable(text, ["mcp_servers", LEGACY_MCP_NAME]));
-  if (state === "foreign") findings.push((intent.mode === "install" ? conflict : warning)(`${path}: [mcp_servers.${MCP_NAME}] exists but is not what the installer writes (command, args = [.../bin/tongs-agents.js, "mcp"] and nothing else); left as it is`));
+  if (intent.mode === "install" && isLegacyFleetMcp(servers[LEGACY_MCP_NAME]))
+    edit(`remove claude-fleet-monitor MCP server [mcp_servers.${LEGACY_MCP_NAME}]`, () =>
+      removeTable(text, ["mcp_servers", LEGACY_MCP_NAME]),
+    );
+  if (state === "foreign")
+    findings.push(
+      (intent.mode === "install" ? conflict : warning)(
+        `${path}: [mcp_servers.${MCP_NAME}] exists but is not what the installer writes (command, args = [.../bin/tongs-agents.js, "mcp"] and nothing else); left as it is`,
+      ),
+    );
   if (intent.mode === "install" && (state === "absent" || state === "outdated")) {
     edit(`${state === "absent" ? "add" : "update"} MCP server [mcp_servers.${MCP_NAME}]`, () =>
-      setTable(text, ["mcp_servers", MCP_NAME], [
-        ["command", desired.command],
-        ["args", desired.args],
-      ]),
+      setTable(
+        text,
+        ["mcp_servers", MCP_NAME],
+        [
+          ["command", desired.command],
+          ["args", desired.args],
+        ],
+      ),
     );
   }
-  if (intent.mode === "uninstall" && (state === "current" || state === "outdated")) edit(`remove MCP server [mcp_servers.${MCP_NAME}]`, () => removeTable(text, ["mcp_servers", MCP_NAME]));
+  if (intent.mode === "uninstall" && (state === "current" || state === "outdated"))
+    edit(`remove MCP server [mcp_servers.${MCP_NAME}]`, () => removeTable(text, ["mcp_servers", MCP_NAME]));
 
   // Trust records. Ours: a [hooks.state."<key>"] table holding only trusted_hash, at the position of one of our hooks,
   // trusting exactly our hook's definition.
@@ -99,7 +123,8 @@ function planConfig(world: InstallContext, intent: Intent, before: TrustRecord[]
   const keep = new Set(intent.mode === "install" && intent.trustCodexHooks ? after.map((record) => record.key) : []);
   for (const record of before) {
     if (keep.has(record.key) || !ownedTrust(record)) continue;
-    if (intent.mode === "install" && !intent.trustCodexHooks && after.some((next) => next.key === record.key && next.hash === record.hash)) continue;
+    if (intent.mode === "install" && !intent.trustCodexHooks && after.some((next) => next.key === record.key && next.hash === record.hash))
+      continue;
     edit(`remove trust record for ${record.key}`, () => removeTable(text, [...STATE_GROUP, record.key]));
   }
   if (intent.mode === "install") {
@@ -116,7 +141,9 @@ function planConfig(world: InstallContext, intent: Intent, before: TrustRecord[]
         findings.push(warning(`${path}: [hooks.state."${record.key}"] has settings of yours; left as it is`));
         continue;
       }
-      edit(`trust our ${record.event} hook (${record.key})`, () => setTable(text, [...STATE_GROUP, record.key], [["trusted_hash", record.hash]], STATE_GROUP));
+      edit(`trust our ${record.event} hook (${record.key})`, () =>
+        setTable(text, [...STATE_GROUP, record.key], [["trusted_hash", record.hash]], STATE_GROUP),
+      );
     }
     const untrusted = after.filter((record) => !["trusted", "disabled"].includes(trustStatus(doc.data, record)));
     if (!intent.trustCodexHooks && untrusted.length > 0) {
@@ -126,7 +153,11 @@ function planConfig(world: InstallContext, intent: Intent, before: TrustRecord[]
     }
     const features = isRecord(doc.data.features) ? doc.data.features : {};
     if (features.daemon_auto_start !== false) {
-      findings.push(note("Codex's interactive UI runs hooks in a shared app-server daemon with the environment of the first UI that started it, so `focus` can reach a session only through a UI started as `codex resume <session id>`. To focus every session, start codex with --no-daemon, or set `[features] daemon_auto_start = false` in config.toml (docs/install.md)."));
+      findings.push(
+        note(
+          "Codex's interactive UI runs hooks in a shared app-server daemon with the environment of the first UI that started it, so `focus` can reach a session only through a UI started as `codex resume <session id>`. To focus every session, start codex with --no-daemon, or set `[features] daemon_auto_start = false` in config.toml (docs/install.md).",
+        ),
+      );
     }
   }
   if (text === doc.text) return undefined;
@@ -149,7 +180,8 @@ export async function planCodex(world: InstallContext, intent: Intent): Promise<
   else {
     const doc = parseJsonDocument(read.text ?? "");
     const shape = doc.ok ? hooksShapeProblem(doc.data, CODEX_HOOKS) : undefined;
-    if (!doc.ok) findings.push(error(`${hooksPath} is ${doc.detail}; left untouched. Fix it (Codex ignores it too), then run the command again.`));
+    if (!doc.ok)
+      findings.push(error(`${hooksPath} is ${doc.detail}; left untouched. Fix it (Codex ignores it too), then run the command again.`));
     else if (shape) findings.push(error(`${hooksPath}: ${shape}; left untouched`));
     else {
       try {
@@ -159,7 +191,8 @@ export async function planCodex(world: InstallContext, intent: Intent): Promise<
         const edited = parseJsonDocument(edit.text);
         after = edited.ok ? ourTrustRecords(edited.data, target, trustPath, true) : [];
         hooksOk = true;
-        if (edit.text !== (read.text ?? "")) steps.push({ kind: "write", path: hooksPath, before: read.text, after: edit.text, why: edit.changes });
+        if (edit.text !== (read.text ?? ""))
+          steps.push({ kind: "write", path: hooksPath, before: read.text, after: edit.text, why: edit.changes });
       } catch (failure) {
         findings.push(error(`${hooksPath}: ${(failure as Error).message}; left untouched`));
       }
@@ -167,6 +200,7 @@ export async function planCodex(world: InstallContext, intent: Intent): Promise<
   }
   const config = planConfig(world, intent, before, hooksOk ? after : [], findings, todo);
   if (config) steps.push(config);
-  if (steps.length > 0) todo.push("Restart running Codex sessions (and quit its app-server daemon if one runs): hooks and MCP servers are read at start.");
+  if (steps.length > 0)
+    todo.push("Restart running Codex sessions (and quit its app-server daemon if one runs): hooks and MCP servers are read at start.");
   return { harness: "codex", steps, findings, todo };
 }

@@ -41,16 +41,35 @@ describe("namesSession", () => {
 
 describe("locateCodexUi", () => {
   it("finds the one UI started as `codex resume <session id>` and reads its terminal now", async () => {
-    const found = await locate([daemon, ui(200), ui(300, "resume", SESSION), ui(400, "resume", OTHER)], { 300: { TMUX: "/tmp/tmux-0/default,1,0", TMUX_PANE: "%3", HOME: "/root" } });
-    expect(found).toEqual({ ok: true, pid: 300, terminal: { env: { TMUX: "/tmp/tmux-0/default,1,0", TMUX_PANE: "%3" }, tty: "/dev/pts/300" }, evidence: `Codex UI process 300 runs \`codex resume ${SESSION}\`` });
+    const found = await locate([daemon, ui(200), ui(300, "resume", SESSION), ui(400, "resume", OTHER)], {
+      300: { TMUX: "/tmp/tmux-0/default,1,0", TMUX_PANE: "%3", HOME: "/root" },
+    });
+    expect(found).toEqual({
+      ok: true,
+      pid: 300,
+      terminal: { env: { TMUX: "/tmp/tmux-0/default,1,0", TMUX_PANE: "%3" }, tty: "/dev/pts/300" },
+      evidence: `Codex UI process 300 runs \`codex resume ${SESSION}\``,
+    });
   });
 
   it.each([
     ["a fresh UI names no session", [daemon, ui(200), ui(201, "resume", "--last")], NO_EVIDENCE],
     ["no UI runs at all", [daemon], NO_EVIDENCE],
-    ["a process not named codex proves nothing", [daemon, fakeProcess(250, 1, "node", ["node", "codex.js", "resume", SESSION])], NO_EVIDENCE],
-    ["two UIs name it", [daemon, ui(300, "resume", SESSION), ui(301, "resume", SESSION)], "2 running Codex UIs (PIDs 300, 301) name this session in their arguments"],
-    ["its environment is unreadable", [daemon, ui(300, "resume", SESSION)], `the environment of Codex UI process 300 (codex resume ${SESSION}) cannot be read`],
+    [
+      "a process not named codex proves nothing",
+      [daemon, fakeProcess(250, 1, "node", ["node", "codex.js", "resume", SESSION])],
+      NO_EVIDENCE,
+    ],
+    [
+      "two UIs name it",
+      [daemon, ui(300, "resume", SESSION), ui(301, "resume", SESSION)],
+      "2 running Codex UIs (PIDs 300, 301) name this session in their arguments",
+    ],
+    [
+      "its environment is unreadable",
+      [daemon, ui(300, "resume", SESSION)],
+      `the environment of Codex UI process 300 (codex resume ${SESSION}) cannot be read`,
+    ],
   ])("answers unavailable when %s", async (_name, rows, reason) => {
     expect(await locate(rows)).toEqual({ ok: false, reason });
   });

@@ -35,12 +35,24 @@ export async function locateCodexUi(session: UiQuery, world: UiWorld, isDaemon: 
       if (matchesProcessName(info, NAMES) && !isDaemon(argv) && namesSession(argv, session.session_id)) showing.push(info);
     }
     if (showing.length === 0) return { ok: false, reason: NO_EVIDENCE };
-    if (showing.length > 1) return { ok: false, reason: `${showing.length} running Codex UIs (PIDs ${showing.map((ui) => ui.pid).join(", ")}) name this session in their arguments` };
+    if (showing.length > 1)
+      return {
+        ok: false,
+        reason: `${showing.length} running Codex UIs (PIDs ${showing.map((ui) => ui.pid).join(", ")}) name this session in their arguments`,
+      };
     const ui = showing[0] as ProcessInfo;
     const env = await world.environOf(ui.pid);
-    if (!env) return { ok: false, reason: `the environment of Codex UI process ${ui.pid} (codex resume ${session.session_id}) cannot be read` };
-    return { ok: true, pid: ui.pid, terminal: captureTerminal(env, { tty: ui.tty }), evidence: `Codex UI process ${ui.pid} runs \`codex resume ${session.session_id}\`` };
+    if (!env)
+      return { ok: false, reason: `the environment of Codex UI process ${ui.pid} (codex resume ${session.session_id}) cannot be read` };
+    return {
+      ok: true,
+      pid: ui.pid,
+      terminal: captureTerminal(env, { tty: ui.tty }),
+      evidence: `Codex UI process ${ui.pid} runs \`codex resume ${session.session_id}\``,
+    };
   };
   const found = await withDeadline(search(), SEARCH_BOUND_MS);
-  return found === "timeout" ? { ok: false, reason: `looking for the Codex UI that shows this session took longer than ${SEARCH_BOUND_MS / 1000} s` } : found;
+  return found === "timeout"
+    ? { ok: false, reason: `looking for the Codex UI that shows this session took longer than ${SEARCH_BOUND_MS / 1000} s` }
+    : found;
 }

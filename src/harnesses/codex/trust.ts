@@ -37,9 +37,16 @@ export interface CodexCommandHook {
 }
 
 export function codexTrustHash(hook: CodexCommandHook): string {
-  const handler: Record<string, unknown> = { type: "command", command: hook.command, timeout: Math.max(1, hook.timeout ?? 600), async: hook.async ?? false };
+  const handler: Record<string, unknown> = {
+    type: "command",
+    command: hook.command,
+    timeout: Math.max(1, hook.timeout ?? 600),
+    async: hook.async ?? false,
+  };
   if (hook.statusMessage !== undefined) handler.statusMessage = hook.statusMessage;
   const identity: Record<string, unknown> = { event_name: codexEventKey(hook.event), hooks: [handler] };
   if (hook.matcher !== undefined) identity.matcher = hook.matcher;
-  return `sha256:${createHash("sha256").update(JSON.stringify(canonical(identity))).digest("hex")}`;
+  return `sha256:${createHash("sha256")
+    .update(JSON.stringify(canonical(identity)))
+    .digest("hex")}`;
 }

@@ -22,12 +22,30 @@ export async function piDoctor(world: InstallContext): Promise<HarnessDoctor> {
     problems.push(marker.detail);
   } else if (marker.marker) {
     const listed = installed.ok && installed.paths.includes(marker.marker.extension_path);
-    bridge = !listed ? "missing" : marker.marker.extension_path === paths.piBridge && marker.marker.hook_path === paths.hook && marker.marker.node_path === paths.node ? "installed" : "outdated";
+    bridge = !listed
+      ? "missing"
+      : marker.marker.extension_path === paths.piBridge && marker.marker.hook_path === paths.hook && marker.marker.node_path === paths.node
+        ? "installed"
+        : "outdated";
   }
   if (!installed.ok) problems.push(installed.detail);
-  if (existsSync(join(agentDir, "claude-fleet-monitor.json"))) legacy.push(`${join(agentDir, "claude-fleet-monitor.json")}: claude-fleet-monitor's Pi extension (remove it with \`claude-fleet uninstall --agent pi\`)`);
+  if (existsSync(join(agentDir, "claude-fleet-monitor.json")))
+    legacy.push(
+      `${join(agentDir, "claude-fleet-monitor.json")}: claude-fleet-monitor's Pi extension (remove it with \`claude-fleet uninstall --agent pi\`)`,
+    );
   if (!binary) todo.push("Install Pi (npm install -g @earendil-works/pi-coding-agent), or put pi on PATH.");
   if (bridge === "missing" || bridge === "outdated") todo.push("Run `tongs-agents install --agent pi` to install or update the Pi bridge.");
   const env = { ...world.env, PI_OFFLINE: "1" };
-  return { harness: "pi", binary: binary ?? null, version: await versionOf(world, binary, env), hooks: [], mcp: "n/a", bridge, problems, legacy, todo: [...todo, ...legacy.map(() => "Remove claude-fleet-monitor's Pi extension (docs/migration.md).")], ok: todo.length === 0 && problems.length === 0 };
+  return {
+    harness: "pi",
+    binary: binary ?? null,
+    version: await versionOf(world, binary, env),
+    hooks: [],
+    mcp: "n/a",
+    bridge,
+    problems,
+    legacy,
+    todo: [...todo, ...legacy.map(() => "Remove claude-fleet-monitor's Pi extension (docs/migration.md).")],
+    ok: todo.length === 0 && problems.length === 0,
+  };
 }

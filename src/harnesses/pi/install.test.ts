@@ -28,8 +28,15 @@ function worldAt(rootName: string, extra: NodeJS.ProcessEnv = {}): InstallContex
   const world = makeWorld(sandbox, { packageRoot: makePackageRoot(join(sandbox.root, rootName)), path: [bin] });
   return { ...world, env: { ...world.env, FAKE_PI_LOG: log, ...extra } };
 }
-const run = (world: InstallContext, mode: "install" | "uninstall", dryRun = false) => runInstaller(world, { harnesses: installersFor(["pi"]), mode, dryRun, trustCodexHooks: false });
-const calls = () => (existsSync(log) ? readText(log).trim().split("\n").map((line) => JSON.parse(line)) : []);
+const run = (world: InstallContext, mode: "install" | "uninstall", dryRun = false) =>
+  runInstaller(world, { harnesses: installersFor(["pi"]), mode, dryRun, trustCodexHooks: false });
+const calls = () =>
+  existsSync(log)
+    ? readText(log)
+        .trim()
+        .split("\n")
+        .map((line) => JSON.parse(line))
+    : [];
 const marker = () => JSON.parse(readText(join(agentDir, PI_MARKER_FILE)));
 const packages = () => JSON.parse(readText(join(agentDir, "settings.json"))).packages;
 
@@ -42,7 +49,14 @@ describe("Pi bridge install", () => {
     expect(report.ok).toBe(true);
     const bridge = join(world.packageRoot, "pi-bridge");
     expect(calls()).toEqual([["install", bridge]]);
-    expect(marker()).toEqual({ owner: "tongs-agents", schema_version: 1, node_path: process.execPath, hook_path: join(world.packageRoot, "bin", "tongs-agents-hook.cjs"), extension_path: bridge, managed_paths: [bridge] });
+    expect(marker()).toEqual({
+      owner: "tongs-agents",
+      schema_version: 1,
+      node_path: process.execPath,
+      hook_path: join(world.packageRoot, "bin", "tongs-agents-hook.cjs"),
+      extension_path: bridge,
+      managed_paths: [bridge],
+    });
     expect(packages()).toEqual(["npm:someone-elses@1.0.0", "../../../pkg a/pi-bridge"]);
     const before = readText(join(agentDir, PI_MARKER_FILE));
     expect((await run(world, "install")).harnesses[0]?.steps).toEqual([]);
@@ -117,7 +131,10 @@ describe("Pi bridge install", () => {
   it("dry-run lists the commands and the marker without running anything", async () => {
     const world = worldAt("pkg");
     const report = await run(world, "install", true);
-    expect(report.harnesses[0]?.steps.map((step) => step.command ?? step.path)).toEqual([join(agentDir, PI_MARKER_FILE), [join(bin, "pi"), "install", join(world.packageRoot, "pi-bridge")]]);
+    expect(report.harnesses[0]?.steps.map((step) => step.command ?? step.path)).toEqual([
+      join(agentDir, PI_MARKER_FILE),
+      [join(bin, "pi"), "install", join(world.packageRoot, "pi-bridge")],
+    ]);
     expect(calls()).toEqual([]);
     expect(existsSync(join(agentDir, PI_MARKER_FILE))).toBe(false);
   });

@@ -16,7 +16,9 @@ export const PI_MARKER_FILE = "tongs-agents.json";
 export const PI_OWNER = "tongs-agents";
 const NOT_INSTALLED = /No matching package found/;
 
-const absolutePath = z.string().check(z.refine((value) => isAbsolute(value) && !value.includes("\0") && value.length <= 4096, "an absolute path"));
+const absolutePath = z
+  .string()
+  .check(z.refine((value) => isAbsolute(value) && !value.includes("\0") && value.length <= 4096, "an absolute path"));
 
 export const PiMarkerSchema = z.object({
   owner: z.literal(PI_OWNER),
@@ -36,7 +38,8 @@ export type MarkerRead = { ok: true; text: string | null; marker: PiMarker | und
 
 export function readMarker(path: string): MarkerRead {
   try {
-    if (lstatSync(path).isSymbolicLink()) return { ok: false, detail: `${path} is a symlink; refusing to use a Pi config tongs-agents did not write` };
+    if (lstatSync(path).isSymbolicLink())
+      return { ok: false, detail: `${path} is a symlink; refusing to use a Pi config tongs-agents did not write` };
   } catch {
     // absent: readConfigFile says so
   }
@@ -50,7 +53,11 @@ export function readMarker(path: string): MarkerRead {
     data = undefined;
   }
   const parsed = PiMarkerSchema.safeParse(data);
-  if (!parsed.success) return { ok: false, detail: `${path} is not an ownership marker written by tongs-agents (owner "${PI_OWNER}", schema_version 1); refusing to touch it or the packages it names` };
+  if (!parsed.success)
+    return {
+      ok: false,
+      detail: `${path} is not an ownership marker written by tongs-agents (owner "${PI_OWNER}", schema_version 1); refusing to touch it or the packages it names`,
+    };
   return { ok: true, text: read.text, marker: parsed.data };
 }
 
@@ -65,8 +72,16 @@ export function piPackagePaths(agentDir: string): { ok: true; paths: string[]; e
   const doc = parseJsonDocument(read.text ?? "");
   if (!doc.ok) return { ok: false, detail: `${path} is ${doc.detail}` };
   const packages = Array.isArray(doc.data.packages) ? doc.data.packages : [];
-  const sources = packages.map((entry) => (typeof entry === "string" ? entry : typeof entry === "object" && entry !== null ? (entry as { source?: unknown }).source : undefined));
-  return { ok: true, paths: sources.filter((source): source is string => typeof source === "string" && !/^[a-z]+:/.test(source)).map((source) => resolve(agentDir, source)), entries: packages.length };
+  const sources = packages.map((entry) =>
+    typeof entry === "string" ? entry : typeof entry === "object" && entry !== null ? (entry as { source?: unknown }).source : undefined,
+  );
+  return {
+    ok: true,
+    paths: sources
+      .filter((source): source is string => typeof source === "string" && !/^[a-z]+:/.test(source))
+      .map((source) => resolve(agentDir, source)),
+    entries: packages.length,
+  };
 }
 
 const piSettingsPath = (agentDir: string) => join(agentDir, "settings.json");
@@ -84,33 +99,86 @@ export async function planPi(world: InstallContext, intent: Intent): Promise<Har
   if (!current.ok) return { harness: "pi", steps, findings: [error(current.detail)], todo };
   const previous = current.marker;
   if (intent.mode === "uninstall") {
-    if (!previous) return { harness: "pi", steps, findings: [note(`No Pi bridge installed by tongs-agents (${markerPath} does not exist).`)], todo };
-    if (!pi) return { harness: "pi", steps, findings: [error("pi is not on PATH: it is needed to remove the bridge package from Pi's settings")], todo };
+    if (!previous)
+      return { harness: "pi", steps, findings: [note(`No Pi bridge installed by tongs-agents (${markerPath} does not exist).`)], todo };
+    if (!pi)
+      return {
+        harness: "pi",
+        steps,
+        findings: [error("pi is not on PATH: it is needed to remove the bridge package from Pi's settings")],
+        todo,
+      };
     const ours = unique([...previous.managed_paths, previous.extension_path]);
-    for (const path of ours) steps.push({ kind: "run", argv: [pi, "remove", path], why: `remove package ${path} from Pi`, tolerate: NOT_INSTALLED });
+    for (const path of ours)
+      steps.push({ kind: "run", argv: [pi, "remove", path], why: `remove package ${path} from Pi`, tolerate: NOT_INSTALLED });
     // pi remove leaves `"packages": []` behind when ours were the only packages.
     const installed = piPackagePaths(agentDir);
-    if (installed.ok && installed.entries > 0 && installed.entries === installed.paths.length && installed.paths.every((path) => ours.includes(path))) {
-      steps.push({ kind: "drop-empty", path: piSettingsPath(agentDir), keys: ["packages"], why: ['remove the "packages" list pi remove leaves empty'] });
+    if (
+      installed.ok &&
+      installed.entries > 0 &&
+      installed.entries === installed.paths.length &&
+      installed.paths.every((path) => ours.includes(path))
+    ) {
+      steps.push({
+        kind: "drop-empty",
+        path: piSettingsPath(agentDir),
+        keys: ["packages"],
+        why: ['remove the "packages" list pi remove leaves empty'],
+      });
     }
     steps.push({ kind: "delete", path: markerPath, before: current.text as string, why: ["remove the ownership marker"] });
     todo.push("Restart running Pi sessions (or /reload): they load packages when they start.");
     return { harness: "pi", steps, findings, todo };
   }
   const paths = ourPaths(world);
-  if (!pi) return { harness: "pi", steps, findings: [error("pi is not on PATH; install Pi first (npm install -g @earendil-works/pi-coding-agent)")], todo };
-  if (!existsSync(join(paths.piBridge, "package.json"))) return { harness: "pi", steps, findings: [error(`the Pi bridge is missing from this installation (${paths.piBridge}/package.json)`)], todo };
+  if (!pi)
+    return {
+      harness: "pi",
+      steps,
+      findings: [error("pi is not on PATH; install Pi first (npm install -g @earendil-works/pi-coding-agent)")],
+      todo,
+    };
+  if (!existsSync(join(paths.piBridge, "package.json")))
+    return {
+      harness: "pi",
+      steps,
+      findings: [error(`the Pi bridge is missing from this installation (${paths.piBridge}/package.json)`)],
+      todo,
+    };
   const installed = piPackagePaths(agentDir);
-  if (!installed.ok) return { harness: "pi", steps, findings: [error(`${installed.detail}; left untouched (pi install would fail too)`)], todo };
+  if (!installed.ok)
+    return { harness: "pi", steps, findings: [error(`${installed.detail}; left untouched (pi install would fail too)`)], todo };
   const old = previous ? unique([...previous.managed_paths, previous.extension_path]).filter((path) => path !== paths.piBridge) : [];
-  const desired: PiMarker = { owner: PI_OWNER, schema_version: 1, node_path: paths.node, hook_path: paths.hook, extension_path: paths.piBridge, managed_paths: [paths.piBridge] };
+  const desired: PiMarker = {
+    owner: PI_OWNER,
+    schema_version: 1,
+    node_path: paths.node,
+    hook_path: paths.hook,
+    extension_path: paths.piBridge,
+    managed_paths: [paths.piBridge],
+  };
   const recording: PiMarker = { ...desired, managed_paths: unique([...old, paths.piBridge]) };
   const alreadyInstalled = installed.paths.includes(paths.piBridge);
   if (alreadyInstalled && old.length === 0 && current.text === renderMarker(desired)) return { harness: "pi", steps, findings, todo };
-  steps.push({ kind: "write", path: markerPath, before: current.text, after: renderMarker(recording), why: ["record the paths tongs-agents manages in Pi before changing anything"] });
-  if (!alreadyInstalled) steps.push({ kind: "run", argv: [pi, "install", paths.piBridge], why: `install the bridge package ${paths.piBridge}` });
-  for (const path of old) steps.push({ kind: "run", argv: [pi, "remove", path], why: `remove the previous bridge reference ${path}`, tolerate: NOT_INSTALLED });
-  if (old.length > 0) steps.push({ kind: "write", path: markerPath, before: renderMarker(recording), after: renderMarker(desired), why: ["forget references that are gone"] });
+  steps.push({
+    kind: "write",
+    path: markerPath,
+    before: current.text,
+    after: renderMarker(recording),
+    why: ["record the paths tongs-agents manages in Pi before changing anything"],
+  });
+  if (!alreadyInstalled)
+    steps.push({ kind: "run", argv: [pi, "install", paths.piBridge], why: `install the bridge package ${paths.piBridge}` });
+  for (const path of old)
+    steps.push({ kind: "run", argv: [pi, "remove", path], why: `remove the previous bridge reference ${path}`, tolerate: NOT_INSTALLED });
+  if (old.length > 0)
+    steps.push({
+      kind: "write",
+      path: markerPath,
+      before: renderMarker(recording),
+      after: renderMarker(desired),
+      why: ["forget references that are gone"],
+    });
   todo.push("Restart running Pi sessions (or /reload): they load packages when they start.");
   // `pi install` creates Pi's settings.json when it is missing.
   return { harness: "pi", steps, findings, todo, files: [piSettingsPath(agentDir)] };
@@ -133,11 +201,21 @@ export async function applyPi(plan: HarnessPlan, world: InstallContext): Promise
     let effective = step;
     if (step.kind === "write" && index > 0 && failedRemovals.length > 0) {
       const marker = JSON.parse(step.after) as PiMarker;
-      effective = { ...step, after: renderMarker({ ...marker, managed_paths: unique([...marker.managed_paths, ...failedRemovals]) }), why: [...step.why, `keep ${failedRemovals.length} path(s) whose removal failed, for the next run`] };
+      effective = {
+        ...step,
+        after: renderMarker({ ...marker, managed_paths: unique([...marker.managed_paths, ...failedRemovals]) }),
+        why: [...step.why, `keep ${failedRemovals.length} path(s) whose removal failed, for the next run`],
+      };
     }
     if (step.kind === "delete" && failedRemovals.length > 0) {
       const marker = JSON.parse(step.before) as PiMarker;
-      effective = { kind: "write", path: step.path, before: step.before, after: renderMarker({ ...marker, managed_paths: failedRemovals }), why: [`keep ${failedRemovals.length} path(s) whose removal failed, for the next run`] };
+      effective = {
+        kind: "write",
+        path: step.path,
+        before: step.before,
+        after: renderMarker({ ...marker, managed_paths: failedRemovals }),
+        why: [`keep ${failedRemovals.length} path(s) whose removal failed, for the next run`],
+      };
     }
     const result = await runStep(effective, world);
     if (result.ok) {
@@ -151,7 +229,10 @@ export async function applyPi(plan: HarnessPlan, world: InstallContext): Promise
     }
     stopped = true;
     if (step.kind === "run" && step.argv[1] === "install" && first?.kind === "write") {
-      const restore: Step = first.before === null ? { kind: "delete", path: first.path, before: first.after, why: ["undo: the bridge was not installed"] } : { kind: "write", path: first.path, before: first.after, after: first.before, why: ["undo: the bridge was not installed"] };
+      const restore: Step =
+        first.before === null
+          ? { kind: "delete", path: first.path, before: first.after, why: ["undo: the bridge was not installed"] }
+          : { kind: "write", path: first.path, before: first.after, after: first.before, why: ["undo: the bridge was not installed"] };
       const undone = await runStep(restore, world);
       reports.push(describeStep(restore, undone.ok ? "done" : "failed", undone.ok ? undefined : undone.detail));
     }
