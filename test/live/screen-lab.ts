@@ -93,7 +93,13 @@ export class ScreenLab {
   /** A new detached session whose window 0 shows `text`; returns its STY (`<pid>.<name>`). */
   newSession(name: string, text = `PLAIN-${name}-0`): string {
     this.screen("-dmS", name, "-t", "plain", "/bin/sh", this.script(`echo ${text}; exec sleep 600`));
-    const sty = new RegExp(`^\\s*(\\d+\\.${name})\\s`, "m").exec(this.screen("-ls", name) + "\n")?.[1];
+    // The detached server creates its socket a moment after -dmS returns: ask until it lists the session.
+    const pattern = new RegExp(`^\\s*(\\d+\\.${name})\\s`, "m");
+    let sty: string | undefined;
+    for (const started = Date.now(); sty === undefined && Date.now() - started < 5000;) {
+      sty = pattern.exec(this.tryScreen("-ls", name).stdout + "\n")?.[1];
+      if (sty === undefined) execFileSync("sleep", ["0.05"]);
+    }
     if (!sty) throw new Error(`screen session ${name} did not start: ${this.tryScreen("-ls").stdout}`);
     this.sessions.add(sty);
     return sty;
