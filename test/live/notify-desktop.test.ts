@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { shortId } from "../../src/identity.ts";
 import type { Sandbox } from "../sandbox.ts";
-import { alive, closeNotifyLab, notifyLog, openNotifyLab, waitForLog, writeNotifyConfig, type NotifyDesktop, type NotifyLab, type NotifyLogEntry, type TriggeredAgents } from "./notify-lab.ts";
+import { alive, closeNotifyLab, notifyLog, nthDecision, openNotifyLab, waitForLog, writeNotifyConfig, type NotifyDesktop, type NotifyLab, type NotifyLogEntry, type TriggeredAgents } from "./notify-lab.ts";
 import { TmuxLab, waitFor } from "./tmux-lab.ts";
 import type { XServer } from "./x-lab.ts";
 
@@ -24,13 +24,7 @@ beforeEach(async () => {
   tmux = new TmuxLab(sandbox);
 });
 
-// The X clients first: an xterm whose tmux client ends when its server stops could exit under stopProcess's feet.
-afterEach(() =>
-  closeNotifyLab(lab, async () => {
-    await x.stop();
-    tmux.stop();
-  }),
-);
+afterEach(() => closeNotifyLab(lab, async () => tmux.stop()));
 
 /** A tmux client in an xterm, attached to `session`; that xterm is given the X input focus. */
 async function attachInXterm(session: string): Promise<string> {
@@ -98,7 +92,7 @@ describe("desktop notifications, live (dbus-daemon + dunst 1.9 under Xvfb, tmux 
     tmux.plainWindow("work", "ELSEWHERE");
     await agents.emit(agent.sessionId, "tool-done");
     await agents.emit(agent.sessionId, "stop-failure");
-    await waitFor(() => notifyLog(sandbox.stateDir).filter((entry) => entry.outcome === "delivered").length === 2, "the second decision", 30_000);
+    await nthDecision(sandbox.stateDir, 2);
     desktop.closeAll();
     expect(desktop.history().map((entry) => entry.summary)).toEqual(["Claude Code failed: web"]);
   });
@@ -118,8 +112,7 @@ describe("desktop notifications, live (dbus-daemon + dunst 1.9 under Xvfb, tmux 
     await waitFor(() => !tmux.tmux(tmux.inner, "list-clients", "-F", "#{client_flags}").split(",").includes("focused"), "tmux to see the client lose focus");
     await agents.emit(agent.sessionId, "tool-done");
     await agents.emit(agent.sessionId, "permission-request");
-    await waitFor(() => notifyLog(sandbox.stateDir).filter((entry) => entry.outcome === "delivered").length === 2, "the second decision", 30_000);
-    const second = notifyLog(sandbox.stateDir).filter((entry) => entry.outcome === "delivered")[1] as NotifyLogEntry;
+    const second = await nthDecision(sandbox.stateDir, 2);
     expect(second.suppressed).toEqual([]);
     expect(second.deliveries?.[0]).toMatchObject({ channel: "desktop", outcome: "delivered" });
   });
@@ -138,8 +131,7 @@ describe("desktop notifications, live (dbus-daemon + dunst 1.9 under Xvfb, tmux 
     x.xdotool("windowfocus", "--sync", x.xdotool("search", "--sync", "--pid", String(other.pid)).split("\n")[0] as string);
     await agents.emit(sessionId, "tool-done");
     await agents.emit(sessionId, "permission-request");
-    await waitFor(() => notifyLog(sandbox.stateDir).filter((entry) => entry.outcome === "delivered").length === 2, "the second decision", 30_000);
-    const second = notifyLog(sandbox.stateDir).filter((entry) => entry.outcome === "delivered")[1] as NotifyLogEntry;
+    const second = await nthDecision(sandbox.stateDir, 2);
     expect(second.suppressed).toEqual([]);
     expect(second.deliveries?.[0]).toMatchObject({ channel: "desktop", outcome: "delivered" });
   });

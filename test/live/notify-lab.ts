@@ -88,7 +88,8 @@ export class NotifyDesktop {
   }
 
   async stop(): Promise<void> {
-    if (this.dunst && this.dunst.pid !== undefined && this.dunst.signalCode === null && this.dunst.exitCode === null) process.kill(this.dunst.pid, "SIGCONT");
+    // A test may have stopped it (SIGSTOP): it must run to handle SIGTERM. It may also have exited already.
+    if (this.dunst?.pid !== undefined && alive(this.dunst.pid)) process.kill(this.dunst.pid, "SIGCONT");
     await stopProcess(this.dunst);
     await stopProcess(this.bus);
   }
@@ -206,6 +207,11 @@ export async function waitForLog(stateDir: string, predicate: (entry: NotifyLogE
   return notifyLog(stateDir).find(predicate) as NotifyLogEntry;
 }
 
+/** The `count`th decision ("delivered" line, whether or not anything was sent) the notifiers logged. */
+export function nthDecision(stateDir: string, count: number): Promise<NotifyLogEntry> {
+  return waitForLog(stateDir, (entry, index, all) => entry.outcome === "delivered" && all.slice(0, index + 1).filter((line) => line.outcome === "delivered").length === count, `decision ${count}`);
+}
+
 export interface NotifyLab {
   readonly sandbox: Sandbox;
   readonly x: XServer;
@@ -228,6 +234,7 @@ export async function openNotifyLab(notifications: Record<string, unknown>): Pro
 export async function closeNotifyLab(lab: NotifyLab | undefined, stopFirst: () => Promise<void>): Promise<void> {
   if (!lab) return;
   await stopFirst();
+  // dunst before the X server it draws on, or it exits under stopProcess's feet.
   await lab.desktop.stop();
   await lab.x.stop();
   for (const entry of notifyLog(lab.sandbox.stateDir)) await waitFor(() => !alive(entry.pid), `notifier ${entry.pid} to exit`, 10_000);
