@@ -90,8 +90,11 @@ export class NotifyDesktop {
   async stop(): Promise<void> {
     // A test may have stopped it (SIGSTOP): it must run to handle SIGTERM. It may also have exited already.
     if (this.dunst?.pid !== undefined && alive(this.dunst.pid)) process.kill(this.dunst.pid, "SIGCONT");
-    await stopProcess(this.dunst);
-    await stopProcess(this.bus);
+    try {
+      await stopProcess(this.dunst);
+    } finally {
+      await stopProcess(this.bus);
+    }
   }
 }
 
@@ -233,10 +236,16 @@ export async function openNotifyLab(notifications: Record<string, unknown>): Pro
 /** Stop everything (the caller's programs first) and prove no notifier was left running: one still waiting for a click sees the bus close and exits. */
 export async function closeNotifyLab(lab: NotifyLab | undefined, stopFirst: () => Promise<void>): Promise<void> {
   if (!lab) return;
-  await stopFirst();
-  // dunst before the X server it draws on, or it exits under stopProcess's feet.
-  await lab.desktop.stop();
-  await lab.x.stop();
+  try {
+    await stopFirst();
+  } finally {
+    try {
+      // dunst before the X server it draws on, or it exits under stopProcess's feet.
+      await lab.desktop.stop();
+    } finally {
+      await lab.x.stop();
+    }
+  }
   for (const entry of notifyLog(lab.sandbox.stateDir)) await waitFor(() => !alive(entry.pid), `notifier ${entry.pid} to exit`, 10_000);
   lab.sandbox.cleanup();
 }
