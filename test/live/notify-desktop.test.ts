@@ -11,6 +11,7 @@ import {
   alive,
   closeNotifyLab,
   notifyLog,
+  nthDecision,
   openNotifyLab,
   waitForLog,
   writeNotifyConfig,
@@ -35,13 +36,7 @@ beforeEach(async () => {
   tmux = new TmuxLab(sandbox);
 });
 
-// The X clients first: an xterm whose tmux client ends when its server stops could exit under stopProcess's feet.
-afterEach(() =>
-  closeNotifyLab(lab, async () => {
-    await x.stop();
-    tmux.stop();
-  }),
-);
+afterEach(() => closeNotifyLab(lab, async () => tmux.stop()));
 
 /** A tmux client in an xterm, attached to `session`; that xterm is given the X input focus. */
 async function attachInXterm(session: string): Promise<string> {
@@ -122,11 +117,7 @@ describe("desktop notifications, live (dbus-daemon + dunst 1.9 under Xvfb, tmux 
     tmux.plainWindow("work", "ELSEWHERE");
     await agents.emit(agent.sessionId, "tool-done");
     await agents.emit(agent.sessionId, "stop-failure");
-    await waitFor(
-      () => notifyLog(sandbox.stateDir).filter((entry) => entry.outcome === "delivered").length === 2,
-      "the second decision",
-      30_000,
-    );
+    await nthDecision(sandbox.stateDir, 2);
     desktop.closeAll();
     expect(desktop.history().map((entry) => entry.summary)).toEqual(["Claude Code failed: web"]);
   });
@@ -149,12 +140,7 @@ describe("desktop notifications, live (dbus-daemon + dunst 1.9 under Xvfb, tmux 
     );
     await agents.emit(agent.sessionId, "tool-done");
     await agents.emit(agent.sessionId, "permission-request");
-    await waitFor(
-      () => notifyLog(sandbox.stateDir).filter((entry) => entry.outcome === "delivered").length === 2,
-      "the second decision",
-      30_000,
-    );
-    const second = notifyLog(sandbox.stateDir).filter((entry) => entry.outcome === "delivered")[1] as NotifyLogEntry;
+    const second = await nthDecision(sandbox.stateDir, 2);
     expect(second.suppressed).toEqual([]);
     expect(second.deliveries?.[0]).toMatchObject({ channel: "desktop", outcome: "delivered" });
   });
@@ -173,12 +159,7 @@ describe("desktop notifications, live (dbus-daemon + dunst 1.9 under Xvfb, tmux 
     x.xdotool("windowfocus", "--sync", x.xdotool("search", "--sync", "--pid", String(other.pid)).split("\n")[0] as string);
     await agents.emit(sessionId, "tool-done");
     await agents.emit(sessionId, "permission-request");
-    await waitFor(
-      () => notifyLog(sandbox.stateDir).filter((entry) => entry.outcome === "delivered").length === 2,
-      "the second decision",
-      30_000,
-    );
-    const second = notifyLog(sandbox.stateDir).filter((entry) => entry.outcome === "delivered")[1] as NotifyLogEntry;
+    const second = await nthDecision(sandbox.stateDir, 2);
     expect(second.suppressed).toEqual([]);
     expect(second.deliveries?.[0]).toMatchObject({ channel: "desktop", outcome: "delivered" });
   });

@@ -5,15 +5,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Sandbox } from "../sandbox.ts";
 import { KittyLab } from "./kitty-lab.ts";
-import {
-  closeNotifyLab,
-  openNotifyLab,
-  waitForLog,
-  type NotifyDesktop,
-  type NotifyLab,
-  type NotifyLogEntry,
-  type TriggeredAgents,
-} from "./notify-lab.ts";
+import { closeNotifyLab, nthDecision, openNotifyLab, type NotifyDesktop, type NotifyLab, type TriggeredAgents } from "./notify-lab.ts";
 import { TmuxLab, waitFor } from "./tmux-lab.ts";
 
 let lab: NotifyLab;
@@ -38,15 +30,7 @@ afterEach(() =>
   }),
 );
 
-/** The `count`th decision the notifiers logged. */
-async function decided(count: number): Promise<NotifyLogEntry> {
-  return waitForLog(
-    sandbox.stateDir,
-    (entry, index, all) =>
-      entry.outcome === "delivered" && all.slice(0, index + 1).filter((line) => line.outcome === "delivered").length === count,
-    "the notifier to decide",
-  );
-}
+const decided = (count: number) => nthDecision(sandbox.stateDir, count);
 
 /** What dunst received from kitty (closing everything first moves it to dunst's history). */
 async function fromKitty(count: number) {

@@ -92,10 +92,13 @@ export class NotifyDesktop {
   }
 
   async stop(): Promise<void> {
-    if (this.dunst && this.dunst.pid !== undefined && this.dunst.signalCode === null && this.dunst.exitCode === null)
-      process.kill(this.dunst.pid, "SIGCONT");
-    await stopProcess(this.dunst);
-    await stopProcess(this.bus);
+    // A test may have stopped it (SIGSTOP): it must run to handle SIGTERM. It may also have exited already.
+    if (this.dunst?.pid !== undefined && alive(this.dunst.pid)) process.kill(this.dunst.pid, "SIGCONT");
+    try {
+      await stopProcess(this.dunst);
+    } finally {
+      await stopProcess(this.bus);
+    }
   }
 }
 
@@ -219,6 +222,16 @@ export async function waitForLog(
   return notifyLog(stateDir).find(predicate) as NotifyLogEntry;
 }
 
+/** The `count`th decision ("delivered" line, whether or not anything was sent) the notifiers logged. */
+export function nthDecision(stateDir: string, count: number): Promise<NotifyLogEntry> {
+  return waitForLog(
+    stateDir,
+    (entry, index, all) =>
+      entry.outcome === "delivered" && all.slice(0, index + 1).filter((line) => line.outcome === "delivered").length === count,
+    `decision ${count}`,
+  );
+}
+
 export interface NotifyLab {
   readonly sandbox: Sandbox;
   readonly x: XServer;
@@ -240,9 +253,16 @@ export async function openNotifyLab(notifications: Record<string, unknown>): Pro
 /** Stop everything (the caller's programs first) and prove no notifier was left running: one still waiting for a click sees the bus close and exits. */
 export async function closeNotifyLab(lab: NotifyLab | undefined, stopFirst: () => Promise<void>): Promise<void> {
   if (!lab) return;
-  await stopFirst();
-  await lab.desktop.stop();
-  await lab.x.stop();
+  try {
+    await stopFirst();
+  } finally {
+    try {
+      // dunst before the X server it draws on, or it exits under stopProcess's feet.
+      await lab.desktop.stop();
+    } finally {
+      await lab.x.stop();
+    }
+  }
   for (const entry of notifyLog(lab.sandbox.stateDir)) await waitFor(() => !alive(entry.pid), `notifier ${entry.pid} to exit`, 10_000);
   lab.sandbox.cleanup();
 }

@@ -39,7 +39,12 @@ export function startProcess(file: string, args: readonly string[], env: NodeJS.
 export async function stopProcess(child: ChildProcess | undefined): Promise<void> {
   if (!child || child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise((resolve) => child.once("exit", resolve));
-  process.kill(child.pid, "SIGTERM");
+  try {
+    process.kill(child.pid, "SIGTERM");
+  } catch (error) {
+    // Gone already (a terminal whose program ended, a daemon whose X server went), its exit not reported yet.
+    if ((error as NodeJS.ErrnoException).code !== "ESRCH") throw error;
+  }
   const timer = setTimeout(() => child.pid !== undefined && child.exitCode === null && process.kill(child.pid, "SIGKILL"), 5000);
   await exited;
   clearTimeout(timer);
