@@ -151,8 +151,24 @@ socket_answers() {
   [[ -S "$sock" ]] && curl -fsS --max-time 5 --unix-socket "$sock" http://d/_ping >/dev/null 2>&1
 }
 
+# Rootless podman keeps a pause process holding its user namespace and marks the runtime dir "alive". When every
+# process is killed without a reboot (a restarted sandbox keeps /run/user), the mark stays and the pause process is
+# gone: every podman call then fails with "invalid internal status ... podman system migrate". Migrate, as it says.
+ensure_namespace() {
+  local err
+  if err="$(as_user podman info --format '{{.Host.OS}}' 2>&1 >/dev/null)"; then return 0; fi
+  if [[ "$err" == *"podman system migrate"* ]]; then
+    log "podman's pause process is gone (processes killed without a reboot); running podman system migrate"
+    as_user podman system migrate >/dev/null 2>&1 || true
+    err="$(as_user podman info --format '{{.Host.OS}}' 2>&1 >/dev/null)" && return 0
+  fi
+  printf '%s\n' "$err" >&2
+  die "podman does not run as $PODMAN_USER (see above)"
+}
+
 ensure_service() {
   if service_pid >/dev/null && socket_answers; then return 0; fi
+  ensure_namespace
   if pid="$(service_pid)"; then
     log "service $pid is not answering; restarting it"
     kill "$pid" 2>/dev/null || true
