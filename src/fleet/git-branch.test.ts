@@ -1,4 +1,5 @@
-import { mkdirSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { makeSandbox, type Sandbox } from "../../test/sandbox.ts";
@@ -43,5 +44,18 @@ describe("branchOf", () => {
     expect(branchOf(join(repo, "src", "deep"), cache)).toBe("feature/x");
     expect(branchOf(sandbox.home, cache)).toBeUndefined();
     expect(branchOf(join(repo, "src"), new Map())).toBe("other");
+  });
+
+  it("answers nothing, at once, when HEAD or a worktree's .git is a FIFO or too large (a cwd is the harness's word)", () => {
+    rmSync(join(repo, ".git", "HEAD"));
+    execFileSync("mkfifo", [join(repo, ".git", "HEAD")]);
+    expect(branchOf(repo)).toBeUndefined(); // a blocking read would hang this test until its timeout
+    const worktree = join(sandbox.root, "worktree");
+    mkdirSync(worktree);
+    execFileSync("mkfifo", [join(worktree, ".git")]);
+    expect(branchOf(worktree)).toBeUndefined();
+    rmSync(join(repo, ".git", "HEAD"));
+    writeFileSync(join(repo, ".git", "HEAD"), `ref: refs/heads/${"x".repeat(8192)}\n`);
+    expect(branchOf(repo)).toBeUndefined();
   });
 });

@@ -1,7 +1,11 @@
 // The git branch of a directory, when cheap to know: read the repository's HEAD file (no git process).
-import { readFileSync, statSync } from "node:fs";
+import { statSync } from "node:fs";
 import { join } from "node:path";
+import { readTextFile } from "../store/records.ts";
 import { repoRootOf } from "./repo.ts";
+
+/** HEAD and a .git pointer file are one line; anything larger is not one. */
+const GIT_FILE_BYTES = 4096;
 
 /**
  * Branch name, or a short commit for a detached HEAD; undefined outside a repository or when HEAD is unreadable.
@@ -21,14 +25,21 @@ function readHead(root: string): string | undefined {
     let gitDir = join(root, ".git");
     // A worktree or submodule has a .git file: "gitdir: <path>".
     if (statSync(gitDir).isFile()) {
-      const pointer = /^gitdir: (.+)$/m.exec(readFileSync(gitDir, "utf8"))?.[1];
+      const pointer = /^gitdir: (.+)$/m.exec(readSmall(gitDir) ?? "")?.[1];
       if (!pointer) return undefined;
       gitDir = pointer.startsWith("/") ? pointer : join(root, pointer);
     }
-    const head = readFileSync(join(gitDir, "HEAD"), "utf8").trim();
+    const head = readSmall(join(gitDir, "HEAD"))?.trim();
+    if (head === undefined) return undefined;
     const ref = /^ref: refs\/heads\/(.+)$/.exec(head)?.[1];
     return ref ?? (/^[0-9a-f]{40}/.test(head) ? head.slice(0, 7) : undefined);
   } catch {
     return undefined;
   }
+}
+
+/** A cwd comes from a harness payload: its .git may hold a FIFO, a symlink or a huge file; none may block or load it. */
+function readSmall(path: string): string | undefined {
+  const file = readTextFile(path, GIT_FILE_BYTES);
+  return file.kind === "text" ? file.text : undefined;
 }
