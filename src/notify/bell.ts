@@ -3,7 +3,7 @@
 // when no other channel delivered (docs/notifications.md, "Bell").
 import type { ChannelId } from "./config.ts";
 import type { NotifyChannel } from "./contract.ts";
-import type { Place } from "./survey.ts";
+import type { Place } from "./contract.ts";
 
 const ID: ChannelId = "bell";
 

@@ -8,7 +8,8 @@ import type { Delivery, Notice, NotifyChannel, NotifyWorld, PendingClick } from 
 import { desktopLinuxChannel } from "./desktop-linux.ts";
 import { desktopMacosChannel } from "./desktop-macos.ts";
 import { composeNotice, type NoticeInput } from "./message.ts";
-import { onScreen, surveyPlaces, type Place, type SurveyedSession } from "./survey.ts";
+import type { Place } from "./contract.ts";
+import { onScreen, surveyPlaces, type SurveyedSession } from "./survey.ts";
 import { terminalOscChannel } from "./terminal-osc.ts";
 import { tmuxMessageChannel } from "./tmux-message.ts";
 

@@ -9,50 +9,7 @@ import { parseTmuxEnv, tmux } from "../tmux/runner.ts";
 import { parseWindowId } from "../../backends/x11.ts";
 import { focusedWindow, hexId } from "../../backends/x11-window.ts";
 import type { Terminal } from "../core/schema.ts";
-import type { NotifyWorld } from "./contract.ts";
-
-export interface TmuxClientView {
-  readonly tty: string;
-  /** The client's terminal window has focus (meaningful only when the server tracks focus: `focus-events on`). */
-  readonly focused: boolean;
-  readonly termname: string;
-  readonly pid: number;
-  /** What it shows: its session's current window, and that window's active pane. */
-  readonly windowId: string;
-  readonly pane: string;
-  readonly paneTty: string;
-  /** `allow-passthrough` of the pane it shows: escape sequences written to that pane reach the client's terminal. */
-  readonly passthrough: boolean;
-}
-
-export interface TmuxServerView {
-  readonly socket: string;
-  /** `focus-events on`: tmux asks the terminal for focus reports, so a client's `focused` flag is true. */
-  readonly focusKnown: boolean;
-  readonly clients: readonly TmuxClientView[];
-}
-
-export type Place =
-  | {
-      readonly kind: "tmux";
-      readonly sessionId: string;
-      readonly server: TmuxServerView;
-      readonly pane: string;
-      readonly paneTty: string;
-      readonly windowId: string;
-      readonly zoomed: boolean;
-      readonly where: string;
-    }
-  | {
-      readonly kind: "terminal";
-      readonly sessionId: string;
-      readonly tty: string | undefined;
-      readonly env: Readonly<Record<string, string>>;
-      /** Does the session's terminal window have focus? undefined when that cannot be known. */
-      readonly focused: boolean | undefined;
-      readonly where: string;
-    }
-  | { readonly kind: "unknown"; readonly sessionId: string; readonly where: string };
+import type { NotifyWorld, Place, TmuxClientView, TmuxServerView } from "./contract.ts";
 
 export interface SurveyedSession {
   readonly id: string;

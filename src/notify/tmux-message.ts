@@ -3,7 +3,8 @@
 import type { ChannelId } from "./config.ts";
 import type { NotifyChannel } from "./contract.ts";
 import { tmuxMessageText } from "./sanitize.ts";
-import { showsPane, type Place } from "./survey.ts";
+import type { Place } from "./contract.ts";
+import { showsPane } from "./survey.ts";
 import { tmux } from "../tmux/runner.ts";
 
 const ID: ChannelId = "tmux";
