@@ -100,7 +100,7 @@ async function deliverContended(
   const released = new Promise<void>((resolve) => (release = resolve));
   let held!: () => void;
   const holding = new Promise<void>((resolve) => (held = resolve));
-  const holder = withRecordLock(sessionsDir, digest, Date.now() + 5000, async () => {
+  const holder = withRecordLock(sessionsDir, digest, 5000, async () => {
     held();
     await released;
   });

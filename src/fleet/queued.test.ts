@@ -109,7 +109,7 @@ describe("readers apply events still queued for a record", () => {
     const start = event("s1", "claude.session-start", "started", "session started");
     written(start);
     queue(event("s1", "claude.stop", "idle", "done"));
-    const held = await withRecordLock(sessionsDir, digest(start), Date.now() + 1000, async () => (await shown()).s1?.status);
+    const held = await withRecordLock(sessionsDir, digest(start), 1000, async () => (await shown()).s1?.status);
     expect(held).toEqual({ ok: true, value: "idle" });
   });
 

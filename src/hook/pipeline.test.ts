@@ -10,6 +10,7 @@ import type { ProcessInfo, ProcessSource } from "../core/proc.ts";
 import { fakeProcess, fakeProcessSource } from "../../test/fake-processes.ts";
 import { listRecords, readRecord, recordPath } from "../store/records.ts";
 import { spoolDirOf } from "../store/spool.ts";
+import { withRecordLock } from "../store/record-lock.ts";
 
 const proc = fakeProcess;
 
@@ -188,6 +189,19 @@ describe("native events", () => {
     expect(await read(id("earlier"))).toMatchObject({
       record: { status: "ended", detail: "replaced by a new session in the same process" },
     });
+  });
+
+  it("waits out a briefly held lock in real time whatever the injected clock says (the clock dates records only)", async () => {
+    await runHook(["session-start", "--agent", "claude"], native(), context);
+    const digest = digestOf(claudeId) as string;
+    let release: () => void = () => undefined;
+    const holder = withRecordLock(sessions(), digest, 1000, () => new Promise<void>((resolve) => (release = resolve)));
+    setTimeout(() => release(), 150);
+    const inThePast = { ...context, now: () => Date.parse("2001-01-01T00:00:00Z") };
+    await runHook(["prompt-submit", "--agent", "claude"], native({ prompt: "hi" }), inThePast);
+    await holder;
+    expect(readdirSync(sessions()).filter((name) => name.endsWith(".spool"))).toEqual([]);
+    expect(await read(claudeId)).toMatchObject({ kind: "record", record: { status: "running", updated_at: "2001-01-01T00:00:00.000Z" } });
   });
 
   it("ignores notifications that are not state changes without touching the record", async () => {

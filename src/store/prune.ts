@@ -61,7 +61,7 @@ export async function prune({
   const digests = [...new Set([...names.map((name) => RECORD_FILE.exec(name)?.[1]).filter((digest) => digest !== undefined), ...spools])];
   for (const digest of digests) {
     const path = recordPath(sessionsDir, digest);
-    const locked = await withRecordLock(sessionsDir, digest, Date.now() + LOCK_WAIT_MS, async () => {
+    const locked = await withRecordLock(sessionsDir, digest, LOCK_WAIT_MS, async () => {
       const read = readRecord(path, now);
       // A tombstone's queue never applies (the drain drops it); an unreadable record is left for a person to look at.
       if (read.kind === "invalid") return false;
@@ -112,7 +112,7 @@ export async function prune({
       }
     } else if (name.startsWith("instance-") && name.endsWith(".json")) {
       // Under the pointer's own lock, as session switching writes it (transaction.ts).
-      await withRecordLock(sessionsDir, name.slice(0, -".json".length), Date.now() + LOCK_WAIT_MS, async () => {
+      await withRecordLock(sessionsDir, name.slice(0, -".json".length), LOCK_WAIT_MS, async () => {
         const target = readInstancePointer(path);
         const targetDigest = target === undefined ? undefined : digestOf(target);
         if (lstatSync(path, { throwIfNoEntry: false }) && (targetDigest === undefined || !remaining.has(targetDigest))) {

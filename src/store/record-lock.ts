@@ -31,7 +31,7 @@ const LOCK_FS = { mkdir, mkdirSync, realpath, realpathSync, rmdir, rmdirSync, st
 export const STALE_LOCK_MS = 2000;
 
 /**
- * Run `fn` holding the record's lock. Waits at most until `deadline` (epoch ms), or until `stopWaiting` says the wait
+ * Run `fn` holding the record's lock. Waits at most `waitMs` of real time (0: one try), or until `stopWaiting` says the wait
  * is no longer needed, then gives up; the lock is always released in `finally`. A waiter sleeps until the lock directory is removed (inotify through fs.watch) or a short
  * jittered timer fires, whichever comes first: with dozens of hooks on two cores, waking on release instead of
  * polling is what keeps every event inside the bound.
@@ -39,7 +39,7 @@ export const STALE_LOCK_MS = 2000;
 export async function withRecordLock<T>(
   sessionsDir: string,
   digest: string,
-  deadline: number,
+  waitMs: number,
   fn: () => Promise<T>,
   { stopWaiting }: { stopWaiting?: () => boolean } = {},
 ): Promise<LockResult<T>> {
@@ -48,6 +48,7 @@ export async function withRecordLock<T>(
   const lockName = basename(lockPath);
   if (lstatSync(lockPath, { throwIfNoEntry: false })?.isSymbolicLink())
     return { ok: false, reason: "symlink", detail: `${lockPath} is a symlink` };
+  const deadline = Date.now() + waitMs;
   let release: () => void;
   let watcher: FSWatcher | undefined;
   let wake: (() => void) | undefined;

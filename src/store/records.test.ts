@@ -229,15 +229,15 @@ describe("record locks", () => {
   it("serializes holders and times out at the deadline when the lock stays held", async () => {
     const order: string[] = [];
     let releaseFirst: () => void = () => undefined;
-    const first = withRecordLock(dir, DIGEST, Date.now() + 1000, async () => {
+    const first = withRecordLock(dir, DIGEST, 1000, async () => {
       order.push("first-in");
       await new Promise<void>((resolve) => (releaseFirst = resolve));
       order.push("first-out");
     });
     await new Promise((resolve) => setTimeout(resolve, 30));
-    const blocked = await withRecordLock(dir, DIGEST, Date.now() + 100, async () => order.push("never"));
+    const blocked = await withRecordLock(dir, DIGEST, 100, async () => order.push("never"));
     expect(blocked).toMatchObject({ ok: false, reason: "timeout" });
-    const second = withRecordLock(dir, DIGEST, Date.now() + 2000, async () => order.push("second"));
+    const second = withRecordLock(dir, DIGEST, 2000, async () => order.push("second"));
     setTimeout(releaseFirst, 50);
     await Promise.all([first, second]);
     expect(order).toEqual(["first-in", "first-out", "second"]);
@@ -246,13 +246,13 @@ describe("record locks", () => {
   it("rejects a symlinked lock entry", async () => {
     mkdirSync(join(sandbox.root, "lockdir"));
     symlinkSync(join(sandbox.root, "lockdir"), `${recordPath(dir, DIGEST)}.lock`);
-    expect(await withRecordLock(dir, DIGEST, Date.now() + 100, async () => 1)).toMatchObject({ ok: false, reason: "symlink" });
+    expect(await withRecordLock(dir, DIGEST, 100, async () => 1)).toMatchObject({ ok: false, reason: "symlink" });
   });
 
   it("takes over the lock of a holder that was killed, once the lock is stale", async () => {
     const script = `
       import { withRecordLock } from ${JSON.stringify(resolve("src/store/record-lock.ts"))};
-      await withRecordLock(${JSON.stringify(dir)}, ${JSON.stringify(DIGEST)}, Date.now() + 1000, async () => {
+      await withRecordLock(${JSON.stringify(dir)}, ${JSON.stringify(DIGEST)}, 1000, async () => {
         process.stdout.write("locked\\n");
         await new Promise(() => setInterval(() => {}, 1000));
       });`;
@@ -262,10 +262,10 @@ describe("record locks", () => {
     await new Promise((resolve) => holder.on("exit", resolve));
     const killedAt = Date.now();
     // A fresh lock of a dead holder still counts as held: a hook waiting briefly gives up (and drops its event).
-    expect(await withRecordLock(dir, DIGEST, Date.now() + 200, async () => 1)).toMatchObject({ ok: false, reason: "timeout" });
+    expect(await withRecordLock(dir, DIGEST, 200, async () => 1)).toMatchObject({ ok: false, reason: "timeout" });
     // Age the lock as the passing of STALE_LOCK_MS would, then it is taken over.
     const old = new Date(killedAt - STALE_LOCK_MS - 1000);
     utimesSync(`${recordPath(dir, DIGEST)}.lock`, old, old);
-    expect(await withRecordLock(dir, DIGEST, Date.now() + 200, async () => "mine")).toEqual({ ok: true, value: "mine" });
+    expect(await withRecordLock(dir, DIGEST, 200, async () => "mine")).toEqual({ ok: true, value: "mine" });
   });
 });

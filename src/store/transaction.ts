@@ -55,7 +55,7 @@ export async function applyToStore(event: LifecycleEvent, context: TransactionCo
   }
   // The lock is usually free: apply at once, after anything others queued. Only when it is busy, queue the event and
   // wait (bounded) for the lock or for another holder to apply it.
-  const now = await withRecordLock(sessionsDir, digest, context.now(), async () => drain(sessionsDir, digest, context, event));
+  const now = await withRecordLock(sessionsDir, digest, 0, async () => drain(sessionsDir, digest, context, event));
   let drained: typeof now;
   let queuedPath: string | undefined;
   if (now.ok || now.reason !== "timeout") drained = now;
@@ -64,15 +64,9 @@ export async function applyToStore(event: LifecycleEvent, context: TransactionCo
     if (!queued.ok) return { ok: false, detail: queued.detail };
     context.onSettled?.();
     queuedPath = queued.path;
-    drained = await withRecordLock(
-      sessionsDir,
-      digest,
-      context.now() + context.lockBoundMs,
-      async () => drain(sessionsDir, digest, context),
-      {
-        stopWaiting: () => !isQueued(queued.path),
-      },
-    );
+    drained = await withRecordLock(sessionsDir, digest, context.lockBoundMs, async () => drain(sessionsDir, digest, context), {
+      stopWaiting: () => !isQueued(queued.path),
+    });
   }
   // The event is applied, queued or refused: a watchdog firing during the steps below must not queue it again.
   context.onSettled?.();
@@ -165,7 +159,7 @@ async function migratePlaceholder(sessionsDir: string, event: LifecycleEvent, co
   const digest = digestOf(placeholder) as string;
   const path = recordPath(sessionsDir, digest);
   if (!lstatSync(path, { throwIfNoEntry: false })) return;
-  await withRecordLock(sessionsDir, digest, context.now() + context.lockBoundMs, async () => {
+  await withRecordLock(sessionsDir, digest, context.lockBoundMs, async () => {
     const current = readRecord(path, context.now());
     if (current.kind !== "record") return;
     writeRecord(sessionsDir, digest, tombstoneFor(placeholder, event.canonicalId, new Date(context.now()).toISOString()));
@@ -185,7 +179,7 @@ async function supersedePrevious(sessionsDir: string, event: LifecycleEvent, con
   const pointer = instancePointerPath(sessionsDir, pointerDigest);
   const nowIso = () => new Date(context.now()).toISOString();
   const end = (digest: string, unless: (record: SessionRecord) => boolean) =>
-    withRecordLock(sessionsDir, digest, context.now() + context.lockBoundMs, async () => {
+    withRecordLock(sessionsDir, digest, context.lockBoundMs, async () => {
       // Events still queued for it come first (its own SessionEnd may be among them), as every lock holder does.
       const drained = drain(sessionsDir, digest, context);
       if (drained.failure) return;
@@ -193,7 +187,7 @@ async function supersedePrevious(sessionsDir: string, event: LifecycleEvent, con
       if (current.kind !== "record" || current.record.status === "ended" || unless(current.record)) return;
       writeRecord(sessionsDir, digest, endedBySuccessor(current.record, event.eventId, nowIso(), sourceOf(event)));
     });
-  await withRecordLock(sessionsDir, pointerName(pointerDigest), context.now() + context.lockBoundMs, async () => {
+  await withRecordLock(sessionsDir, pointerName(pointerDigest), context.lockBoundMs, async () => {
     const previous = readInstancePointer(pointer);
     if (previous === event.canonicalId) return;
     const previousDigest = previous === undefined ? undefined : digestOf(previous);
