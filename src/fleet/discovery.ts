@@ -1,8 +1,10 @@
-// Process discovery: running harness processes that have no record yet, found by exact process name.
+// Process discovery: running harness processes that have no record yet, found by exact process name: the built-in
+// harnesses' and those of the agents declared in config.json (harnesses/declared.ts).
 import psList from "ps-list";
 import { basename } from "node:path";
 import { readlink } from "node:fs/promises";
 import { HARNESSES, hasCapability } from "../harnesses/registry.ts";
+import { loadDeclaredAgents } from "../harnesses/declared.ts";
 import type { Harness } from "../harnesses/contract.ts";
 import { withDeadline, type ProcessSource } from "../core/proc.ts";
 
@@ -30,6 +32,12 @@ export type ListProcesses = () => Promise<readonly ListedProcess[]>;
 
 const DISCOVERY_BOUND_MS = 2000;
 
+/** Built-in harnesses first (a declared agent cannot claim their process names anyway), then the declared ones. */
+export function discoverableHarnesses(env: NodeJS.ProcessEnv): Harness[] {
+  const declared = loadDeclaredAgents(env).agents.map((agent) => agent.harness);
+  return [...(HARNESSES as readonly Harness[]), ...declared].filter((harness) => hasCapability(harness, "discovery"));
+}
+
 function harnessOf(proc: ListedProcess, candidates: readonly Harness[]): Harness | undefined {
   const argv0 = proc.cmd?.split(" ")[0];
   const names = [proc.name, argv0 === undefined ? undefined : basename(argv0)];
@@ -43,9 +51,11 @@ function harnessOf(proc: ListedProcess, candidates: readonly Harness[]): Harness
 export async function discoverProcesses({
   processes,
   list = () => psList({ all: false }),
-  harnesses = (HARNESSES as readonly Harness[]).filter((harness) => hasCapability(harness, "discovery")),
+  env = process.env,
+  harnesses = discoverableHarnesses(env),
 }: {
   processes: ProcessSource;
+  env?: NodeJS.ProcessEnv;
   list?: ListProcesses;
   harnesses?: readonly Harness[];
 }): Promise<DiscoveredProcess[]> {
