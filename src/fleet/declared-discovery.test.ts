@@ -31,6 +31,8 @@ const processes = fakeProcessSource([
   fakeProcess(12, 11, "mytool"),
   fakeProcess(13, 10, "node"),
   fakeProcess(14, 10, "claude"),
+  fakeProcess(15, 10, "mytool", ["/bin/sh", "/home/u/bin/mytool"], { exe: "/usr/bin/dash" }),
+  fakeProcess(16, 10, "sh", ["sh", "-c", "echo mytool"], { exe: "/usr/bin/dash" }),
 ]);
 
 describe("discovering declared agents", () => {
@@ -56,6 +58,18 @@ describe("discovering declared agents", () => {
       ["mytool", 11],
       ["claude", 14],
     ]);
+  });
+
+  it("finds a script by the kernel's comm (its file name) when the listing names its interpreter", async () => {
+    const found = await discoverProcesses({
+      processes,
+      env: sandbox.env,
+      list: async () => [
+        { pid: 15, ppid: 10, name: "dash", cmd: "/bin/sh /home/u/bin/mytool" },
+        { pid: 16, ppid: 10, name: "dash", cmd: "sh -c echo mytool" },
+      ],
+    });
+    expect(found.map((proc) => [proc.harness, proc.pid])).toEqual([["mytool", 15]]);
   });
 });
 

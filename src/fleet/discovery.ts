@@ -6,7 +6,7 @@ import { readlink } from "node:fs/promises";
 import { HARNESSES, hasCapability } from "../harnesses/registry.ts";
 import { loadDeclaredAgents } from "../harnesses/declared.ts";
 import type { Harness } from "../harnesses/contract.ts";
-import { withDeadline, type ProcessSource } from "../core/proc.ts";
+import { withDeadline, type ProcessBasics, type ProcessSource } from "../core/proc.ts";
 
 export interface DiscoveredProcess {
   readonly harness: string;
@@ -44,8 +44,13 @@ function harnessOf(proc: ListedProcess, candidates: readonly Harness[]): Harness
   return candidates.find((harness) => names.some((name) => name !== undefined && harness.processNames.includes(name)));
 }
 
+function mentionsName(proc: ListedProcess, candidates: readonly Harness[]): boolean {
+  const cmd = proc.cmd;
+  return cmd !== undefined && candidates.some((harness) => harness.processNames.some((name) => cmd.includes(name)));
+}
+
 /**
- * Harness processes by exact name (ps comm or argv[0] basename), excluding Codex's shared daemon and helpers whose
+ * Harness processes by exact name (the listing's name, argv[0] basename, or the kernel's comm), excluding Codex's shared daemon and helpers whose
  * parent is a process of the same harness. Gives up (returns none) when listing takes longer than two seconds.
  */
 export async function discoverProcesses({
@@ -74,12 +79,19 @@ export async function discoverProcesses({
   const found: DiscoveredProcess[] = [];
   for (const proc of listed) {
     if (proc.pid === process.pid) continue;
-    const harness = harnessOf(proc, harnesses);
+    let harness = harnessOf(proc, harnesses);
+    let info: ProcessBasics | undefined;
+    if (!harness && mentionsName(proc, harnesses)) {
+      // The listing names a process after its executable (a script: its interpreter), not the kernel's comm, which is
+      // the script's own name. A name in the command line only says where to look; the comm decides.
+      info = await processes.basics(proc.pid);
+      harness = info && harnesses.find((candidate) => candidate.processNames.includes(info?.comm as string));
+    }
     if (!harness) continue;
     if (isDaemon(proc, harness)) continue;
     const parent = proc.ppid === undefined ? undefined : byPid.get(proc.ppid);
     if (parent && harnessOf(parent, [harness])) continue;
-    const info = await processes.basics(proc.pid);
+    info ??= await processes.basics(proc.pid);
     if (!info) continue;
     found.push({
       harness: harness.id,
