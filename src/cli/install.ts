@@ -4,6 +4,7 @@ import { existsSync } from "node:fs";
 import type { ParseArgsConfig } from "node:util";
 import { EXIT_CODES, type Failure } from "../core/errors.ts";
 import { runDoctor } from "../install/doctor.ts";
+import { declaredAgentsReport, formatDeclaredAgents } from "./declared.ts";
 import { runInstaller } from "../install/installer.ts";
 import { DEFAULT_INSTALL_IDS, INSTALLABLE_IDS, installersFor } from "../harnesses/installers.ts";
 import type { HarnessId, InstallReport } from "../install/plan.ts";
@@ -120,7 +121,7 @@ const UNINSTALL_HELP: VerbHelp = {
 const DOCTOR_HELP: VerbHelp = {
   usage: "doctor [--agent claude|codex|pi|all]... [--json]",
   summary:
-    "Per harness: the binary and its version, each hook current, outdated, modified or missing, Codex trust, the\nMCP server, the Pi bridge, and what is left to do. Exits 1 when Node is older than 22 or a config is unreadable.",
+    "Per harness: the binary and its version, each hook current, outdated, modified or missing, Codex trust, the\nMCP server, the Pi bridge, and what is left to do; then the agents declared in config.json. Exits 1 when Node is\nolder than 22, a config is unreadable or a declared agent is rejected.",
   options: [
     ["--agent <id>", "claude, codex, pi or all; repeat for several (default: all three)"],
     ["--json", "print the report as JSON"],
@@ -137,7 +138,10 @@ export const doctorVerb: Verb = withHelp(DOCTOR_HELP, async (args, context, io) 
   const json = parsed.values.json === true;
   const harnesses = selectHarnesses((parsed.values.agent as string[] | undefined) ?? [], INSTALLABLE_IDS);
   if (!Array.isArray(harnesses)) return fail(harnesses, io, json);
-  const result = await runDoctor(worldOf(context), installersFor(harnesses));
-  io.stdout(json ? JSON.stringify(result, null, 2) : formatDoctorReport(result, homeOf(context)));
+  const doctor = await runDoctor(worldOf(context), installersFor(harnesses));
+  // Agents declared in config.json: listed, and a rejected entry fails the check like an unreadable config does.
+  const declared = declaredAgentsReport(context.env);
+  const result = { ...doctor, ok: doctor.ok && declared.problems.length === 0, declared_agents: declared };
+  io.stdout(json ? JSON.stringify(result, null, 2) : formatDoctorReport(doctor, homeOf(context)) + formatDeclaredAgents(declared));
   return result.ok ? EXIT_CODES.ok : EXIT_CODES.error;
 });

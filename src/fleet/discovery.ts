@@ -1,10 +1,12 @@
-// Process discovery: running harness processes that have no record yet, found by exact process name.
+// Process discovery: running harness processes that have no record yet, found by exact process name: the built-in
+// harnesses' and those of the agents declared in config.json (harnesses/declared.ts).
 import psList from "ps-list";
 import { basename } from "node:path";
 import { readlink } from "node:fs/promises";
 import { HARNESSES, hasCapability } from "../harnesses/registry.ts";
+import { loadDeclaredAgents } from "../harnesses/declared.ts";
 import type { Harness } from "../harnesses/contract.ts";
-import { withDeadline, type ProcessSource } from "../core/proc.ts";
+import { withDeadline, type ProcessBasics, type ProcessSource } from "../core/proc.ts";
 
 export interface DiscoveredProcess {
   readonly harness: string;
@@ -30,22 +32,35 @@ export type ListProcesses = () => Promise<readonly ListedProcess[]>;
 
 const DISCOVERY_BOUND_MS = 2000;
 
+/** Built-in harnesses first (a declared agent cannot claim their process names anyway), then the declared ones. */
+export function discoverableHarnesses(env: NodeJS.ProcessEnv): Harness[] {
+  const declared = loadDeclaredAgents(env).agents.map((agent) => agent.harness);
+  return [...(HARNESSES as readonly Harness[]), ...declared].filter((harness) => hasCapability(harness, "discovery"));
+}
+
 function harnessOf(proc: ListedProcess, candidates: readonly Harness[]): Harness | undefined {
   const argv0 = proc.cmd?.split(" ")[0];
   const names = [proc.name, argv0 === undefined ? undefined : basename(argv0)];
   return candidates.find((harness) => names.some((name) => name !== undefined && harness.processNames.includes(name)));
 }
 
+function mentionsName(proc: ListedProcess, candidates: readonly Harness[]): boolean {
+  const cmd = proc.cmd;
+  return cmd !== undefined && candidates.some((harness) => harness.processNames.some((name) => cmd.includes(name)));
+}
+
 /**
- * Harness processes by exact name (ps comm or argv[0] basename), excluding Codex's shared daemon and helpers whose
+ * Harness processes by exact name (the listing's name, argv[0] basename, or the kernel's comm), excluding Codex's shared daemon and helpers whose
  * parent is a process of the same harness. Gives up (returns none) when listing takes longer than two seconds.
  */
 export async function discoverProcesses({
   processes,
   list = () => psList({ all: false }),
-  harnesses = (HARNESSES as readonly Harness[]).filter((harness) => hasCapability(harness, "discovery")),
+  env = process.env,
+  harnesses = discoverableHarnesses(env),
 }: {
   processes: ProcessSource;
+  env?: NodeJS.ProcessEnv;
   list?: ListProcesses;
   harnesses?: readonly Harness[];
 }): Promise<DiscoveredProcess[]> {
@@ -64,12 +79,19 @@ export async function discoverProcesses({
   const found: DiscoveredProcess[] = [];
   for (const proc of listed) {
     if (proc.pid === process.pid) continue;
-    const harness = harnessOf(proc, harnesses);
+    let harness = harnessOf(proc, harnesses);
+    let info: ProcessBasics | undefined;
+    if (!harness && mentionsName(proc, harnesses)) {
+      // The listing names a process after its executable (a script: its interpreter), not the kernel's comm, which is
+      // the script's own name. A name in the command line only says where to look; the comm decides.
+      info = await processes.basics(proc.pid);
+      harness = info && harnesses.find((candidate) => candidate.processNames.includes(info?.comm as string));
+    }
     if (!harness) continue;
     if (isDaemon(proc, harness)) continue;
     const parent = proc.ppid === undefined ? undefined : byPid.get(proc.ppid);
     if (parent && harnessOf(parent, [harness])) continue;
-    const info = await processes.basics(proc.pid);
+    info ??= await processes.basics(proc.pid);
     if (!info) continue;
     found.push({
       harness: harness.id,

@@ -2,7 +2,7 @@
 // running harness process without a record. Its JSON shape is documented in docs/contract.md.
 import type { DiscoveredProcess } from "./discovery.ts";
 import { findHarness } from "../harnesses/registry.ts";
-import { shortId } from "../core/identity.ts";
+import { processInstanceId, shortId } from "../core/identity.ts";
 import type { LifecycleStatus, SessionRecord, Terminal } from "../core/schema.ts";
 
 export type ViewStatus = LifecycleStatus | "discovered";
@@ -72,7 +72,8 @@ export function viewOfDiscovered(found: DiscoveredProcess, nowIso: string): Sess
     harness: found.harness,
     harness_name: harnessName,
     session_id: "",
-    instance_id: "",
+    // The process as discovered (PID and start): focus refuses a PID that another process has taken since.
+    instance_id: processInstanceId(found.pid, found.startToken),
     identity: "discovered",
     status: "discovered",
     recorded_status: "discovered",

@@ -110,9 +110,27 @@ describe("focusSession", () => {
     expect(asked).toEqual([]);
   });
 
-  it("says a discovered process without hook events cannot be focused, and only looks for processes when no record matches", async () => {
+  it("focuses a discovered process through the terminal in its environment, and only looks for processes when no record matches", async () => {
     put("alpha", 100);
-    expect((await focus("4242", [{ pid: 4242, name: "claude" }])).detail).toMatch(/discovered process without hook events/);
+    const tmuxBackend: FocusBackend<string> = { ...backend, id: "panes", detect: (terminal) => terminal.env.TMUX_PANE };
+    const environs: Record<number, Record<string, string>> = { 4242: { TMUX: "/tmp/t,1,0", TMUX_PANE: "%9", FAKE_TARGET: "x" } };
+    const discovered = (pid: number) =>
+      focusSession(String(pid), {
+        stateDir: sandbox.stateDir,
+        processes: fakeProcessSource([fakeProcess(4242, 1, "claude"), fakeProcess(4343, 1, "claude")]),
+        listProcesses: async () => [4242, 4343].map((p) => ({ pid: p, ppid: 1, name: "claude", cmd: "claude" })),
+        backends: [registerBackend(never), registerBackend(tmuxBackend)],
+        environOf: async (p) => environs[p],
+        env: {},
+      });
+    expect(await discovered(4242)).toMatchObject({
+      state: "complete",
+      backend: "panes",
+      detail: expect.stringContaining("the terminal in the environment of process 4242"),
+    });
+    // Only allowlisted terminal variables are taken from the environment (FAKE_TARGET is not one).
+    expect(asked).toEqual(["%9"]);
+    expect((await discovered(4343)).detail).toMatch(/discovered process without hook events: neither process 4343 nor its ancestors/);
     expect((await focus("alpha", [{ pid: 4242, name: "claude" }])).state).toBe("complete");
   });
 

@@ -17,6 +17,7 @@ import {
 import { findSession, type FleetContext } from "../fleet/queries.ts";
 import { markSeen } from "../fleet/seen.ts";
 import { locateSessionUi } from "../fleet/ui-terminal.ts";
+import { terminalOfProcess } from "../fleet/process-terminal.ts";
 import type { SessionView } from "../fleet/view.ts";
 
 export interface FocusServiceContext extends FleetContext {
@@ -79,10 +80,18 @@ export async function focusView(session: SessionView, options: FocusServiceConte
   if (session.stale) return unavailable(`stale: ${session.stale_reason}; not focusing whatever now lives in its terminal`);
   if (session.status === "ended") return unavailable("the session has ended");
   if (session.identity === "unresolved") return unavailable("the session's process was never identified, so its terminal is unknown");
-  if (session.identity === "discovered") return unavailable("discovered process without hook events: no terminal target recorded");
   let terminal: Terminal = session.terminal;
   let via = "";
-  if (terminal.unprovable) {
+  if (session.identity === "discovered") {
+    // No hook captured its terminal: the process's own environment (or its pane's shell's) says where it runs.
+    const prefix = `pid:${session.pid}@`;
+    const startToken = session.instance_id.startsWith(prefix) ? session.instance_id.slice(prefix.length) : undefined;
+    const found =
+      session.pid === null ? undefined : await terminalOfProcess(session.pid, { processes: options.processes, environOf, startToken });
+    if (!found?.ok) return unavailable(`discovered process without hook events: ${found?.reason ?? "no process id"}`);
+    terminal = found.terminal;
+    via = `the terminal in ${found.evidence}`;
+  } else if (terminal.unprovable) {
     // The harness may find the UI that shows this session from exact evidence, read now; otherwise say why not.
     const ui = await (options.locateUi ?? locateSessionUi)(session, {
       processes: options.processes,

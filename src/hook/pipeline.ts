@@ -3,10 +3,12 @@
 import { interpretFleetEvent, interpretNative, type Transition } from "../harnesses/events.ts";
 import { acceptsEvent, findHarness } from "../harnesses/registry.ts";
 import { FLEET_EVENT, type Harness, type HookAlias, type NativeAlias } from "../harnesses/contract.ts";
+import { declaredWait, findDeclared, loadDeclaredAgents, type DeclaredAgents } from "../harnesses/declared.ts";
 import { fleetPayload, nativePayload, type HookInput } from "./input.ts";
 import { canonicalId, processInstanceId } from "../core/identity.ts";
 import { launchFromEnv } from "../core/launch.ts";
-import { findAncestor, withDeadline, type ProcessBasics, type ProcessSource } from "../core/proc.ts";
+import { findAncestor, withDeadline, type AncestorSearch, type ProcessBasics, type ProcessSource } from "../core/proc.ts";
+import { LIMITS, toDisplayLine, truncateBytes } from "../core/bounds.ts";
 import {
   FleetEventSchema,
   NativePayloadSchema,
@@ -14,6 +16,7 @@ import {
   describeIssue,
   transcriptPathOf,
   type LifecycleEvent,
+  type NativePayload,
 } from "../core/schema.ts";
 import type { Clock } from "../core/clock.ts";
 import { notifyOnChange } from "../notify/trigger.ts";
@@ -36,6 +39,10 @@ export interface HookContext {
   readonly lockBoundMs: number;
   /** Filled in as the hook goes, so a watchdog that fires mid-way can still queue a validated event (hook-main.ts). */
   readonly progress?: HookProgress;
+  /** The agents declared in config.json, read only for an id that is not built in (default: the user's file). */
+  readonly declared?: (env: NodeJS.ProcessEnv) => DeclaredAgents;
+  /** The hook's working directory: a declared agent's session directory when its payload names none. */
+  readonly cwd?: string;
 }
 
 export interface HookProgress {
@@ -72,17 +79,20 @@ export async function runHook(argv: readonly string[], input: HookInput, context
   const args = parseHookArgs(argv);
   if (!args) return reject("usage", "usage: tongs-agents-hook <alias> --agent <harness-id>");
   const harness = findHarness(args.agent);
-  if (!harness) return reject("harness", `unknown harness ${JSON.stringify(args.agent.slice(0, 64))}`);
-  if (!acceptsEvent(harness, args.alias))
-    return reject("event", `${harness.id} does not accept ${JSON.stringify(args.alias.slice(0, 64))}`);
-  if (context.progress) context.progress.phase = "validating";
-  const read = args.alias === FLEET_EVENT ? fleetPayload(input) : nativePayload(input);
-  if (!read.ok) return reject(read.stage, read.detail);
-  const json = read.value;
-  const event =
-    args.alias === FLEET_EVENT
-      ? await fleetEvent(harness, json, context)
-      : await nativeEvent(harness, args.alias as NativeAlias, json, context);
+  let event: LifecycleEvent | HookOutcome;
+  if (!harness) event = await declaredEvent(args.agent, args.alias, input, context);
+  else {
+    if (!acceptsEvent(harness, args.alias))
+      return reject("event", `${harness.id} does not accept ${JSON.stringify(args.alias.slice(0, 64))}`);
+    if (context.progress) context.progress.phase = "validating";
+    const read = args.alias === FLEET_EVENT ? fleetPayload(input) : nativePayload(input);
+    if (!read.ok) return reject(read.stage, read.detail);
+    const json = read.value;
+    event =
+      args.alias === FLEET_EVENT
+        ? await fleetEvent(harness, json, context)
+        : await nativeEvent(harness, args.alias as NativeAlias, json, context);
+  }
   if ("ok" in event) return event;
   if (context.progress) Object.assign(context.progress, { event, phase: "storing" });
   const progress = context.progress;
@@ -133,30 +143,84 @@ async function nativeEvent(
   if (!parsed.success) return reject("schema", describeIssue(parsed.error));
   const interpretation = interpretNative(alias, parsed.data);
   if (interpretation.kind === "ignore") return { ok: true, action: "ignored", detail: interpretation.reason };
+  return identifiedEvent(harness, alias, `${harness.id}.${alias}`, interpretation.transition, parsed.data, context);
+}
+
+/**
+ * An agent declared in config.json (harnesses/declared.ts): its event name maps to one state. Its payload is optional
+ * (an agent that runs a command on its events rarely pipes JSON to it): without one, the session is the agent process
+ * found in the hook's ancestry, in the hook's working directory. Then the same identity, bounds and store as native.
+ */
+async function declaredEvent(id: string, event: string, input: HookInput, context: HookContext): Promise<LifecycleEvent | HookOutcome> {
+  const declared = (context.declared ?? loadDeclaredAgents)(context.env);
+  const agent = findDeclared(declared, id);
+  const shown = JSON.stringify(id.slice(0, 64));
+  if (!agent) {
+    const rejected = Object.hasOwn(declared.rejected, id) ? declared.rejected[id] : undefined;
+    return reject("harness", rejected ? `declared agent ${shown} was rejected: ${rejected}` : `unknown harness ${shown}`);
+  }
+  const status = Object.hasOwn(agent.events, event) ? agent.events[event] : undefined;
+  if (status === undefined) return reject("event", `${id} maps no event ${JSON.stringify(event.slice(0, 64))} to a state`);
+  if (context.progress) context.progress.phase = "validating";
+  const bytes = Buffer.isBuffer(input) ? input : input.bytes;
+  const read = bytes.toString("latin1").trim() === "" ? ({ ok: true, value: {} } as const) : nativePayload(input);
+  if (!read.ok) return reject(read.stage, read.detail);
+  if (typeof read.value !== "object" || read.value === null) return reject("schema", "payload: not a JSON object");
+  const given = read.value as Record<string, unknown>;
+  const { harness } = agent;
   if (context.progress) context.progress.phase = "identifying";
   const found = await findAncestor(context.ppid, harness.processNames, {
     source: context.processes,
     deadline: context.now() + context.scanBoundMs,
     now: context.now,
   });
-  const transcriptPath = transcriptPathOf(parsed.data.transcript_path);
+  const sessionId = given.session_id ?? (found.found ? `process-${found.process.pid}` : undefined);
+  if (sessionId === undefined)
+    return reject("harness", `no session_id in the payload and no ${harness.processNames.join(" or ")} process among the hook's ancestors`);
+  const parsed = NativePayloadSchema.safeParse({ ...given, session_id: sessionId, cwd: given.cwd ?? context.cwd ?? process.cwd() });
+  if (!parsed.success) return reject("schema", describeIssue(parsed.error));
+  const tool = parsed.data.tool_name === undefined ? "" : truncateBytes(toDisplayLine(parsed.data.tool_name), LIMITS.toolBytes);
+  const transition: Transition = { status, detail: tool === "" ? event : `${event}: ${tool}`, tool, wait: declaredWait(status) };
+  return identifiedEvent(harness, "declared", `${harness.id}.${event}`, transition, parsed.data, context, found);
+}
+
+/** Native and declared events: the harness process found in the hook's ancestry, or an explicit placeholder. */
+async function identifiedEvent(
+  harness: Harness,
+  alias: NativeAlias | "declared",
+  eventId: string,
+  transition: Transition,
+  payload: NativePayload,
+  context: HookContext,
+  searched?: AncestorSearch,
+): Promise<LifecycleEvent | HookOutcome> {
+  if (context.progress) context.progress.phase = "identifying";
+  const found =
+    searched ??
+    (await findAncestor(context.ppid, harness.processNames, {
+      source: context.processes,
+      deadline: context.now() + context.scanBoundMs,
+      now: context.now,
+    }));
+  const transcriptPath = transcriptPathOf(payload.transcript_path);
+  const starts = alias === "session-start" || (alias === "declared" && transition.status === "started");
   const common = {
-    sessionId: parsed.data.session_id,
-    cwd: parsed.data.cwd,
+    sessionId: payload.session_id,
+    cwd: payload.cwd,
     sequence: null,
-    startsSession: alias === "session-start",
+    startsSession: starts,
     transcriptPath,
     context,
   };
   if (!found.found) {
     // No harness process in our ancestry: an explicit placeholder, created only when a session visibly begins.
-    return lifecycleEvent(harness, alias, `${harness.id}.${alias}`, interpretation.transition, {
+    return lifecycleEvent(harness, alias, eventId, transition, {
       ...common,
       instanceId: UNRESOLVED_INSTANCE,
       identity: "unresolved",
       pid: null,
       processStart: null,
-      mayCreate: alias === "session-start" || alias === "prompt-submit",
+      mayCreate: starts || alias === "prompt-submit" || (alias === "declared" && transition.status === "running"),
       tty: undefined,
       unprovable: undefined,
     });
@@ -164,13 +228,13 @@ async function nativeEvent(
   const { process } = found;
   const daemon = await isSharedDaemon(harness, process, context);
   const spawn = await spawnEvidence(found.child, context);
-  return lifecycleEvent(harness, alias, `${harness.id}.${alias}`, interpretation.transition, {
+  return lifecycleEvent(harness, alias, eventId, transition, {
     ...common,
     instanceId: processInstanceId(process.pid, process.startToken),
     identity: "process",
     pid: process.pid,
     processStart: process.startToken,
-    mayCreate: interpretation.transition.status !== "ended",
+    mayCreate: transition.status !== "ended",
     tty: daemon ? undefined : process.tty,
     unprovable: daemon ? `${harness.displayName} shared daemon: hooks run with the environment of whichever UI started it` : undefined,
     spawn,
@@ -203,7 +267,7 @@ async function isSharedDaemon(
 
 function lifecycleEvent(
   harness: Harness,
-  alias: HookAlias,
+  alias: HookAlias | "declared",
   eventId: string,
   transition: Transition,
   facts: {

@@ -12,6 +12,7 @@ import { WAIT_TARGETS, waitForSession } from "../fleet/wait.ts";
 import { explainSession } from "../fleet/explain.ts";
 import { LIFECYCLE_STATUSES } from "../core/schema.ts";
 import { HARNESSES } from "../harnesses/registry.ts";
+import { loadDeclaredAgents } from "../harnesses/declared.ts";
 
 export interface McpContext {
   readonly stateDir: string;
@@ -25,7 +26,6 @@ export interface McpContext {
 }
 
 const STATUSES = [...LIFECYCLE_STATUSES, "discovered"] as const;
-const HARNESS_IDS = HARNESSES.map((harness) => harness.id) as [string, ...string[]];
 /** MCP clients time requests out (commonly after a minute or a few): a wait is bounded well inside that. */
 const DEFAULT_WAIT_SECONDS = 50;
 const MAX_WAIT_SECONDS = 300;
@@ -60,6 +60,9 @@ export function createMcpServer(deps: McpContext): McpServer {
     ...(deps.listProcesses ? { listProcesses: deps.listProcesses } : {}),
   };
   const server = new McpServer({ name: "tongs-agents", version: deps.version });
+  // Built-in harnesses and the agents declared in config.json when the server starts (docs/declared-agents.md).
+  const declared = loadDeclaredAgents(deps.env ?? process.env).agents.map((agent) => agent.harness.id);
+  const harnessIds = [...HARNESSES.map((harness) => harness.id), ...declared] as [string, ...string[]];
 
   server.registerTool(
     "list_sessions",
@@ -69,7 +72,7 @@ export function createMcpServer(deps: McpContext): McpServer {
         "Every AI coding agent session tongs-agents knows, sorted by who needs the user first (waiting, error, idle, running, started, discovered, ended). Ended and stale sessions are left out unless include_ended is true. Each session carries launch_id and profile_id (empty when absent).",
       inputSchema: {
         status: z.array(z.enum(STATUSES)).optional().describe("Only these statuses"),
-        harness: z.enum(HARNESS_IDS).optional().describe("Only this harness"),
+        harness: z.enum(harnessIds).optional().describe("Only this harness"),
         profile: z.string().max(32).optional().describe("Only sessions started with this launch profile"),
         include_ended: z.boolean().optional().describe("Include ended and stale sessions"),
       },

@@ -1,13 +1,12 @@
 // The notification settings in $XDG_CONFIG_HOME/tongs-agents/config.json (docs/notifications.md, "Configuration"):
 // which states notify, through which channels, and a quiet switch. Read by the detached notifier and by
 // `tongs-agents notify`, never by the hook. A missing file means the defaults; a file that does not parse or does not
-// fit the schema also means the defaults, and the problem is logged and shown by `tongs-agents notify`.
-import { dirname, join } from "node:path";
+// fit the schema also means the defaults, and the problem is logged and shown by `tongs-agents notify`. The file itself
+// is read by src/core/config-file.ts, which it shares with declared agents ("agents").
 import * as z from "zod/mini";
 import en from "zod/v4/locales/en.js";
-import { profilesPath } from "../tmux/profiles.ts";
+import { configFilePath, readConfigFile } from "../core/config-file.ts";
 import { describeIssue } from "../core/schema.ts";
-import { readJsonFile } from "../store/records.ts";
 
 // Written by hand: errors name the problem in words (zod/mini carries no messages of its own).
 z.config(en());
@@ -39,7 +38,7 @@ const NotificationsSchema = z.strictObject({
   click_wait_seconds: z.optional(z.int().check(z.gte(0), z.lte(24 * 60 * 60))),
 });
 
-const ConfigFileSchema = z.strictObject({ notifications: z.optional(NotificationsSchema) });
+const NotificationsSection = z.object({ notifications: z.optional(NotificationsSchema) });
 
 export interface NotifyConfig {
   /** Nothing notifies. */
@@ -65,18 +64,24 @@ export interface ConfigLoad {
 }
 
 export function configPath(env: NodeJS.ProcessEnv): string {
-  return join(dirname(profilesPath(env)), "config.json");
+  return configFilePath(env);
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv): ConfigLoad {
-  const path = configPath(env);
-  const file = readJsonFile(path, 64 * 1024);
+  const file = readConfigFile(env);
+  const path = file.path;
   if (file.kind === "absent") return { config: DEFAULT_CONFIG, path, source: "defaults" };
-  if (file.kind === "invalid")
-    return { config: DEFAULT_CONFIG, path, source: "defaults", problem: `${path}: ${file.detail}; using the defaults` };
-  const parsed = ConfigFileSchema.safeParse(file.value);
-  if (!parsed.success)
-    return { config: DEFAULT_CONFIG, path, source: "defaults", problem: `${path}: ${describeIssue(parsed.error)}; using the defaults` };
+  if (file.kind === "invalid") return { config: DEFAULT_CONFIG, path, source: "defaults", problem: `${file.detail}; using the defaults` };
+  const defaults = (detail: string): ConfigLoad => ({
+    config: DEFAULT_CONFIG,
+    path,
+    source: "defaults",
+    problem: `${path}: ${detail}; using the defaults`,
+  });
+  // An unknown top-level key is most likely a misspelt "notifications": better said than silently ignored.
+  if (file.unknownKeys.length > 0) return defaults(`unknown key ${JSON.stringify(file.unknownKeys[0])}`);
+  const parsed = NotificationsSection.safeParse({ notifications: file.sections.notifications });
+  if (!parsed.success) return defaults(describeIssue(parsed.error));
   const settings = parsed.data.notifications ?? {};
   const channelOn = (channel: ChannelId) => settings.channels?.[channel] ?? true;
   const channelsOf = (state: NotifyState): ChannelId[] => {
