@@ -2,7 +2,6 @@
 // command, against about 290 ms for a `kitty @` process (Python start-up). https://sw.kovidgoyal.net/kitty/rc_protocol/
 // A request is `ESC P @kitty-cmd <JSON> ESC \`; the reply has the same framing. kitty keeps the connection open after
 // replying, so the client reads one frame and closes.
-import { connect } from "node:net";
 import * as z from "zod/mini";
 
 /** The kitty version this client speaks. kitty refuses a client whose version is newer than its own (then: CLI). */
@@ -75,6 +74,8 @@ export function sendCommand(
   timeoutMs = REPLY_TIMEOUT_MS,
 ): Promise<RcReply> {
   return new Promise((resolve) => {
+    // node:net is required on use: every focus bundles this backend, and only kitty's needs sockets and streams.
+    const { connect } = process.getBuiltinModule("node:net");
     const socket = address.kind === "unix" ? connect({ path: address.path }) : connect({ host: address.host, port: address.port });
     let received = Buffer.alloc(0);
     let settled = false;

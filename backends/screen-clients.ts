@@ -2,7 +2,6 @@
 // (`-Q displays` is refused), so on Linux read it from /proc: the session's server process keeps the tty of each
 // attached display open (its window ptys are /dev/ptmx masters), and the client is the process named `screen` whose
 // controlling terminal is that tty (docs/focus.md, "GNU screen").
-import { readdir, readFile, readlink } from "node:fs/promises";
 import { parseProcStat, ttyNameFromNr } from "../src/core/proc.ts";
 
 export interface ScreenClient {
@@ -15,6 +14,8 @@ const DISPLAY_TTY = /^\/dev\/(pts\/\d+|tty[A-Za-z0-9]+)$/;
 /** The display ttys a screen server holds open, then the `screen` client processes on them (lowest PID first). */
 export async function linuxScreenClients(serverPid: number, procRoot = "/proc"): Promise<ScreenClient[]> {
   const fdDir = `${procRoot}/${serverPid}/fd`;
+  // Required on use: node:fs/promises loads streams and watchers, and every focus bundles this backend.
+  const { readdir, readFile, readlink } = process.getBuiltinModule("node:fs/promises");
   const fds = await readdir(fdDir).catch(() => [] as string[]);
   const links = await Promise.all(fds.map((fd) => readlink(`${fdDir}/${fd}`).catch(() => "")));
   const ttys = new Set(links.filter((link) => DISPLAY_TTY.test(link)));

@@ -41,17 +41,17 @@ function context(run: Runner, extra: Partial<FocusContext> = {}): FocusContext {
   };
 }
 
-/** Each output row carries the tag the backend put at the front of its format. */
-const tagged = (tag: string, text: string) =>
+/** Each output row carries the tag the backend put at the front of its format (the format's first field). */
+const tagged = (format: string | undefined, text: string) =>
   text
     .split("\n")
     .filter(Boolean)
-    .map((line) => `${tag}\t${line}`)
+    .map((line) => `${format?.split("\t")[0]}\t${line}`)
     .join("\n");
-const display = (args: readonly string[]) => ok(tagged("pane", args.at(-1)?.includes("pane_active") ? "110" : "$2\twork\t1"));
+const display = (args: readonly string[]) => ok(tagged(args.at(-1), args.at(-1)?.includes("pane_active") ? "110" : "$2\twork\t1"));
 /** list-clients answers: the client table before the switch, the pane each client shows after. */
 const clientsShowing = (table: string, panes: string) => (args: readonly string[]) =>
-  ok(tagged("client", args.at(-1)?.includes("#{pane_id}") && !args.at(-1)?.includes("client_pid") ? panes : table));
+  ok(tagged(args.at(-1), args.at(-1)?.includes("#{pane_id}") && !args.at(-1)?.includes("client_pid") ? panes : table));
 
 describe("parsing", () => {
   it("takes the socket from TMUX and the caller's session id from its third field", () => {
@@ -101,9 +101,73 @@ describe("chooseClient", () => {
 describe("tmuxBackend.focus", () => {
   const target = { socket: SOCKET, pane: "%7" };
 
-  it("switches session, window and pane in one command pinned with -c, then verifies", async () => {
+  it("with --client: locates, switches session, window and pane pinned with -c, and verifies, in one tmux call", async () => {
     const tmux = fakeTmux({ "list-clients": clientsShowing("/dev/pts/5\t$2\t10\t99", "/dev/pts/5\t%7"), "display-message": display });
     const outcome = await tmuxBackend.focus(target, context(tmux.run, { client: "/dev/pts/5" }));
+    expect(tmux.calls).toEqual([
+      [
+        "tmux",
+        "-u",
+        "-S",
+        SOCKET,
+        "has-session",
+        "-t",
+        "%7",
+        ";",
+        "display-message",
+        "-p",
+        "-t",
+        "%7",
+        "pane\t#{session_id}\t#{session_name}\t#{window_index}",
+        ";",
+        "switch-client",
+        "-c",
+        "/dev/pts/5",
+        "-t",
+        "%7",
+        ";",
+        "select-window",
+        "-t",
+        "%7",
+        ";",
+        "select-pane",
+        "-t",
+        "%7",
+        ";",
+        "display-message",
+        "-p",
+        "-t",
+        "%7",
+        "active\t#{pane_active}#{window_active}#{window_zoomed_flag}",
+        ";",
+        "list-clients",
+        "-F",
+        "shows\t#{client_tty}\t#{pane_id}",
+      ],
+    ]);
+    expect(outcome).toEqual({
+      located: true,
+      target: `tmux pane %7 (${SOCKET}), session work window 1`,
+      selection: done("selected %7 in session work window 1"),
+      activation: done("the client that asked (/dev/pts/5) shows %7"),
+    });
+  });
+
+  it("a --client not attached to the target's server: the client is chosen from the table, in three calls", async () => {
+    const tmux = fakeTmux({
+      "list-clients": clientsShowing("/dev/pts/6\t$2\t10\t99", "/dev/pts/6\t%7"),
+      "display-message": display,
+      "switch-client": (args) => (args.includes("/dev/pts/5") ? err("can't find client: /dev/pts/5") : ok()),
+    });
+    const outcome = await tmuxBackend.focus(target, context(tmux.run, { client: "/dev/pts/5" }));
+    expect(tmux.calls.map((call) => call.filter((arg) => arg.startsWith("/dev/")))).toEqual([["/dev/pts/5"], [], ["/dev/pts/6"], []]);
+    expect(outcome).toMatchObject({ located: true, selection: { succeeded: true }, activation: { succeeded: true } });
+    expect(outcome.activation.detail).toContain("a client already on the target's session (/dev/pts/6) shows %7");
+  });
+
+  it("without --client: locate, act and verify are three calls", async () => {
+    const tmux = fakeTmux({ "list-clients": clientsShowing("/dev/pts/5\t$2\t10\t99", "/dev/pts/5\t%7"), "display-message": display });
+    const outcome = await tmuxBackend.focus(target, context(tmux.run, { env: { TMUX: `${SOCKET},9,2` } }));
     expect(tmux.calls).toEqual([
       [
         "tmux",
@@ -194,7 +258,7 @@ describe("tmuxBackend.focus", () => {
   });
 
   it("a pane that is not active after the switch is a failed selection, with what tmux said", async () => {
-    const notActive = (args: readonly string[]) => ok(tagged("pane", args.at(-1)?.includes("pane_active") ? "010" : "$2\twork\t1"));
+    const notActive = (args: readonly string[]) => ok(tagged(args.at(-1), args.at(-1)?.includes("pane_active") ? "010" : "$2\twork\t1"));
     const tmux = fakeTmux({ "list-clients": clientsShowing("/dev/pts/5\t$2\t10\t99", "/dev/pts/5\t%7"), "display-message": notActive });
     const outcome = await tmuxBackend.focus(target, context(tmux.run, { client: "/dev/pts/5" }));
     expect(outcome.selection).toMatchObject({
@@ -203,10 +267,18 @@ describe("tmuxBackend.focus", () => {
     });
   });
 
-  it("a pane that no longer exists, and a server that is gone, are reported as such", async () => {
-    const stale = await tmuxBackend.focus(target, context(fakeTmux({ "has-session": err("can't find pane: %7") }).run));
-    expect(stale).toMatchObject({ located: false, selection: { succeeded: false, detail: `pane %7 no longer exists on ${SOCKET}` } });
-    const dead = await tmuxBackend.focus(target, context(fakeTmux({ "has-session": err(`no server running on ${SOCKET}`) }).run));
-    expect(dead.selection.detail).toContain("is gone");
-  });
+  it.each([undefined, "/dev/pts/5"])(
+    "a pane that no longer exists, and a server that is gone, are reported as such (--client %s)",
+    async (client) => {
+      const gonePane = fakeTmux({ "has-session": err("can't find pane: %7") });
+      const stale = await tmuxBackend.focus(target, context(gonePane.run, { client }));
+      expect(stale).toMatchObject({ located: false, selection: { succeeded: false, detail: `pane %7 no longer exists on ${SOCKET}` } });
+      expect(gonePane.calls).toHaveLength(1);
+      const dead = await tmuxBackend.focus(
+        target,
+        context(fakeTmux({ "has-session": err(`no server running on ${SOCKET}`) }).run, { client }),
+      );
+      expect(dead.selection.detail).toContain("is gone");
+    },
+  );
 });

@@ -1,5 +1,6 @@
 // tmux: the socket from the captured TMUX, the pane from TMUX_PANE. One switch command pinned to a chosen client,
-// then verification of what that client shows (docs/focus.md, "tmux").
+// then verification of what that client shows (docs/focus.md, "tmux"). A key binding names its client (`--client`):
+// then locating, switching and verifying are one tmux process instead of three (a keypress should feel instant).
 import { done, failed, skipped, type BackendOutcome, type FocusBackend, type FocusContext, type Operation } from "../src/focus/contract.ts";
 import type { RunResult } from "../src/core/exec.ts";
 import { parseTmuxEnv, tmux as runTmux } from "../src/tmux/runner.ts";
@@ -20,6 +21,9 @@ const PANE = /^%\d+$/;
 /** Row tags in the output of one tmux call that runs several commands: which command printed the row. */
 const PANE_ROW = "pane\t";
 const CLIENT_ROW = "client\t";
+/** The rows the one-call path prints after the switch: the pane's flags, and the pane each client shows. */
+const ACTIVE_ROW = "active\t";
+const SHOWS_ROW = "shows\t";
 
 /** The rows of `stdout` that carry `tag`, without it. */
 function rows(stdout: string, tag: string): string[] {
@@ -93,6 +97,11 @@ export const tmuxBackend = {
   async focus({ socket, pane }, context): Promise<BackendOutcome> {
     const tmux = (...args: string[]) => runTmux(args, { socket, run: context.run });
     const target = `tmux pane ${pane} (${socket})`;
+    if (context.client?.startsWith("/")) {
+      const pinned = await focusPinned(tmux, socket, pane, context.client);
+      if (pinned) return pinned;
+      // The named client is not attached to this server: choose another below, as if it had not been named.
+    }
     // display on a dead pane succeeds with empty output; has-session fails on it, so it is the existence check. When a
     // command of a sequence fails, tmux runs none of the rest: one call answers existence, location and clients.
     const located = await tmux(
@@ -141,10 +150,7 @@ export const tmuxBackend = {
       "-F",
       `${CLIENT_ROW}#{client_tty}\t#{pane_id}`,
     );
-    const flags = rows(verified.stdout, PANE_ROW)[0] ?? "";
-    const selection: Operation = flags.startsWith("11")
-      ? done(`selected ${pane} in session ${sessionName} window ${windowIndex}`)
-      : failed(`after switching, ${pane} is not the active pane of its session (tmux says ${flags || verified.stderr.trim()})`);
+    const selection = selectionOf(rows(verified.stdout, PANE_ROW)[0] ?? "", verified, pane, sessionName, windowIndex);
 
     if (!choice)
       return {
@@ -153,16 +159,8 @@ export const tmuxBackend = {
         selection,
         activation: skipped(`no tmux client is attached to ${socket}: nothing shows the pane until one attaches`),
       };
-    const clientPane = rows(verified.stdout, CLIENT_ROW)
-      .find((line) => line.startsWith(`${choice.client.tty}\t`))
-      ?.split("\t")[1];
-    if (clientPane !== pane)
-      return {
-        located: true,
-        target: where,
-        selection,
-        activation: failed(`client ${choice.client.tty} shows ${clientPane ?? "nothing"}, not ${pane}`),
-      };
+    const shown = shownBy(rows(verified.stdout, CLIENT_ROW), choice.client.tty, pane);
+    if (shown !== undefined) return { located: true, target: where, selection, activation: failed(shown) };
     const showing = `${choice.why} shows ${pane}`;
     if (choice.pinned) return { located: true, target: where, selection, activation: done(showing) };
     // Not the client the user is at: the user sees the pane only if that client's terminal window comes to the front.
@@ -178,3 +176,78 @@ export const tmuxBackend = {
     };
   },
 } satisfies FocusBackend<TmuxTarget>;
+
+/** Selection succeeded when the pane is active in its window and the window in its session (`flags` starts `11`). */
+function selectionOf(flags: string, verified: RunResult, pane: string, sessionName: string, windowIndex: string): Operation {
+  return flags.startsWith("11")
+    ? done(`selected ${pane} in session ${sessionName} window ${windowIndex}`)
+    : failed(`after switching, ${pane} is not the active pane of its session (tmux says ${flags || verified.stderr.trim()})`);
+}
+
+/** Why `tty` does not show `pane`, from list-clients rows `<tty>\t<pane id>`; undefined when it does. */
+function shownBy(clientRows: readonly string[], tty: string, pane: string): string | undefined {
+  const clientPane = clientRows.find((line) => line.startsWith(`${tty}\t`))?.split("\t")[1];
+  return clientPane === pane ? undefined : `client ${tty} shows ${clientPane ?? "nothing"}, not ${pane}`;
+}
+
+/**
+ * The client named by `--client` (a key binding's `#{client_tty}`), in one tmux call: existence, location, the
+ * switch and its verification, in that order (tmux runs none of a sequence's later commands once one fails, and runs
+ * them in order, so the rows after the switch show the state the switch left). Undefined when the pane was found but
+ * the switch failed (the client is not attached here): the caller then chooses a client from the table, as before.
+ */
+async function focusPinned(
+  tmux: (...args: string[]) => Promise<RunResult>,
+  socket: string,
+  pane: string,
+  tty: string,
+): Promise<BackendOutcome | undefined> {
+  const target = `tmux pane ${pane} (${socket})`;
+  const called = await tmux(
+    "has-session",
+    "-t",
+    pane,
+    ";",
+    "display-message",
+    "-p",
+    "-t",
+    pane,
+    `${PANE_ROW}#{session_id}\t#{session_name}\t#{window_index}`,
+    ";",
+    "switch-client",
+    "-c",
+    tty,
+    "-t",
+    pane,
+    ";",
+    "select-window",
+    "-t",
+    pane,
+    ";",
+    "select-pane",
+    "-t",
+    pane,
+    ";",
+    "display-message",
+    "-p",
+    "-t",
+    pane,
+    `${ACTIVE_ROW}#{pane_active}#{window_active}#{window_zoomed_flag}`,
+    ";",
+    "list-clients",
+    "-F",
+    `${SHOWS_ROW}#{client_tty}\t#{pane_id}`,
+  );
+  const location = rows(called.stdout, PANE_ROW)[0];
+  if (location === undefined) {
+    const why = explain(called, socket, pane);
+    return { located: false, target, selection: failed(why), activation: skipped(why) };
+  }
+  if (!called.ok) return undefined;
+  const [, sessionName = "", windowIndex = ""] = location.split("\t");
+  const where = `${target}, session ${sessionName} window ${windowIndex}`;
+  const selection = selectionOf(rows(called.stdout, ACTIVE_ROW)[0] ?? "", called, pane, sessionName, windowIndex);
+  const shown = shownBy(rows(called.stdout, SHOWS_ROW), tty, pane);
+  const activation = shown === undefined ? done(`the client that asked (${tty}) shows ${pane}`) : failed(shown);
+  return { located: true, target: where, selection, activation };
+}

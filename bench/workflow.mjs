@@ -3,7 +3,7 @@
 // same Node, runs interleaved.
 import { execFileSync, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -26,19 +26,19 @@ function stats(samples) {
   return { median: at(0.5), p90: at(0.9) };
 }
 const fmt = (ms) => `${ms.toFixed(1)} ms`;
-function timeSync(file, args) {
+function timeSync(file, args, runEnv = env) {
   const started = process.hrtime.bigint();
-  const result = spawnSync(file, args, { env, stdio: "ignore" });
+  const result = spawnSync(file, args, { env: runEnv, stdio: "ignore" });
   const ms = Number(process.hrtime.bigint() - started) / 1e6;
   if (result.status !== 0 && result.status !== 5) throw new Error(`${file} ${args.join(" ")} exited ${result.status}`);
   return ms;
 }
 
 /** Time from spawning the picker in a pty until its first full screen (500 rows known) has been written. */
-function pickerFirstPaint() {
+function pickerFirstPaint(cli = CLI, runEnv = env) {
   return new Promise((resolve, reject) => {
     const started = process.hrtime.bigint();
-    const picker = pty.spawn(process.execPath, [CLI, "pick"], { cols: 140, rows: 40, env });
+    const picker = pty.spawn(process.execPath, [cli, "pick"], { cols: 140, rows: 40, env: runEnv });
     let output = "";
     let done = false;
     picker.onData((data) => {
@@ -101,6 +101,16 @@ for (let index = 0; index < 500; index++) {
   );
 }
 
+// BENCH_BASELINE=<another checkout's bin/tongs-agents.js>: its next, focus and picker run in the same interleaved run
+// (before/after a change), on a copy of the state dir: the validated-record cache is per build, and two builds sharing
+// one would each rewrite it on every run.
+const baseline = process.env.BENCH_BASELINE;
+const baselineEnv = { ...env, TONGS_AGENTS_STATE_DIR: join(temp, "state-baseline") };
+if (baseline) {
+  cpSync(stateDir, baselineEnv.TONGS_AGENTS_STATE_DIR, { recursive: true });
+  // The state dir and its sessions dir must be private; cpSync does not keep their modes.
+  for (const dir of ["", "sessions"]) chmodSync(join(baselineEnv.TONGS_AGENTS_STATE_DIR, dir), 0o700);
+}
 const contenders = [
   { name: "`node -e 0` (floor)", run: () => timeSync(process.execPath, ["-e", "0"]) },
   {
@@ -127,15 +137,30 @@ const contenders = [
     name: "bare `tmux switch-client -c <tty> -t %N` (same pane, unverified)",
     run: () => timeSync("tmux", ["-S", inner, "switch-client", "-c", client, "-t", pane]),
   },
+  ...(baseline
+    ? [
+        {
+          name: "baseline build: `next --client <tty>`",
+          run: () => timeSync(process.execPath, [baseline, "next", "--client", client], baselineEnv),
+        },
+        {
+          name: "baseline build: `focus <id> --client <tty>`",
+          run: () => timeSync(process.execPath, [baseline, "focus", "bench-0", "--client", client], baselineEnv),
+        },
+      ]
+    : []),
 ];
 const samples = contenders.map(() => []);
 const paints = [];
 try {
+  const baselinePaints = [];
   for (const contender of contenders) contender.run();
   await pickerFirstPaint();
+  if (baseline) await pickerFirstPaint(baseline, baselineEnv);
   for (let index = 0; index < runs; index++) {
     contenders.forEach((contender, at) => samples[at].push(contender.run()));
     if (index % 4 === 0) paints.push(await pickerFirstPaint());
+    if (baseline && index % 4 === 0) baselinePaints.push(await pickerFirstPaint(baseline, baselineEnv));
   }
   const floor = stats(samples[0]).median;
   console.log(`\n| workflow (${runs} runs interleaved; picker ${paints.length} runs) | median | p90 | median vs \`node -e 0\` |`);
@@ -148,6 +173,12 @@ try {
   console.log(
     `| picker first screen in a pty (500 sessions) | ${fmt(paint.median)} | ${fmt(paint.p90)} | ${(paint.median / floor).toFixed(2)}x |`,
   );
+  if (baseline) {
+    const before = stats(baselinePaints);
+    console.log(
+      `| baseline build: picker first screen | ${fmt(before.median)} | ${fmt(before.p90)} | ${(before.median / floor).toFixed(2)}x |`,
+    );
+  }
 } finally {
   for (const socket of [outer, inner]) spawnSync("tmux", ["-S", socket, "kill-server"]);
   rmSync(temp, { recursive: true, force: true });

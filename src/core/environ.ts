@@ -1,10 +1,14 @@
 // Another process's environment, read at the moment it is needed (focus reads the terminal variables of a tmux client
 // or of the UI that shows a session); the hook never uses it.
-import { readFile } from "node:fs/promises";
 
 /** Linux: a process's environment, NUL-separated in /proc/PID/environ (readable for our own user's processes). */
 export async function linuxEnvironOf(pid: number, procRoot = "/proc"): Promise<Record<string, string> | undefined> {
-  const raw = await readFile(`${procRoot}/${pid}/environ`).catch(() => undefined);
+  // node:fs/promises is required on use, not at the top: it loads streams, readline and file watchers, which the
+  // keypress verbs that bundle this file (focus, next) otherwise never need.
+  const raw = await process
+    .getBuiltinModule("node:fs/promises")
+    .readFile(`${procRoot}/${pid}/environ`)
+    .catch(() => undefined);
   if (!raw) return undefined;
   const env: Record<string, string> = {};
   for (const entry of raw.toString("utf8").split("\0")) {

@@ -9,7 +9,6 @@ import type { LifecycleEvent, SessionRecord } from "../core/schema.ts";
 import { statedStateReader } from "../harnesses/stated.ts";
 import type { StatedFact, StatedStateReader, StatedSubject } from "../harnesses/contract.ts";
 import { readJsonFile, readRecord, recordPath, type ListedRecord } from "../store/records.ts";
-import { applyToStore } from "../store/transaction.ts";
 import { DEFAULT_READ_BYTES, cursorPath, loadCursor, readNewLines, saveCursor } from "../store/transcript-cursor.ts";
 import { sessionsDirOf } from "../store/paths.ts";
 
@@ -39,6 +38,9 @@ export async function applyStatedStates(records: readonly ListedRecord[], contex
     if (!reader) continue;
     const fact = latest([processStateFact(reader, record), transcriptFact(reader, record, digest, context)]);
     if (!fact) continue;
+    // The store transaction (and the record lock under it) loads only when there is a fact to apply: status, next, focus
+    // and the picker's first screen usually find none, and the build keeps it in its own bundle (scripts/build.mjs).
+    const { applyToStore } = await import("../store/transaction.ts");
     const outcome = await applyToStore(statedEvent(record, fact.fact, fact.source), {
       stateDir: context.stateDir,
       now: context.now,

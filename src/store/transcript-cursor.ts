@@ -3,7 +3,6 @@
 // cursor file in the state dir, so a line is read once across processes and restarts; the cursor also remembers the
 // file's identity and a digest of the bytes just before its offset, so a file truncated, replaced or rewritten in
 // place is noticed and read afresh from its recent end instead of from a wrong offset. No daemon: readers call it.
-import { createHash } from "node:crypto";
 import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
 import { join } from "node:path";
 import * as z from "zod/mini";
@@ -109,7 +108,11 @@ function readBytes(fd: number, position: number, length: number): Buffer {
 
 function tailDigest(fd: number, offset: number): string {
   const from = Math.max(0, offset - TAIL_BYTES);
-  return createHash("sha256")
+  // node:crypto is required here, not at the top: it loads dozens of Node's internal modules, and the readers that
+  // bundle this file (focus, next, status, the picker) reach it only for a record with a transcript.
+  return process
+    .getBuiltinModule("node:crypto")
+    .createHash("sha256")
     .update(readBytes(fd, from, offset - from))
     .digest("hex");
 }

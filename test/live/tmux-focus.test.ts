@@ -93,6 +93,18 @@ describe("tmux focus, live (tmux 3.3a)", () => {
     expectShows(onLeft, left);
   });
 
+  it("a --client that is not attached to the pane's server: a client there is chosen instead, as without --client", async () => {
+    const first = lab.newSession("plain");
+    const target = lab.newWindow("plain");
+    await lab.ready(first, target);
+    const client = await lab.attach("plain");
+    // One tmux call switches a named client; this one is not a client of that server, so switch-client fails in it.
+    const { result } = await focus(target.sessionId, { client: "/dev/pts/999999" });
+    expectShows(client, target);
+    expect(result).toMatchObject({ state: "partial", selection: { succeeded: true }, activation: { attempted: true, succeeded: false } });
+    expect(result.activation.detail).toContain(`a client already on the target's session (${client.tty}) shows ${target.pane}`);
+  });
+
   it("pins to the caller's own client when run from inside tmux without --client", async () => {
     const home = lab.newSession("home");
     const target = lab.newSession("target");

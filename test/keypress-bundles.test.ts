@@ -1,0 +1,70 @@
+// The keypress verbs (`focus`, `next`, the picker) and the status line start as fast as their bundles let them: what
+// they load at start-up is declared in scripts/build.mjs, and this test holds the bundles to it (docs/benchmarks.md).
+import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { digestOf } from "../src/core/identity.ts";
+import { readRecord, recordPath } from "../src/store/records.ts";
+import { ROOT, runCliProcess } from "./processes.ts";
+import { writeLiveRecord } from "./records.ts";
+import { makeSandbox, type Sandbox } from "./sandbox.ts";
+
+interface Meta {
+  outputs: Record<string, { bytes: number; inputs: Record<string, unknown> }>;
+}
+
+const meta = (name: string): Meta => JSON.parse(readFileSync(join(ROOT, `.cache/${name}.meta.json`), "utf8")) as Meta;
+const inputsOf = (build: Meta, output: string): string[] => Object.keys(build.outputs[output]?.inputs ?? {});
+
+describe("the keypress bundles", () => {
+  const verbs = meta("verbs");
+
+  it.each(["focus", "next", "pick", "status"])(
+    "%s carries no record lock: a fact written back loads dist/cli/lazy/transaction.cjs",
+    (verb) => {
+      const inputs = inputsOf(verbs, `dist/cli/verbs/${verb}.cjs`);
+      expect(inputs).toContain("src/fleet/stated.ts");
+      for (const heavy of [
+        "node_modules/proper-lockfile",
+        "node_modules/graceful-fs",
+        "src/store/transaction.ts",
+        "src/store/record-lock.ts",
+      ])
+        expect(inputs.filter((input) => input.includes(heavy))).toEqual([]);
+    },
+  );
+
+  it("the lazily required transaction bundle is built, and carries the lock", () => {
+    expect(inputsOf(meta("lazy"), "dist/cli/lazy/transaction.cjs")).toContain("src/store/record-lock.ts");
+  });
+});
+
+describe("a fact the harness wrote, found by the built `status`", () => {
+  let sandbox: Sandbox;
+  beforeEach(() => (sandbox = makeSandbox()));
+  afterEach(() => sandbox.cleanup());
+
+  it("is applied to the record through the lazily required transaction bundle (Esc in Claude Code ends the turn)", async () => {
+    const session = "64b94903-22ef-4f6c-899c-87be1ef87b9b";
+    const lines = readFileSync(join(ROOT, "src/harnesses/claude/fixtures/transcript-interrupted.jsonl"), "utf8").trim().split("\n");
+    const transcript = join(sandbox.home, ".claude", "projects", "-w", `${session}.jsonl`);
+    mkdirSync(join(transcript, ".."), { recursive: true });
+    writeFileSync(transcript, `${lines.slice(0, 3).join("\n")}\n`);
+    const started = new Date(Date.now() - 10_000).toISOString();
+    const id = await writeLiveRecord(sandbox.stateDir, session, { env: {} }, "/w", {
+      status: "running",
+      last_event: "claude.tool-use",
+      created_at: started,
+      updated_at: started,
+      status_changed_at: started,
+      transcript_path: transcript,
+    });
+    const interrupted = { ...JSON.parse(lines.at(-1) as string), timestamp: new Date(Date.now() - 5_000).toISOString() };
+    appendFileSync(transcript, `${JSON.stringify(interrupted)}\n`);
+
+    const run = await runCliProcess(["status", "--format", "plain"], sandbox.env);
+    expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: "" });
+    const read = readRecord(recordPath(join(sandbox.stateDir, "sessions"), digestOf(id) as string), Date.now());
+    expect(read).toMatchObject({ kind: "record", record: { status: "idle", last_event: "claude.interrupted" } });
+  });
+});
