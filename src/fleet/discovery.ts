@@ -5,6 +5,7 @@ import { readlink } from "node:fs/promises";
 import { HARNESSES, hasCapability } from "../harnesses/registry.ts";
 import type { Harness } from "../harnesses/contract.ts";
 import { withDeadline, type ProcessSource } from "../core/proc.ts";
+import { runsNodeScript, type ScriptWorld } from "../core/node-script.ts";
 
 export interface DiscoveredProcess {
   readonly harness: string;
@@ -30,24 +31,34 @@ export type ListProcesses = () => Promise<readonly ListedProcess[]>;
 
 const DISCOVERY_BOUND_MS = 2000;
 
-function harnessOf(proc: ListedProcess, candidates: readonly Harness[]): Harness | undefined {
-  const argv0 = proc.cmd?.split(" ")[0];
+function harnessOf(proc: ListedProcess, candidates: readonly Harness[], scriptWorld?: ScriptWorld): Harness | undefined {
+  const argv = proc.cmd?.split(" ") ?? [];
+  const argv0 = argv[0];
   const names = [proc.name, argv0 === undefined ? undefined : basename(argv0)];
-  return candidates.find((harness) => names.some((name) => name !== undefined && harness.processNames.includes(name)));
+  return candidates.find(
+    (harness) =>
+      names.some((name) => name !== undefined && harness.processNames.includes(name)) ||
+      // `ps` joins arguments with spaces: a script path holding one is not recognised (a miss, never a wrong match).
+      (harness.nodeScripts !== undefined && runsNodeScript(proc.pid, argv, harness.nodeScripts, scriptWorld)),
+  );
 }
 
 /**
- * Harness processes by exact name (ps comm or argv[0] basename), excluding Codex's shared daemon and helpers whose
- * parent is a process of the same harness. Gives up (returns none) when listing takes longer than two seconds.
+ * Harness processes by exact name (ps comm or argv[0] basename) or node script, excluding Codex's shared daemon and
+ * helpers whose parent is a process of the same harness; for a node-script harness, which relaunches itself, the
+ * innermost process of the chain instead (its hooks run under it). Gives up (returns none) when listing takes longer
+ * than two seconds.
  */
 export async function discoverProcesses({
   processes,
   list = () => psList({ all: false }),
   harnesses = (HARNESSES as readonly Harness[]).filter((harness) => hasCapability(harness, "discovery")),
+  scriptWorld,
 }: {
   processes: ProcessSource;
   list?: ListProcesses;
   harnesses?: readonly Harness[];
+  scriptWorld?: ScriptWorld;
 }): Promise<DiscoveredProcess[]> {
   const listed = await withDeadline(
     list().catch(() => []),
@@ -58,17 +69,21 @@ export async function discoverProcesses({
   const isDaemon = (proc: ListedProcess, harness: Harness) => harness.isSharedDaemon?.(proc.cmd?.split(" ") ?? []) ?? false;
   const daemons = new Set(
     listed.flatMap((proc) =>
-      harnesses.filter((harness) => harnessOf(proc, [harness]) && isDaemon(proc, harness)).map((harness) => harness.id),
+      harnesses.filter((harness) => harnessOf(proc, [harness], scriptWorld) && isDaemon(proc, harness)).map((harness) => harness.id),
     ),
   );
   const found: DiscoveredProcess[] = [];
   for (const proc of listed) {
     if (proc.pid === process.pid) continue;
-    const harness = harnessOf(proc, harnesses);
+    const harness = harnessOf(proc, harnesses, scriptWorld);
     if (!harness) continue;
     if (isDaemon(proc, harness)) continue;
-    const parent = proc.ppid === undefined ? undefined : byPid.get(proc.ppid);
-    if (parent && harnessOf(parent, [harness])) continue;
+    if (harness.nodeScripts !== undefined) {
+      if (listed.some((child) => child.ppid === proc.pid && harnessOf(child, [harness], scriptWorld))) continue;
+    } else {
+      const parent = proc.ppid === undefined ? undefined : byPid.get(proc.ppid);
+      if (parent && harnessOf(parent, [harness])) continue;
+    }
     const info = await processes.basics(proc.pid);
     if (!info) continue;
     found.push({

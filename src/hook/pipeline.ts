@@ -135,6 +135,7 @@ async function nativeEvent(
   if (interpretation.kind === "ignore") return { ok: true, action: "ignored", detail: interpretation.reason };
   if (context.progress) context.progress.phase = "identifying";
   const found = await findAncestor(context.ppid, harness.processNames, {
+    scripts: harness.nodeScripts ?? [],
     source: context.processes,
     deadline: context.now() + context.scanBoundMs,
     now: context.now,
