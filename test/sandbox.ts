@@ -21,6 +21,8 @@ export const SANDBOXED_VARS = [
   "CLAUDE_CONFIG_DIR",
   "CODEX_HOME",
   "PI_CODING_AGENT_DIR",
+  "GEMINI_CLI_HOME",
+  "QWEN_HOME",
   "TONGS_AGENTS_STATE_DIR",
 ] as const;
 
@@ -56,6 +58,9 @@ export function makeSandbox(prefix = "tongs-test-"): Sandbox {
     CLAUDE_CONFIG_DIR: join(home, ".claude"),
     CODEX_HOME: join(home, ".codex"),
     PI_CODING_AGENT_DIR: join(home, ".pi", "agent"),
+    // Gemini CLI's GEMINI_CLI_HOME stands for HOME (settings in <it>/.gemini); Qwen Code's QWEN_HOME for ~/.qwen.
+    GEMINI_CLI_HOME: home,
+    QWEN_HOME: join(home, ".qwen"),
     TONGS_AGENTS_STATE_DIR: join(root, "state"),
   } satisfies Record<(typeof SANDBOXED_VARS)[number], string>;
   mkdirSync(home, { recursive: true });

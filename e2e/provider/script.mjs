@@ -14,8 +14,11 @@ export const MARKERS = Object.freeze({ tool: "RUNTOOL", permission: "ASKPERM", f
 export const DEFAULT_TEXT = "Hello from the synthetic provider.";
 export const FINAL_TEXT = "The tool ran; all done.";
 
-/** Shell tools by harness, in preference order: Pi `bash`, Claude Code `Bash`, Codex `shell`/`exec_command`. */
-const SHELL_TOOLS = ["bash", "Bash", "shell", "exec_command", "shell_command"];
+/**
+ * Shell tools by harness, in preference order: Pi `bash`, Claude Code `Bash`, Codex `shell`/`exec_command`, Gemini CLI
+ * and Qwen Code `run_shell_command`.
+ */
+const SHELL_TOOLS = ["bash", "Bash", "shell", "exec_command", "shell_command", "run_shell_command"];
 
 /**
  * @typedef {{ kind: "user" | "tool_result" | "other", text: string }} Turn

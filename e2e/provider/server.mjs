@@ -9,6 +9,7 @@
 //   POST /v1/chat/completions   OpenAI Chat Completions   Pi `api: "openai-completions"`
 //   POST /v1/messages           Anthropic Messages        Claude Code (ANTHROPIC_BASE_URL), Pi `anthropic-messages`
 //   POST /v1/responses          OpenAI Responses          Codex (`wire_api = "responses"`), Pi `openai-responses`
+//   POST /v1beta/models/<m>:streamGenerateContent, :generateContent, :countTokens   Gemini API   Gemini CLI
 // Paths are matched with or without the `/v1` prefix and with any query string (Claude Code adds `?beta=true`).
 // What the model says is scripted by marker words in the prompt: see script.mjs.
 // Control, for a test that cannot reach the in-process object (the provider runs inside a container):
@@ -18,6 +19,7 @@ import { createServer } from "node:http";
 import { parseArgs } from "node:util";
 import { pathToFileURL } from "node:url";
 import * as anthropicMessages from "./anthropic-messages.mjs";
+import * as geminiGenerate from "./gemini-generate.mjs";
 import * as openaiChat from "./openai-chat.mjs";
 import * as openaiResponses from "./openai-responses.mjs";
 import { decide, holds } from "./script.mjs";
@@ -83,7 +85,8 @@ export async function startProvider({ port = 0, host = "127.0.0.1", slowMs = 200
   const ids = counter();
   const held = gate(holdMs);
   const server = createServer(async (req, res) => {
-    const path = (req.url ?? "/").split("?")[0].replace(/^\/v1(?=\/)/, "");
+    const fullPath = (req.url ?? "/").split("?")[0];
+    const path = fullPath.replace(/^\/v1(?=\/)/, "");
     const entry = { method: req.method ?? "", path: req.url ?? "", api: "", decision: "", held: false };
     try {
       if (path.startsWith("/control/")) {
@@ -106,7 +109,13 @@ export async function startProvider({ port = 0, host = "127.0.0.1", slowMs = 200
         anthropicMessages.countTokens(res, JSON.parse(await readBody(req)));
         return;
       }
-      const wire = req.method === "POST" ? ROUTES.get(path) : undefined;
+      if (req.method === "POST" && geminiGenerate.methodOf(fullPath) === "countTokens") {
+        entry.api = geminiGenerate.api;
+        geminiGenerate.countTokens(res);
+        return;
+      }
+      const wire =
+        req.method === "POST" ? (ROUTES.get(path) ?? (geminiGenerate.methodOf(fullPath) ? geminiGenerate : undefined)) : undefined;
       if (!wire) {
         sendJson(res, 404, { error: { message: `no route for ${req.method} ${path}`, type: "not_found" } });
         return;
@@ -130,7 +139,7 @@ export async function startProvider({ port = 0, host = "127.0.0.1", slowMs = 200
         entry.held = true;
         await held.hold();
       }
-      await wire.respond(res, body, decision, { ids, slowMs });
+      await wire.respond(res, body, decision, { ids, slowMs, path: fullPath });
     } catch (error) {
       if (!res.headersSent) sendJson(res, 500, { error: { message: String(error), type: "server_error" } });
       else res.destroy();

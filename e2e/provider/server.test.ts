@@ -333,3 +333,51 @@ describe("command line", () => {
     expect(await exited).toBe(0);
   });
 });
+
+describe("Gemini API (Gemini CLI)", () => {
+  const shell = {
+    functionDeclarations: [
+      {
+        name: "run_shell_command",
+        parametersJsonSchema: { type: "object", properties: { command: { type: "string" }, description: { type: "string" } } },
+      },
+    ],
+  };
+  const generate = (contents: unknown[], method = "streamGenerateContent?alt=sse") =>
+    post(`/v1beta/models/gemini-2.5-flash:${method}`, { contents, tools: [shell], systemInstruction: { parts: [{ text: "x" }] } });
+  const user = (text: string) => ({ role: "user", parts: [{ text }] });
+  const text = (events: SseEvent[]) =>
+    data(events)
+      .flatMap((chunk) => chunk.candidates[0].content.parts.map((part: { text?: string }) => part.text ?? ""))
+      .join("");
+
+  it("streams a text reply that ends with finishReason STOP", async () => {
+    const { status, events } = await generate([user("say hello")]);
+    expect(status).toBe(200);
+    expect(text(events)).toBe(DEFAULT_TEXT);
+    expect(data(events).at(-1).candidates[0].finishReason).toBe("STOP");
+  });
+
+  it("calls run_shell_command on RUNTOOL, then answers the function response with the final text", async () => {
+    const { events } = await generate([user("please RUNTOOL")]);
+    expect(data(events).flatMap((chunk) => chunk.candidates[0].content.parts)).toEqual([
+      { functionCall: { name: "run_shell_command", args: { command: "echo hi" } } },
+    ]);
+    const after = await generate([
+      user("please RUNTOOL"),
+      { role: "model", parts: [{ functionCall: { name: "run_shell_command", args: { command: "echo hi" } } }] },
+      { role: "user", parts: [{ functionResponse: { name: "run_shell_command", response: { output: "hi" } } }] },
+    ]);
+    expect(text(after.events)).toBe(FINAL_TEXT);
+  });
+
+  it("answers generateContent with one body, countTokens with a count, and FAILAPI with Google's 400 error", async () => {
+    expect((await generate([user("hi")], "generateContent")).json).toMatchObject({
+      candidates: [{ content: { role: "model", parts: [{ text: DEFAULT_TEXT }] }, finishReason: "STOP" }],
+    });
+    expect((await generate([user("hi")], "countTokens")).json).toEqual({ totalTokens: 10 });
+    const failed = await generate([user("FAILAPI")]);
+    expect(failed.status).toBe(400);
+    expect(failed.json).toMatchObject({ error: { code: 400, status: "INVALID_ARGUMENT" } });
+  });
+});

@@ -38,7 +38,7 @@ describe("install, uninstall and doctor verbs", () => {
     expect(report.harnesses.map((harness) => harness.harness)).toEqual(["claude", "codex"]);
     expect(await cli("install", "--dry-run", "--json", "--agent", "all")).toBe(1);
     const all = JSON.parse(out.join("\n")) as InstallReport;
-    expect(all.harnesses.map((harness) => harness.harness)).toEqual(["claude", "codex", "pi"]);
+    expect(all.harnesses.map((harness) => harness.harness)).toEqual(["claude", "codex", "pi", "gemini", "qwen"]);
     expect(all.harnesses[2]?.findings[0]?.message).toMatch(/pi is not on PATH/);
   });
 
@@ -57,8 +57,8 @@ describe("install, uninstall and doctor verbs", () => {
   });
 
   it("rejects unknown agents and options with usage errors", async () => {
-    expect(await cli("install", "--agent", "gemini")).toBe(2);
-    expect(err.join("\n")).toContain('unknown agent "gemini"');
+    expect(await cli("install", "--agent", "crush")).toBe(2);
+    expect(err.join("\n")).toContain('unknown agent "crush"');
     expect(await cli("uninstall", "--trust-codex-hooks")).toBe(2);
     expect(await cli("doctor", "extra")).toBe(2);
   });

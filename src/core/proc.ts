@@ -2,6 +2,7 @@
 // tells a live process from a later one that reused its PID. Linux reads /proc; macOS asks `ps`.
 import { closeSync, constants, openSync, readFile, readFileSync, readlinkSync, readSync } from "node:fs";
 import { basename } from "node:path";
+import { runsNodeScript, type NodeScripts, type ScriptWorld } from "./node-script.ts";
 
 /** What can be learned about a process without waiting on it. */
 export interface ProcessBasics {
@@ -180,12 +181,27 @@ export type AncestorSearch =
  * The nearest process, from `startPid` (inclusive) upwards, named exactly one of `names`, bounded in depth and by
  * `deadline` (epoch ms). The walk uses the cheap facts (comm, executable); only when no process in the chain carries
  * the name there are the arguments read, all at once, to compare argv[0] (a process that renamed itself). Arguments
- * can wait on the target, so that read loses to the deadline rather than holding the hook.
+ * can wait on the target, so that read loses to the deadline rather than holding the hook. A harness that runs as
+ * `node <script>` (node-script.ts) is found in that same read, by the script its node runs.
  */
 export async function findAncestor(
   startPid: number,
   names: readonly string[],
-  { source, deadline, maxDepth = 24, now = Date.now }: { source: ProcessSource; deadline: number; maxDepth?: number; now?: () => number },
+  {
+    source,
+    deadline,
+    maxDepth = 24,
+    now = Date.now,
+    scripts = [],
+    scriptWorld,
+  }: {
+    source: ProcessSource;
+    deadline: number;
+    maxDepth?: number;
+    now?: () => number;
+    scripts?: NodeScripts;
+    scriptWorld?: ScriptWorld;
+  },
 ): Promise<AncestorSearch> {
   const chain: ProcessBasics[] = [];
   for (let pid = startPid; chain.length < maxDepth && pid > 1;) {
@@ -201,7 +217,8 @@ export async function findAncestor(
   if (argvs === "timeout") return { found: false, reason: "timeout" };
   for (const [index, basics] of chain.entries()) {
     const info: ProcessInfo = { ...basics, argv: argvs[index] ?? [] };
-    if (matchesProcessName(info, names)) return { found: true, process: info, ...below(chain, index) };
+    if (matchesProcessName(info, names) || runsNodeScript(basics.pid, info.argv, scripts, scriptWorld))
+      return { found: true, process: info, ...below(chain, index) };
   }
   return { found: false, reason: "not-found" };
 }

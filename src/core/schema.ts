@@ -230,7 +230,7 @@ export const InstancePointerSchema = z.strictObject({
  * How an event changes a session's open waits (waits.ts): it asks for a permission or an answer, starts or ends a
  * tool, answers the open prompt, or ends them all (a new prompt, the end of the turn, of the session).
  */
-export const WAIT_EFFECTS = ["permission", "input", "tool-start", "tool-end", "answered", "clear"] as const;
+export const WAIT_EFFECTS = ["permission", "input", "tool-start", "tool-approved", "tool-end", "answered", "clear"] as const;
 export type WaitEffect = (typeof WAIT_EFFECTS)[number];
 
 /**

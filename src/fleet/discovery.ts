@@ -7,6 +7,7 @@ import { HARNESSES, hasCapability } from "../harnesses/registry.ts";
 import { loadDeclaredAgents } from "../harnesses/declared.ts";
 import type { Harness } from "../harnesses/contract.ts";
 import { withDeadline, type ProcessBasics, type ProcessSource } from "../core/proc.ts";
+import { runsNodeScript, type ScriptWorld } from "../core/node-script.ts";
 
 export interface DiscoveredProcess {
   readonly harness: string;
@@ -38,10 +39,16 @@ export function discoverableHarnesses(env: NodeJS.ProcessEnv): Harness[] {
   return [...(HARNESSES as readonly Harness[]), ...declared].filter((harness) => hasCapability(harness, "discovery"));
 }
 
-function harnessOf(proc: ListedProcess, candidates: readonly Harness[]): Harness | undefined {
-  const argv0 = proc.cmd?.split(" ")[0];
+function harnessOf(proc: ListedProcess, candidates: readonly Harness[], scriptWorld?: ScriptWorld): Harness | undefined {
+  const argv = proc.cmd?.split(" ") ?? [];
+  const argv0 = argv[0];
   const names = [proc.name, argv0 === undefined ? undefined : basename(argv0)];
-  return candidates.find((harness) => names.some((name) => name !== undefined && harness.processNames.includes(name)));
+  return candidates.find(
+    (harness) =>
+      names.some((name) => name !== undefined && harness.processNames.includes(name)) ||
+      // `ps` joins arguments with spaces: a script path holding one is not recognised (a miss, never a wrong match).
+      (harness.nodeScripts !== undefined && runsNodeScript(proc.pid, argv, harness.nodeScripts, scriptWorld)),
+  );
 }
 
 function mentionsName(proc: ListedProcess, candidates: readonly Harness[]): boolean {
@@ -50,19 +57,23 @@ function mentionsName(proc: ListedProcess, candidates: readonly Harness[]): bool
 }
 
 /**
- * Harness processes by exact name (the listing's name, argv[0] basename, or the kernel's comm), excluding Codex's shared daemon and helpers whose
- * parent is a process of the same harness. Gives up (returns none) when listing takes longer than two seconds.
+ * Harness processes by exact name (the listing's name, argv[0] basename, or the kernel's comm) or node script,
+ * excluding Codex's shared daemon and helpers whose parent is a process of the same harness; for a node-script harness,
+ * which relaunches itself, the innermost process of the chain instead (its hooks run under it). Gives up (returns none)
+ * when listing takes longer than two seconds.
  */
 export async function discoverProcesses({
   processes,
   list = () => psList({ all: false }),
   env = process.env,
   harnesses = discoverableHarnesses(env),
+  scriptWorld,
 }: {
   processes: ProcessSource;
   env?: NodeJS.ProcessEnv;
   list?: ListProcesses;
   harnesses?: readonly Harness[];
+  scriptWorld?: ScriptWorld;
 }): Promise<DiscoveredProcess[]> {
   const listed = await withDeadline(
     list().catch(() => []),
@@ -73,13 +84,13 @@ export async function discoverProcesses({
   const isDaemon = (proc: ListedProcess, harness: Harness) => harness.isSharedDaemon?.(proc.cmd?.split(" ") ?? []) ?? false;
   const daemons = new Set(
     listed.flatMap((proc) =>
-      harnesses.filter((harness) => harnessOf(proc, [harness]) && isDaemon(proc, harness)).map((harness) => harness.id),
+      harnesses.filter((harness) => harnessOf(proc, [harness], scriptWorld) && isDaemon(proc, harness)).map((harness) => harness.id),
     ),
   );
   const found: DiscoveredProcess[] = [];
   for (const proc of listed) {
     if (proc.pid === process.pid) continue;
-    let harness = harnessOf(proc, harnesses);
+    let harness = harnessOf(proc, harnesses, scriptWorld);
     let info: ProcessBasics | undefined;
     if (!harness && mentionsName(proc, harnesses)) {
       // The listing names a process after its executable (a script: its interpreter), not the kernel's comm, which is
@@ -89,8 +100,12 @@ export async function discoverProcesses({
     }
     if (!harness) continue;
     if (isDaemon(proc, harness)) continue;
-    const parent = proc.ppid === undefined ? undefined : byPid.get(proc.ppid);
-    if (parent && harnessOf(parent, [harness])) continue;
+    if (harness.nodeScripts !== undefined) {
+      if (listed.some((child) => child.ppid === proc.pid && harnessOf(child, [harness], scriptWorld))) continue;
+    } else {
+      const parent = proc.ppid === undefined ? undefined : byPid.get(proc.ppid);
+      if (parent && harnessOf(parent, [harness])) continue;
+    }
     info ??= await processes.basics(proc.pid);
     if (!info) continue;
     found.push({

@@ -9,6 +9,8 @@ export const NATIVE_ALIASES = [
   "session-start",
   "prompt-submit",
   "tool-use",
+  // A tool starts after the user allowed it (Qwen Code fires PermissionRequest before PreToolUse): closes that wait.
+  "tool-approved",
   "tool-done",
   "tool-failed",
   "permission-request",
@@ -40,6 +42,12 @@ export interface Harness {
   readonly displayName: string;
   /** Exact process names: comm, executable basename or argv[0] basename. Never a substring of other arguments. */
   readonly processNames: readonly string[];
+  /**
+   * Harnesses that run as `node <script>` (core/node-script.ts): the scripts, as `node_modules/<package>/<file>`.
+   * Such a CLI may relaunch itself as a child node running the same package; the innermost one is the session's
+   * process (its hooks run under it), so discovery counts that one.
+   */
+  readonly nodeScripts?: readonly string[];
   readonly events: readonly HookAlias[];
   readonly identity: IdentityMode;
   readonly capabilities: readonly Capability[];

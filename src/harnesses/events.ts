@@ -48,6 +48,11 @@ export function interpretNative(alias: NativeAlias, payload: NativePayload): Int
       const tool = toolName(payload);
       return { kind: "apply", transition: { status: "running", detail: tool, tool, wait: "tool-start", ...toolUseId(payload) } };
     }
+    case "tool-approved": {
+      // Qwen Code's PreToolUse: it fires after the permission dialog was answered, so it ends that wait.
+      const tool = toolName(payload);
+      return { kind: "apply", transition: { status: "running", detail: tool, tool, wait: "tool-approved", ...toolUseId(payload) } };
+    }
     case "tool-done": {
       // PostToolUse: back to running, so "waiting" does not stick after the user approved the tool that asked.
       const tool = toolName(payload);
@@ -88,6 +93,9 @@ export function interpretNative(alias: NativeAlias, payload: NativePayload): Int
       switch (payload.notification_type) {
         case "permission_prompt":
           // About 6 s after PermissionRequest, naming no tool: the same wait, so it keeps the wait's tool and detail.
+          return fixed("waiting", "permission requested", "permission");
+        case "ToolPermission":
+          // Gemini CLI's approval dialog (it fires BeforeTool before asking, and no PermissionRequest).
           return fixed("waiting", "permission requested", "permission");
         case "elicitation_dialog":
           return fixed("waiting", "waiting for user input", "input");

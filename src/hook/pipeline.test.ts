@@ -350,7 +350,7 @@ describe("rejections never touch an existing record", () => {
 
   const big = (bytes: number) => "x".repeat(bytes);
   it.each<[string, string[], Buffer, string]>([
-    ["unknown harness", ["fleet-event", "--agent", "gemini"], fleet(), "harness"],
+    ["unknown harness", ["fleet-event", "--agent", "crush"], fleet(), "harness"],
     ["event not in the harness's allowlist", ["stop", "--agent", "pi"], fleet(), "event"],
     ["fleet-event for a native harness", ["fleet-event", "--agent", "claude"], fleet(), "event"],
     ["discovered is never an event", ["discovered", "--agent", "claude"], native(), "event"],

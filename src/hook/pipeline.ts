@@ -170,6 +170,7 @@ async function declaredEvent(id: string, event: string, input: HookInput, contex
   const { harness } = agent;
   if (context.progress) context.progress.phase = "identifying";
   const found = await findAncestor(context.ppid, harness.processNames, {
+    scripts: harness.nodeScripts ?? [],
     source: context.processes,
     deadline: context.now() + context.scanBoundMs,
     now: context.now,

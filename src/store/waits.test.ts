@@ -169,6 +169,34 @@ describe("waits: the later, less specific event keeps the detail", () => {
   });
 });
 
+describe("a permission asked before the tool starts (Qwen Code 0.24.4: PermissionRequest, then PreToolUse)", () => {
+  const approved = (tool: string, id?: string) => native("qwen.tool-approved", "running", tool, tool, "tool-approved", id);
+  const gemini = () => native("gemini.notification", "waiting", "permission requested", "", "permission");
+
+  it("waits from the request until the tool starts, then runs the tool until it ends", () => {
+    const { states, record } = run(prompt(), asks("run_shell_command"), notified(), approved("run_shell_command", "t1"));
+    expect(states.map(([status]) => status)).toEqual(["running", "waiting", "waiting", "running"]);
+    expect(record.pending).toBeUndefined();
+    expect(record.running_tools).toEqual([{ id: "t1", tool: "run_shell_command" }]);
+    expect(record.history?.at(-1)?.change).toContain("closed permission wait for run_shell_command (the tool started)");
+  });
+
+  it("another tool starting does not answer the wait", () => {
+    const { states } = run(prompt(), asks("run_shell_command"), approved("read_file", "r1"));
+    expect(states.at(-1)).toEqual(["waiting", "permission: run_shell_command", "run_shell_command"]);
+  });
+
+  it("a tool started without a request leaves other waits alone", () => {
+    const { states } = run(prompt(), approved("read_file", "r1"), done("read_file", "r1"), stop());
+    expect(states.map(([status]) => status)).toEqual(["running", "running", "running", "idle"]);
+  });
+
+  it("Gemini CLI: the dialog's notification names no tool and ends when a tool finishes (BeforeTool came first)", () => {
+    const { states } = run(prompt(), start("run_shell_command"), gemini(), done("run_shell_command"));
+    expect(states.map(([status]) => status)).toEqual(["running", "running", "waiting", "running"]);
+  });
+});
+
 describe("history", () => {
   it("keeps the last events, bounded, with source and what each changed", () => {
     const { record } = run(

@@ -41,6 +41,8 @@ export function nextWaits(existing: SessionRecord | undefined, event: LifecycleE
       const started = [...tools, { id: event.toolUseId, tool: event.tool }].slice(-LIMITS.runningTools);
       return { pending, tools: started, note: pending.length > 0 ? stillOpen(pending) : "" };
     }
+    case "tool-approved":
+      return toolApproved(pending, tools, event);
     case "tool-end":
       return toolEnded(pending, tools, event);
     case "permission":
@@ -111,6 +113,24 @@ function toolEnded(pending: PendingWait[], tools: RunningTool[], event: Lifecycl
   }
   const parts = [closed.length > 0 ? `closed ${describe(closed)}` : "", open.length > 0 ? stillOpen(open) : ""].filter(Boolean);
   return { pending: open, tools: left, note: parts.join("; ") };
+}
+
+/**
+ * A tool starts once the user allowed it (Qwen Code asks before the tool starts, so its permission wait names the tool
+ * and links to no running tool). The oldest such permission wait for this tool name, or naming no tool, is answered;
+ * the tool then runs like any other.
+ */
+function toolApproved(pending: PendingWait[], tools: RunningTool[], event: LifecycleEvent): Waits {
+  const answered = pending.find(
+    (wait) => wait.kind === "permission" && wait.candidates.length === 0 && (wait.tool === event.tool || wait.tool === ""),
+  );
+  const open = answered ? pending.filter((wait) => wait !== answered) : pending;
+  const started =
+    event.toolUseId === undefined || tools.some((tool) => tool.id === event.toolUseId)
+      ? tools
+      : [...tools, { id: event.toolUseId, tool: event.tool }].slice(-LIMITS.runningTools);
+  const parts = [answered ? `closed ${describe([answered])} (the tool started)` : "", open.length > 0 ? stillOpen(open) : ""];
+  return { pending: open, tools: started, note: parts.filter(Boolean).join("; ") };
 }
 
 function describe(waits: readonly PendingWait[]): string {

@@ -1,0 +1,13 @@
+// Gemini CLI: command hooks in its settings.json, identity from the hook's process ancestry. It runs as
+// `node .../@google/gemini-cli/bundle/gemini.js` (process name `node`, no title), so it is known by that script.
+import type { Harness } from "../contract.ts";
+
+export const geminiHarness = {
+  id: "gemini",
+  displayName: "Gemini CLI",
+  processNames: [],
+  nodeScripts: ["node_modules/@google/gemini-cli/bundle/gemini.js"],
+  events: ["session-start", "prompt-submit", "tool-use", "tool-done", "notification", "stop", "session-end"],
+  identity: "process-ancestry",
+  capabilities: ["hooks", "discovery", "focus"],
+} as const satisfies Harness;

@@ -1,0 +1,25 @@
+// Qwen Code (a Gemini CLI fork with Claude-shaped hooks): command hooks in its settings.json, identity from the hook's
+// process ancestry. `qwen` runs `node .../cli-entry.js`, which relaunches `node --expose-gc .../cli.js`; the hooks
+// run under the innermost of those (process name `node`, no title), known by its script.
+import type { Harness } from "../contract.ts";
+
+export const qwenHarness = {
+  id: "qwen",
+  displayName: "Qwen Code",
+  processNames: [],
+  nodeScripts: ["node_modules/@qwen-code/qwen-code/cli.js", "node_modules/@qwen-code/qwen-code/cli-entry.js"],
+  events: [
+    "session-start",
+    "prompt-submit",
+    "tool-approved",
+    "tool-done",
+    "tool-failed",
+    "permission-request",
+    "notification",
+    "stop",
+    "stop-failure",
+    "session-end",
+  ],
+  identity: "process-ancestry",
+  capabilities: ["hooks", "discovery", "focus"],
+} as const satisfies Harness;

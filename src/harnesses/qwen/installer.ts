@@ -1,0 +1,27 @@
+// Qwen Code's installer: our command hooks under "hooks" in its settings.json (Claude's shape; timeouts in seconds).
+// Qwen fires PermissionRequest before PreToolUse, so PreToolUse means the user allowed the tool ("tool-approved").
+import type { HookSpec } from "../../install/hook-entries.ts";
+import { settingsHooksInstaller } from "../../install/settings-hooks.ts";
+import { qwenSettingsPath } from "./locations.ts";
+
+export const QWEN_HOOKS: readonly HookSpec[] = [
+  { event: "SessionStart", alias: "session-start", timeout: 5 },
+  { event: "UserPromptSubmit", alias: "prompt-submit", timeout: 5 },
+  { event: "PreToolUse", alias: "tool-approved", timeout: 5 },
+  { event: "PostToolUse", alias: "tool-done", timeout: 5 },
+  { event: "PostToolUseFailure", alias: "tool-failed", timeout: 5 },
+  { event: "PermissionRequest", alias: "permission-request", timeout: 5 },
+  { event: "Notification", alias: "notification", timeout: 5 },
+  { event: "Stop", alias: "stop", timeout: 5 },
+  { event: "StopFailure", alias: "stop-failure", timeout: 5 },
+  { event: "SessionEnd", alias: "session-end", timeout: 5 },
+];
+
+export const qwenInstaller = settingsHooksInstaller({
+  id: "qwen",
+  displayName: "Qwen Code",
+  binary: "qwen",
+  installHint: "npm install -g @qwen-code/qwen-code",
+  hooks: QWEN_HOOKS,
+  settingsPath: qwenSettingsPath,
+});

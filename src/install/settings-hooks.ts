@@ -1,0 +1,102 @@
+// One installer for harnesses that keep Claude-style command hooks under `"hooks"` in a settings.json of their own and
+// nothing else of ours (Gemini CLI, Qwen Code: Qwen is a Gemini CLI fork). Each harness adapter gives its file, its
+// event table (whose timeout unit is the harness's: Gemini counts milliseconds, Qwen seconds) and its binary.
+import { checkNodes, hookChecks, hooksTodo, jsonData, versionOf } from "./doctor.ts";
+import { editHooks, hooksShapeProblem, type HookSpec } from "./hook-entries.ts";
+import { parseJsonDocument } from "./json-text.ts";
+import { readConfigFile } from "./file-edit.ts";
+import { error, note, type Finding, type HarnessDoctor, type HarnessPlan, type Step } from "./plan.ts";
+import { genericApply, type InstallProvider, type Intent } from "./provider.ts";
+import { ourPaths, which, type InstallContext } from "./context.ts";
+
+export interface SettingsHooksHarness {
+  readonly id: string;
+  readonly displayName: string;
+  /** The command on PATH, and how to install it when it is missing. */
+  readonly binary: string;
+  readonly installHint: string;
+  readonly hooks: readonly HookSpec[];
+  readonly settingsPath: (world: InstallContext) => string;
+}
+
+function planSettings(harness: SettingsHooksHarness, world: InstallContext, intent: Intent, findings: Finding[]): Step | undefined {
+  const path = harness.settingsPath(world);
+  const read = readConfigFile(path);
+  if (!read.ok) {
+    findings.push(error(`${read.detail}; left untouched`));
+    return undefined;
+  }
+  const doc = parseJsonDocument(read.text ?? "");
+  if (!doc.ok) {
+    findings.push(error(`${path} is ${doc.detail}; left untouched. Fix it, then run the command again.`));
+    return undefined;
+  }
+  const shape = hooksShapeProblem(doc.data, harness.hooks);
+  if (shape) {
+    findings.push(error(`${path}: ${shape}; left untouched`));
+    return undefined;
+  }
+  const paths = ourPaths(world);
+  try {
+    const edit = editHooks(
+      doc.text,
+      doc.data,
+      doc.style,
+      harness.hooks,
+      { node: paths.node, hook: paths.hook, harness: harness.id },
+      intent.mode,
+      path,
+    );
+    for (const problem of edit.problems) findings.push({ severity: problem.severity, message: problem.message });
+    if (edit.text === read.text || (read.text === null && edit.text === "")) return undefined;
+    return { kind: "write", path, before: read.text, after: edit.text, why: edit.changes };
+  } catch (failure) {
+    findings.push(error(`${path}: ${(failure as Error).message}; left untouched`));
+    return undefined;
+  }
+}
+
+async function plan(harness: SettingsHooksHarness, world: InstallContext, intent: Intent): Promise<HarnessPlan> {
+  const findings: Finding[] = [];
+  const step = planSettings(harness, world, intent, findings);
+  const steps = step ? [step] : [];
+  const todo = steps.length > 0 ? [`Restart running ${harness.displayName} sessions: they read their hooks when they start.`] : [];
+  if (intent.mode === "install" && !which(harness.binary, world.env))
+    findings.push(note(`The ${harness.binary} CLI is not on PATH; the hooks are in place for when it is.`));
+  return { harness: harness.id, steps, findings, todo, files: [harness.settingsPath(world)] };
+}
+
+async function doctor(harness: SettingsHooksHarness, world: InstallContext): Promise<HarnessDoctor> {
+  const binary = which(harness.binary, world.env);
+  const nodes = new Set<string>();
+  const problems: string[] = [];
+  const legacy: string[] = [];
+  const todo: string[] = [];
+  const path = harness.settingsPath(world);
+  const settings = jsonData(path, problems);
+  const hooks = hookChecks(settings, harness.hooks, world, harness.id, legacy, problems, path, nodes);
+  await checkNodes(world, nodes, problems);
+  if (!binary) todo.push(`Install ${harness.displayName} (${harness.installHint}), or put ${harness.binary} on PATH.`);
+  hooksTodo(hooks, `tongs-agents install --agent ${harness.id}`, todo);
+  return {
+    harness: harness.id,
+    binary: binary ?? null,
+    version: await versionOf(world, binary),
+    hooks,
+    mcp: "n/a",
+    problems,
+    legacy,
+    todo,
+    ok: todo.length === 0 && problems.length === 0,
+  };
+}
+
+export function settingsHooksInstaller(harness: SettingsHooksHarness): InstallProvider {
+  return {
+    id: harness.id,
+    hooks: harness.hooks,
+    plan: (world, intent) => plan(harness, world, intent),
+    apply: genericApply,
+    doctor: (world) => doctor(harness, world),
+  };
+}

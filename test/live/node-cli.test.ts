@@ -1,0 +1,203 @@
+// Live: the real interactive Gemini CLI and Qwen Code (pinned in harnesses.json), each with the hooks
+// `tongs-agents install` writes, in a private tmux server, offline against the synthetic provider on 127.0.0.1
+// (Gemini: its own API; Qwen: OpenAI Chat Completions). One shared driver: started, running(tool), waiting on the real
+// approval dialog, running after approval, idle, the provider failure (Qwen: error; Gemini states none: idle), ended;
+// the record's PID is the node process that runs the CLI's script (node-script identity), in the tmux pane.
+import { execFileSync, spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, readlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { startProvider } from "../../e2e/provider/server.mjs";
+import { nodeScriptArg, runsNodeScript } from "../../src/core/node-script.ts";
+import { findHarness } from "../../src/harnesses/registry.ts";
+import { DEBUG_LOG_FILE } from "../../src/store/paths.ts";
+import { installersFor } from "../../src/harnesses/installers.ts";
+import { runInstaller } from "../../src/install/installer.ts";
+import type { InstallContext } from "../../src/install/context.ts";
+import { ROOT, runCliProcess } from "../processes.ts";
+import { makeSandbox, type Sandbox } from "../sandbox.ts";
+import { HARNESS_PACKAGES, harnessBinDir } from "./harnesses.ts";
+import { liveWorld } from "./live-world.ts";
+
+interface Shown {
+  session_id: string;
+  identity: string;
+  status: string;
+  detail: string;
+  tool: string;
+  pid: number;
+  updated_at: string;
+  last_event: string;
+  terminal: { env: Record<string, string> };
+}
+
+interface NodeCli {
+  readonly id: "gemini" | "qwen";
+  readonly bin: string;
+  readonly env: (url: string) => NodeJS.ProcessEnv;
+  readonly settingsPath: (world: InstallContext) => string;
+  readonly settings: Record<string, unknown>;
+  /** Typed once the UI is up, before the first prompt. */
+  readonly setup: string[];
+  /** What the provider failure leaves: what the harness states. */
+  readonly failed: [status: string, detail: string];
+}
+
+const OFF = { privacy: { usageStatisticsEnabled: false }, telemetry: { enabled: false } };
+const CLIS: NodeCli[] = [
+  {
+    id: "gemini",
+    bin: "gemini",
+    env: (url) => ({ GEMINI_API_KEY: "not-a-key", GOOGLE_GEMINI_BASE_URL: url, GEMINI_CLI_TRUST_WORKSPACE: "true" }),
+    settingsPath: (world) => join(world.env.GEMINI_CLI_HOME as string, ".gemini", "settings.json"),
+    // A fixed model: "Auto" first asks a classifier model for JSON, which the synthetic provider does not script.
+    settings: {
+      security: { auth: { selectedType: "gemini-api-key" } },
+      model: { name: "gemini-2.5-flash" },
+      general: { enableAutoUpdate: false },
+      ...OFF,
+    },
+    setup: [],
+    failed: ["idle", ""],
+  },
+  {
+    id: "qwen",
+    bin: "qwen",
+    env: (url) => ({ OPENAI_API_KEY: "not-a-key", OPENAI_BASE_URL: `${url}/v1`, OPENAI_MODEL: "fake-model" }),
+    settingsPath: (world) => join(world.env.QWEN_HOME as string, "settings.json"),
+    settings: {
+      security: { auth: { selectedType: "openai" } },
+      model: { name: "fake-model" },
+      general: { enableAutoUpdate: false },
+      ...OFF,
+    },
+    // The interactive UI starts in "Auto mode": real permission dialogs need the default mode.
+    setup: ["/approval-mode default"],
+    failed: ["error", "turn failed (API error)"],
+  },
+];
+
+let sandbox: Sandbox;
+let provider: Awaited<ReturnType<typeof startProvider>>;
+let socket: string;
+beforeEach(async () => {
+  sandbox = makeSandbox();
+  socket = join(sandbox.root, "tmux.sock");
+  // A command that changes something, so that the CLI asks before running it.
+  provider = await startProvider({ port: 0, toolCommand: "touch approved" });
+});
+afterEach(async () => {
+  spawnSync("tmux", ["-S", socket, "kill-server"]);
+  await provider.stop();
+  sandbox.cleanup();
+});
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+async function until<T>(
+  what: string,
+  probe: () => Promise<T | undefined> | T | undefined,
+  timeoutMs = 60_000,
+  explain: () => string | Promise<string> = () => "",
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}\n${await explain()}`);
+    await sleep(250);
+  }
+}
+
+describe.each(CLIS)("$id (live, interactive in tmux)", (cli) => {
+  const version = HARNESS_PACKAGES[cli.id].version;
+  it(
+    `${HARNESS_PACKAGES[cli.id].package} ${version}: every state from the installed hooks, identity by node script`,
+    { timeout: 240_000 },
+    async () => {
+      const world = liveWorld(sandbox, ROOT, [harnessBinDir(cli.id)], { ...cli.env(provider.url), TONGS_AGENTS_DEBUG: "1" });
+      expect(
+        (await runInstaller(world, { harnesses: installersFor([cli.id]), mode: "install", dryRun: false, trustCodexHooks: false })).ok,
+      ).toBe(true);
+      const settingsPath = cli.settingsPath(world);
+      const installed = JSON.parse(readFileSync(settingsPath, "utf8")) as Record<string, unknown>;
+      writeFileSync(settingsPath, JSON.stringify({ ...cli.settings, ...installed }, null, 2));
+      const project = join(sandbox.root, "project");
+      mkdirSync(project);
+
+      const tmux = (...args: string[]) => execFileSync("tmux", ["-S", socket, ...args], { encoding: "utf8" });
+      const screen = () => tmux("capture-pane", "-p", "-J", "-t", "live");
+      const type = async (text: string) => {
+        tmux("send-keys", "-t", "live", "-l", text);
+        await until(`"${text}" typed`, () => (screen().includes(text) ? true : undefined), 30_000, screen);
+        tmux("send-keys", "-t", "live", "Enter");
+      };
+      const env = Object.entries(world.env).map(([key, value]) => `${key}=${value}`);
+      // Only the world's environment, plus the pane's own tmux variables (what a user's shell in tmux would pass on).
+      const launch = 'exec env -i TMUX="$TMUX" TMUX_PANE="$TMUX_PANE" "$@"';
+      tmux("new-session", "-d", "-s", "live", "-x", "150", "-y", "45", "-c", project, "sh", "-c", launch, "sh", ...env, cli.bin);
+      const pane = tmux("display-message", "-p", "-t", "live", "#{pane_id}").trim();
+
+      const sessions = async () =>
+        (JSON.parse((await runCliProcess(["list", "--all", "--json"], world.env)).stdout) as { sessions: Shown[] }).sessions.filter(
+          (session) => session.identity === "process",
+        );
+      const shown = async () => (await sessions())[0];
+      // On a timeout: the pane, every record (placeholders included), the hook's debug log, and the session's history.
+      const debugLog = () => {
+        try {
+          return readFileSync(join(sandbox.stateDir, DEBUG_LOG_FILE), "utf8").slice(-6000);
+        } catch {
+          return "(no debug log)";
+        }
+      };
+      const diagnose = async () =>
+        `${screen()}\n${(await runCliProcess(["list", "--all", "--json"], world.env)).stdout}\n${debugLog()}\n${(await runCliProcess(["explain", (await shown())?.session_id ?? "", "--json"], world.env)).stdout}`;
+      const state = (want: string) => async () => {
+        const session = await shown();
+        return session?.status === want ? session : undefined;
+      };
+
+      const started = await until("SessionStart", state("started"), 90_000, diagnose);
+      // The record's process is the node running the CLI's own script, in this pane.
+      const argv = readFileSync(`/proc/${started.pid}/cmdline`, "utf8").split("\0").filter(Boolean);
+      expect(runsNodeScript(started.pid, argv, findHarness(cli.id)?.nodeScripts ?? [])).toBe(true);
+      expect(readlinkSync(`/proc/${started.pid}/cwd`)).toBe(project);
+      expect(started.terminal.env.TMUX_PANE).toBe(pane);
+      expect(nodeScriptArg(argv)).toBeDefined();
+      await sleep(1500);
+      for (const line of cli.setup) await type(line);
+
+      await type("please RUNTOOL");
+      const waiting = await until("the approval dialog", state("waiting"), 60_000, diagnose);
+      expect(waiting.detail).toMatch(/^permission/);
+      expect(existsSync(join(project, "approved"))).toBe(false);
+      tmux("send-keys", "-t", "live", "Enter");
+      const idle = await until("the end of the turn", state("idle"), 60_000, diagnose);
+      expect(existsSync(join(project, "approved"))).toBe(true);
+      expect(idle.session_id).toBe(started.session_id);
+      const history = JSON.parse((await runCliProcess(["explain", started.session_id, "--json"], world.env)).stdout) as {
+        entries: { event: string; status: string }[];
+      };
+      const states = history.entries.map((entry) => `${entry.event} ${entry.status}`);
+      expect(states).toContain(`${cli.id}.${cli.id === "qwen" ? "tool-approved" : "tool-done"} running`);
+
+      const before = await shown();
+      await type("FAILAPI please");
+      await until("the provider's 400", () => (provider.requests.some((request) => request.decision === "error") ? true : undefined));
+      const failed = await until(
+        "the failed turn",
+        async () => {
+          const session = await shown();
+          return session && session.updated_at !== before?.updated_at && session.status === cli.failed[0] ? session : undefined;
+        },
+        60_000,
+        diagnose,
+      );
+      expect([failed.status, failed.detail]).toEqual(cli.failed);
+
+      await type("/quit");
+      const ended = await until("SessionEnd", async () => (await sessions()).find((session) => session.status === "ended"), 60_000, screen);
+      expect(ended.session_id).toBe(started.session_id);
+    },
+  );
+});
