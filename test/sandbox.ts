@@ -21,6 +21,7 @@ export const SANDBOXED_VARS = [
   "CLAUDE_CONFIG_DIR",
   "CODEX_HOME",
   "PI_CODING_AGENT_DIR",
+  "COPILOT_HOME",
   "TONGS_AGENTS_STATE_DIR",
 ] as const;
 
@@ -56,6 +57,7 @@ export function makeSandbox(prefix = "tongs-test-"): Sandbox {
     CLAUDE_CONFIG_DIR: join(home, ".claude"),
     CODEX_HOME: join(home, ".codex"),
     PI_CODING_AGENT_DIR: join(home, ".pi", "agent"),
+    COPILOT_HOME: join(home, ".copilot"),
     TONGS_AGENTS_STATE_DIR: join(root, "state"),
   } satisfies Record<(typeof SANDBOXED_VARS)[number], string>;
   mkdirSync(home, { recursive: true });

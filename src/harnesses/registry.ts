@@ -2,10 +2,11 @@
 // is rejected.
 import { claudeHarness } from "./claude/harness.ts";
 import { codexHarness } from "./codex/harness.ts";
+import { copilotHarness } from "./copilot/harness.ts";
 import type { Capability, Harness, HookAlias } from "./contract.ts";
 import { piHarness } from "./pi/harness.ts";
 
-export const HARNESSES = [claudeHarness, codexHarness, piHarness] as const satisfies readonly Harness[];
+export const HARNESSES = [claudeHarness, codexHarness, piHarness, copilotHarness] as const satisfies readonly Harness[];
 
 export type HarnessId = (typeof HARNESSES)[number]["id"];
 
