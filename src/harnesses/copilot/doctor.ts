@@ -1,7 +1,7 @@
 // doctor for Copilot CLI: the binary, our hooks file, the Node it runs, and Copilot's own switches that can stop hooks.
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { checkNodes, hooksTodo, jsonData, versionOf } from "../../install/doctor.ts";
+import { checkNodes, hooksTodo, versionOf } from "../../install/doctor.ts";
 import { parseOurCommand } from "../../install/hook-entries.ts";
 import type { HarnessDoctor } from "../../install/plan.ts";
 import { ourPaths, which, type InstallContext } from "../../install/context.ts";
@@ -9,13 +9,30 @@ import { isRecord } from "../../core/json-value.ts";
 import { copilotHookChecks, readHooksFile } from "./install.ts";
 import { copilotHome, copilotHooksPath } from "./locations.ts";
 
+/**
+ * One of Copilot's own JSON files: it writes config.json with `//` comment lines above the object (1.0.102), so those
+ * are dropped first. Undefined when absent or not readable as that: it is Copilot's file, not ours to judge.
+ */
+export function readCopilotJson(path: string): Record<string, unknown> | undefined {
+  try {
+    const text = readFileSync(path, "utf8")
+      .split("\n")
+      .filter((line) => !line.trimStart().startsWith("//"))
+      .join("\n");
+    const data: unknown = JSON.parse(text);
+    return isRecord(data) ? data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Copilot's switches that turn hooks off, from its settings schema (1.0.102: `disableAllHooks`, `disabledHooks`). */
-function hookSwitches(world: InstallContext, problems: string[]): string[] {
+function hookSwitches(world: InstallContext): string[] {
   const advice: string[] = [];
   for (const name of ["config.json", "settings.json"]) {
     const path = join(copilotHome(world), name);
     if (!existsSync(path)) continue;
-    const data = jsonData(path, problems);
+    const data = readCopilotJson(path);
     if (!data) continue;
     if (data.disableAllHooks === true)
       advice.push(
@@ -50,7 +67,7 @@ export async function copilotDoctor(world: InstallContext): Promise<HarnessDocto
   await checkNodes(world, nodes, problems);
   if (!binary) todo.push("Install Copilot CLI (npm install -g @github/copilot), or put copilot on PATH.");
   hooksTodo(hooks, "tongs-agents install --agent copilot", todo);
-  todo.push(...hookSwitches(world, problems));
+  todo.push(...hookSwitches(world));
   return {
     harness: "copilot",
     binary: binary ?? null,

@@ -117,10 +117,16 @@ describe("Copilot CLI install", () => {
   it("doctor reports Copilot's own switches that turn hooks off", async () => {
     const world = worldAt("pkg");
     await run(world, "install");
-    put(join(home, "config.json"), JSON.stringify({ trustedFolders: ["/w"], disableAllHooks: true, disabledHooks: ["abc"] }));
+    // As Copilot writes config.json: comment lines above the object.
+    put(
+      join(home, "config.json"),
+      `// User settings belong in settings.json.\n// This file is managed automatically.\n${JSON.stringify({ trustedFolders: ["/w"], disabledHooks: ["abc"] })}\n`,
+    );
+    put(join(home, "settings.json"), JSON.stringify({ disableAllHooks: true }));
     const doctor = await copilotDoctor(world);
     expect(doctor.ok).toBe(false);
     expect(doctor.todo.join("\n")).toMatch(/disableAllHooks/);
-    expect(doctor.todo.join("\n")).toMatch(/1 disabled hook/);
+    expect(doctor.todo.join("\n")).toMatch(/config.json lists 1 disabled hook/);
+    expect(doctor.problems).toEqual([]);
   });
 });
