@@ -286,7 +286,7 @@ describe(`Copilot CLI ${PINNED.package}@${PINNED.version} in a container`, { tim
     evidence.prove(task, {
       claim: "two Copilot sessions in one directory stay two records, each with its own native process and pane",
       kind: "live",
-      how: "a second copilot in another split with the same cwd; `say hello` sent; tongs-agents list --json",
+      how: "a second copilot in a new window of session work with the same cwd; `say hello` sent; tongs-agents list --json",
     });
     const second = await startCopilot("window");
     const secondPid = await nativeChild(second.loader);
