@@ -18,6 +18,7 @@ packages=(
   libgl1 libglx-mesa0 libgl1-mesa-dri   # libGL + llvmpipe: kitty needs OpenGL 3.3 and dlopens libGL
   fonts-dejavu-core                     # kitty refuses to start without a monospace font
   dbus-daemon     # a private session bus for the notification suites
+  ca-certificates # the CA bundle the Copilot CLI container suite copies in (its HTTP client needs trust roots)
   dunst           # a real notification daemon on it (dunstctl invokes a notification's action)
 )
 missing=()

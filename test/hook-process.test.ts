@@ -96,6 +96,35 @@ describe("replaying real payloads through a process tree like the harness's", ()
     }
   });
 
+  it("Copilot CLI (hook -> /bin/sh -c -> copilot): camelCase payloads, waiting from the dialog's notification", async () => {
+    const copilot = await harness("copilot", { TMUX: "/tmp/tmux-1000/default,2001,0", TMUX_PANE: "%3" });
+    const steps: [string, string, string, string][] = [
+      ["session-start", "sessionStart", "started", "session started"],
+      ["prompt-submit", "userPromptSubmitted", "running", "processing prompt"],
+      ["tool-use", "preToolUse", "running", "bash"],
+      ["notification", "notification", "waiting", "permission requested"],
+      ["tool-done", "postToolUse", "running", "bash finished"],
+      ["stop", "agentStop", "idle", ""],
+      ["error-occurred", "errorOccurred", "error", "turn failed (model call error)"],
+      ["session-end", "sessionEnd", "ended", "session closed"],
+    ];
+    for (const [alias, name, status, detail] of steps) {
+      const payload = sample("copilot", name);
+      expectSilentSuccess(await copilot.emit(alias, "copilot", payload, { shell: true }));
+      expect(await recordOf("copilot", payload.sessionId, copilot.pid)).toMatchObject({
+        kind: "record",
+        record: {
+          status,
+          detail,
+          pid: copilot.pid,
+          identity: "process",
+          cwd: "/home/user/project",
+          terminal: { env: { TMUX_PANE: "%3" } },
+        },
+      });
+    }
+  });
+
   it("two Claude Code processes in one directory stay separate sessions", async () => {
     const [one, two] = [await harness("claude"), await harness("claude")];
     await one.emit("session-start", "claude", { session_id: "s-one", cwd: "/same" });

@@ -23,6 +23,7 @@ export const SANDBOXED_VARS = [
   "PI_CODING_AGENT_DIR",
   "GEMINI_CLI_HOME",
   "QWEN_HOME",
+  "COPILOT_HOME",
   "TONGS_AGENTS_STATE_DIR",
 ] as const;
 
@@ -61,6 +62,7 @@ export function makeSandbox(prefix = "tongs-test-"): Sandbox {
     // Gemini CLI's GEMINI_CLI_HOME stands for HOME (settings in <it>/.gemini); Qwen Code's QWEN_HOME for ~/.qwen.
     GEMINI_CLI_HOME: home,
     QWEN_HOME: join(home, ".qwen"),
+    COPILOT_HOME: join(home, ".copilot"),
     TONGS_AGENTS_STATE_DIR: join(root, "state"),
   } satisfies Record<(typeof SANDBOXED_VARS)[number], string>;
   mkdirSync(home, { recursive: true });

@@ -31,14 +31,14 @@ const cli = async (...args: string[]) => {
 };
 
 describe("install, uninstall and doctor verbs", () => {
-  it("--json prints the report; the default agents are Claude Code and Codex; all adds Pi", async () => {
+  it("--json prints the report; the default agents are Claude Code and Codex; all adds Pi and Copilot CLI", async () => {
     expect(await cli("install", "--dry-run", "--json")).toBe(0);
     const report = JSON.parse(out.join("\n")) as InstallReport;
     expect(report).toMatchObject({ action: "install", dry_run: true, ok: true });
     expect(report.harnesses.map((harness) => harness.harness)).toEqual(["claude", "codex"]);
     expect(await cli("install", "--dry-run", "--json", "--agent", "all")).toBe(1);
     const all = JSON.parse(out.join("\n")) as InstallReport;
-    expect(all.harnesses.map((harness) => harness.harness)).toEqual(["claude", "codex", "pi", "gemini", "qwen"]);
+    expect(all.harnesses.map((harness) => harness.harness)).toEqual(["claude", "codex", "pi", "gemini", "qwen", "copilot"]);
     expect(all.harnesses[2]?.findings[0]?.message).toMatch(/pi is not on PATH/);
   });
 

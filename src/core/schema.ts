@@ -71,6 +71,8 @@ export const NativePayloadSchema = z.looseObject({
   tool_name: z.optional(z.string().check(z.refine(isStorableText, "contains NUL or is not well-formed Unicode"))),
   last_assistant_message: z.optional(z.nullable(z.string().check(z.refine((value) => value.isWellFormed(), "not well-formed Unicode")))),
   notification_type: z.optional(z.string()),
+  /** Copilot CLI's errorOccurred: what failed (`model_call` is a failed turn; other contexts are not). */
+  error_context: z.optional(z.string()),
   /** Checked apart (transcriptPathOf): a path that does not qualify is dropped, never a reason to refuse the event. */
   transcript_path: z.optional(z.unknown()),
 });

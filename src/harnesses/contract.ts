@@ -17,6 +17,7 @@ export const NATIVE_ALIASES = [
   "notification",
   "stop",
   "stop-failure",
+  "error-occurred",
   "elicitation",
   "interrupt",
   "session-end",
@@ -65,6 +66,11 @@ export interface Harness {
   readonly emitterEvents?: Readonly<Record<string, readonly LifecycleStatus[]>>;
   /** Emitter harnesses: how each event opens or closes waits (docs/contract.md, "Waiting"); absent: neither. */
   readonly emitterWaits?: Readonly<Record<string, WaitEffect>>;
+  /**
+   * Native payload members this harness names differently (Copilot CLI's camelCase): its name -> the name the pipeline
+   * reads (NativePayloadSchema). For such a harness only its own name is read; a member under the target name is not.
+   */
+  readonly nativeFields?: Readonly<Record<string, string>>;
 }
 
 /**

@@ -31,6 +31,7 @@ describe("native aliases", () => {
     ["stop", {}, "idle", "", "", "clear"],
     ["stop", { last_assistant_message: null }, "idle", "", "", "clear"],
     ["stop-failure", { error: "overloaded" }, "error", "turn failed (API error)", "", "clear"],
+    ["error-occurred", { error_context: "model_call" }, "error", "turn failed (model call error)", "", "clear"],
     ["elicitation", {}, "waiting", "waiting for user input", "", "input"],
     ["interrupt", {}, "idle", "turn interrupted", "", "clear"],
     ["session-end", { reason: "prompt_input_exit" }, "ended", "session closed", "", "clear"],
@@ -56,6 +57,11 @@ describe("native aliases", () => {
       kind: "apply",
       transition: { status: "idle", detail: "waiting for the next prompt", tool: "", yieldsTo: ["error"], wait: "clear" },
     });
+  });
+
+  it("ignores an error report that is not a failed model call (Copilot CLI's errorOccurred)", () => {
+    expect(interpretNative("error-occurred", { ...base, error_context: "tool_execution" }).kind).toBe("ignore");
+    expect(interpretNative("error-occurred", base).kind).toBe("ignore");
   });
 
   it("ignores notification types that are not a state change", () => {

@@ -117,6 +117,14 @@ export function interpretNative(alias: NativeAlias, payload: NativePayload): Int
     }
     case "stop-failure":
       return fixed("error", "turn failed (API error)", "clear");
+    case "error-occurred":
+      // Copilot CLI reports tool and hook failures here too: only a failed model call ends the turn in error.
+      return payload.error_context === "model_call"
+        ? fixed("error", "turn failed (model call error)", "clear")
+        : {
+            kind: "ignore",
+            reason: `error context ${JSON.stringify(truncateBytes(String(payload.error_context ?? ""), 64))} is not a turn failure`,
+          };
     case "elicitation":
       return fixed("waiting", "waiting for user input", "input");
     case "interrupt":

@@ -2,12 +2,13 @@
 // is rejected.
 import { claudeHarness } from "./claude/harness.ts";
 import { codexHarness } from "./codex/harness.ts";
+import { copilotHarness } from "./copilot/harness.ts";
 import type { Capability, Harness, HookAlias } from "./contract.ts";
 import { geminiHarness } from "./gemini/harness.ts";
 import { piHarness } from "./pi/harness.ts";
 import { qwenHarness } from "./qwen/harness.ts";
 
-export const HARNESSES = [claudeHarness, codexHarness, piHarness, geminiHarness, qwenHarness] as const satisfies readonly Harness[];
+export const HARNESSES = [claudeHarness, codexHarness, piHarness, geminiHarness, qwenHarness, copilotHarness] as const satisfies readonly Harness[];
 
 export type HarnessId = (typeof HARNESSES)[number]["id"];
 

@@ -4,6 +4,8 @@
 // the input's time bound still gives what came before the cut; the normalized payload (Pi) is small and must be whole.
 import { LIMITS } from "../core/bounds.ts";
 import { JsonObjectScanner } from "../core/json-scanner.ts";
+import type { Harness } from "../harnesses/contract.ts";
+import { HARNESSES } from "../harnesses/registry.ts";
 import type { StdinEnd } from "./read-stdin.ts";
 
 /** What the hook read: a Buffer is a whole input (tests, callers with the bytes in hand). */
@@ -21,17 +23,29 @@ export type InputValue = { ok: true; value: unknown } | { ok: false; stage: "inp
 /** Identity fields: kept only when read whole, with their bound (a longer value is rejected, never shortened). */
 const IDENTITY_FIELDS: Readonly<Record<string, number>> = { session_id: LIMITS.idBytes, cwd: LIMITS.cwdBytes };
 /** Free text: a prefix is enough (the record keeps one display line of it), marked as cut with an ellipsis. */
-const TEXT_FIELDS = ["tool_name", "tool_use_id", "last_assistant_message", "notification_type", "transcript_path"] as const;
+const TEXT_FIELDS = [
+  "tool_name",
+  "tool_use_id",
+  "last_assistant_message",
+  "notification_type",
+  "transcript_path",
+  "error_context",
+] as const;
 /** Members whose bad or cut value drops the member, never the event (schema.ts keeps them only when well-formed). */
 const OPTIONAL_FIELDS: ReadonlySet<string> = new Set(["transcript_path", "tool_use_id"]);
 /** Every member of a native payload the hook reads (events.ts, NativePayloadSchema); the rest is never kept. */
 export const NATIVE_FIELDS: ReadonlySet<string> = new Set([...Object.keys(IDENTITY_FIELDS), ...TEXT_FIELDS]);
+/** What the scanner looks for: those, and the names harnesses give them in their own payloads (contract.ts). */
+const SCANNED_FIELDS: ReadonlySet<string> = new Set([
+  ...NATIVE_FIELDS,
+  ...(HARNESSES as readonly Harness[]).flatMap((harness) => Object.keys(harness.nativeFields ?? {})),
+]);
 /** A non-string value of a wanted member is parsed (for the schema to name its type) only up to this size. */
 const OTHER_VALUE_BYTES = 1024;
 const CUT_MARK = "…";
 
 export function newNativeScanner(): JsonObjectScanner {
-  return new JsonObjectScanner(NATIVE_FIELDS);
+  return new JsonObjectScanner(SCANNED_FIELDS);
 }
 
 function whole(input: HookInput): ReadInput {
@@ -56,11 +70,20 @@ function cutDetail(end: "cap" | "deadline", at: number): string {
   return end === "cap" ? `input cut at the read cap (${at} bytes)` : `input cut at the input time bound (${at} bytes read)`;
 }
 
+/** The pipeline's name for a member of this harness's payload, or undefined when the hook does not read it. */
+function fieldName(member: string, renames: Readonly<Record<string, string>>): string | undefined {
+  if (Object.hasOwn(renames, member)) return renames[member];
+  // A harness that names a field its own way is read only under that name (never two sources for one field).
+  if (Object.values(renames).includes(member)) return undefined;
+  return NATIVE_FIELDS.has(member) ? member : undefined;
+}
+
 /**
- * A native payload: validated as JSON as far as it was read, reduced to the members the hook reads. Past a cut (read
- * cap or time bound) the members read whole before it are used; session_id and cwd must be among them.
+ * A native payload: validated as JSON as far as it was read, reduced to the members the hook reads (under the
+ * pipeline's names: `renames` maps a harness's own names to them). Past a cut (read cap or time bound) the members read
+ * whole before it are used; session_id and cwd must be among them.
  */
-export function nativePayload(input: HookInput): InputValue {
+export function nativePayload(input: HookInput, renames: Readonly<Record<string, string>> = {}): InputValue {
   const read = whole(input);
   const { bytes } = read;
   const scanner = read.scanner ?? newNativeScanner();
@@ -81,7 +104,9 @@ export function nativePayload(input: HookInput): InputValue {
     };
 
   const value: Record<string, unknown> = {};
-  for (const [name, span] of scanner.members) {
+  for (const [member, span] of scanner.members) {
+    const name = fieldName(member, renames);
+    if (name === undefined) continue;
     if (span.count > 1) {
       if (OPTIONAL_FIELDS.has(name)) continue;
       return { ok: false, stage: "schema", detail: `${name}: appears more than once` };

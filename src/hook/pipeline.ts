@@ -85,7 +85,7 @@ export async function runHook(argv: readonly string[], input: HookInput, context
     if (!acceptsEvent(harness, args.alias))
       return reject("event", `${harness.id} does not accept ${JSON.stringify(args.alias.slice(0, 64))}`);
     if (context.progress) context.progress.phase = "validating";
-    const read = args.alias === FLEET_EVENT ? fleetPayload(input) : nativePayload(input);
+    const read = args.alias === FLEET_EVENT ? fleetPayload(input) : nativePayload(input, harness.nativeFields);
     if (!read.ok) return reject(read.stage, read.detail);
     const json = read.value;
     event =

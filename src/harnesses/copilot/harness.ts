@@ -1,0 +1,25 @@
+// GitHub Copilot CLI: command hooks in $COPILOT_HOME/hooks/tongs-agents.json, identity from the hook's process
+// ancestry. Its npm bin is a Node loader that spawns a native binary and waits; hooks run under that binary, whose
+// executable is named `copilot` (its comm is `MainThread`, the loader's argv[0] is `node`: neither is evidence).
+// Its payloads name fields in camelCase (observed, 1.0.102; docs/harness-facts.md).
+import type { Harness } from "../contract.ts";
+
+export const copilotHarness = {
+  id: "copilot",
+  displayName: "Copilot CLI",
+  processNames: ["copilot"],
+  events: [
+    "session-start",
+    "prompt-submit",
+    "tool-use",
+    "tool-done",
+    "tool-failed",
+    "notification",
+    "stop",
+    "error-occurred",
+    "session-end",
+  ],
+  identity: "process-ancestry",
+  capabilities: ["hooks", "discovery", "focus"],
+  nativeFields: { sessionId: "session_id", toolName: "tool_name", transcriptPath: "transcript_path", errorContext: "error_context" },
+} as const satisfies Harness;
