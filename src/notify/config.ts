@@ -39,7 +39,8 @@ const NotificationsSchema = z.strictObject({
   click_wait_seconds: z.optional(z.int().check(z.gte(0), z.lte(24 * 60 * 60))),
 });
 
-const ConfigFileSchema = z.strictObject({ notifications: z.optional(NotificationsSchema) });
+// `hosts` belongs to src/hosts/config.ts, which checks it; here it must only not make the notification settings fail.
+const ConfigFileSchema = z.strictObject({ notifications: z.optional(NotificationsSchema), hosts: z.optional(z.unknown()) });
 
 export interface NotifyConfig {
   /** Nothing notifies. */
