@@ -1,0 +1,51 @@
+// A fake ssh for unit tests: each destination is a "machine" with its own sandboxed state dir, where the quoted remote
+// command is split into words by a real sh (so the quoting is what decides) and run by our own CLI in-process.
+import { execFileSync } from "node:child_process";
+import type { RunResult, Runner } from "../src/core/exec.ts";
+import type { CliContext } from "../src/cli/context.ts";
+
+export interface FakeMachine {
+  readonly context: CliContext;
+  /** Set to answer like ssh does for a host it cannot reach (exit 255 and its message). */
+  readonly unreachable?: string;
+  /** Replace the answer entirely (a misbehaving host). */
+  readonly answer?: RunResult;
+}
+
+export interface SshCall {
+  readonly destination: string;
+  readonly words: string[];
+  readonly args: readonly string[];
+}
+
+/** Split a remote command line the way the remote login shell would. */
+export function shellWords(command: string): string[] {
+  const out = execFileSync("sh", ["-c", `printf '%s\\0' ${command}`]).toString("utf8");
+  return out.split("\0").slice(0, -1);
+}
+
+export function fakeSsh(machines: Record<string, FakeMachine>, calls: SshCall[] = []): Runner {
+  return async (file, args) => {
+    if (file !== "ssh") throw new Error(`expected ssh, got ${file}`);
+    const dash = args.indexOf("--");
+    const destination = args[dash + 1] ?? "";
+    const words = shellWords(args[dash + 2] ?? "");
+    calls.push({ destination, words, args });
+    const machine = machines[destination];
+    if (!machine)
+      return { ok: false, code: 255, stdout: "", stderr: `ssh: Could not resolve hostname ${destination}: Name or service not known` };
+    if (machine.unreachable !== undefined) return { ok: false, code: 255, stdout: "", stderr: machine.unreachable };
+    if (machine.answer) return machine.answer;
+    if (words[0] !== "tongs-agents") return { ok: false, code: 127, stdout: "", stderr: `sh: 1: ${words[0]}: not found` };
+    const { runCli } = await import("../src/cli/run.ts");
+    const out: string[] = [];
+    const err: string[] = [];
+    const code = await runCli(words.slice(1), machine.context, {
+      stdout: (text) => out.push(text),
+      stderr: (text) => err.push(text),
+      color: false,
+      columns: 200,
+    });
+    return { ok: code === 0, code, stdout: out.join("\n"), stderr: err.join("\n") };
+  };
+}
