@@ -10,6 +10,8 @@ export interface FakeMachine {
   readonly unreachable?: string;
   /** Replace the answer entirely (a misbehaving host). */
   readonly answer?: RunResult;
+  /** Answer some commands (by their words) instead of the CLI, e.g. a focus that moves a real tmux client there. */
+  readonly answers?: (words: readonly string[]) => RunResult | undefined;
 }
 
 export interface SshCall {
@@ -36,6 +38,8 @@ export function fakeSsh(machines: Record<string, FakeMachine>, calls: SshCall[] 
       return { ok: false, code: 255, stdout: "", stderr: `ssh: Could not resolve hostname ${destination}: Name or service not known` };
     if (machine.unreachable !== undefined) return { ok: false, code: 255, stdout: "", stderr: machine.unreachable };
     if (machine.answer) return machine.answer;
+    const canned = machine.answers?.(words);
+    if (canned) return canned;
     if (words[0] !== "tongs-agents") return { ok: false, code: 127, stdout: "", stderr: `sh: 1: ${words[0]}: not found` };
     const { runCli } = await import("../src/cli/run.ts");
     const out: string[] = [];

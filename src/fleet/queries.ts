@@ -58,7 +58,7 @@ export function candidateOf(session: SessionView): Candidate {
 }
 
 /** Directory and repository names as a last query tier: `focus webapp` finds the session working in .../webapp. */
-function directoryTier(query: string): (session: SessionView) => boolean {
+export function directoryTier(query: string): (session: SessionView) => boolean {
   return (session) =>
     session.cwd !== "" && (session.cwd === query || session.cwd.split("/").at(-1) === query || repoNameOf(session.cwd) === query);
 }

@@ -73,7 +73,8 @@ const RemoteRowSchema = z.object({
 
 const ListingSchema = z.object({ sessions: z.array(z.unknown()).check(z.maxLength(MAX_REMOTE_ROWS)) });
 
-export type RemoteRead<T> = { ok: true; value: T; report: HostReport } | { ok: false; report: HostReport };
+/** A failed read keeps the JSON the command printed, if any (focus prints its result and exits non-zero). */
+export type RemoteRead<T> = { ok: true; value: T; report: HostReport } | { ok: false; report: HostReport; value?: unknown };
 
 /** Run `words` (tongs-agents arguments) on the host and parse its JSON answer, within the time bound. */
 export async function readRemoteJson(host: HostEntry, words: readonly string[], context: RemoteContext): Promise<RemoteRead<unknown>> {
@@ -106,7 +107,7 @@ export async function readRemoteJson(host: HostEntry, words: readonly string[], 
   }
   if (!result.ok) {
     const detail = typeof value === "object" && value !== null && "detail" in value ? String(value.detail).slice(0, 512) : said;
-    return { ok: false, report: report("failed", `exit ${result.code ?? "?"}${detail ? `: ${detail}` : ""}`) };
+    return { ok: false, report: report("failed", `exit ${result.code ?? "?"}${detail ? `: ${detail}` : ""}`), value };
   }
   return { ok: true, value, report: report("ok", "") };
 }
