@@ -3,6 +3,12 @@
 import { execFileSync } from "node:child_process";
 import type { RunResult, Runner } from "../src/core/exec.ts";
 import type { CliContext } from "../src/cli/context.ts";
+import { canonicalId, digestOf } from "../src/core/identity.ts";
+import type { SessionRecord } from "../src/core/schema.ts";
+import { ensureStateDirs } from "../src/store/paths.ts";
+import { writeRecord } from "../src/store/records.ts";
+import { fakeProcess, fakeProcessSource } from "./fake-processes.ts";
+import { makeSandbox, type Sandbox } from "./sandbox.ts";
 
 export interface FakeMachine {
   readonly context: CliContext;
@@ -51,5 +57,44 @@ export function fakeSsh(machines: Record<string, FakeMachine>, calls: SshCall[] 
       columns: 200,
     });
     return { ok: code === 0, code, stdout: out.join("\n"), stderr: err.join("\n") };
+  };
+}
+
+/** A machine with records for `sessions` ([session id, pid, status]), every pid alive. */
+export function fakeMachine(sandboxes: Sandbox[], sessions: [string, number, SessionRecord["status"]][], NOW: number): CliContext {
+  const at = (secondsAgo: number) => new Date(NOW - secondsAgo * 1000).toISOString();
+  const sandbox = makeSandbox();
+  sandboxes.push(sandbox);
+  const { sessionsDir } = ensureStateDirs(sandbox.stateDir);
+  for (const [session, pid, status] of sessions) {
+    const id = canonicalId("claude", session, `pid:${pid}`);
+    writeRecord(sessionsDir, digestOf(id) as string, {
+      schema_version: 1,
+      canonical_id: id,
+      harness: "claude",
+      session_id: session,
+      instance_id: `pid:${pid}`,
+      identity: "process",
+      pid,
+      process_start: `linux:boot:${pid}00`,
+      cwd: `/work/${session}`,
+      status,
+      detail: `${status} detail`,
+      tool: "",
+      sequence: null,
+      arrival_sequence: 1,
+      last_event: "claude.x",
+      created_at: at(600),
+      updated_at: at(60),
+      status_changed_at: at(60),
+      terminal: { env: {} },
+    });
+  }
+  return {
+    env: sandbox.env,
+    stateDir: sandbox.stateDir,
+    processes: fakeProcessSource(sessions.map(([, pid]) => fakeProcess(pid, 1, "claude"))),
+    listProcesses: async () => [],
+    now: () => NOW,
   };
 }

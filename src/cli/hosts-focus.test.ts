@@ -8,7 +8,7 @@ import { makeSandbox, type Sandbox } from "../../test/sandbox.ts";
 import { canonicalId, digestOf } from "../core/identity.ts";
 import type { Terminal } from "../core/schema.ts";
 import { done, registerBackend } from "../focus/contract.ts";
-import { addHost } from "../hosts/config.ts";
+import { addHost } from "../hosts/edit.ts";
 import type { HostFocusResult } from "../hosts/focus.ts";
 import { ensureStateDirs } from "../store/paths.ts";
 import { writeRecord } from "../store/records.ts";

@@ -3,62 +3,21 @@
 import { chmodSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { fakeProcess, fakeProcessSource } from "../../test/fake-processes.ts";
-import { fakeSsh, type FakeMachine, type SshCall } from "../../test/fake-hosts.ts";
-import { makeSandbox, type Sandbox } from "../../test/sandbox.ts";
+import { fakeMachine, fakeSsh, type FakeMachine, type SshCall } from "../../test/fake-hosts.ts";
+import type { Sandbox } from "../../test/sandbox.ts";
 import { run } from "../core/exec.ts";
-import { canonicalId, digestOf } from "../core/identity.ts";
 import type { SessionRecord } from "../core/schema.ts";
-import { addHost } from "../hosts/config.ts";
+import { addHost } from "../hosts/edit.ts";
 import type { HostReport, HostedSession } from "../hosts/remote.ts";
-import { ensureStateDirs } from "../store/paths.ts";
-import { writeRecord } from "../store/records.ts";
 import type { CliContext } from "./context.ts";
 import { runCli, type CliIo } from "./run.ts";
 
 const NOW = Date.parse("2026-11-29T12:00:00.000Z");
-const at = (secondsAgo: number) => new Date(NOW - secondsAgo * 1000).toISOString();
 
 const sandboxes: Sandbox[] = [];
 afterEach(() => sandboxes.splice(0).forEach((sandbox) => sandbox.cleanup()));
 
-/** A machine with records for `sessions` ([session id, pid, status]), every pid alive. */
-function machine(sessions: [string, number, SessionRecord["status"]][]): CliContext {
-  const sandbox = makeSandbox();
-  sandboxes.push(sandbox);
-  const { sessionsDir } = ensureStateDirs(sandbox.stateDir);
-  for (const [session, pid, status] of sessions) {
-    const id = canonicalId("claude", session, `pid:${pid}`);
-    writeRecord(sessionsDir, digestOf(id) as string, {
-      schema_version: 1,
-      canonical_id: id,
-      harness: "claude",
-      session_id: session,
-      instance_id: `pid:${pid}`,
-      identity: "process",
-      pid,
-      process_start: `linux:boot:${pid}00`,
-      cwd: `/work/${session}`,
-      status,
-      detail: `${status} detail`,
-      tool: "",
-      sequence: null,
-      arrival_sequence: 1,
-      last_event: "claude.x",
-      created_at: at(600),
-      updated_at: at(60),
-      status_changed_at: at(60),
-      terminal: { env: {} },
-    });
-  }
-  return {
-    env: sandbox.env,
-    stateDir: sandbox.stateDir,
-    processes: fakeProcessSource(sessions.map(([, pid]) => fakeProcess(pid, 1, "claude"))),
-    listProcesses: async () => [],
-    now: () => NOW,
-  };
-}
+const machine = (sessions: [string, number, SessionRecord["status"]][]) => fakeMachine(sandboxes, sessions, NOW);
 
 let out: string[];
 const io: CliIo = { stdout: (text) => out.push(text), stderr: (text) => out.push(text), color: false, columns: 160 };

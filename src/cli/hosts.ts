@@ -1,7 +1,8 @@
 // `tongs-agents hosts [list|add|remove]`: the SSH hosts whose agents join list, status, the picker, next, focus and
 // MCP (docs/hosts.md). Stored in the config file; ssh options stay in the user's ssh config.
 import { EXIT_CODES } from "../core/errors.ts";
-import { addHost, loadHosts, removeHost } from "../hosts/config.ts";
+import { loadHosts } from "../hosts/config.ts";
+import { addHost, removeHost } from "../hosts/edit.ts";
 import { withHelp, type VerbHelp } from "./help.ts";
 import { fail, parse, type Verb } from "./io.ts";
 

@@ -3,7 +3,8 @@ import { dirname } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { makeSandbox, type Sandbox } from "../../test/sandbox.ts";
 import { configPath, loadConfig } from "../notify/config.ts";
-import { addHost, loadHosts, removeHost } from "./config.ts";
+import { loadHosts } from "./config.ts";
+import { addHost, removeHost } from "./edit.ts";
 
 let sandbox: Sandbox | undefined;
 afterEach(() => sandbox?.cleanup());
