@@ -27,7 +27,8 @@ export interface Everywhere {
 /** The configured hosts and how to reach them; `local` (the flag a remote read passes) means none. */
 export function hostsOf(context: HostsContext, { local = false }: { local?: boolean } = {}): Everywhere {
   const remote: RemoteContext = {
-    ...(context.sshRun ? { run: context.sshRun } : {}),
+    // An injected ssh (tests) is the whole transport: no real background connection is started beside it.
+    ...(context.sshRun ? { run: context.sshRun, startMaster: () => undefined } : {}),
     controlDir: undefined,
     timeoutMs: context.hostTimeoutMs ?? HOST_TIMEOUT_MS,
   };

@@ -1,13 +1,29 @@
 // Reading one host: run tongs-agents there over ssh and check what comes back as strictly as a local record. The
 // output is bounded, parsed, and each row validated on its own; a row is tagged with the host that was asked, so one
 // host's output can never produce rows for another host (or for this machine).
+import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
 import * as z from "zod/mini";
 import { ATTENTION_ORDER, type AttentionRank } from "../fleet/attention.ts";
 import type { SessionView } from "../fleet/view.ts";
 import { run as defaultRun, type Runner } from "../core/exec.ts";
 import { CANONICAL_ID_PATTERN, LIFECYCLE_STATUSES, TerminalSchema } from "../core/schema.ts";
 import type { HostEntry } from "./config.ts";
-import { sshArgs } from "./ssh.ts";
+import { controlPath, masterArgs, sshArgs } from "./ssh.ts";
+
+/**
+ * Open the host's shared connection in the background for the next reads (this read connects on its own). Detached,
+ * with no pipe of ours, so nothing waits for it; it exits ControlPersist seconds after its last use.
+ */
+function startMaster(host: HostEntry, dir: string): void {
+  try {
+    spawn("ssh", masterArgs(host, dir), { stdio: "ignore", detached: true })
+      .on("error", () => undefined)
+      .unref();
+  } catch {
+    // no ssh: the read itself reports it
+  }
+}
 
 /** A session row as every reader shows it: `host` is empty for this machine, else the configured host's name. */
 export type HostedSession = SessionView & { readonly host: string; readonly attention: AttentionRank };
@@ -29,6 +45,8 @@ export interface RemoteContext {
   /** The whole read of one host, connection included. */
   readonly timeoutMs: number;
   readonly now?: () => number;
+  /** Starts the background shared connection when its socket is missing (tests pass a recorder). */
+  readonly startMaster?: (host: HostEntry, dir: string) => void;
 }
 
 /** A host's answer is a listing, never a bulk transfer. */
@@ -80,6 +98,8 @@ export type RemoteRead<T> = { ok: true; value: T; report: HostReport } | { ok: f
 export async function readRemoteJson(host: HostEntry, words: readonly string[], context: RemoteContext): Promise<RemoteRead<unknown>> {
   const { run = defaultRun, now = Date.now } = context;
   const started = now();
+  if (context.controlDir !== undefined && !existsSync(controlPath(context.controlDir, host)))
+    (context.startMaster ?? startMaster)(host, context.controlDir);
   const result = await run("ssh", sshArgs(host, words, { controlDir: context.controlDir }), { timeoutMs: context.timeoutMs });
   const report = (state: HostReport["state"], detail: string): HostReport => ({
     host: host.name,

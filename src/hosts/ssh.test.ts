@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { controlDir, remoteCommand, shellQuote, sshArgs } from "./ssh.ts";
+import { controlDir, masterArgs, remoteCommand, shellQuote, sshArgs } from "./ssh.ts";
 
 describe("shellQuote", () => {
   // A real POSIX shell (sh) reads each quoted word back as exactly one word with the same bytes.
@@ -27,7 +27,7 @@ describe("shellQuote", () => {
 describe("sshArgs", () => {
   const host = { name: "box", destination: "me@box", command: "tongs-agents" };
 
-  it("adds batch mode, a connect timeout and a shared connection; the destination follows --", () => {
+  it("adds batch mode and a connect timeout, only uses a shared connection, and puts the destination after --", () => {
     expect(sshArgs(host, ["list", "--json"], { controlDir: "/run/user/1/tongs-agents-ssh" })).toEqual([
       "-T",
       "-o",
@@ -35,19 +35,37 @@ describe("sshArgs", () => {
       "-o",
       "ConnectTimeout=2",
       "-o",
-      "ControlMaster=auto",
+      "ControlMaster=no",
       "-o",
-      "ControlPath=/run/user/1/tongs-agents-ssh/%C",
-      "-o",
-      "ControlPersist=60",
+      "ControlPath=/run/user/1/tongs-agents-ssh/box",
       "--",
       "me@box",
       "'tongs-agents' 'list' '--json'",
     ]);
   });
 
+  it("starts the shared connection apart: no command, backgrounded, kept 60 s", () => {
+    expect(masterArgs(host, "/d")).toEqual([
+      "-T",
+      "-N",
+      "-f",
+      "-o",
+      "BatchMode=yes",
+      "-o",
+      "ConnectTimeout=2",
+      "-o",
+      "ControlMaster=yes",
+      "-o",
+      "ControlPath=/d/box",
+      "-o",
+      "ControlPersist=60",
+      "--",
+      "me@box",
+    ]);
+  });
+
   it("without a private directory, shares no connection", () => {
-    expect(sshArgs(host, ["status"], { controlDir: undefined })).not.toContain("ControlMaster=auto");
+    expect(sshArgs(host, ["status"], { controlDir: undefined }).join(" ")).not.toContain("Control");
   });
 });
 

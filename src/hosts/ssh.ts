@@ -25,8 +25,8 @@ export function remoteCommand(words: readonly string[]): string {
   return words.map(shellQuote).join(" ");
 }
 
-/** Unix socket paths are limited to ~104 bytes; ssh adds `%C` (40 hex) and a temporary suffix while it binds. */
-const MAX_CONTROL_DIR_LENGTH = 104 - 1 - 40 - 24;
+/** Unix socket paths are limited to ~104 bytes; ssh adds the host name (up to 32) and a temporary suffix while it binds. */
+const MAX_CONTROL_DIR_LENGTH = 104 - 1 - 32 - 24;
 
 /**
  * The directory for shared-connection sockets: ours, private (0700, owned by us, not a symlink), short enough for a
@@ -57,21 +57,37 @@ export interface SshOptions {
   readonly tty?: boolean;
 }
 
-/** `ssh` arguments that run `words` (quoted) on the host. The destination comes after `--`, never read as an option. */
+/** The shared connection's socket for a host: named after the host entry (a safe name), so we can see if it exists. */
+export function controlPath(dir: string, host: HostEntry): string {
+  return join(dir, host.name);
+}
+
+const BASE = ["-o", "BatchMode=yes", "-o", `ConnectTimeout=${CONNECT_TIMEOUT_SECONDS}`];
+
+/**
+ * `ssh` arguments that run `words` (quoted) on the host. The destination comes after `--`, never read as an option.
+ * The call only uses a shared connection (ControlMaster=no): a master started by a call whose output we read would
+ * keep our pipes open for ControlPersist seconds after the command ended. `masterArgs` starts one apart.
+ */
 export function sshArgs(host: HostEntry, words: readonly string[], { controlDir: dir, tty = false }: SshOptions): string[] {
-  const control =
-    dir === undefined
-      ? []
-      : ["-o", "ControlMaster=auto", "-o", `ControlPath=${join(dir, "%C")}`, "-o", `ControlPersist=${CONTROL_PERSIST_SECONDS}`];
+  const control = dir === undefined ? [] : ["-o", "ControlMaster=no", "-o", `ControlPath=${controlPath(dir, host)}`];
+  return [...(tty ? ["-t"] : ["-T"]), ...BASE, ...control, "--", host.destination, remoteCommand([host.command, ...words])];
+}
+
+/** A background shared connection (no command, no terminal), kept ControlPersist seconds after its last use. */
+export function masterArgs(host: HostEntry, dir: string): string[] {
   return [
-    ...(tty ? ["-t"] : ["-T"]),
+    "-T",
+    "-N",
+    "-f",
+    ...BASE,
     "-o",
-    "BatchMode=yes",
+    "ControlMaster=yes",
     "-o",
-    `ConnectTimeout=${CONNECT_TIMEOUT_SECONDS}`,
-    ...control,
+    `ControlPath=${controlPath(dir, host)}`,
+    "-o",
+    `ControlPersist=${CONTROL_PERSIST_SECONDS}`,
     "--",
     host.destination,
-    remoteCommand([host.command, ...words]),
   ];
 }
