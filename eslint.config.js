@@ -71,6 +71,11 @@ const BOUNDARIES = [
     `(^|/)(hook|fleet|focus|tmux|harnesses|${ADAPTERS})/|backends/`,
     "The install engine knows harnesses only through the provider contract.",
   ),
+  boundary(
+    ["src/hosts/**/*.ts"],
+    `(^|/)(hook|tmux|${ADAPTERS})/|backends/|harnesses/[a-z-]+/`,
+    "Remote hosts build on the fleet, the focus service and the config file; adapters show them.",
+  ),
   boundary(["src/focus/**/*.ts"], `(^|/)(hook|tmux|install|${ADAPTERS})/|harnesses/`, "The focus service uses the fleet and the backends."),
 ];
 

@@ -1,9 +1,10 @@
 // What a CLI verb may use of the world, injected so tests need no global patching.
 import type { Clock } from "../core/clock.ts";
 import type { FleetContext } from "../fleet/queries.ts";
+import type { HostsContext } from "../hosts/everywhere.ts";
 import type { InstallContext } from "../install/context.ts";
 
-export interface CliContext extends FleetContext {
+export interface CliContext extends FleetContext, Pick<HostsContext, "sshRun" | "hostTimeoutMs"> {
   readonly env: NodeJS.ProcessEnv;
   readonly now: Clock;
   /** The installer's world (Node, package root, exec); defaults to this process's. */

@@ -29,6 +29,7 @@ export const VERBS: Record<string, () => Promise<Verb>> = {
   demo: async () => (await import("./demo.ts")).demoVerb,
   "tmux-setup": async () => (await import("./tmux-setup.ts")).tmuxSetupVerb,
   notify: async () => (await import("./notify.ts")).notifyVerb,
+  hosts: async () => (await import("./hosts.ts")).hostsVerb,
   install: async () => (await import("./install.ts")).installVerb,
   uninstall: async () => (await import("./install.ts")).uninstallVerb,
   doctor: async () => (await import("./install.ts")).doctorVerb,

@@ -2,7 +2,9 @@
 // discovery: only records and their liveness).
 import type { AttentionRank } from "../fleet/attention.ts";
 import { EXIT_CODES } from "../core/errors.ts";
-import { statusCounts, type StatusCounts } from "../fleet/queries.ts";
+import type { StatusCounts } from "../fleet/queries.ts";
+import { countsEverywhere } from "../hosts/everywhere.ts";
+import type { HostReport } from "../hosts/remote.ts";
 import { withHelp, type VerbHelp } from "./help.ts";
 import { fail, parse, type Verb } from "./io.ts";
 
@@ -25,37 +27,46 @@ const WORDS: Readonly<Record<Exclude<AttentionRank, "ended">, string>> = {
   discovered: "discovered",
 };
 
-export function formatStatus(counts: StatusCounts, format: "tmux" | "plain"): string {
+export function formatStatus(counts: StatusCounts, format: "tmux" | "plain", hosts: readonly HostReport[] = []): string {
+  // A host that could not be counted is said, not left out: its agents may be waiting.
+  const missing = hosts.filter((host) => host.state !== "ok").map((host) => host.host);
   if (format === "plain") {
     const shown = Object.entries(WORDS).filter(([rank]) => counts[rank as AttentionRank] > 0);
-    return shown.length === 0 ? "no agents" : shown.map(([rank, word]) => `${counts[rank as AttentionRank]} ${word}`).join(", ");
+    const text = shown.length === 0 ? "no agents" : shown.map(([rank, word]) => `${counts[rank as AttentionRank]} ${word}`).join(", ");
+    return missing.length === 0 ? text : `${text}; unreachable: ${missing.join(", ")}`;
   }
   const shown = SEGMENTS.filter((segment) => counts[segment.rank] > 0);
-  return shown.length === 0
-    ? ""
-    : `${shown.map((segment) => `#[${segment.style}]${segment.glyph}${counts[segment.rank]}`).join(" ")}#[default]`;
+  const unreachable = missing.length === 0 ? [] : [`#[fg=red]?${missing.join(",")}`];
+  const segments = [...shown.map((segment) => `#[${segment.style}]${segment.glyph}${counts[segment.rank]}`), ...unreachable];
+  return segments.length === 0 ? "" : `${segments.join(" ")}#[default]`;
 }
 
 const STATUS_HELP: VerbHelp = {
-  usage: "status [--format tmux|plain|json]",
+  usage: "status [--format tmux|plain|json] [--local]",
   summary:
     "Counts of live sessions by state, for a status line. Reads records and checks liveness, skips process\ndiscovery, so it is cheap to run every few seconds.",
-  options: [["--format tmux|plain|json", "plain (default): 2 waiting, 1 error; tmux: styled glyphs; json: every count"]],
+  options: [
+    ["--format tmux|plain|json", "plain (default): 2 waiting, 1 error; tmux: styled glyphs; json: every count"],
+    ["--local", "this machine only (no SSH hosts)"],
+  ],
   examples: ["tongs-agents status", "tongs-agents status --format tmux"],
 };
 
 export const statusVerb: Verb = withHelp(STATUS_HELP, async (args, context, io) => {
-  const parsed = parse(args, { format: { type: "string", default: "plain" } }, 0);
+  const parsed = parse(args, { format: { type: "string", default: "plain" }, local: { type: "boolean" } }, 0);
   if ("ok" in parsed) return fail(parsed, io, false);
   const format = parsed.values.format;
   if (format !== "tmux" && format !== "plain" && format !== "json")
     return fail({ ok: false, reason: "usage", detail: "--format is tmux, plain or json" }, io, false);
-  const counts = await statusCounts(context);
-  if ("problem" in counts) {
+  const local = parsed.values.local === true;
+  const result = await countsEverywhere(context, { local });
+  if ("problem" in result) {
     // A status line must not fill with errors: the tmux format prints nothing, the others say why.
     if (format === "tmux") return EXIT_CODES.ok;
-    return fail({ ok: false, reason: "state-dir", detail: counts.problem }, io, format === "json");
+    return fail({ ok: false, reason: "state-dir", detail: result.problem }, io, format === "json");
   }
-  io.stdout(format === "json" ? JSON.stringify(counts) : formatStatus(counts, format));
+  // The JSON keeps its shape for this machine alone (a remote read asks with --local); hosts add a `hosts` list.
+  const json = result.hosts.length === 0 ? result.counts : { ...result.counts, hosts: result.hosts };
+  io.stdout(format === "json" ? JSON.stringify(json) : formatStatus(result.counts, format, result.hosts));
   return EXIT_CODES.ok;
 });

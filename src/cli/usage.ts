@@ -18,6 +18,8 @@ Usage:
   tongs-agents launch [--profile NAME] [--window|--here] -- <command...>
                                          start an agent with a launch id (new tmux window by default)
   tongs-agents notify [--test] [--json]  notification settings and the channels found here; --test sends one
+  tongs-agents hosts [list|add NAME [DESTINATION]|remove NAME]
+                                         SSH hosts whose agents are listed with this machine's
   tongs-agents prune [--dry-run]         remove ended and stale records
   tongs-agents install [--agent claude|codex|pi|gemini|qwen|copilot|all]... [--dry-run] [--trust-codex-hooks] [--json]
                                          add our hooks and MCP server (default: Claude Code and Codex)

@@ -1,5 +1,5 @@
 // The user's settings file, $XDG_CONFIG_HOME/tongs-agents/config.json: one JSON object with one key per concern
-// ("notifications": src/notify/config.ts; "agents": src/harnesses/declared.ts). This module only finds and reads it,
+// ("notifications": src/notify/config.ts; "agents": src/harnesses/declared.ts; "hosts": src/hosts/config.ts). This module only finds and reads it,
 // bounded, and splits it into sections; each concern validates its own section, so a mistake in one never disables
 // another. The hook reads it only for an agent id that is not built in (docs/declared-agents.md).
 import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
@@ -7,7 +7,7 @@ import { homedir } from "node:os";
 import { join } from "node:path";
 
 /** Top-level keys of config.json and who reads them. */
-export const CONFIG_SECTIONS = ["notifications", "agents"] as const;
+export const CONFIG_SECTIONS = ["notifications", "agents", "hosts"] as const;
 export type ConfigSection = (typeof CONFIG_SECTIONS)[number];
 
 /** Larger than any hand-written settings file; a bigger one is refused rather than read. */

@@ -6,6 +6,7 @@ import { ATTENTION_ORDER, needsAttention, rankOf, type AttentionRank } from "./a
 import { repoNameOf } from "./repo.ts";
 import { loadFleet, resolveQuery, type Fleet, type FleetContext } from "./sessions.ts";
 import type { EffectiveRecord } from "./queued.ts";
+import type { SeenMarks } from "./seen.ts";
 import type { SessionView } from "./view.ts";
 
 export type { FleetContext };
@@ -15,6 +16,8 @@ const load = (context: FleetContext, discover: boolean): Promise<Fleet> => loadF
 export interface ListResult {
   readonly sessions: SessionView[];
   readonly invalid: RecordListing["invalid"];
+  /** What the user has looked at: the attention rank of each row depends on it. */
+  readonly seen?: SeenMarks;
   readonly problem?: string;
 }
 
@@ -22,7 +25,7 @@ export interface ListResult {
 export async function listSessions(context: FleetContext, { all = false }: { all?: boolean } = {}): Promise<ListResult> {
   const fleet = await load(context, true);
   const sessions = all ? fleet.sessions : fleet.sessions.filter((session) => session.status !== "ended");
-  return { sessions, invalid: fleet.invalid, ...(fleet.problem ? { problem: fleet.problem } : {}) };
+  return { sessions, invalid: fleet.invalid, seen: fleet.seen, ...(fleet.problem ? { problem: fleet.problem } : {}) };
 }
 
 /** Live sessions that need the user (waiting, failed, finished and not yet seen), most urgent first. */
@@ -55,7 +58,7 @@ export function candidateOf(session: SessionView): Candidate {
 }
 
 /** Directory and repository names as a last query tier: `focus webapp` finds the session working in .../webapp. */
-function directoryTier(query: string): (session: SessionView) => boolean {
+export function directoryTier(query: string): (session: SessionView) => boolean {
   return (session) =>
     session.cwd !== "" && (session.cwd === query || session.cwd.split("/").at(-1) === query || repoNameOf(session.cwd) === query);
 }

@@ -59,15 +59,7 @@ export async function focusSession(query: string, options: FocusServiceContext):
 
 /** Focus a session already resolved from a fresh listing (as `next` has one), without listing again. */
 export async function focusView(session: SessionView, options: FocusServiceContext): Promise<FocusResult> {
-  const {
-    stateDir,
-    env = process.env,
-    client,
-    run = defaultRun,
-    platform = process.platform,
-    backends = BACKENDS,
-    environOf = linuxEnvironOf,
-  } = options;
+  const { stateDir, environOf = linuxEnvironOf } = options;
   const summary = {
     id: session.id,
     short_id: session.short_id,
@@ -103,6 +95,32 @@ export async function focusView(session: SessionView, options: FocusServiceConte
     via = `the terminal of ${ui.evidence}`;
   }
 
+  const reached = await focusTerminal(terminal, options);
+  if (!reached)
+    return unavailable(
+      "no terminal target recorded: the session did not run in a supported terminal (tmux, GNU screen, kitty, WezTerm, iTerm2, Terminal.app, X11)",
+    );
+  const focused: FocusResult = { ...reached, detail: [via, reached.detail].filter(Boolean).join("; "), session: summary };
+  // The user has now seen it: an idle session stops ranking as "done, unseen" in the picker and `next`.
+  if (focused.state === "complete" || focused.state === "partial") markSeen(stateDir, session.id);
+  return focused;
+}
+
+/**
+ * Bring one terminal target forward through the backend that recognises it (also used for the local terminal that
+ * runs an ssh connection to a host, src/hosts/focus.ts). Undefined when no backend recognises the terminal.
+ */
+export async function focusTerminal(
+  terminal: Terminal,
+  {
+    env = process.env,
+    client,
+    run = defaultRun,
+    platform = process.platform,
+    backends = BACKENDS,
+    environOf = linuxEnvironOf,
+  }: Pick<FocusServiceContext, "env" | "client" | "run" | "platform" | "backends" | "environOf">,
+): Promise<FocusResult | undefined> {
   for (const backend of backends) {
     const target = backend.locate(terminal);
     if (target === undefined) continue;
@@ -115,21 +133,9 @@ export async function focusView(session: SessionView, options: FocusServiceConte
       raiseOuter: (outerEnv) => raiseOuter(outerEnv, backends, context),
     };
     // The backend that captured the target decides; a failure is reported, never retried through another backend.
-    const outcome = await target.focus(context);
-    const reached = resultOf(outcome);
-    const focused: FocusResult = {
-      ...reached,
-      detail: [via, reached.detail].filter(Boolean).join("; "),
-      session: summary,
-      backend: backend.id,
-    };
-    // The user has now seen it: an idle session stops ranking as "done, unseen" in the picker and `next`.
-    if (focused.state === "complete" || focused.state === "partial") markSeen(stateDir, session.id);
-    return focused;
+    return { ...resultOf(await target.focus(context)), backend: backend.id };
   }
-  return unavailable(
-    "no terminal target recorded: the session did not run in a supported terminal (tmux, GNU screen, kitty, WezTerm, iTerm2, Terminal.app, X11)",
-  );
+  return undefined;
 }
 
 export function stateOf(outcome: Pick<BackendOutcome, "located" | "selection" | "activation" | "unavailable">): FocusState {

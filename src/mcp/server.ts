@@ -7,7 +7,8 @@ import { focusSession } from "../focus/service.ts";
 import type { ProcessSource } from "../core/proc.ts";
 import { prune } from "../store/prune.ts";
 import type { Clock } from "../core/clock.ts";
-import { candidateOf, findSession, listSessions, sessionsNeedingAttention, type FindResult, type FleetContext } from "../fleet/queries.ts";
+import { listEverywhere, type HostsContext } from "../hosts/everywhere.ts";
+import { candidateOf, findSession, sessionsNeedingAttention, type FindResult, type FleetContext } from "../fleet/queries.ts";
 import { WAIT_TARGETS, waitForSession } from "../fleet/wait.ts";
 import { explainSession } from "../fleet/explain.ts";
 import { LIFECYCLE_STATUSES } from "../core/schema.ts";
@@ -19,6 +20,8 @@ export interface McpContext {
   readonly processes: ProcessSource;
   readonly listProcesses?: ListProcesses;
   readonly env?: NodeJS.ProcessEnv;
+  /** How SSH hosts are reached (tests inject a fake ssh); the hosts themselves come from the config file in `env`. */
+  readonly sshRun?: HostsContext["sshRun"];
   /** Focus is delegated, so tests can observe it without a terminal. */
   readonly focus?: typeof focusSession;
   readonly now?: Clock;
@@ -69,7 +72,7 @@ export function createMcpServer(deps: McpContext): McpServer {
     {
       title: "List agent sessions",
       description:
-        "Every AI coding agent session tongs-agents knows, sorted by who needs the user first (waiting, error, idle, running, started, discovered, ended). Ended and stale sessions are left out unless include_ended is true. Each session carries launch_id and profile_id (empty when absent).",
+        "Every AI coding agent session tongs-agents knows, here and on configured SSH hosts, sorted by who needs the user first (waiting, error, idle, running, started, discovered, ended). Ended and stale sessions are left out unless include_ended is true. Each session carries launch_id and profile_id (empty when absent) and host (empty for this machine); `hosts` says how each SSH host answered (ok, unreachable, failed).",
       inputSchema: {
         status: z.array(z.enum(STATUSES)).optional().describe("Only these statuses"),
         harness: z.enum(harnessIds).optional().describe("Only this harness"),
@@ -78,7 +81,11 @@ export function createMcpServer(deps: McpContext): McpServer {
       },
     },
     async ({ status, harness, profile, include_ended: includeEnded }) => {
-      const { sessions, problem } = await listSessions(context, { all: includeEnded === true });
+      const hostsContext: HostsContext = { ...context, env: deps.env ?? {}, ...(deps.sshRun ? { sshRun: deps.sshRun } : {}) };
+      const { sessions, problem, hosts } = await listEverywhere(hostsContext, {
+        all: includeEnded === true,
+        local: deps.env === undefined,
+      });
       if (problem) return refuse(problem);
       const shown = sessions.filter(
         (session) =>
@@ -86,7 +93,7 @@ export function createMcpServer(deps: McpContext): McpServer {
           (!harness || session.harness === harness) &&
           (profile === undefined || session.profile_id === profile),
       );
-      return answer({ sessions: shown });
+      return answer({ sessions: shown, hosts });
     },
   );
 

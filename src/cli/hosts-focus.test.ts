@@ -1,0 +1,172 @@
+// focus across an SSH hop, mocked at both ends: a fake ssh whose host runs our CLI (test/fake-hosts.ts), a fake local
+// ssh process, and a recording focus backend. What is proven: which local terminal is chosen (exact evidence), the
+// remote command's words, and how the two levels combine into one result.
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { fakeProcess, fakeProcessSource } from "../../test/fake-processes.ts";
+import { fakeSsh, type SshCall } from "../../test/fake-hosts.ts";
+import { makeSandbox, type Sandbox } from "../../test/sandbox.ts";
+import { canonicalId, digestOf } from "../core/identity.ts";
+import type { Terminal } from "../core/schema.ts";
+import { done, registerBackend } from "../focus/contract.ts";
+import { addHost } from "../hosts/edit.ts";
+import type { HostFocusResult } from "../hosts/focus.ts";
+import { ensureStateDirs } from "../store/paths.ts";
+import { writeRecord } from "../store/records.ts";
+import type { CliContext } from "./context.ts";
+import { runCli, type CliIo } from "./run.ts";
+
+const NOW = Date.parse("2026-11-29T12:00:00.000Z");
+const sandboxes: Sandbox[] = [];
+afterEach(() => sandboxes.splice(0).forEach((sandbox) => sandbox.cleanup()));
+
+function remoteMachine(): { context: CliContext; id: string } {
+  const sandbox = makeSandbox();
+  sandboxes.push(sandbox);
+  const { sessionsDir } = ensureStateDirs(sandbox.stateDir);
+  const id = canonicalId("pi", "remote-session", "pid:200");
+  const stamp = new Date(NOW - 60_000).toISOString();
+  writeRecord(sessionsDir, digestOf(id) as string, {
+    schema_version: 1,
+    canonical_id: id,
+    harness: "pi",
+    session_id: "remote-session",
+    instance_id: "pid:200",
+    identity: "process",
+    pid: 200,
+    process_start: "linux:boot:20000",
+    cwd: "/srv/app",
+    status: "waiting",
+    detail: "",
+    tool: "",
+    sequence: null,
+    arrival_sequence: 1,
+    last_event: "pi.x",
+    created_at: stamp,
+    updated_at: stamp,
+    status_changed_at: stamp,
+    // A tmux socket that does not exist: the remote CLI must never reach a real tmux server of this machine.
+    terminal: { env: { TMUX: `${sandbox.root}/no-tmux-server,1,0`, TMUX_PANE: "%5" } },
+  });
+  return {
+    id,
+    context: {
+      env: sandbox.env,
+      stateDir: sandbox.stateDir,
+      processes: fakeProcessSource([fakeProcess(200, 1, "pi")]),
+      listProcesses: async () => [],
+      now: () => NOW,
+    },
+  };
+}
+
+let out: string[];
+const io: CliIo = { stdout: (text) => out.push(text), stderr: (text) => out.push(text), color: false, columns: 160 };
+let calls: SshCall[];
+let focused: Terminal[];
+let here: CliContext & { backends: ReturnType<typeof registerBackend>[]; environOf: (pid: number) => Promise<Record<string, string>> };
+let remote: ReturnType<typeof remoteMachine>;
+
+const remoteFocus = (words: readonly string[]) =>
+  words[1] === "focus"
+    ? {
+        ok: true,
+        code: 0,
+        stdout: JSON.stringify({ state: "complete", target: "tmux pane %5 in session work", detail: "", selection: {} }),
+        stderr: "",
+      }
+    : undefined;
+
+beforeEach(() => {
+  out = [];
+  calls = [];
+  focused = [];
+  const sandbox = makeSandbox();
+  sandboxes.push(sandbox);
+  remote = remoteMachine();
+  addHost(sandbox.env, "devbox", "me@devbox");
+  const recorder = registerBackend<Terminal>({
+    id: "recorder",
+    displayName: "recording backend",
+    detect: (terminal) => (terminal.env.KITTY_WINDOW_ID ? terminal : undefined),
+    describe: (terminal) => `kitty window ${terminal.env.KITTY_WINDOW_ID}`,
+    focus: async (terminal) => {
+      focused.push(terminal);
+      return {
+        located: true,
+        target: `kitty window ${terminal.env.KITTY_WINDOW_ID}`,
+        selection: done("selected"),
+        activation: done("raised"),
+      };
+    },
+  });
+  const local = [
+    fakeProcess(900, 1, "ssh", ["ssh", "-t", "me@devbox", "tmux", "attach"], { tty: "/dev/pts/9" }),
+    fakeProcess(901, 1, "ssh", ["ssh", "other"]),
+  ];
+  here = {
+    env: sandbox.env,
+    stateDir: sandbox.stateDir,
+    processes: fakeProcessSource(local),
+    listProcesses: async () => local.map((row) => ({ pid: row.pid, name: row.comm })),
+    now: () => NOW,
+    sshRun: fakeSsh({ "me@devbox": { context: remote.context, answers: remoteFocus } }, calls),
+    backends: [recorder],
+    environOf: async (pid): Promise<Record<string, string>> =>
+      pid === 900 ? { KITTY_WINDOW_ID: "3", KITTY_LISTEN_ON: "unix:/tmp/k", HOME: "/h" } : {},
+  };
+});
+
+async function focusJson(...args: string[]): Promise<{ code: number; result: HostFocusResult }> {
+  out = [];
+  const code = await runCli(["focus", "--json", ...args], here, io);
+  return { code, result: JSON.parse(out.join("\n")) as HostFocusResult };
+}
+
+describe("focus across an SSH hop", () => {
+  it("HOST:query brings forward the terminal that runs ssh to that host, then focuses the pane there", async () => {
+    const { code, result } = await focusJson("devbox:remote-sess");
+    expect(code).toBe(0);
+    expect(result).toMatchObject({
+      state: "complete",
+      host: "devbox",
+      session: { id: remote.id, harness: "pi", cwd: "/srv/app" },
+      local: { state: "complete", ssh_pid: 900 },
+      remote: { state: "complete", target: "tmux pane %5 in session work" },
+    });
+    expect(focused).toEqual([{ env: { KITTY_WINDOW_ID: "3", KITTY_LISTEN_ON: "unix:/tmp/k" }, tty: "/dev/pts/9" }]);
+    expect(calls.map((call) => call.words)).toEqual([
+      ["tongs-agents", "list", "--json", "--local", "--all"],
+      ["tongs-agents", "focus", "--json", "--local", "--", remote.id],
+    ]);
+  });
+
+  it("a query nothing here matches is looked for on the hosts", async () => {
+    const { result } = await focusJson("/srv/app");
+    expect(result).toMatchObject({ state: "complete", host: "devbox" });
+  });
+
+  it("without a local connection: partial, says so and prints the ssh command that would attach", async () => {
+    here = { ...here, listProcesses: async () => [] };
+    const { code, result } = await focusJson("devbox:remote");
+    expect(code).toBe(5);
+    expect(result.local).toMatchObject({ state: "no-connection", attach: "ssh -t me@devbox tmux attach" });
+    expect(result.local.detail).toContain("attach with: ssh -t me@devbox tmux attach");
+    expect(result.remote.state).toBe("complete");
+  });
+
+  it("reports the host's own focus result when it cannot focus (the real remote CLI answering)", async () => {
+    here = { ...here, sshRun: fakeSsh({ "me@devbox": { context: remote.context } }, calls) };
+    const { result } = await focusJson("devbox:remote");
+    // The remote CLI ran for real on the fake host: no tmux server there, so its tmux backend cannot select the pane.
+    expect(result.remote.state).not.toBe("complete");
+    expect(result.remote.report.host).toBe("devbox");
+    expect(result.state).toBe("partial");
+  });
+
+  it("an unreachable host: not found, naming the host it could not read", async () => {
+    here = { ...here, sshRun: fakeSsh({}, calls) };
+    out = [];
+    expect(await runCli(["focus", "nothing-here"], here, io)).toBe(3);
+    expect(out.join("\n")).toContain("not read: devbox (ssh: Could not resolve hostname me@devbox");
+  });
+});

@@ -1,0 +1,55 @@
+// `tongs-agents hosts [list|add|remove]`: the SSH hosts whose agents join list, status, the picker, next, focus and
+// MCP (docs/hosts.md). Stored in the config file; ssh options stay in the user's ssh config.
+import { EXIT_CODES } from "../core/errors.ts";
+import { loadHosts } from "../hosts/config.ts";
+import { addHost, removeHost } from "../hosts/edit.ts";
+import { withHelp, type VerbHelp } from "./help.ts";
+import { fail, parse, type Verb } from "./io.ts";
+
+const HOSTS_HELP: VerbHelp = {
+  usage: "hosts [list [--json] | add NAME [DESTINATION] [--command PATH] | remove NAME]",
+  summary:
+    "SSH hosts whose agents are listed with this machine's. DESTINATION is what you pass to ssh (default NAME); user,\nport and keys come from your ssh config. Each host needs tongs-agents installed.",
+  options: [
+    ["--json", "list: print the hosts as JSON"],
+    ["--command PATH", "add: the tongs-agents command on the host (default: tongs-agents on its PATH)"],
+  ],
+  examples: ["tongs-agents hosts add devbox me@devbox.example", "tongs-agents hosts list", "tongs-agents hosts remove devbox"],
+};
+
+export const hostsVerb: Verb = withHelp(HOSTS_HELP, async (args, context, io) => {
+  const parsed = parse(args, { json: { type: "boolean" }, command: { type: "string" } }, "any");
+  if ("ok" in parsed) return fail(parsed, io, false);
+  const json = parsed.values.json === true;
+  const [action = "list", ...rest] = parsed.positionals;
+  const usage = (detail: string) => fail({ ok: false, reason: "usage", detail }, io, json);
+  if (action === "list") {
+    if (rest.length > 0) return usage("hosts list takes no arguments");
+    const loaded = loadHosts(context.env);
+    if (loaded.problem) return fail({ ok: false, reason: "config", detail: loaded.problem }, io, json);
+    if (json) io.stdout(JSON.stringify({ path: loaded.path, hosts: loaded.hosts }, null, 2));
+    else if (loaded.hosts.length === 0) io.stdout(`No hosts (add one: tongs-agents hosts add NAME [DESTINATION]). Config: ${loaded.path}`);
+    else
+      for (const host of loaded.hosts)
+        io.stdout(`${host.name}  ${host.destination}${host.command === "tongs-agents" ? "" : `  (${host.command})`}`);
+    return EXIT_CODES.ok;
+  }
+  if (action === "add") {
+    const [name, destination] = rest;
+    if (name === undefined || rest.length > 2) return usage("hosts add NAME [DESTINATION]");
+    const command = typeof parsed.values.command === "string" ? parsed.values.command : undefined;
+    const added = addHost(context.env, name, destination, command);
+    if (!added.ok) return fail(added, io, json);
+    io.stdout(json ? JSON.stringify(added) : `${added.changed ? "added" : "unchanged"}: ${name} in ${added.path}`);
+    return EXIT_CODES.ok;
+  }
+  if (action === "remove") {
+    const [name] = rest;
+    if (name === undefined || rest.length > 1) return usage("hosts remove NAME");
+    const removed = removeHost(context.env, name);
+    if (!removed.ok) return fail(removed, io, json);
+    io.stdout(json ? JSON.stringify(removed) : `removed: ${name} from ${removed.path}`);
+    return EXIT_CODES.ok;
+  }
+  return usage(`unknown hosts action ${JSON.stringify(action)} (list, add, remove)`);
+});

@@ -1,0 +1,120 @@
+// Focus across the hop: a session on a host is shown by (1) bringing forward the local terminal that runs the user's
+// ssh connection to that host, and (2) running `tongs-agents focus` on the host, which lands the tmux client there
+// on the session's exact pane. Both levels are reported; without a connection, the ssh command that would attach.
+import * as z from "zod/mini";
+import { linuxEnvironOf } from "../core/environ.ts";
+import { captureTerminal } from "../core/terminal.ts";
+import type { FocusResult, FocusState } from "../focus/contract.ts";
+import { focusTerminal, type FocusServiceContext } from "../focus/service.ts";
+import type { HostEntry } from "./config.ts";
+import { attachCommand, findConnections, type Connection } from "./connection.ts";
+import type { HostsContext } from "./everywhere.ts";
+import { hostsOf } from "./everywhere.ts";
+import { readRemoteJson, type HostReport, type HostedSession } from "./remote.ts";
+
+export interface LocalLeg {
+  readonly state: FocusState | "no-connection";
+  readonly detail: string;
+  /** The local ssh process whose terminal was brought forward. */
+  readonly ssh_pid: number | null;
+  readonly focus: FocusResult | null;
+  /** With no connection: the command that would open one. */
+  readonly attach: string;
+}
+
+export interface RemoteLeg {
+  readonly state: FocusState | "unreachable";
+  readonly detail: string;
+  readonly target: string;
+  readonly report: HostReport;
+}
+
+export interface HostFocusResult {
+  readonly state: FocusState;
+  readonly host: string;
+  readonly session: { readonly id: string; readonly short_id: string; readonly harness: string; readonly cwd: string };
+  readonly local: LocalLeg;
+  readonly remote: RemoteLeg;
+  readonly detail: string;
+}
+
+const RemoteFocusSchema = z.object({
+  state: z.enum(["complete", "partial", "failed", "unavailable", "ambiguous", "not-found"]),
+  target: z.string().check(z.maxLength(1024)),
+  detail: z.string().check(z.maxLength(4096)),
+});
+
+export type FocusAcrossContext = HostsContext & Omit<FocusServiceContext, keyof HostsContext>;
+
+/** Focus one remote row: both levels, in that order (the window first, so the user sees the pane land). */
+export async function focusOnHost(host: HostEntry, session: HostedSession, context: FocusAcrossContext): Promise<HostFocusResult> {
+  const local = await focusConnection(host, context);
+  const { remote: remoteContext } = hostsOf(context);
+  // The id is checked by the row schema and quoted anyway; `--` ends the options whatever it holds.
+  const read = await readRemoteJson(host, ["focus", "--json", "--local", "--", session.id], remoteContext);
+  let remote: RemoteLeg;
+  if (read.value !== undefined) {
+    // A focus that did not complete exits non-zero with its JSON result: read it either way.
+    const parsed = RemoteFocusSchema.safeParse(read.value);
+    remote = parsed.success
+      ? { state: parsed.data.state, detail: parsed.data.detail, target: parsed.data.target, report: read.report }
+      : { state: "failed", detail: read.report.detail || "answer is not a focus result", target: "", report: read.report };
+  } else
+    remote = {
+      state: read.report.state === "unreachable" ? "unreachable" : "failed",
+      detail: read.report.detail,
+      target: "",
+      report: read.report,
+    };
+  const state: FocusState =
+    remote.state === "complete" && local.state === "complete"
+      ? "complete"
+      : remote.state === "complete" || remote.state === "partial" || local.state === "complete" || local.state === "partial"
+        ? "partial"
+        : remote.state === "unreachable"
+          ? "unavailable"
+          : remote.state;
+  const detail = [`on ${host.name}: ${remote.state}${remote.detail ? ` (${remote.detail})` : ""}`, `here: ${local.detail}`].join("; ");
+  return {
+    state,
+    host: host.name,
+    session: { id: session.id, short_id: session.short_id, harness: session.harness, cwd: session.cwd },
+    local,
+    remote,
+    detail,
+  };
+}
+
+async function focusConnection(host: HostEntry, context: FocusAcrossContext): Promise<LocalLeg> {
+  const attach = attachCommand(host);
+  const listProcesses = context.listProcesses ?? (async () => (await import("ps-list")).default({ all: false }));
+  const connections = await findConnections(host, { processes: context.processes, listProcesses });
+  const connection: Connection | undefined = connections[0];
+  if (!connection)
+    return {
+      state: "no-connection",
+      detail: `no ssh connection to ${host.destination} runs in a local terminal; attach with: ${attach}`,
+      ssh_pid: null,
+      focus: null,
+      attach,
+    };
+  const environ = await (context.environOf ?? linuxEnvironOf)(connection.pid);
+  const terminal = captureTerminal(environ ?? {}, { tty: connection.tty });
+  const focused = await focusTerminal(terminal, context);
+  const several = connections.length > 1 ? ` (the oldest of ${connections.length} connections)` : "";
+  if (!focused)
+    return {
+      state: "unavailable",
+      detail: `ssh (pid ${connection.pid}, ${connection.tty}) runs in a terminal tongs-agents cannot focus${several}`,
+      ssh_pid: connection.pid,
+      focus: null,
+      attach,
+    };
+  return {
+    state: focused.state,
+    detail: `ssh (pid ${connection.pid}) in ${focused.target || focused.backend}${several}: ${focused.state}${focused.detail ? ` (${focused.detail})` : ""}`,
+    ssh_pid: connection.pid,
+    focus: focused,
+    attach,
+  };
+}

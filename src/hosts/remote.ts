@@ -1,0 +1,178 @@
+// Reading one host: run tongs-agents there over ssh and check what comes back as strictly as a local record. The
+// output is bounded, parsed, and each row validated on its own; a row is tagged with the host that was asked, so one
+// host's output can never produce rows for another host (or for this machine).
+import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import * as z from "zod/mini";
+import { ATTENTION_ORDER, type AttentionRank } from "../fleet/attention.ts";
+import type { SessionView } from "../fleet/view.ts";
+import { run as defaultRun, type Runner } from "../core/exec.ts";
+import { CANONICAL_ID_PATTERN, LIFECYCLE_STATUSES, TerminalSchema } from "../core/schema.ts";
+import type { HostEntry } from "./config.ts";
+import { controlPath, masterArgs, sshArgs } from "./ssh.ts";
+
+/**
+ * Open the host's shared connection in the background for the next reads (this read connects on its own). Detached,
+ * with no pipe of ours, so nothing waits for it; it exits ControlPersist seconds after its last use.
+ */
+function startMaster(host: HostEntry, dir: string): void {
+  try {
+    spawn("ssh", masterArgs(host, dir), { stdio: "ignore", detached: true })
+      .on("error", () => undefined)
+      .unref();
+  } catch {
+    // no ssh: the read itself reports it
+  }
+}
+
+/** A session row as every reader shows it: `host` is empty for this machine, else the configured host's name. */
+export type HostedSession = SessionView & { readonly host: string; readonly attention: AttentionRank };
+
+/** What reading a host came to: rows shown, or why none are (never silently nothing). */
+export interface HostReport {
+  readonly host: string;
+  readonly destination: string;
+  readonly state: "ok" | "unreachable" | "failed";
+  readonly detail: string;
+  readonly elapsed_ms: number;
+  /** Rows the host sent that did not fit the schema (left out, counted). */
+  readonly invalid_rows: number;
+}
+
+export interface RemoteContext {
+  readonly run?: Runner;
+  readonly controlDir: string | undefined;
+  /** The whole read of one host, connection included. */
+  readonly timeoutMs: number;
+  readonly now?: () => number;
+  /** Starts the background shared connection when its socket is missing (tests pass a recorder). */
+  readonly startMaster?: (host: HostEntry, dir: string) => void;
+}
+
+/** A host's answer is a listing, never a bulk transfer. */
+export const MAX_REMOTE_BYTES = 1024 * 1024;
+const MAX_REMOTE_ROWS = 2000;
+
+const short = (max: number) => z.string().check(z.maxLength(max));
+const stamp = z.string().check(
+  z.maxLength(40),
+  z.refine((value) => !Number.isNaN(Date.parse(value)), "not a time"),
+);
+const VIEW_STATUSES = [...LIFECYCLE_STATUSES, "discovered"] as const;
+const RemoteIdPattern = new RegExp(`${CANONICAL_ID_PATTERN.source}|^discovered:[a-z][a-z0-9-]{0,31}:\\d{1,10}$`);
+
+// Unknown keys are dropped (a newer tongs-agents may send more); every key we show is checked.
+const RemoteRowSchema = z.object({
+  id: z.string().check(z.regex(RemoteIdPattern)),
+  short_id: z.string().check(z.regex(/^[a-z0-9]{1,32}$/)),
+  harness: z.string().check(z.regex(/^[a-z][a-z0-9-]{0,31}$/)),
+  harness_name: short(64),
+  session_id: short(512),
+  instance_id: short(512),
+  identity: z.enum(["process", "emitter", "unresolved", "discovered"]),
+  status: z.enum(VIEW_STATUSES),
+  recorded_status: z.enum(VIEW_STATUSES),
+  stale: z.boolean(),
+  stale_reason: short(512),
+  pid: z.nullable(z.int().check(z.gte(1), z.lte(2 ** 31))),
+  cwd: short(4096),
+  detail: short(2048),
+  tool: short(512),
+  last_event: short(128),
+  created_at: stamp,
+  updated_at: stamp,
+  status_changed_at: stamp,
+  launch_id: short(64),
+  profile_id: short(64),
+  terminal: TerminalSchema,
+  attention: z.optional(z.enum(ATTENTION_ORDER)),
+  host: z.optional(z.literal("")),
+});
+
+const ListingSchema = z.object({ sessions: z.array(z.unknown()).check(z.maxLength(MAX_REMOTE_ROWS)) });
+
+/** A failed read keeps the JSON the command printed, if any (focus prints its result and exits non-zero). */
+export type RemoteRead<T> = { ok: true; value: T; report: HostReport } | { ok: false; report: HostReport; value?: unknown };
+
+/** Run `words` (tongs-agents arguments) on the host and parse its JSON answer, within the time bound. */
+export async function readRemoteJson(host: HostEntry, words: readonly string[], context: RemoteContext): Promise<RemoteRead<unknown>> {
+  const { run = defaultRun, now = Date.now } = context;
+  const started = now();
+  if (context.controlDir !== undefined && !existsSync(controlPath(context.controlDir, host)))
+    (context.startMaster ?? startMaster)(host, context.controlDir);
+  const result = await run("ssh", sshArgs(host, words, { controlDir: context.controlDir }), { timeoutMs: context.timeoutMs });
+  const report = (state: HostReport["state"], detail: string): HostReport => ({
+    host: host.name,
+    destination: host.destination,
+    state,
+    detail,
+    elapsed_ms: now() - started,
+    invalid_rows: 0,
+  });
+  const said = firstLine(result.stderr);
+  if (result.failure === "not-found") return { ok: false, report: report("failed", "ssh is not installed here") };
+  if (result.failure === "timeout") return { ok: false, report: report("unreachable", `no answer within ${context.timeoutMs} ms`) };
+  if (result.failure) return { ok: false, report: report("failed", result.detail ?? "ssh could not run") };
+  // ssh exits 255 for its own errors (no route, refused, authentication); anything else is the remote command's code.
+  if (result.code === 255) return { ok: false, report: report("unreachable", said || "ssh failed (exit 255)") };
+  if (result.code === 127)
+    return { ok: false, report: report("failed", `${host.command} not found on ${host.name}${said ? `: ${said}` : ""}`) };
+  if (Buffer.byteLength(result.stdout, "utf8") > MAX_REMOTE_BYTES)
+    return { ok: false, report: report("failed", `answer larger than ${MAX_REMOTE_BYTES} bytes`) };
+  let value: unknown;
+  try {
+    value = JSON.parse(result.stdout);
+  } catch {
+    return { ok: false, report: report("failed", `answer is not JSON (exit ${result.code ?? "?"}${said ? `: ${said}` : ""})`) };
+  }
+  if (!result.ok) {
+    const detail = typeof value === "object" && value !== null && "detail" in value ? String(value.detail).slice(0, 512) : said;
+    return { ok: false, report: report("failed", `exit ${result.code ?? "?"}${detail ? `: ${detail}` : ""}`), value };
+  }
+  return { ok: true, value, report: report("ok", "") };
+}
+
+function firstLine(text: string): string {
+  return (text.split("\n").find((line) => line.trim() !== "") ?? "").slice(0, 300);
+}
+
+/** The host's sessions (`list --json --local`), each row checked and tagged with this host's name. */
+export async function readRemoteSessions(
+  host: HostEntry,
+  { all }: { all: boolean },
+  context: RemoteContext,
+): Promise<{ sessions: HostedSession[]; report: HostReport }> {
+  const read = await readRemoteJson(host, ["list", "--json", "--local", ...(all ? ["--all"] : [])], context);
+  if (!read.ok) return { sessions: [], report: read.report };
+  return rowsOf(host, read.value, read.report);
+}
+
+export function rowsOf(host: HostEntry, value: unknown, report: HostReport): { sessions: HostedSession[]; report: HostReport } {
+  const listing = ListingSchema.safeParse(value);
+  if (!listing.success) return { sessions: [], report: { ...report, state: "failed", detail: "answer is not a session listing" } };
+  const sessions: HostedSession[] = [];
+  let invalid = 0;
+  for (const item of listing.data.sessions) {
+    const row = RemoteRowSchema.safeParse(item);
+    if (!row.success) {
+      invalid++;
+      continue;
+    }
+    const { attention, ...view } = row.data;
+    const status = view.status;
+    sessions.push({ ...view, host: host.name, attention: attention ?? (status === "discovered" ? "discovered" : status) });
+  }
+  return { sessions, report: { ...report, invalid_rows: invalid } };
+}
+
+export type RemoteCounts = Record<AttentionRank, number> & { total: number };
+
+/** The host's counts by state (`status --format json --local`). */
+export async function readRemoteCounts(host: HostEntry, context: RemoteContext): Promise<{ counts?: RemoteCounts; report: HostReport }> {
+  const read = await readRemoteJson(host, ["status", "--format", "json", "--local"], context);
+  if (!read.ok) return { report: read.report };
+  const shape = Object.fromEntries([...ATTENTION_ORDER, "total"].map((key) => [key, z.int().check(z.gte(0), z.lte(1_000_000))]));
+  const parsed = z.object(shape).safeParse(read.value);
+  if (!parsed.success) return { report: { ...read.report, state: "failed", detail: "answer is not a status count" } };
+  return { counts: parsed.data as RemoteCounts, report: read.report };
+}
