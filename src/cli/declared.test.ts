@@ -82,7 +82,7 @@ describe("the MCP server and declared agents", () => {
     try {
       const declared = await client.callTool({ name: "list_sessions", arguments: { harness: "mytool" } });
       expect(declared.isError).toBeFalsy();
-      expect(declared.structuredContent).toEqual({ sessions: [] });
+      expect(declared.structuredContent).toEqual({ sessions: [], hosts: [] });
       const unknown = await client.callTool({ name: "list_sessions", arguments: { harness: "nosuch" } });
       expect(unknown.isError).toBe(true);
     } finally {
