@@ -3,9 +3,10 @@
 import { claudeHarness } from "./claude/harness.ts";
 import { codexHarness } from "./codex/harness.ts";
 import type { Capability, Harness, HookAlias } from "./contract.ts";
+import { opencodeHarness } from "./opencode/harness.ts";
 import { piHarness } from "./pi/harness.ts";
 
-export const HARNESSES = [claudeHarness, codexHarness, piHarness] as const satisfies readonly Harness[];
+export const HARNESSES = [claudeHarness, codexHarness, piHarness, opencodeHarness] as const satisfies readonly Harness[];
 
 export type HarnessId = (typeof HARNESSES)[number]["id"];
 
