@@ -11,6 +11,19 @@
 //   replied; running events meanwhile are remembered, not sent, so `waiting` is not hidden.
 import { LIMITS, acceptableText, boundedLine } from "../pi-bridge/lib/text.js";
 
+/** Every event name the mapper emits (`opencode.<name>`); the registry's allowlist must match it (registry.test.ts). */
+export const EMITTED_EVENTS = Object.freeze([
+  "session-start",
+  "session-busy",
+  "session-retry",
+  "tool-execute-before",
+  "permission-asked",
+  "permission-replied",
+  "session-idle",
+  "session-error",
+  "session-deleted",
+]);
+
 /** Longest error text kept in a detail. */
 export const ERROR_BYTES = 240;
 /** Sessions remembered per process (roots and children); the oldest is forgotten past this. */

@@ -89,10 +89,10 @@ async function installOrUninstall(args: string[], context: CliContext, io: CliIo
   return result.ok && (!purge || purge.removed || dryRun || !existsSync(purge.state_dir)) ? EXIT_CODES.ok : EXIT_CODES.error;
 }
 
-const AGENT_OPTION = ["--agent <id>", "claude, codex, pi or all; repeat for several (default: claude and codex)"] as const;
+const AGENT_OPTION = ["--agent <id>", "claude, codex, pi, opencode or all; repeat for several (default: claude and codex)"] as const;
 
 const INSTALL_HELP: VerbHelp = {
-  usage: "install [--agent claude|codex|pi|all]... [--dry-run] [--trust-codex-hooks] [--json]",
+  usage: "install [--agent claude|codex|pi|opencode|all]... [--dry-run] [--trust-codex-hooks] [--json]",
   summary:
     "Add our hooks and MCP server to the agents' configs, touching nothing else; running it again changes nothing.\nDetails per harness: docs/install.md.",
   options: [
@@ -105,7 +105,7 @@ const INSTALL_HELP: VerbHelp = {
 };
 
 const UNINSTALL_HELP: VerbHelp = {
-  usage: "uninstall [--agent claude|codex|pi|all]... [--dry-run] [--purge] [--json]",
+  usage: "uninstall [--agent claude|codex|pi|opencode|all]... [--dry-run] [--purge] [--json]",
   summary:
     "Remove only what install added: our hook entries, MCP server, Codex trust records and the Pi bridge, the\ncontainers and files that held only those, and (--purge) the state directory.",
   options: [
@@ -118,11 +118,11 @@ const UNINSTALL_HELP: VerbHelp = {
 };
 
 const DOCTOR_HELP: VerbHelp = {
-  usage: "doctor [--agent claude|codex|pi|all]... [--json]",
+  usage: "doctor [--agent claude|codex|pi|opencode|all]... [--json]",
   summary:
     "Per harness: the binary and its version, each hook current, outdated, modified or missing, Codex trust, the\nMCP server, the Pi bridge, and what is left to do. Exits 1 when Node is older than 22 or a config is unreadable.",
   options: [
-    ["--agent <id>", "claude, codex, pi or all; repeat for several (default: all three)"],
+    ["--agent <id>", "claude, codex, pi, opencode or all; repeat for several (default: all)"],
     ["--json", "print the report as JSON"],
   ],
   examples: ["tongs-agents doctor", "tongs-agents doctor --agent codex --json"],

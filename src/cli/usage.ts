@@ -19,9 +19,9 @@ Usage:
                                          start an agent with a launch id (new tmux window by default)
   tongs-agents notify [--test] [--json]  notification settings and the channels found here; --test sends one
   tongs-agents prune [--dry-run]         remove ended and stale records
-  tongs-agents install [--agent claude|codex|pi|all]... [--dry-run] [--trust-codex-hooks] [--json]
+  tongs-agents install [--agent claude|codex|pi|opencode|all]... [--dry-run] [--trust-codex-hooks] [--json]
                                          add our hooks and MCP server (default: Claude Code and Codex)
-  tongs-agents uninstall [--agent claude|codex|pi|all]... [--dry-run] [--purge] [--json]
+  tongs-agents uninstall [--agent claude|codex|pi|opencode|all]... [--dry-run] [--purge] [--json]
                                          remove only what install added
   tongs-agents doctor [--agent ...] [--json]
                                          per harness: installed?, version, hooks current?, what to do
@@ -31,7 +31,7 @@ Usage:
   tongs-agents help [<command>]          this text, or that command's options and an example (also: <command> --help)
   tongs-agents --version                 the version and build
 
-The hook command, for harness configuration: tongs-agents-hook <event> --agent <claude|codex|pi>
+The hook command, for harness configuration: tongs-agents-hook <event> --agent <claude|codex|pi|opencode>
 
 Examples:
   tongs-agents list

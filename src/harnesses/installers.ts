@@ -3,10 +3,11 @@
 import type { InstallProvider } from "../install/provider.ts";
 import { claudeInstaller } from "./claude/installer.ts";
 import { codexInstaller } from "./codex/installer.ts";
+import { opencodeInstaller } from "./opencode/installer.ts";
 import { piInstaller } from "./pi/installer.ts";
 import type { HarnessId } from "./registry.ts";
 
-export const INSTALLERS: readonly InstallProvider[] = [claudeInstaller, codexInstaller, piInstaller];
+export const INSTALLERS: readonly InstallProvider[] = [claudeInstaller, codexInstaller, piInstaller, opencodeInstaller];
 export const INSTALLABLE_IDS: readonly string[] = INSTALLERS.map((installer) => installer.id);
 /** What `install` with no --agent configures. */
 export const DEFAULT_INSTALL_IDS: readonly HarnessId[] = ["claude", "codex"];
