@@ -123,7 +123,9 @@ export function createEmitter(options = {}, installed = {}) {
     },
     /** @param {unknown} event */
     event(event) {
-      send(mapper.mapEvent(event));
+      const next = mapper.mapEvent(event);
+      if (next?.status === "started") state.problem = undefined; // a failed lookup is tried again at a session start
+      send(next);
     },
     /** @param {unknown} input */
     toolStart(input) {

@@ -83,6 +83,28 @@ describe("plugin with a fake OpenCode", () => {
     expect(spawn.children).toHaveLength(0);
   });
 
+  it("sends nothing while no hook is found, and looks again at the next session start", async () => {
+    const spawn = fakeSpawn({ autoExit: true });
+    let installed = false;
+    const locate = () => (installed ? FOUND() : { ok: false as const, reason: "not found" });
+    const plugin = createPlugin({ node: "/usr/bin/node" }, { ...world, locate, spawn: spawn.spawn, instanceId: "i" });
+    const hooks = (await plugin({ directory: "/w" })) as Hooks;
+    const settle = () => new Promise((resolve) => setTimeout(resolve, 50)); // past the deferred delivery
+    await hooks.event({ event: created("s1").payload });
+    await settle();
+    expect(spawn.children).toHaveLength(0);
+    installed = true;
+    await hooks.event({ event: event("session.status", { sessionID: "s1", status: { type: "busy" } }).payload });
+    await settle();
+    expect(spawn.children).toHaveLength(0); // not before a session starts
+    await hooks.event({ event: created("s2").payload });
+    await spawn.started(1);
+    await settle();
+    expect(spawn.children.map((child) => [child.args[0], child.payload?.session_id])).toEqual([
+      ["/opt/tongs-agents/bin/tongs-agents-hook.cjs", "s2"],
+    ]);
+  });
+
   it("never throws into OpenCode, whatever it passes", async () => {
     const spawn = fakeSpawn({ autoExit: true });
     const plugin = createPlugin({ node: "/n", hook: "/h" }, { ...world, spawn: spawn.spawn, instanceId: "i" });
