@@ -12,7 +12,7 @@ import { runInstaller } from "../../src/install/installer.ts";
 import { installersFor } from "../../src/harnesses/installers.ts";
 import { sessionsDirOf } from "../../src/store/paths.ts";
 import { listRecords } from "../../src/store/records.ts";
-import { ROOT } from "../processes.ts";
+import { ROOT, runFocus } from "../processes.ts";
 import { makeSandbox, type Sandbox } from "../sandbox.ts";
 import { HARNESS_PACKAGES, harnessBinDir } from "./harnesses.ts";
 import { TmuxLab, waitFor } from "./tmux-lab.ts";
@@ -191,5 +191,17 @@ describe(`OpenCode ${VERSION} live in tmux, with the plugin installed by tongs-a
       expect(records().find((record) => record.session_id === first.session_id)?.status).toBe("error");
     },
     2 * STEP_MS,
+  );
+
+  it(
+    "focus lands an attached client on OpenCode's pane",
+    async () => {
+      lab.tmux(lab.inner, "new-session", "-d", "-s", "elsewhere", "sh -c 'echo ELSEWHERE; exec sleep 600'");
+      const client = await lab.attach("elsewhere");
+      const { code, result } = await runFocus(first.session_id, env, ["--client", client.tty]);
+      expect({ code, state: result.state }, JSON.stringify(result)).toEqual({ code: 0, state: "complete" });
+      expect(lab.clients().find((attached) => attached.tty === client.tty)?.pane).toBe(pane);
+    },
+    STEP_MS,
   );
 });
