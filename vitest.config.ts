@@ -18,6 +18,7 @@ export default defineConfig({
             "src/**/*.test.ts",
             "backends/**/*.test.ts",
             "pi-bridge/**/*.test.ts",
+            "opencode-plugin/**/*.test.ts",
             "test/*.test.ts",
             "containers/**/*.test.ts",
             "e2e/**/*.test.ts",

@@ -8,7 +8,8 @@ import { randomUUID } from "node:crypto";
 import { locateHook, locateNode, moduleDirectory } from "./lib/locate.js";
 import { PI_EVENTS, createMapper } from "./lib/map.js";
 import { createSender } from "./lib/sender.js";
-import { LIMITS, acceptableText, truncateBytes } from "./lib/text.js";
+import { normalizedPayload } from "./lib/payload.js";
+import { LIMITS, acceptableText } from "./lib/text.js";
 
 /** How long session_shutdown may hold Pi's exit while queued events reach the hook. */
 export const SHUTDOWN_WAIT_MS = 2500;
@@ -88,7 +89,7 @@ export function attachBridge(pi, options = {}) {
     else shared.command = { node, hook: hook.path };
     return shared.command;
   };
-  const sender = (shared.sender ??= createSender({ command: resolveCommand, spawn, env, maxQueue, sendTimeoutMs }));
+  const sender = (shared.sender ??= createSender({ agent: "pi", command: resolveCommand, spawn, env, maxQueue, sendTimeoutMs }));
   const mapper = createMapper({ capabilities: (shared.capabilities ??= { settled: false }) });
   /** Last known session, for events whose context cannot tell (e.g. during teardown). */
   const session = { id: /** @type {string | undefined} */ (undefined), cwd: /** @type {string | undefined} */ (undefined) };
@@ -127,18 +128,18 @@ export function attachBridge(pi, options = {}) {
     lastSent = next;
     shared.sequence += 1;
     sender.enqueue(
-      {
-        schema_version: 1,
-        event_id: `pi.${next.event}`,
-        session_id: session.id,
-        instance_id: shared.instanceId,
+      normalizedPayload({
+        harness: "pi",
+        event: next.event,
+        sessionId: session.id,
+        instanceId: shared.instanceId,
         sequence: shared.sequence,
         pid,
         cwd,
         status: next.status,
-        detail: truncateBytes(next.detail, LIMITS.detailBytes),
-        tool: truncateBytes(next.tool, LIMITS.toolBytes),
-      },
+        detail: next.detail,
+        tool: next.tool,
+      }),
       { pinned: boundary },
     );
   };

@@ -29,7 +29,7 @@ beforeAll(() => {
 });
 
 describe("the packed npm tarball", () => {
-  it("contains the hook, the CLI, every bundle and the Pi bridge, and no sources or tests", () => {
+  it("contains the hook, the CLI, every bundle, the Pi bridge and the OpenCode plugin, and no sources or tests", () => {
     for (const required of [
       "package.json",
       "README.md",
@@ -43,13 +43,20 @@ describe("the packed npm tarball", () => {
       "dist/mcp/stdio.cjs",
       "pi-bridge/package.json",
       "pi-bridge/index.js",
+      "opencode-plugin/index.js",
+      "opencode-plugin/map.js",
     ])
       expect(packed, required).toContain(required);
-    const shipped = [...filesUnder(join(ROOT, "bin")), ...filesUnder(join(ROOT, "dist")), ...filesUnder(join(ROOT, "pi-bridge"))].filter(
-      (file) => !file.endsWith(".test.ts"),
-    );
+    const shipped = [
+      ...filesUnder(join(ROOT, "bin")),
+      ...filesUnder(join(ROOT, "dist")),
+      ...filesUnder(join(ROOT, "pi-bridge")),
+      ...filesUnder(join(ROOT, "opencode-plugin")),
+    ].filter((file) => !file.endsWith(".test.ts") && !file.startsWith("opencode-plugin/fixtures/"));
     for (const file of shipped) expect(packed, file).toContain(file);
-    expect([...packed].filter((path) => /^(src|test|scripts|bench|\.ci)\//.test(path) || path.endsWith(".test.ts"))).toEqual([]);
+    expect(
+      [...packed].filter((path) => /^(src|test|scripts|bench|\.ci|opencode-plugin\/fixtures)\//.test(path) || path.endsWith(".test.ts")),
+    ).toEqual([]);
   });
 });
 

@@ -1,5 +1,5 @@
 // @ts-check
-// Delivers payloads to the hook without ever blocking Pi: a bounded FIFO queue, one hook process at a time (so
+// Delivers payloads to the hook without ever blocking the agent (Pi, or OpenCode through opencode-plugin/): a bounded FIFO queue, one hook process at a time (so
 // sequences arrive in order), a bounded wait per hook process (killed past it), and a bounded flush for shutdown.
 // Under pressure the oldest intermediate event is dropped; session-start and session-shutdown events are kept, and
 // the newest event always is, so the record ends in the latest state.
@@ -20,6 +20,7 @@ export const SEND_TIMEOUT_MS = 5000;
 
 /**
  * @param {{
+ *   agent?: string,
  *   command: () => HookCommand | undefined,
  *   spawn: SpawnLike,
  *   env: NodeJS.ProcessEnv,
@@ -28,7 +29,15 @@ export const SEND_TIMEOUT_MS = 5000;
  *   defer?: (fn: () => void) => void,
  * }} options
  */
-export function createSender({ command, spawn, env, maxQueue = MAX_QUEUE, sendTimeoutMs = SEND_TIMEOUT_MS, defer = setImmediate }) {
+export function createSender({
+  agent = "pi",
+  command,
+  spawn,
+  env,
+  maxQueue = MAX_QUEUE,
+  sendTimeoutMs = SEND_TIMEOUT_MS,
+  defer = setImmediate,
+}) {
   /** @type {Entry[]} */
   const queue = [];
   /** @type {Array<() => void>} */
@@ -53,8 +62,8 @@ export function createSender({ command, spawn, env, maxQueue = MAX_QUEUE, sendTi
     try {
       // No shell: the payload is data on stdin, never part of a command line. Nothing reaches Pi's terminal, and the
       // hook runs in its own process group, so a Ctrl+C or hangup aimed at Pi's job does not cut a delivery short
-      // (the fleet-event hook identifies Pi by the payload's PID, not by its own ancestry).
-      child = spawn(hook.node, [hook.hook, "fleet-event", "--agent", "pi"], {
+      // (the fleet-event hook identifies the emitter by the payload's PID, not by its own ancestry).
+      child = spawn(hook.node, [hook.hook, "fleet-event", "--agent", agent], {
         stdio: ["pipe", "ignore", "ignore"],
         env,
         shell: false,

@@ -38,7 +38,7 @@ describe("install, uninstall and doctor verbs", () => {
     expect(report.harnesses.map((harness) => harness.harness)).toEqual(["claude", "codex"]);
     expect(await cli("install", "--dry-run", "--json", "--agent", "all")).toBe(1);
     const all = JSON.parse(out.join("\n")) as InstallReport;
-    expect(all.harnesses.map((harness) => harness.harness)).toEqual(["claude", "codex", "pi", "gemini", "qwen", "copilot"]);
+    expect(all.harnesses.map((harness) => harness.harness)).toEqual(["claude", "codex", "pi", "gemini", "qwen", "copilot", "opencode"]);
     expect(all.harnesses[2]?.findings[0]?.message).toMatch(/pi is not on PATH/);
   });
 

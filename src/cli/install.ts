@@ -90,10 +90,10 @@ async function installOrUninstall(args: string[], context: CliContext, io: CliIo
   return result.ok && (!purge || purge.removed || dryRun || !existsSync(purge.state_dir)) ? EXIT_CODES.ok : EXIT_CODES.error;
 }
 
-const AGENT_OPTION = ["--agent <id>", "claude, codex, pi, gemini, qwen or all; repeat for several (default: claude and codex)"] as const;
+const AGENT_OPTION = ["--agent <id>", "claude, codex, pi, gemini, qwen, copilot, opencode or all; repeat for several (default: claude and codex)"] as const;
 
 const INSTALL_HELP: VerbHelp = {
-  usage: "install [--agent claude|codex|pi|gemini|qwen|copilot|all]... [--dry-run] [--trust-codex-hooks] [--json]",
+  usage: "install [--agent claude|codex|pi|gemini|qwen|copilot|opencode|all]... [--dry-run] [--trust-codex-hooks] [--json]",
   summary:
     "Add our hooks and MCP server to the agents' configs, touching nothing else; running it again changes nothing.\nDetails per harness: docs/install.md.",
   options: [
@@ -106,7 +106,7 @@ const INSTALL_HELP: VerbHelp = {
 };
 
 const UNINSTALL_HELP: VerbHelp = {
-  usage: "uninstall [--agent claude|codex|pi|gemini|qwen|copilot|all]... [--dry-run] [--purge] [--json]",
+  usage: "uninstall [--agent claude|codex|pi|gemini|qwen|copilot|opencode|all]... [--dry-run] [--purge] [--json]",
   summary:
     "Remove only what install added: our hook entries, MCP server, Codex trust records and the Pi bridge, the\ncontainers and files that held only those, and (--purge) the state directory.",
   options: [
@@ -119,11 +119,11 @@ const UNINSTALL_HELP: VerbHelp = {
 };
 
 const DOCTOR_HELP: VerbHelp = {
-  usage: "doctor [--agent claude|codex|pi|gemini|qwen|copilot|all]... [--json]",
+  usage: "doctor [--agent claude|codex|pi|gemini|qwen|copilot|opencode|all]... [--json]",
   summary:
     "Per harness: the binary and its version, each hook current, outdated, modified or missing, Codex trust, the\nMCP server, the Pi bridge, and what is left to do; then the agents declared in config.json. Exits 1 when Node is\nolder than 22, a config is unreadable or a declared agent is rejected.",
   options: [
-    ["--agent <id>", "claude, codex, pi, gemini, qwen or all; repeat for several (default: all)"],
+    ["--agent <id>", "claude, codex, pi, gemini, qwen, copilot, opencode or all; repeat for several (default: all)"],
     ["--json", "print the report as JSON"],
   ],
   examples: ["tongs-agents doctor", "tongs-agents doctor --agent codex --json"],

@@ -21,9 +21,9 @@ Usage:
   tongs-agents hosts [list|add NAME [DESTINATION]|remove NAME]
                                          SSH hosts whose agents are listed with this machine's
   tongs-agents prune [--dry-run]         remove ended and stale records
-  tongs-agents install [--agent claude|codex|pi|gemini|qwen|copilot|all]... [--dry-run] [--trust-codex-hooks] [--json]
+  tongs-agents install [--agent claude|codex|pi|gemini|qwen|copilot|opencode|all]... [--dry-run] [--trust-codex-hooks] [--json]
                                          add our hooks and MCP server (default: Claude Code and Codex)
-  tongs-agents uninstall [--agent claude|codex|pi|gemini|qwen|copilot|all]... [--dry-run] [--purge] [--json]
+  tongs-agents uninstall [--agent claude|codex|pi|gemini|qwen|copilot|opencode|all]... [--dry-run] [--purge] [--json]
                                          remove only what install added
   tongs-agents doctor [--agent ...] [--json]
                                          per harness: installed?, version, hooks current?, what to do
@@ -33,7 +33,7 @@ Usage:
   tongs-agents help [<command>]          this text, or that command's options and an example (also: <command> --help)
   tongs-agents --version                 the version and build
 
-The hook command, for harness configuration: tongs-agents-hook <event> --agent <claude|codex|pi|gemini|qwen|copilot>
+The hook command, for harness configuration: tongs-agents-hook <event> --agent <claude|codex|pi|gemini|qwen|copilot|opencode>
 
 Examples:
   tongs-agents list

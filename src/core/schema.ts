@@ -261,7 +261,7 @@ export const LifecycleEventSchema = z.strictObject({
   startsSession: z.boolean(),
   /** May this event create a record? (Unresolved placeholders: only session-start and prompt-submit.) */
   mayCreate: z.boolean(),
-  /** The harness process hosts several sessions at once (Codex's shared daemon): starting one ends no other. */
+  /** The harness process hosts several sessions at once (Codex's shared daemon, OpenCode): starting one ends no other. */
   sharedProcess: z.boolean(),
   /** States this event does not replace (events.ts). */
   yieldsTo: z.optional(z.array(z.enum(LIFECYCLE_STATUSES))),

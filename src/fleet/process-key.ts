@@ -2,11 +2,13 @@
 // Apart from queued.ts so that listings can tell, without loading the store's state machine, whether any process has
 // more than one live record.
 import type { SessionRecord } from "../core/schema.ts";
+import { findHarness } from "../harnesses/registry.ts";
 
 /** The process a live record runs in, or undefined when the rule does not apply to it. */
 export function liveProcessKey(record: SessionRecord): string | undefined {
-  // Placeholders have no process; Codex's shared daemon hosts several sessions at once.
+  // Placeholders have no process; Codex's shared daemon and an OpenCode process host several sessions at once.
   if (record.status === "ended" || record.identity === "unresolved" || record.terminal.unprovable !== undefined) return undefined;
+  if (findHarness(record.harness)?.hostsManySessions === true) return undefined;
   return `${record.harness}\u0000${record.instance_id}`;
 }
 

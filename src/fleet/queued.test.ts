@@ -150,6 +150,23 @@ describe("readers apply events still queued for a record", () => {
     expect(sessions.new).toMatchObject({ status: "started" });
   });
 
+  it("a process that hosts several sessions (OpenCode): a second session, written or queued, ends none", async () => {
+    const opencode = (session: string, start: number): LifecycleEvent => ({
+      ...event(session, "opencode.session-start", "started", "session started", { spawn: { start, pid: 500 } }),
+      harness: "opencode",
+      alias: "fleet-event",
+      canonicalId: canonicalId("opencode", session, "inst-oc"),
+      instanceId: "inst-oc",
+      identity: "emitter",
+      sharedProcess: true,
+    });
+    written(opencode("first", 1000));
+    written(opencode("second", 1001));
+    queue(opencode("third", 1002));
+    const sessions = await shown();
+    expect([sessions.first?.status, sessions.second?.status, sessions.third?.status]).toEqual(["started", "started", "started"]);
+  });
+
   it("an older session start, queued late, does not replace the newer session", async () => {
     written(event("new", "claude.session-start", "started", "session started", { spawn: { start: 1001, pid: 501 } }));
     queue(event("old", "claude.session-start", "started", "session started", { spawn: { start: 1000, pid: 500 } }));

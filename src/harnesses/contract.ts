@@ -62,6 +62,11 @@ export interface Harness {
    * exact evidence only, read at focus time, and that UI's terminal; or say why it cannot.
    */
   readonly locateUi?: (session: UiQuery, world: UiWorld) => Promise<UiLocation>;
+  /**
+   * One harness process hosts several sessions at once, all shown by its own UI (OpenCode's in-process server): a
+   * session starting in it ends no other, unlike a harness that runs one session at a time (/clear, /new, resume).
+   */
+  readonly hostsManySessions?: boolean;
   /** Emitter harnesses: event names accepted in `event_id`, each with the states it may carry. */
   readonly emitterEvents?: Readonly<Record<string, readonly LifecycleStatus[]>>;
   /** Emitter harnesses: how each event opens or closes waits (docs/contract.md, "Waiting"); absent: neither. */

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { EMITTED_EVENTS } from "../../opencode-plugin/map.js";
 import { INSTALLERS } from "./installers.ts";
+import { opencodeHarness } from "./opencode/harness.ts";
 import { HARNESSES, hasCapability } from "./registry.ts";
 
 describe("the harness registry and the installers agree", () => {
@@ -20,5 +22,10 @@ describe("the harness registry and the installers agree", () => {
     for (const installer of INSTALLERS)
       if (installer.hooks === undefined)
         expect(HARNESSES.find((harness) => harness.id === installer.id)?.capabilities).toContain("extension");
+  });
+
+  it("the OpenCode plugin emits exactly the events the registry accepts from it, and every wait rule names one of them", () => {
+    expect([...EMITTED_EVENTS].sort()).toEqual(Object.keys(opencodeHarness.emitterEvents).sort());
+    for (const name of Object.keys(opencodeHarness.emitterWaits)) expect(EMITTED_EVENTS).toContain(name);
   });
 });

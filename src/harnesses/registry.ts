@@ -5,10 +5,11 @@ import { codexHarness } from "./codex/harness.ts";
 import { copilotHarness } from "./copilot/harness.ts";
 import type { Capability, Harness, HookAlias } from "./contract.ts";
 import { geminiHarness } from "./gemini/harness.ts";
+import { opencodeHarness } from "./opencode/harness.ts";
 import { piHarness } from "./pi/harness.ts";
 import { qwenHarness } from "./qwen/harness.ts";
 
-export const HARNESSES = [claudeHarness, codexHarness, piHarness, geminiHarness, qwenHarness, copilotHarness] as const satisfies readonly Harness[];
+export const HARNESSES = [claudeHarness, codexHarness, piHarness, geminiHarness, qwenHarness, copilotHarness, opencodeHarness] as const satisfies readonly Harness[];
 
 export type HarnessId = (typeof HARNESSES)[number]["id"];
 

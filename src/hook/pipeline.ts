@@ -306,7 +306,7 @@ function lifecycleEvent(
     sequence: facts.sequence,
     startsSession: facts.startsSession,
     mayCreate: facts.mayCreate,
-    sharedProcess: facts.unprovable !== undefined,
+    sharedProcess: facts.unprovable !== undefined || harness.hostsManySessions === true,
     ...(transition.yieldsTo ? { yieldsTo: [...transition.yieldsTo] } : {}),
     ...(transition.wait ? { wait: transition.wait } : {}),
     ...(transition.toolUseId ? { toolUseId: transition.toolUseId } : {}),

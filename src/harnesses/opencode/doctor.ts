@@ -1,0 +1,42 @@
+// doctor for OpenCode: the binary, our plugin module (installed, outdated, someone else's), and the switches under
+// which OpenCode would not load it.
+import { versionOf } from "../../install/doctor.ts";
+import type { HarnessDoctor } from "../../install/plan.ts";
+import { which, type InstallContext } from "../../install/context.ts";
+import { readPluginFile, renderPluginFile } from "./install.ts";
+import { opencodePluginFile } from "./locations.ts";
+
+export async function opencodeDoctor(world: InstallContext): Promise<HarnessDoctor> {
+  const binary = which("opencode", world.env);
+  const problems: string[] = [];
+  const todo: string[] = [];
+  const path = opencodePluginFile(world);
+  const file = readPluginFile(path);
+  let bridge: HarnessDoctor["bridge"] = "missing";
+  if (!file.ok) {
+    bridge = "unowned";
+    problems.push(file.detail);
+  } else if (file.text !== null && !file.ours) {
+    bridge = "unowned";
+    problems.push(`${path} was not written by tongs-agents; OpenCode loads it, but it is not ours`);
+  } else if (file.text !== null) bridge = file.text === renderPluginFile(world) ? "installed" : "outdated";
+  // `opencode --pure` (which sets OPENCODE_PURE) runs without external plugins: ours among them.
+  const pure = world.env.OPENCODE_PURE;
+  if (pure !== undefined && pure !== "" && pure !== "0" && pure.toLowerCase() !== "false")
+    problems.push("OPENCODE_PURE is set: OpenCode runs without external plugins, so it would not load ours");
+  if (!binary) todo.push("Install OpenCode (npm install -g opencode-ai), or put opencode on PATH.");
+  if (bridge === "missing" || bridge === "outdated")
+    todo.push("Run `tongs-agents install --agent opencode` to install or update the OpenCode plugin.");
+  return {
+    harness: "opencode",
+    binary: binary ?? null,
+    version: await versionOf(world, binary, { ...world.env, OPENCODE_DISABLE_AUTOUPDATE: "1" }),
+    hooks: [],
+    mcp: "n/a",
+    bridge,
+    problems,
+    legacy: [],
+    todo,
+    ok: todo.length === 0 && problems.length === 0,
+  };
+}

@@ -1,0 +1,207 @@
+// Live: the real OpenCode 1.18.33 (opencode-ai from the npm registry, pinned in test/live/harnesses.json), interactive
+// in a tmux pane driven with send-keys, loads the plugin module our installer writes (`install --agent opencode`) and
+// reports through the real hook into a sandboxed state dir. OpenCode talks to the synthetic provider (e2e/provider)
+// through its OpenAI-compatible provider, with auto-update, sharing, the model-list fetch and LSP downloads off.
+import { execFileSync } from "node:child_process";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startProvider } from "../../e2e/provider/server.mjs";
+import type { SessionRecord } from "../../src/core/schema.ts";
+import { runInstaller } from "../../src/install/installer.ts";
+import { installersFor } from "../../src/harnesses/installers.ts";
+import { sessionsDirOf } from "../../src/store/paths.ts";
+import { listRecords } from "../../src/store/records.ts";
+import { ROOT, runFocus } from "../processes.ts";
+import { makeSandbox, type Sandbox } from "../sandbox.ts";
+import { HARNESS_PACKAGES, harnessBinDir } from "./harnesses.ts";
+import { TmuxLab, waitFor } from "./tmux-lab.ts";
+import { run } from "../../src/core/exec.ts";
+
+const VERSION = HARNESS_PACKAGES.opencode.version;
+/** OpenCode starts slowly on a loaded machine (about 40 s seen with two cores shared), and each turn takes seconds. */
+const START_MS = 180_000;
+const STEP_MS = 120_000;
+
+let sandbox: Sandbox;
+let lab: TmuxLab;
+let provider: Awaited<ReturnType<typeof startProvider>>;
+let project: string;
+let env: NodeJS.ProcessEnv;
+let pane = "";
+
+const records = (): SessionRecord[] => listRecords(sessionsDirOf(sandbox.stateDir)).records.map((entry) => entry.record);
+const screen = () => lab.capture(lab.inner, pane);
+const keys = (...args: string[]) => lab.tmux(lab.inner, "send-keys", "-t", pane, ...args);
+
+async function until<T>(find: () => T | undefined, what: string, timeoutMs = STEP_MS): Promise<T> {
+  let found: T | undefined;
+  try {
+    await waitFor(() => (found = find()) !== undefined, what, timeoutMs);
+  } catch (error) {
+    throw new Error(
+      `${String(error)}\nrecords: ${JSON.stringify(records().map((r) => [r.session_id, r.status, r.detail, r.last_event]))}\nscreen:\n${screen()}`,
+      { cause: error },
+    );
+  }
+  return found as T;
+}
+
+/** Type a prompt the way a user does: the text, then Enter once the TUI shows it. */
+async function prompt(text: string): Promise<void> {
+  keys("-l", text);
+  await waitFor(() => screen().includes(text), `the prompt "${text}" on screen`, 30_000);
+  keys("Enter");
+}
+
+beforeAll(async () => {
+  sandbox = makeSandbox();
+  lab = new TmuxLab(sandbox, "opencode");
+  provider = await startProvider({ port: 0, toolCommand: "touch approved" });
+  project = join(sandbox.root, "project");
+  mkdirSync(project, { recursive: true });
+  const configDir = join(sandbox.env.XDG_CONFIG_HOME as string, "opencode");
+  mkdirSync(configDir, { recursive: true });
+  writeFileSync(
+    join(configDir, "opencode.json"),
+    `${JSON.stringify({
+      model: "fake/fake-model",
+      autoupdate: false,
+      share: "disabled",
+      permission: { bash: "ask" },
+      provider: {
+        fake: {
+          npm: "@ai-sdk/openai-compatible",
+          options: { baseURL: `${provider.url}/v1`, apiKey: "fake" },
+          models: { "fake-model": { tool_call: true } },
+        },
+      },
+    })}\n`,
+  );
+  // OpenCode npm-installs @opencode-ai/plugin into its config dir at start-up (71 s to fail offline): pre-seed it.
+  execFileSync("npm", ["install", "--no-audit", "--no-fund", "--save-exact", `@opencode-ai/plugin@${VERSION}`], {
+    cwd: configDir,
+    env: { ...process.env, HOME: sandbox.home },
+    stdio: "ignore",
+    timeout: 300_000,
+  });
+  const bin = harnessBinDir("opencode");
+  env = {
+    ...sandbox.env,
+    PATH: `${bin}:${process.env.PATH ?? ""}`,
+    OPENCODE_DISABLE_AUTOUPDATE: "1",
+    OPENCODE_DISABLE_MODELS_FETCH: "1",
+    OPENCODE_DISABLE_LSP_DOWNLOAD: "1",
+    OPENCODE_DISABLE_SHARE: "1",
+  };
+  delete env.TONGS_AGENTS_HOOK; // the installed module names the hook itself
+  const world = { env, home: sandbox.home, nodePath: process.execPath, nodeVersion: process.versions.node, packageRoot: ROOT, exec: run };
+  const installed = await runInstaller(world, {
+    harnesses: installersFor(["opencode"]),
+    mode: "install",
+    dryRun: false,
+    trustCodexHooks: false,
+  });
+  expect(installed.ok).toBe(true);
+  const quote = (text: string) => `'${text.replaceAll("'", `'\\''`)}'`;
+  const assignments = Object.entries(env)
+    .filter(([name]) => /^(HOME|PATH|XDG_\w+|TONGS_AGENTS_\w+|OPENCODE_\w+)$/.test(name))
+    .map(([name, value]) => `${name}=${quote(String(value))}`)
+    .join(" ");
+  pane = lab.tmux(
+    lab.inner,
+    "new-session",
+    "-d",
+    "-s",
+    "oc",
+    "-x",
+    "160",
+    "-y",
+    "45",
+    "-c",
+    project,
+    "-P",
+    "-F",
+    "#{pane_id}",
+    `env ${assignments} opencode`,
+  );
+  await waitFor(() => screen().includes("Ask anything"), "OpenCode's prompt", START_MS);
+}, START_MS + 300_000);
+
+afterAll(async () => {
+  lab?.stop();
+  await provider?.stop();
+  sandbox?.cleanup();
+});
+
+describe(`OpenCode ${VERSION} live in tmux, with the plugin installed by tongs-agents`, () => {
+  let first: SessionRecord;
+  let opencodePid = 0;
+
+  it(
+    "a tool run behind a real permission dialog: started, running, running(bash), waiting, running, idle",
+    async () => {
+      await prompt("RUNTOOL please");
+      const waiting = await until(() => records().find((record) => record.status === "waiting"), "a waiting record");
+      expect(screen()).toContain("Permission required");
+      expect(waiting).toMatchObject({ harness: "opencode", identity: "emitter", detail: "permission: bash", tool: "bash", cwd: project });
+      opencodePid = waiting.pid as number;
+      expect(execFileSync("cat", [`/proc/${opencodePid}/comm`], { encoding: "utf8" }).trim()).toBe("opencode");
+      expect(waiting.terminal).toMatchObject({ env: { TMUX_PANE: pane } });
+      keys("Enter"); // "Allow once"
+      first = await until(() => records().find((record) => record.session_id === waiting.session_id && record.status === "idle"), "idle");
+      expect(first.history?.map((entry) => [entry.event, entry.status])).toEqual([
+        ["opencode.session-start", "started"],
+        ["opencode.session-busy", "running"],
+        ["opencode.tool-execute-before", "running"],
+        ["opencode.permission-asked", "waiting"],
+        ["opencode.permission-replied", "running"],
+        ["opencode.session-busy", "running"],
+        ["opencode.session-idle", "idle"],
+      ]);
+    },
+    2 * STEP_MS,
+  );
+
+  it(
+    "a provider failure is an error, and stays one through the idle OpenCode sends after it",
+    async () => {
+      await prompt("FAILAPI now");
+      const failed = await until(
+        () => records().find((record) => record.session_id === first.session_id && record.status === "error"),
+        "error",
+      );
+      expect(failed.detail).toMatch(/^turn failed: APIError 400/);
+      await new Promise((resolve) => setTimeout(resolve, 3000));
+      expect(records().find((record) => record.session_id === first.session_id)?.status).toBe("error");
+    },
+    2 * STEP_MS,
+  );
+
+  it(
+    "a second session in the same process and directory is a second record; the first is not ended",
+    async () => {
+      await prompt("/new");
+      await prompt("hello again");
+      const second = await until(
+        () => records().find((record) => record.session_id !== first.session_id && record.status === "idle"),
+        "a second idle session",
+      );
+      expect(second).toMatchObject({ pid: opencodePid, cwd: project });
+      expect(records().find((record) => record.session_id === first.session_id)?.status).toBe("error");
+    },
+    2 * STEP_MS,
+  );
+
+  it(
+    "focus lands an attached client on OpenCode's pane",
+    async () => {
+      lab.tmux(lab.inner, "new-session", "-d", "-s", "elsewhere", "sh -c 'echo ELSEWHERE; exec sleep 600'");
+      const client = await lab.attach("elsewhere");
+      const { code, result } = await runFocus(first.session_id, env, ["--client", client.tty]);
+      expect({ code, state: result.state }, JSON.stringify(result)).toEqual({ code: 0, state: "complete" });
+      expect(lab.clients().find((attached) => attached.tty === client.tty)?.pane).toBe(pane);
+    },
+    STEP_MS,
+  );
+});
