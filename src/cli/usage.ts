@@ -19,7 +19,7 @@ Usage:
                                          start an agent with a launch id (new tmux window by default)
   tongs-agents notify [--test] [--json]  notification settings and the channels found here; --test sends one
   tongs-agents prune [--dry-run]         remove ended and stale records
-  tongs-agents install [--agent claude|codex|pi|all]... [--dry-run] [--trust-codex-hooks] [--json]
+  tongs-agents install [--agent claude|codex|pi|all]... [--dry-run] [--trust-codex-hooks] [--hook shim|sync] [--json]
                                          add our hooks and MCP server (default: Claude Code and Codex)
   tongs-agents uninstall [--agent claude|codex|pi|all]... [--dry-run] [--purge] [--json]
                                          remove only what install added
