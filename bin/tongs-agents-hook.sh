@@ -1,10 +1,10 @@
 #!/bin/sh
 # tongs-agents-hook.sh: the hook command harnesses wait for (docs/contract.md, "The hook shim"). It costs the agent a
-# POSIX shell and one `cat` instead of a whole Node process: it captures the evidence that must be read before
-# it returns (its own spawn order and the stat line of every ancestor, so identity rests on the harness process as it
-# was, even if it exits before the worker looks), spools the payload, starts the Node worker detached and exits 0 with
-# nothing on stdout. Anything it cannot do ends in exit 0 (fail-open); where nothing was read yet, the synchronous Node
-# hook takes the event instead. POSIX sh only: no arrays, no `local`, no bashisms (a test runs it under dash).
+# POSIX shell (builtins only, one fork) instead of a whole Node process: it captures the evidence that must be read
+# before it returns (its own spawn order and the stat line of every ancestor, so identity rests on the harness process
+# as it was, even if it exits before the worker looks), spools it, starts the Node worker detached with stdin (the
+# payload) handed over, and exits 0 with nothing on stdout. Anything it cannot do ends in exit 0 (fail-open); before
+# the worker is started, the synchronous Node hook takes the event instead where it can. POSIX sh only: no arrays, no `local`, no bashisms (a test runs it under dash).
 #
 # usage: sh tongs-agents-hook.sh <node> <alias> --agent <harness>
 
@@ -65,22 +65,23 @@ fi
 [ -L "$spool" ] && sync_hook "$@"
 [ -x "$node" ] || exit 0
 
-# The first line names the format, then the parent PID, the number of stat lines, the stat lines (this process first),
-# then the payload. Only this entry's worker reads it, and it starts once the file is whole; other workers only look
-# at the names, to wait for every entry spawned before theirs.
+# The first line names the format, then the parent PID, the number of stat lines, the stat lines (this process first).
+# Only this entry's worker reads it, and it starts once the file is whole; other workers only look at the names, to
+# wait for every entry spawned before theirs. printf is a builtin: writing it starts no program.
 entry=$spool/$key.ev
-{
-  printf 'tongs-agents-spool 1\n%s\n%s\n%s\n' "$PPID" $((depth + 1)) "$evidence" && cat
-} >"$entry" || {
+printf 'tongs-agents-spool 1\n%s\n%s\n%s\n' "$PPID" $((depth + 1)) "$evidence" >"$entry" || {
   rm -f "$entry"
   exit 0
 }
 
-# Detached: its own session when setsid exists (no SIGHUP from the terminal, no signal to our process group), stdin
-# from nothing, stdout and stderr to /dev/null so the harness sees our pipes close as soon as we exit.
+# The worker reads the payload from our stdin itself, with the hook's bounds (a harness that holds stdin open cannot
+# hold us: we never read it). A background command's stdin would be /dev/null, so it goes through fd 3. Detached: its
+# own session when setsid exists (no SIGHUP from the terminal, no signal to our process group); stdout and stderr to
+# /dev/null, so the harness sees our pipes close as soon as we exit.
+exec 3<&0
 if command -v setsid >/dev/null; then
-  setsid "$node" "$here/tongs-agents-hook-worker.cjs" "$entry" "$@" </dev/null >/dev/null 2>&1 &
+  setsid "$node" "$here/tongs-agents-hook-worker.cjs" "$entry" "$@" <&3 3<&- >/dev/null 2>&1 &
 else
-  nohup "$node" "$here/tongs-agents-hook-worker.cjs" "$entry" "$@" </dev/null >/dev/null 2>&1 &
+  nohup "$node" "$here/tongs-agents-hook-worker.cjs" "$entry" "$@" <&3 3<&- >/dev/null 2>&1 &
 fi
 exit 0

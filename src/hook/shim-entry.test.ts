@@ -5,18 +5,16 @@ import { capturedProcessSource, entryOrder, parseShimEntry } from "./shim-entry.
 // /proc/PID/stat lines as the shim captures them: pid (comm) state ppid ... starttime (field 22).
 const stat = (pid: number, comm: string, ppid: number, start: number, ttyNr = 0) =>
   `${pid} (${comm}) S ${ppid} ${pid} ${pid} ${ttyNr} -1 4194304 0 0 0 0 0 0 0 0 20 0 1 0 ${start} 1000 100`;
-const entry = (lines: string[], payload = '{"session_id":"s"}', ppid = 20) =>
-  Buffer.from(`tongs-agents-spool 1\n${ppid}\n${lines.length}\n${lines.join("\n")}\n${payload}`);
+const entry = (lines: string[], ppid = 20) => Buffer.from(`tongs-agents-spool 1\n${ppid}\n${lines.length}\n${lines.join("\n")}\n`);
 
 describe("parseShimEntry", () => {
-  it("reads the shim's parent, its own PID, the captured stat lines and the payload", () => {
+  it("reads the shim's parent, its own PID and the captured stat lines", () => {
     const read = parseShimEntry(entry([stat(30, "sh", 20, 900), stat(20, "claude", 1, 500, 34816)]));
     expect(read.ok).toBe(true);
     if (!read.ok) return;
     expect(read.entry.ppid).toBe(20);
     expect(read.entry.pid).toBe(30);
     expect([...read.entry.stats.keys()]).toEqual([30, 20]);
-    expect(read.entry.payload.toString()).toBe('{"session_id":"s"}');
   });
 
   it("keeps a command name with spaces and parentheses, and ends the chain at a line that does not parse", () => {

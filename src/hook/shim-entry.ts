@@ -1,7 +1,7 @@
 // What the hook shim (bin/tongs-agents-hook.sh) leaves for the worker: one file per event in `<state>/incoming/`, named
 // `<start>-<pid>.ev` after the shim's own spawn evidence (start time in clock ticks, PID), holding the shim's parent
-// PID, the /proc stat lines of the shim and of every ancestor as they were before the shim returned, then the payload
-// the harness wrote. The worker reads identity from those captured lines, never from a walk done later, when the
+// PID and the /proc stat lines of the shim and of every ancestor as they were before the shim returned (the payload is
+// the worker's stdin, handed over by the shim). The worker reads identity from those captured lines, never from a walk done later, when the
 // shim is gone and its parent may be too (docs/contract.md, "The hook shim").
 import { closeSync, fstatSync, lstatSync, openSync, readdirSync, readSync, constants } from "node:fs";
 import { basename, dirname, join } from "node:path";
@@ -19,12 +19,11 @@ export interface ShimEntry {
   readonly pid: number;
   /** Stat lines by PID, as captured by the shim. */
   readonly stats: ReadonlyMap<number, string>;
-  readonly payload: Buffer;
 }
 
 export type ShimEntryRead = { ok: true; entry: ShimEntry } | { ok: false; detail: string };
 
-/** Parse an entry's bytes (at most `maxBytes` were read; the payload checks say what a cut payload still gives). */
+/** Parse an entry's bytes. */
 export function parseShimEntry(bytes: Buffer): ShimEntryRead {
   let at = 0;
   const line = (): string | undefined => {
@@ -51,7 +50,7 @@ export function parseShimEntry(bytes: Buffer): ShimEntryRead {
     stats.set(owner, stat);
   }
   if (pid === 0) return { ok: false, detail: "shim spool entry without the shim's own stat line" };
-  return { ok: true, entry: { ppid, pid, stats, payload: bytes.subarray(at) } };
+  return { ok: true, entry: { ppid, pid, stats } };
 }
 
 /** Read an entry file, refusing anything but a regular file (never through a symlink), up to `maxBytes`. */

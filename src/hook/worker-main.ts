@@ -10,7 +10,9 @@ import { checkPrivateDir, resolveStateDir } from "../store/paths.ts";
 import { queueNow } from "../store/transaction.ts";
 import { capturedProcessSource, readShimEntry, scanSpool } from "./shim-entry.ts";
 import { runHook, type HookOutcome, type HookProgress } from "./pipeline.ts";
-import { LOCK_BOUND_MS, SCAN_BOUND_MS, WORK_BOUND_MS } from "./bounds.ts";
+import { INPUT_BOUND_MS, LOCK_BOUND_MS, SCAN_BOUND_MS, WORK_BOUND_MS } from "./bounds.ts";
+import { newNativeScanner, type ReadInput } from "./input.ts";
+import { readStdin } from "./read-stdin.ts";
 
 /** An earlier entry not touched for this long has no live worker (see the heartbeat below). */
 export const ORDER_STALE_MS = 10_000;
@@ -58,17 +60,32 @@ const log = (entry: Record<string, unknown>) => {
   if (debug) appendDebugLog(stateDir, { argv, worker: true, since_process_start_ms: Math.round(performance.now()), ...entry });
 };
 
-let watchdog = setTimeout(() => {
-  const saved = progress.event !== undefined && !progress.settled && queueNow(progress.event, stateDir);
-  log({ outcome: "timeout", action: progress.settled || saved ? "deferred" : "lost", phase: progress.phase ?? "waiting for order" });
-  removeEntry();
-  quit();
-}, ORDER_CAP_MS + WORK_BOUND_MS);
+let watchdog = setTimeout(
+  () => {
+    const saved = progress.event !== undefined && !progress.settled && queueNow(progress.event, stateDir);
+    log({ outcome: "timeout", action: progress.settled || saved ? "deferred" : "lost", phase: progress.phase ?? "waiting for order" });
+    removeEntry();
+    quit();
+  },
+  INPUT_BOUND_MS + ORDER_CAP_MS + WORK_BOUND_MS,
+);
 watchdog.unref();
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** The payload: the shim handed its stdin over unread; read with the hook's cap and time bound. */
+async function readInput(): Promise<ReadInput> {
+  const scanner = newNativeScanner();
+  const read = await readStdin({
+    maxBytes: LIMITS.stdinBytes,
+    deadline: Date.now() + INPUT_BOUND_MS,
+    enough: (bytes, length) => scanner.feed(bytes, length) !== "more",
+  });
+  return { ...read, scanner };
+}
+
 async function main(): Promise<void> {
+  const input = await readInput();
   // Only an entry in a private spool of ours is read (the shim refuses a symlinked spool; this checks owner and mode).
   if (!checkPrivateDir(dirname(entryPath)).ok)
     return log({ ok: false, stage: "input", detail: "spool is not a private directory of ours" });
@@ -93,29 +110,24 @@ async function main(): Promise<void> {
   clearTimeout(watchdog);
   watchdog = setTimeout(quit, WORK_BOUND_MS);
   watchdog.unref();
-  const read = readShimEntry(entryPath, LIMITS.stdinBytes + 64 * 1024);
+  const read = readShimEntry(entryPath, 64 * 1024);
   if (!read.ok) {
     removeEntry();
     return log({ ok: false, stage: "input", detail: read.detail });
   }
   const { entry } = read;
   const bootId = readFileSync("/proc/sys/kernel/random/boot_id", "utf8").trim();
-  const capped = entry.payload.length > LIMITS.stdinBytes;
-  const outcome: HookOutcome = await runHook(
-    argv,
-    { bytes: capped ? entry.payload.subarray(0, LIMITS.stdinBytes) : entry.payload, end: capped ? "cap" : "eof" },
-    {
-      env: process.env,
-      ppid: entry.ppid,
-      pid: entry.pid,
-      processes: capturedProcessSource(entry.stats, { bootId }),
-      stateDir,
-      now: Date.now,
-      scanBoundMs: SCAN_BOUND_MS,
-      lockBoundMs: LOCK_BOUND_MS,
-      progress,
-    },
-  ).catch((error: unknown) => ({ ok: false, stage: "store", detail: String(error) }) as const);
+  const outcome: HookOutcome = await runHook(argv, input, {
+    env: process.env,
+    ppid: entry.ppid,
+    pid: entry.pid,
+    processes: capturedProcessSource(entry.stats, { bootId }),
+    stateDir,
+    now: Date.now,
+    scanBoundMs: SCAN_BOUND_MS,
+    lockBoundMs: LOCK_BOUND_MS,
+    progress,
+  }).catch((error: unknown) => ({ ok: false, stage: "store", detail: String(error) }) as const);
   // Logged before the entry goes, so the log's order is the order events were applied in (the next worker waits).
   log({ ...outcome, event: progress.event?.eventId, entry: basename(entryPath), waited_for: waited, still_earlier: earlier.length });
   removeEntry();
