@@ -60,8 +60,16 @@ function drained(since) {
 
 const contenders = [
   { name: "`node -e 0` (floor of any Node hook)", command: `${q(node)} -e 0` },
-  { name: "`jq -c . >> events.jsonl` (bash+jq append)", command: `jq -c . >> ${q(join(temp, "events.jsonl"))}`, needs: ["jq", ["--version"]] },
-  { name: "Python 3 stdlib hook (read, walk /proc, write a file)", command: `python3 ${q(PEER)} ${q(peerDir)}`, needs: ["python3", ["-V"]] },
+  {
+    name: "`jq -c . >> events.jsonl` (bash+jq append)",
+    command: `jq -c . >> ${q(join(temp, "events.jsonl"))}`,
+    needs: ["jq", ["--version"]],
+  },
+  {
+    name: "Python 3 stdlib hook (read, walk /proc, write a file)",
+    command: `python3 ${q(PEER)} ${q(peerDir)}`,
+    needs: ["python3", ["-V"]],
+  },
   { name: "tongs-agents, sync (`install --hook sync`)", command: `${q(node)} ${q(HOOK)} tool-use --agent claude` },
   {
     name: "tongs-agents, shim (`install --hook shim`, default)",
@@ -106,7 +114,11 @@ const jq = rows.find((row) => row.name.includes("jq"));
 print(`| agent-visible time per event | median | p90 | mean | median vs jq append |`);
 print("|---|---|---|---|---|");
 for (const row of rows)
-  print(`| ${row.name} | ${fmt(row.median)} | ${fmt(row.p90)} | ${fmt(row.mean)} | ${jq ? `${(row.median / jq.median).toFixed(2)}x` : "n/a"} |`);
+  print(
+    `| ${row.name} | ${fmt(row.median)} | ${fmt(row.p90)} | ${fmt(row.mean)} | ${jq ? `${(row.median / jq.median).toFixed(2)}x` : "n/a"} |`,
+  );
 const behind = stats(applied);
-print(`| (shim) until its detached worker applied the event (not agent-visible) | ${fmt(behind.median)} | ${fmt(behind.p90)} | ${fmt(behind.mean)} | |`);
+print(
+  `| (shim) until its detached worker applied the event (not agent-visible) | ${fmt(behind.median)} | ${fmt(behind.p90)} | ${fmt(behind.mean)} | |`,
+);
 if (process.env.BENCH_OUT) writeFileSync(process.env.BENCH_OUT, `${lines.join("\n")}\n`);
