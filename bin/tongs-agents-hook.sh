@@ -78,10 +78,12 @@ printf 'tongs-agents-spool 1\n%s\n%s\n%s\n' "$PPID" $((depth + 1)) "$evidence" >
 # hold us: we never read it). A background command's stdin would be /dev/null, so it goes through fd 3. Detached: its
 # own session when setsid exists (no SIGHUP from the terminal, no signal to our process group); stdout and stderr to
 # /dev/null, so the harness sees our pipes close as soon as we exit.
-exec 3<&0
-if command -v setsid >/dev/null; then
-  setsid "$node" "$here/tongs-agents-hook-worker.cjs" "$entry" "$@" <&3 3<&- >/dev/null 2>&1 &
-else
-  nohup "$node" "$here/tongs-agents-hook-worker.cjs" "$entry" "$@" <&3 3<&- >/dev/null 2>&1 &
-fi
+# (A failed redirection of a compound command, unlike one of `exec`, does not end the shell: exit 0 still follows.)
+{
+  if command -v setsid >/dev/null; then
+    setsid "$node" "$here/tongs-agents-hook-worker.cjs" "$entry" "$@" <&3 3<&- >/dev/null 2>&1 &
+  else
+    nohup "$node" "$here/tongs-agents-hook-worker.cjs" "$entry" "$@" <&3 3<&- >/dev/null 2>&1 &
+  fi
+} 3<&0
 exit 0

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ProcessSource } from "../core/proc.ts";
-import { capturedProcessSource, entryOrder, parseShimEntry } from "./shim-entry.ts";
+import { capturedProcessSource, entryOrder, firedAt, parseShimEntry } from "./shim-entry.ts";
 
 // /proc/PID/stat lines as the shim captures them: pid (comm) state ppid ... starttime (field 22).
 const stat = (pid: number, comm: string, ppid: number, start: number, ttyNr = 0) =>
@@ -78,5 +78,15 @@ describe("capturedProcessSource", () => {
     });
     expect(await reused.basics(20)).toMatchObject({ comm: "claude", exe: undefined, startToken: "linux:boot:500" });
     expect(await reused.argv(20)).toBeUndefined();
+  });
+});
+
+describe("firedAt", () => {
+  it("is the shim's start time on the epoch clock: uptime and start ticks (10 ms each) give how long ago", () => {
+    const read = parseShimEntry(entry([stat(30, "sh", 20, 90_000)]));
+    if (!read.ok) throw new Error(read.detail);
+    // Started at 900.00 s of uptime, now 901.25 s: fired 1250 ms ago.
+    expect(firedAt(read.entry, { now: 1_000_000, uptimeSeconds: 901.25 })).toBe(998_750);
+    expect(firedAt(read.entry, { now: 1_000_000, uptimeSeconds: 899 })).toBeUndefined();
   });
 });

@@ -156,3 +156,20 @@ export function scanSpool(
   }
   return scan;
 }
+
+/**
+ * When the harness fired the hook, as epoch milliseconds: the shim's start time (clock ticks since boot, 100 a second
+ * on Linux) against the system's uptime now (same clock, 10 ms resolution). The worker applies the event at this
+ * time, as the synchronous hook would have, so a fact the harness states in its own files after firing the hook (a
+ * failed turn in Codex's rollout) still counts as later than the event.
+ */
+export function firedAt(
+  entry: ShimEntry,
+  { now = Date.now(), uptimeSeconds }: { now?: number; uptimeSeconds: number },
+): number | undefined {
+  const stat = entry.stats.get(entry.pid);
+  const start = stat === undefined ? undefined : Number(parseProcStat(stat)?.startTime);
+  if (start === undefined || !Number.isFinite(start)) return undefined;
+  const ago = uptimeSeconds * 1000 - start * 10;
+  return ago >= 0 ? now - ago : undefined;
+}

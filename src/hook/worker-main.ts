@@ -8,7 +8,7 @@ import { appendDebugLog, debugEnabled } from "./debug-log.ts";
 import { LIMITS } from "../core/bounds.ts";
 import { checkPrivateDir, resolveStateDir } from "../store/paths.ts";
 import { queueNow } from "../store/transaction.ts";
-import { capturedProcessSource, readShimEntry, scanSpool } from "./shim-entry.ts";
+import { capturedProcessSource, firedAt, readShimEntry, scanSpool } from "./shim-entry.ts";
 import { runHook, type HookOutcome, type HookProgress } from "./pipeline.ts";
 import { INPUT_BOUND_MS, LOCK_BOUND_MS, SCAN_BOUND_MS, WORK_BOUND_MS } from "./bounds.ts";
 import { newNativeScanner, type ReadInput } from "./input.ts";
@@ -117,13 +117,17 @@ async function main(): Promise<void> {
   }
   const { entry } = read;
   const bootId = readFileSync("/proc/sys/kernel/random/boot_id", "utf8").trim();
+  // The event's clock runs from when the harness fired the hook, not from now (shim-entry.ts, firedAt).
+  const uptimeSeconds = Number(readFileSync("/proc/uptime", "utf8").split(" ")[0]);
+  const fired = firedAt(entry, { uptimeSeconds });
+  const lag = fired === undefined ? 0 : Math.max(0, Date.now() - fired);
   const outcome: HookOutcome = await runHook(argv, input, {
     env: process.env,
     ppid: entry.ppid,
     pid: entry.pid,
     processes: capturedProcessSource(entry.stats, { bootId }),
     stateDir,
-    now: Date.now,
+    now: () => Date.now() - lag,
     scanBoundMs: SCAN_BOUND_MS,
     lockBoundMs: LOCK_BOUND_MS,
     progress,

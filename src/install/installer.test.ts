@@ -93,9 +93,7 @@ describe("install", () => {
       ),
     ).toBe(true);
     expect(text.endsWith('  },\n  "2": "an integer-like key that JSON.stringify would move"\n}\n')).toBe(true);
-    expect(commands(fixture.settings, "Stop").filter((command) => command.includes("tongs-agents-hook"))[0]).toBe(
-      "notify-send 'Claude is done'",
-    );
+    expect(commands(fixture.settings, "Stop")[0]).toBe("notify-send 'Claude is done'");
     expect(commands(fixture.settings, "PreCompact")).toEqual(["/home/me/bin/backup"]);
     expect(commands(fixture.hooksJson, "Stop")[0]).toBe("say done");
     expect(commands(fixture.hooksJson, "Stop")).toHaveLength(2);
