@@ -79,7 +79,7 @@ describe(`Claude Code ${VERSION} in a container (live)`, { timeout: 180_000 }, (
       Object.entries(settings.hooks).map(([event, groups]) => [event, groups.flatMap((group) => group.hooks.map((hook) => hook.command))]),
     );
     const command = (alias: string) => [
-      `/usr/local/bin/node /usr/local/lib/node_modules/tongs-agents/bin/tongs-agents-hook.cjs ${alias} --agent claude`,
+      `/bin/sh /usr/local/lib/node_modules/tongs-agents/bin/tongs-agents-hook.sh /usr/local/bin/node ${alias} --agent claude`,
     ];
     expect(aliases).toEqual({
       SessionStart: command("session-start"),

@@ -96,7 +96,7 @@ describe("codex --no-daemon: transitions, identity, focus, interrupt", { timeout
     ]);
     for (const [event, groups] of Object.entries(hooks.hooks))
       expect(groups[0]?.hooks[0]?.command, event).toMatch(
-        /^\/usr\/local\/bin\/node \/usr\/local\/lib\/node_modules\/tongs-agents\/bin\/tongs-agents-hook\.cjs [a-z-]+ --agent codex$/,
+        /^\/bin\/sh \/usr\/local\/lib\/node_modules\/tongs-agents\/bin\/tongs-agents-hook\.sh \/usr\/local\/bin\/node [a-z-]+ --agent codex$/,
       );
     expect(await box.sh("grep -c trusted_hash /root/.codex/config.toml")).toBe("8\n");
     expect(await capture(box, pane.id)).not.toMatch(/review/i);

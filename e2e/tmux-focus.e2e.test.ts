@@ -14,7 +14,7 @@ import { BoxTmuxLab, INNER, prepareLab, waitUntil, type AttachedClient } from ".
 
 const PACKAGES = ["tmux", "procps", "bash", "dash", "catatonit"];
 const NODE = "/usr/local/bin/node";
-const HOOK = "/usr/local/lib/node_modules/tongs-agents/bin/tongs-agents-hook.cjs";
+const SHIM = "/usr/local/lib/node_modules/tongs-agents/bin/tongs-agents-hook.sh";
 const CLI = "/usr/local/lib/node_modules/tongs-agents/bin/tongs-agents.js";
 const POPUP_FOCUS = `${E2E_DIR}/popup-focus.sh`;
 
@@ -94,7 +94,7 @@ describe("tmux focus in a container", { timeout: 180_000 }, () => {
   it("installs the Claude Code hooks and the tmux block with the installed CLI", async ({ task }) => {
     evidence.prove(task, {
       claim:
-        "`tongs-agents install --agent claude` writes the SessionStart hook as `<node> <package>/bin/tongs-agents-hook.cjs session-start --agent claude`; `tongs-agents tmux-setup --write` writes the popup binding into ~/.tmux.conf",
+        "`tongs-agents install --agent claude` writes the SessionStart hook as `/bin/sh <package>/bin/tongs-agents-hook.sh <node> session-start --agent claude`; `tongs-agents tmux-setup --write` writes the popup binding into ~/.tmux.conf",
       kind: "live",
       how: "the packed package installed with npm -g in the container; both commands run there; settings.json and .tmux.conf read back",
     });
@@ -104,7 +104,7 @@ describe("tmux focus in a container", { timeout: 180_000 }, () => {
       hooks: Record<string, { hooks: { type: string; command: string }[] }[]>;
     };
     expect(settings.hooks.SessionStart).toEqual([
-      { hooks: [{ type: "command", command: `${NODE} ${HOOK} session-start --agent claude`, timeout: 5 }] },
+      { hooks: [{ type: "command", command: `/bin/sh ${SHIM} ${NODE} session-start --agent claude`, timeout: 5 }] },
     ]);
     const setup = await box.exec(["tongs-agents", "tmux-setup", "--write"]);
     expect(setup.code, setup.stderr).toBe(0);
@@ -137,9 +137,14 @@ describe("tmux focus in a container", { timeout: 180_000 }, () => {
       );
       expect(await lab.capture(started.pane)).toContain(`${started.marker}\nSessionStart hook exit 0\n`);
     }
-    const list = await box.exec(["tongs-agents", "list", "--json"]);
-    expect(list.code, list.stderr).toBe(0);
-    const sessions = (JSON.parse(list.stdout) as { sessions: Record<string, unknown>[] }).sessions;
+    // The installed hook is the shim: its detached worker writes the record after the hook returned, so wait for them.
+    let sessions: Record<string, unknown>[] = [];
+    await waitUntil(async () => {
+      const list = await box.exec(["tongs-agents", "list", "--json"]);
+      expect(list.code, list.stderr).toBe(0);
+      sessions = (JSON.parse(list.stdout) as { sessions: Record<string, unknown>[] }).sessions;
+      return sessions.length === agents.size;
+    }, `a record for each of the ${agents.size} agents`);
     expect(sessions).toHaveLength(agents.size);
     for (const started of agents.values()) {
       const record = sessions.find((session) => session.session_id === started.sessionId);

@@ -110,6 +110,16 @@ const entries = [
     define: identity,
     alias: hookAlias,
   },
+  // The worker the hook shim (bin/tongs-agents-hook.sh) starts detached: the same pipeline, built the same way.
+  {
+    name: "hook-worker",
+    entryPoints: ["src/hook/worker-main.ts"],
+    outfile: "dist/hook-worker.cjs",
+    minify: true,
+    banner: {},
+    define: identity,
+    alias: hookAlias,
+  },
   { name: "cli", entryPoints: ["src/cli/main.ts"], outfile: "dist/cli/main.cjs", plugins: [verbsApart] },
   // jsonc-parser's package "main" is a UMD wrapper whose requires esbuild cannot follow: bundle its ES module build.
   {

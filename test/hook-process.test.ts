@@ -330,8 +330,8 @@ describe("the CLI process", () => {
 });
 
 describe("the hook's import graph", () => {
-  it("stays small and never pulls in the CLI, MCP server, picker or process listing", () => {
-    const meta = JSON.parse(readFileSync(join(ROOT, ".cache/hook.meta.json"), "utf8")) as {
+  it.each(["hook", "hook-worker"])("%s: stays small and never pulls in the CLI, MCP server, picker or process listing", (bundle) => {
+    const meta = JSON.parse(readFileSync(join(ROOT, `.cache/${bundle}.meta.json`), "utf8")) as {
       inputs: Record<string, unknown>;
       outputs: Record<string, { bytes: number }>;
     };

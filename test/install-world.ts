@@ -14,6 +14,8 @@ export function makePackageRoot(dir: string): string {
     join(dir, "bin", "tongs-agents-hook.cjs"),
     'require("node:fs").appendFileSync(process.env.HOOK_RECORD, JSON.stringify(process.argv.slice(2)) + "\\n");\n',
   );
+  // Stand-in for the hook shim: takes the Node path first, as the real one does, and runs the stand-in hook with it.
+  writeFileSync(join(dir, "bin", "tongs-agents-hook.sh"), 'node=$1\nshift\nexec "$node" "${0%/*}/tongs-agents-hook.cjs" "$@"\n');
   writeFileSync(join(dir, "bin", "tongs-agents.js"), "// stand-in CLI\n");
   // Stand-in for the Pi bridge another part of the project builds: a Pi package with one no-op extension.
   mkdirSync(join(dir, "pi-bridge", "extensions"), { recursive: true });

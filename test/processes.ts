@@ -69,6 +69,8 @@ export interface FakeHarness {
 
 export interface EmitOptions {
   readonly shell?: boolean;
+  /** The command line run through `/bin/sh -c` (default: the synchronous hook's, as the installer writes it). */
+  readonly command?: string;
   readonly env?: NodeJS.ProcessEnv;
 }
 
@@ -82,10 +84,15 @@ export async function startFakeHarness(name: string, sandbox: Sandbox, env: Node
   const child: ChildProcessWithoutNullStreams = spawn(executable, [FAKE_HARNESS], { env: { ...sandbox.env, ...env } });
   const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
   let queue: Promise<unknown> = Promise.resolve();
-  const request = (alias: string, agent: string, payload: unknown, { shell = agent === "claude", env: extra = {} }: EmitOptions) => {
+  const request = (
+    alias: string,
+    agent: string,
+    payload: unknown,
+    { shell = agent === "claude", env: extra = {}, command }: EmitOptions,
+  ) => {
     const text = typeof payload === "string" ? payload : JSON.stringify(payload);
     return shell
-      ? { shell: true, command: hookCommand(alias, agent), payload: text, env: extra }
+      ? { shell: true, command: command ?? hookCommand(alias, agent), payload: text, env: extra }
       : { command: process.execPath, args: [HOOK_BIN, alias, "--agent", agent], payload: text, env: extra };
   };
   const send = (runs: unknown[]): Promise<HookRun[]> => {

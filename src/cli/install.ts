@@ -10,6 +10,7 @@ import { DEFAULT_INSTALL_IDS, INSTALLABLE_IDS, installersFor } from "../harnesse
 import type { HarnessId, InstallReport } from "../install/plan.ts";
 import { purgeStateDir } from "../install/purge.ts";
 import { defaultInstallContext, type InstallContext } from "../install/context.ts";
+import { HOOK_MODES, type HookMode } from "../install/command.ts";
 import type { CliContext } from "./context.ts";
 import { shortenHome } from "./format.ts";
 import { formatDoctorReport, formatInstallReport } from "./format-install.ts";
@@ -20,6 +21,8 @@ export interface InstallArgs {
   readonly agents: readonly string[];
   readonly dryRun: boolean;
   readonly trustCodexHooks: boolean;
+  /** `--hook shim|sync`: how harnesses run the hook (default: the shim on Linux). */
+  readonly hook?: HookMode;
 }
 
 /** `--agent` values to harness ids: none means Claude Code and Codex; `all` adds Pi. */
@@ -45,7 +48,8 @@ export async function installAgents(
 ): Promise<InstallReport | Failure> {
   const harnesses = selectHarnesses(args.agents);
   if (!Array.isArray(harnesses)) return harnesses;
-  return runInstaller(worldOf(context), {
+  const world = worldOf(context);
+  return runInstaller(args.hook ? { ...world, hookMode: args.hook } : world, {
     harnesses: installersFor(harnesses),
     dryRun: args.dryRun,
     mode,
@@ -63,15 +67,23 @@ async function installOrUninstall(args: string[], context: CliContext, io: CliIo
     "dry-run": { type: "boolean" },
     json: { type: "boolean" },
   };
-  if (mode === "install") options["trust-codex-hooks"] = { type: "boolean" };
+  if (mode === "install") Object.assign(options, { "trust-codex-hooks": { type: "boolean" }, hook: { type: "string" } });
   else options.purge = { type: "boolean" };
   const parsed = parse(args, options, 0);
   if ("ok" in parsed) return fail(parsed, io, false);
   const json = parsed.values.json === true;
   const dryRun = parsed.values["dry-run"] === true;
+  const hook = parsed.values.hook as string | undefined;
+  if (hook !== undefined && !(HOOK_MODES as readonly string[]).includes(hook))
+    return fail({ ok: false, reason: "usage", detail: `--hook takes ${HOOK_MODES.join(" or ")}, not ${JSON.stringify(hook)}` }, io, json);
   const result = await installAgents(
     context,
-    { agents: (parsed.values.agent as string[] | undefined) ?? [], dryRun, trustCodexHooks: parsed.values["trust-codex-hooks"] === true },
+    {
+      agents: (parsed.values.agent as string[] | undefined) ?? [],
+      dryRun,
+      trustCodexHooks: parsed.values["trust-codex-hooks"] === true,
+      ...(hook ? { hook: hook as HookMode } : {}),
+    },
     mode,
   );
   if ("reason" in result) return fail(result, io, json);
@@ -90,16 +102,21 @@ async function installOrUninstall(args: string[], context: CliContext, io: CliIo
   return result.ok && (!purge || purge.removed || dryRun || !existsSync(purge.state_dir)) ? EXIT_CODES.ok : EXIT_CODES.error;
 }
 
-const AGENT_OPTION = ["--agent <id>", "claude, codex, pi, gemini, qwen, copilot, opencode or all; repeat for several (default: claude and codex)"] as const;
+const AGENT_OPTION = [
+  "--agent <id>",
+  "claude, codex, pi, gemini, qwen, copilot, opencode or all; repeat for several (default: claude and codex)",
+] as const;
 
 const INSTALL_HELP: VerbHelp = {
-  usage: "install [--agent claude|codex|pi|gemini|qwen|copilot|opencode|all]... [--dry-run] [--trust-codex-hooks] [--json]",
+  usage:
+    "install [--agent claude|codex|pi|gemini|qwen|copilot|opencode|all]... [--dry-run] [--trust-codex-hooks] [--hook shim|sync] [--json]",
   summary:
     "Add our hooks and MCP server to the agents' configs, touching nothing else; running it again changes nothing.\nDetails per harness: docs/install.md.",
   options: [
     AGENT_OPTION,
     ["--dry-run", "print each file's change as a diff and each command it would run; change nothing"],
     ["--trust-codex-hooks", "record trust for our Codex hooks the way Codex does (else approve them in Codex's /hooks)"],
+    ["--hook shim|sync", "shim (Linux default): the agent waits for a tiny sh script, Node works detached; sync: for the whole Node hook"],
     ["--json", "print the report as JSON"],
   ],
   examples: ["tongs-agents install --dry-run", "tongs-agents install --agent all"],

@@ -10,7 +10,15 @@ import { piInstaller } from "./pi/installer.ts";
 import { qwenInstaller } from "./qwen/installer.ts";
 import type { HarnessId } from "./registry.ts";
 
-export const INSTALLERS: readonly InstallProvider[] = [claudeInstaller, codexInstaller, piInstaller, geminiInstaller, qwenInstaller, copilotInstaller, opencodeInstaller];
+export const INSTALLERS: readonly InstallProvider[] = [
+  claudeInstaller,
+  codexInstaller,
+  piInstaller,
+  geminiInstaller,
+  qwenInstaller,
+  copilotInstaller,
+  opencodeInstaller,
+];
 export const INSTALLABLE_IDS: readonly string[] = INSTALLERS.map((installer) => installer.id);
 /** What `install` with no --agent configures. */
 export const DEFAULT_INSTALL_IDS: readonly HarnessId[] = ["claude", "codex"];

@@ -9,7 +9,15 @@ import { opencodeHarness } from "./opencode/harness.ts";
 import { piHarness } from "./pi/harness.ts";
 import { qwenHarness } from "./qwen/harness.ts";
 
-export const HARNESSES = [claudeHarness, codexHarness, piHarness, geminiHarness, qwenHarness, copilotHarness, opencodeHarness] as const satisfies readonly Harness[];
+export const HARNESSES = [
+  claudeHarness,
+  codexHarness,
+  piHarness,
+  geminiHarness,
+  qwenHarness,
+  copilotHarness,
+  opencodeHarness,
+] as const satisfies readonly Harness[];
 
 export type HarnessId = (typeof HARNESSES)[number]["id"];
 

@@ -7,19 +7,8 @@ import { resolveStateDir } from "../store/paths.ts";
 import { queueNow } from "../store/transaction.ts";
 import { newNativeScanner, type ReadInput } from "./input.ts";
 import { runHook, type HookProgress } from "./pipeline.ts";
+import { INPUT_BOUND_MS, LOCK_BOUND_MS, SCAN_BOUND_MS, WORK_BOUND_MS } from "./bounds.ts";
 import { readStdin, type StdinSource } from "./read-stdin.ts";
-
-/**
- * Budgets (docs/contract.md, "Fail-open"). The harness writes the event and closes stdin at once; waiting longer for
- * it only happens when the machine is overloaded, and then a late event is worth more than a dropped one, so the input
- * has its own bound: whatever was read by then is used (hook-input.ts says what a cut payload still gives). From the
- * moment the input is read, the work (scan, lock, write) has WORK_BOUND_MS. Node's own start-up is not ours to bound:
- * under heavy CPU contention it alone can take longer than a second.
- */
-export const INPUT_BOUND_MS = 2000;
-export const SCAN_BOUND_MS = 150;
-export const LOCK_BOUND_MS = 650;
-export const WORK_BOUND_MS = 900;
 
 const quit = () => process.exit(0);
 process.removeAllListeners("warning");

@@ -1,5 +1,6 @@
 // The hook command line written into harness configs: absolute paths (the Node that ran the installer, the installed
 // hook script), quoted for `sh -c` so paths with spaces, quotes or `$` survive every POSIX shell.
+import { dirname, join } from "node:path";
 
 /**
  * Quote one word for POSIX shells and fish alike: single quotes, with each `'` written as `'\''` and each `\` as
@@ -22,4 +23,29 @@ export interface HookCommandParts {
 
 export function hookCommandLine({ node, hook, alias, agent }: HookCommandParts): string {
   return [node, hook, alias, "--agent", agent].map(shellQuote).join(" ");
+}
+
+/**
+ * How a harness runs the hook (docs/contract.md, "The hook shim"): `shim` is `/bin/sh bin/tongs-agents-hook.sh`, which
+ * spools the event and returns while a detached Node worker applies it; `sync` is Node running the whole hook while the
+ * agent waits. The shim needs /proc (Linux); elsewhere it hands the event to the synchronous hook itself.
+ */
+export type HookMode = "shim" | "sync";
+export const HOOK_MODES: readonly HookMode[] = ["shim", "sync"];
+export const SHIM_SCRIPT = "tongs-agents-hook.sh";
+/** The shell that runs the shim: named, not looked up, so the harness's PATH and login shell do not matter. */
+export const SHIM_SHELL = "/bin/sh";
+
+export function defaultHookMode(platform: NodeJS.Platform = process.platform): HookMode {
+  return platform === "linux" ? "shim" : "sync";
+}
+
+/**
+ * THE hook command every installer writes (one per harness event): `<node> <hook.cjs> <alias> --agent <id>` for
+ * `sync`, `/bin/sh <bin>/tongs-agents-hook.sh <node> <alias> --agent <id>` for `shim` (the shim sits beside `hook`).
+ */
+export function hookCommand(parts: HookCommandParts & { readonly mode: HookMode }): string {
+  if (parts.mode === "sync") return hookCommandLine(parts);
+  const shim = join(dirname(parts.hook), SHIM_SCRIPT);
+  return [SHIM_SHELL, shim, parts.node, parts.alias, "--agent", parts.agent].map(shellQuote).join(" ");
 }

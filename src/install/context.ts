@@ -3,6 +3,7 @@ import { accessSync, constants, existsSync, readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { delimiter, dirname, isAbsolute, join } from "node:path";
 import { run, type Runner } from "../core/exec.ts";
+import { defaultHookMode, type HookMode } from "./command.ts";
 
 export interface InstallContext {
   readonly env: NodeJS.ProcessEnv;
@@ -14,6 +15,8 @@ export interface InstallContext {
   readonly packageRoot: string;
   /** Runs the harnesses' own CLIs (`claude mcp add`, `pi install`, `--version`). */
   readonly exec: Runner;
+  /** How harnesses run the hook (`install --hook`); the platform's default when absent (command.ts). */
+  readonly hookMode?: HookMode;
 }
 
 export interface OurPaths {
@@ -21,6 +24,7 @@ export interface OurPaths {
   readonly hook: string;
   readonly cli: string;
   readonly piBridge: string;
+  readonly hookMode: HookMode;
 }
 
 export function ourPaths(world: InstallContext): OurPaths {
@@ -29,6 +33,7 @@ export function ourPaths(world: InstallContext): OurPaths {
     hook: join(world.packageRoot, "bin", "tongs-agents-hook.cjs"),
     cli: join(world.packageRoot, "bin", "tongs-agents.js"),
     piBridge: join(world.packageRoot, "pi-bridge"),
+    hookMode: world.hookMode ?? defaultHookMode(),
   };
 }
 

@@ -3,10 +3,11 @@
 // update or remove them while leaving every other entry exactly as it was.
 //
 // Ownership marker: a handler is ours when its command runs `<node> <.../bin/tongs-agents-hook.cjs> <alias> --agent
-// <harness>` (sh-quoted words, nothing else). Our group holds only that handler with keys type, command and timeout.
+// <harness>` or `/bin/sh <.../bin/tongs-agents-hook.sh> <node> <alias> --agent <harness>` (command.ts, `hookCommand`;
+// sh-quoted words, nothing else). Our group holds only that handler with keys type, command and timeout.
 // A handler that mentions tongs-agents-hook in any other shape was changed by someone: it is reported, never rewritten.
-import { basename, isAbsolute } from "node:path";
-import { hookCommandLine } from "./command.ts";
+import { basename, dirname, isAbsolute, join } from "node:path";
+import { SHIM_SCRIPT, SHIM_SHELL, hookCommand, type HookMode } from "./command.ts";
 import { appendJsonItem, removeJsonValue, setJsonValue, type JsonStyle } from "./json-text.ts";
 import { splitShellWords } from "./shell-words.ts";
 import { isRecord } from "../core/json-value.ts";
@@ -23,6 +24,8 @@ export interface HookTarget {
   readonly node: string;
   readonly hook: string;
   readonly harness: string;
+  /** How the hook runs (default `sync`); when reading entries (doctor), undefined accepts either as current. */
+  readonly mode?: HookMode;
 }
 
 export const HOOK_SCRIPT = "tongs-agents-hook.cjs";
@@ -30,18 +33,25 @@ const LEGACY_HOOK = "claude-fleet-hook";
 
 export interface OurCommand {
   readonly node: string;
+  /** bin/tongs-agents-hook.cjs (for the shim: the one beside it, which the shim falls back to). */
   readonly hook: string;
   readonly alias: string;
   readonly agent: string;
+  readonly mode: HookMode;
 }
 
-/** The parts of one of our hook command lines, or undefined when it is not exactly our shape. */
+/** The parts of one of our hook command lines, or undefined when it is not exactly one of our shapes. */
 export function parseOurCommand(command: string): OurCommand | undefined {
   const words = splitShellWords(command);
+  if (words?.length === 6 && words[0] === SHIM_SHELL) {
+    const [, shim, node, alias, flag, agent] = words as [string, string, string, string, string, string];
+    if (!isAbsolute(node) || !isAbsolute(shim) || basename(shim) !== SHIM_SCRIPT || flag !== "--agent") return undefined;
+    return { node, hook: join(dirname(shim), HOOK_SCRIPT), alias, agent, mode: "shim" };
+  }
   if (!words || words.length !== 5) return undefined;
   const [node, hook, alias, flag, agent] = words as [string, string, string, string, string];
   if (!isAbsolute(node) || !isAbsolute(hook) || basename(hook) !== HOOK_SCRIPT || flag !== "--agent") return undefined;
-  return { node, hook, alias, agent };
+  return { node, hook, alias, agent, mode: "sync" };
 }
 
 /** claude-fleet-monitor 0.9.x ran `claude-fleet-hook <status> --agent <agent>` (its pip entry point, by name or path). */
@@ -56,7 +66,13 @@ export function ourGroup(spec: HookSpec, target: HookTarget): Record<string, unk
     hooks: [
       {
         type: "command",
-        command: hookCommandLine({ node: target.node, hook: target.hook, alias: spec.alias, agent: target.harness }),
+        command: hookCommand({
+          node: target.node,
+          hook: target.hook,
+          alias: spec.alias,
+          agent: target.harness,
+          mode: target.mode ?? "sync",
+        }),
         timeout: spec.timeout,
       },
     ],
@@ -96,7 +112,8 @@ export function classifyHandler(
     return { kind: "modified", reason: "the handler has other keys" };
   if (handler.timeout !== spec.timeout)
     return { kind: "modified", reason: `its timeout is ${JSON.stringify(handler.timeout)}, not ${spec.timeout}` };
-  return { kind: "ours", command: ours, current: ours.node === target.node && ours.hook === target.hook };
+  const sameMode = target.mode === undefined || ours.mode === target.mode;
+  return { kind: "ours", command: ours, current: ours.node === target.node && ours.hook === target.hook && sameMode };
 }
 
 export interface EntryRef {
@@ -205,7 +222,8 @@ export function editHooks(
       if (keep) {
         if (keep.entry.kind === "ours" && !keep.entry.current) {
           replacements.push({ event: spec.event, group: keep.group, spec });
-          changes.push(`update ${spec.event} -> ${spec.alias} (new paths)`);
+          const moved = keep.entry.command.node !== target.node || keep.entry.command.hook !== target.hook;
+          changes.push(`update ${spec.event} -> ${spec.alias} (${moved ? "new paths" : `hook mode ${target.mode ?? "sync"}`})`);
         }
         for (const duplicate of duplicates) {
           removals.push({ event: duplicate.event, group: duplicate.group });

@@ -19,7 +19,7 @@ import { makeBinDir, makePackageRoot, makeWorld, readText } from "../../test/ins
 import { CLAUDE_HOOKS } from "../harnesses/claude/install.ts";
 import { CODEX_HOOKS } from "../harnesses/codex/install.ts";
 import { codexTrustHash, codexTrustKey } from "../harnesses/codex/trust.ts";
-import { shellQuote } from "./command.ts";
+import { defaultHookMode, shellQuote } from "./command.ts";
 import { parseOurCommand } from "./hook-entries.ts";
 import { setJsonValue } from "./json-text.ts";
 import { parseTomlDocument } from "./toml-text.ts";
@@ -45,6 +45,7 @@ describe("install", () => {
           hook: join(fixture.root, "bin", "tongs-agents-hook.cjs"),
           alias: spec.alias,
           agent: harness,
+          mode: defaultHookMode(),
         });
         // The real shell runs it: the stand-in hook records the argument vector it received.
         const record = join(fixture.sandbox.root, `record-${harness}-${spec.alias}`);
@@ -106,6 +107,31 @@ describe("install", () => {
     expect(text).toBe(USER_CONFIG.replace("# projects\n", `${ours}\n# projects\n`));
     await run("uninstall", { harnesses: ["codex"] });
     expect(readText(fixture.configToml)).toBe(USER_CONFIG);
+  });
+
+  it("switches every hook between the shim and the synchronous hook in place (install --hook), and back", async () => {
+    put(fixture.settings, USER_SETTINGS);
+    await run("install", { harnesses: ["claude"], in: { ...fixture.world, hookMode: "shim" } });
+    const before = readText(fixture.settings);
+    const report = await run("install", { harnesses: ["claude"], in: { ...fixture.world, hookMode: "sync" } });
+    expect(report.harnesses[0]?.steps[0]?.why).toContain("update Stop -> stop (hook mode sync)");
+    const after = readText(fixture.settings);
+    expect(after.split("\n").length).toBe(before.split("\n").length);
+    for (const spec of CLAUDE_HOOKS) {
+      const mine = commands(fixture.settings, spec.event).filter((command) => command.includes("tongs-agents-hook"));
+      expect(mine).toEqual([
+        [process.execPath, join(fixture.root, "bin", "tongs-agents-hook.cjs"), spec.alias, "--agent", "claude"].map(shellQuote).join(" "),
+      ]);
+    }
+    // The same mode again changes nothing; back to the shim restores the first text exactly.
+    expect((await run("install", { harnesses: ["claude"], in: { ...fixture.world, hookMode: "sync" } })).harnesses[0]?.steps).toEqual([]);
+    await run("install", { harnesses: ["claude"], in: { ...fixture.world, hookMode: "shim" } });
+    expect(readText(fixture.settings)).toBe(before);
+    expect(commands(fixture.settings, "Stop").filter((command) => command.includes("tongs-agents-hook"))[0]).toBe(
+      ["/bin/sh", join(fixture.root, "bin", "tongs-agents-hook.sh"), process.execPath, "stop", "--agent", "claude"]
+        .map(shellQuote)
+        .join(" "),
+    );
   });
 
   it("rewrites its entries in place when the installation moved (new package path, new Node path)", async () => {

@@ -54,7 +54,7 @@ function planSettings(world: InstallContext, intent: Intent, findings: Finding[]
       doc.data,
       doc.style,
       CLAUDE_HOOKS,
-      { node: paths.node, hook: paths.hook, harness: "claude" },
+      { node: paths.node, hook: paths.hook, harness: "claude", mode: paths.hookMode },
       intent.mode,
       path,
     );

@@ -169,7 +169,7 @@ export async function planCodex(world: InstallContext, intent: Intent): Promise<
   const todo: string[] = [];
   const steps: Step[] = [];
   const paths = ourPaths(world);
-  const target = { node: paths.node, hook: paths.hook, harness: "codex" };
+  const target = { node: paths.node, hook: paths.hook, harness: "codex", mode: paths.hookMode };
   const hooksPath = join(codexHome(world), "hooks.json");
   const trustPath = join(codexHomeCanonical(world), "hooks.json");
   const read = readConfigFile(hooksPath);

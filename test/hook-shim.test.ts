@@ -1,0 +1,236 @@
+// The hook shim as harnesses run it (bin/tongs-agents-hook.sh under the system's /bin/sh, dash here), with the real
+// detached Node worker: real processes, real process trees (fake harness processes with exact names), the real file
+// system. Proves order (events applied in the order the harness spawned their hooks, delivered with random delays,
+// and with their workers started in reverse), identity (from the harness process the shim captured, after the
+// harness and the shim's parent exited) and fail-open (exit 0, nothing on stdout or stderr, whatever fails).
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { claudeSteps, type Step } from "../e2e/lifecycles.ts";
+import { canonicalId, digestOf, processInstanceId } from "../src/core/identity.ts";
+import { linuxProcessSource } from "../src/core/proc.ts";
+import { compareStarts } from "../src/core/spawn-order.ts";
+import { entryOrder } from "../src/hook/shim-entry.ts";
+import { hookCommand } from "../src/install/command.ts";
+import { sessionsDirOf } from "../src/store/paths.ts";
+import { readRecord, recordPath } from "../src/store/records.ts";
+import { HOOK_BIN, ROOT, startFakeHarness, type FakeHarness, type HookRun } from "./processes.ts";
+import { makeSandbox, type Sandbox } from "./sandbox.ts";
+
+const SHIM = join(ROOT, "bin", "tongs-agents-hook.sh");
+const WORKER = join(ROOT, "bin", "tongs-agents-hook-worker.cjs");
+
+let sandbox: Sandbox;
+const harnesses: FakeHarness[] = [];
+beforeEach(() => {
+  sandbox = makeSandbox();
+  sandbox.env.TONGS_AGENTS_DEBUG = "1";
+});
+afterEach(async () => {
+  await Promise.all(harnesses.splice(0).map((harness) => harness.stop()));
+  sandbox.cleanup();
+});
+
+async function harness(name: string): Promise<FakeHarness> {
+  const started = await startFakeHarness(name, sandbox);
+  harnesses.push(started);
+  return started;
+}
+
+const spool = () => join(sandbox.stateDir, "incoming");
+/** Spooled entries, in spawn order. */
+const entries = () =>
+  (existsSync(spool()) ? readdirSync(spool()) : [])
+    .filter((name) => entryOrder(name) !== undefined)
+    .sort((a, b) => compareStarts(entryOrder(a), entryOrder(b)));
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Wait until every spooled event was taken by its worker (never sleep-and-hope: the spool says when). */
+async function spoolDrained(timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (entries().length > 0) {
+    if (Date.now() > deadline) throw new Error(`spool not drained: ${entries().join(", ")}`);
+    await sleep(20);
+  }
+}
+
+/** What the workers applied, in the order they applied it (each logs before its entry goes; the next one waits). */
+function applied(canonical: string): string[] {
+  const path = join(sandbox.stateDir, "hook.log");
+  if (!existsSync(path)) return [];
+  return readFileSync(path, "utf8")
+    .trim()
+    .split("\n")
+    .map((line) => JSON.parse(line) as { worker?: boolean; ok?: boolean; event?: string; canonicalId?: string })
+    .filter((entry) => entry.worker === true && entry.ok === true && entry.canonicalId === canonical)
+    .map((entry) => entry.event as string);
+}
+
+async function identityOf(pid: number): Promise<string> {
+  return processInstanceId(pid, (await linuxProcessSource().basics(pid))?.startToken as string);
+}
+
+const recordAt = (canonical: string) => readRecord(recordPath(sessionsDirOf(sandbox.stateDir), digestOf(canonical) as string));
+
+const shimCommand = (alias: string, node = process.execPath) => hookCommand({ node, hook: HOOK_BIN, alias, agent: "claude", mode: "shim" });
+
+function expectSilentSuccess(run: Pick<HookRun, "code" | "stdout" | "stderr">): void {
+  expect(run.code).toBe(0);
+  expect(run.stdout).toBe("");
+  expect(run.stderr).toBe("");
+}
+
+const expected = (step: Step) => ({ status: step.expect.status, detail: step.expect.detail, last_event: step.expect.last_event });
+
+// Many Node workers at once on a small machine: minutes-long stalls of a loaded CI box are not a failure of order.
+describe("the hook shim: order", { timeout: 90_000 }, () => {
+  it("applies real Claude Code event streams of three sessions in spawn order, delivered with random delays", async () => {
+    const sessions = await Promise.all(
+      ["s-a", "s-b", "s-c"].map(async (id, index) => {
+        const all = claudeSteps(id, `/work/${id}`);
+        // Each session stops at a different step, so its final state tells whether its last event won.
+        return { id, steps: all.slice(0, all.length - index * 3), claude: await harness("claude") };
+      }),
+    );
+    await Promise.all(
+      sessions.map(async ({ steps, claude }) => {
+        for (const step of steps) {
+          // A harness waits for its hook before its next event: the shim returns at once, its worker applies later.
+          expectSilentSuccess(await claude.emit(step.alias, "claude", step.payload, { shell: true, command: shimCommand(step.alias) }));
+          await sleep(Math.random() * 15);
+        }
+      }),
+    );
+    await spoolDrained();
+    for (const { id, steps, claude } of sessions) {
+      const canonical = canonicalId("claude", id, await identityOf(claude.pid));
+      expect(await recordAt(canonical)).toMatchObject({ kind: "record", record: { ...expected(steps.at(-1) as Step), pid: claude.pid } });
+      expect(applied(canonical)).toEqual(steps.map((step) => step.expect.last_event));
+    }
+  });
+
+  it("applies events in spawn order even when their workers start in reverse order, at random times", async () => {
+    const claude = await harness("claude");
+    const steps = claudeSteps("s-rev", "/work/rev").slice(0, 8);
+    // `true` as the Node: the shim spools every event but no worker runs; this test starts them, last first.
+    for (const step of steps)
+      expectSilentSuccess(
+        await claude.emit(step.alias, "claude", step.payload, { shell: true, command: shimCommand(step.alias, "/bin/true") }),
+      );
+    const spooled = entries();
+    expect(spooled).toHaveLength(steps.length);
+    const workers = spooled
+      .map((name, index) => ({ name, step: steps[index] as Step }))
+      .reverse()
+      .map(async ({ name, step }, index) => {
+        await sleep(index * 5 + Math.random() * 20);
+        // The shim hands its stdin to the worker; here the test is the harness, so it writes the payload.
+        const child = spawn(process.execPath, [WORKER, join(spool(), name), step.alias, "--agent", "claude"], {
+          env: sandbox.env,
+          stdio: ["pipe", "ignore", "ignore"],
+        });
+        child.stdin.end(step.payload);
+        await new Promise((resolve) => child.on("exit", resolve));
+      });
+    await Promise.all(workers);
+    await spoolDrained();
+    const canonical = canonicalId("claude", "s-rev", await identityOf(claude.pid));
+    expect(applied(canonical)).toEqual(steps.map((step) => step.expect.last_event));
+    expect(await recordAt(canonical)).toMatchObject({ kind: "record", record: expected(steps.at(-1) as Step) });
+  });
+});
+
+describe("the hook shim: identity", () => {
+  it("rests on the harness process the shim captured, even when the harness and the shim's parent are gone", async () => {
+    const claude = await harness("claude");
+    const identity = await identityOf(claude.pid);
+    const [start] = claudeSteps("s-gone", "/work/gone");
+    // `; :` keeps the shell that runs the command alive as the shim's parent (no exec of the last command).
+    const run = await claude.emit("session-start", "claude", start?.payload, {
+      shell: true,
+      command: `${shimCommand("session-start", "/bin/true")}; :`,
+    });
+    expectSilentSuccess(run);
+    await claude.stop();
+    expect(await linuxProcessSource().basics(claude.pid)).toBeUndefined();
+    const [entry] = entries();
+    const worker = spawnSync(process.execPath, [WORKER, join(spool(), entry as string), "session-start", "--agent", "claude"], {
+      env: sandbox.env,
+      encoding: "utf8",
+      input: start?.payload,
+    });
+    expectSilentSuccess({ code: worker.status, stdout: worker.stdout, stderr: worker.stderr });
+    const record = await recordAt(canonicalId("claude", "s-gone", identity));
+    expect(record).toMatchObject({ kind: "record", record: { status: "started", identity: "process", pid: claude.pid } });
+    expect(record.kind === "record" && `pid:${record.record.pid}@${record.record.process_start}`).toBe(identity);
+  });
+});
+
+describe("the hook shim: fail-open", () => {
+  const payload = claudeSteps("s-fail", "/work/fail")[0]?.payload as string;
+  const runShim = (args: readonly string[], env: NodeJS.ProcessEnv = sandbox.env, shell = "/bin/sh") => {
+    const started = performance.now();
+    const result = spawnSync(shell, [SHIM, ...args], { input: payload, env, encoding: "utf8" });
+    return { code: result.status, stdout: result.stdout, stderr: result.stderr, ms: performance.now() - started };
+  };
+
+  it("exits 0 at once with nothing on stdout when Node is missing, and leaves nothing spooled", () => {
+    const run = runShim(["/nonexistent/node", "stop", "--agent", "claude"]);
+    expectSilentSuccess(run);
+    expect(run.ms).toBeLessThan(2000);
+    expect(entries()).toEqual([]);
+  });
+
+  it("returns at once when the harness holds stdin open (the worker reads it, within the hook's input bound)", async () => {
+    const child = spawn("/bin/sh", [SHIM, process.execPath, "session-start", "--agent", "claude"], { env: sandbox.env });
+    let stdout = "";
+    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+    const started = performance.now();
+    child.stdin.write(payload);
+    const code = await new Promise((resolve) => child.on("exit", resolve));
+    const ms = performance.now() - started;
+    expect({ code, stdout }).toEqual({ code: 0, stdout: "" });
+    expect(ms).toBeLessThan(2000);
+    // The whole JSON object was written: the worker needs no end of file to apply it.
+    await spoolDrained();
+    child.stdin.end();
+  });
+
+  it("exits 0 with nothing on stdout when the harness gave it no stdin at all (fd 0 closed)", () => {
+    const args = ["/bin/true", "stop", "--agent", "claude"].join(" ");
+    const result = spawnSync("/bin/sh", ["-c", `/bin/sh ${SHIM} ${args} <&-`], { env: sandbox.env, encoding: "utf8" });
+    expectSilentSuccess({ code: result.status, stdout: result.stdout, stderr: result.stderr });
+  });
+
+  it("exits 0 with nothing on stdout on a wrong command line", () => {
+    expectSilentSuccess(runShim([process.execPath, "stop"]));
+    expectSilentSuccess(runShim([]));
+  });
+
+  it("hands the event to the synchronous hook when the spool cannot be made (a file in the way), which fails open too", () => {
+    writeFileSync(join(sandbox.root, "file"), "");
+    const run = runShim([process.execPath, "stop", "--agent", "claude"], {
+      ...sandbox.env,
+      TONGS_AGENTS_STATE_DIR: join(sandbox.root, "file", "state"),
+    });
+    expectSilentSuccess(run);
+  });
+
+  it("never writes through a spool that is a symlink: the synchronous hook takes the event", () => {
+    const elsewhere = join(sandbox.root, "elsewhere");
+    mkdirSync(elsewhere);
+    mkdirSync(sandbox.stateDir, { recursive: true, mode: 0o700 });
+    symlinkSync(elsewhere, spool());
+    expectSilentSuccess(runShim([process.execPath, "stop", "--agent", "claude"]));
+    expect(readdirSync(elsewhere)).toEqual([]);
+  });
+
+  it("runs under bash in POSIX mode as under dash (no features beyond POSIX sh)", () => {
+    for (const shell of ["/bin/dash", "/bin/bash"]) {
+      const env = { ...sandbox.env, POSIXLY_CORRECT: "1" };
+      expectSilentSuccess(runShim(["/bin/true", "stop", "--agent", "claude"], env, shell));
+    }
+    expect(entries()).toHaveLength(2);
+  });
+});
