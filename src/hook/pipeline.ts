@@ -199,6 +199,7 @@ async function identifiedEvent(
   const found =
     searched ??
     (await findAncestor(context.ppid, harness.processNames, {
+      scripts: harness.nodeScripts ?? [],
       source: context.processes,
       deadline: context.now() + context.scanBoundMs,
       now: context.now,
