@@ -79,6 +79,8 @@ function outcomes(): Map<string, number> {
   for (const line of readFileSync(join(sandbox.stateDir, "hook.log"), "utf8").trim().split("\n")) {
     const entry = JSON.parse(line) as { action?: string; outcome?: string; stage?: string };
     const key = entry.action ?? entry.outcome ?? entry.stage ?? "unknown";
+    // Anything but written or deferred fails the test: show its log line (its detail says why).
+    if (key !== "written" && key !== "deferred") process.stdout.write(`[adversarial] unexpected hook outcome: ${line}\n`);
     counts.set(key, (counts.get(key) ?? 0) + 1);
   }
   return counts;

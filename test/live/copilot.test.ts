@@ -81,9 +81,12 @@ describe(`Copilot CLI ${HARNESS_PACKAGES.copilot.version} (live)`, { timeout: 30
     expect(run.exitCode, run.stderr).toBe(0);
     expect(session).toBeDefined();
     const events = hookLog().slice(before);
-    expect(events.map((entry) => [entry.argv[0], entry.action])).toEqual([
-      ["session-start", "written"],
-      ["prompt-submit", "written"],
+    // Copilot runs sessionStart and the first userPromptSubmitted at the same time (docs/harness-facts.md): their hooks
+    // may finish in either order, and one may leave its event to the other's lock holder (deferred, then applied).
+    const [first, second, ...rest] = events.map((entry) => [entry.argv[0], entry.action]);
+    expect([first?.[0], second?.[0]].sort()).toEqual(["prompt-submit", "session-start"]);
+    for (const action of [first?.[1], second?.[1]]) expect(["written", "deferred"]).toContain(action);
+    expect(rest).toEqual([
       ["tool-use", "written"],
       ["tool-done", "written"],
       ["stop", "written"],
