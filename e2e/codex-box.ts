@@ -2,6 +2,7 @@
 // Codex's config.toml pointing at it, our hooks installed and trusted by the installed `tongs-agents install --agent
 // codex --trust-codex-hooks`, and a watcher that logs every version of every session record. Codex itself runs
 // interactively in tmux panes (codex-tmux.ts), driven with send-keys.
+import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import type { FocusResult } from "../src/focus/contract.ts";
 import type { SessionView } from "../src/fleet/view.ts";
@@ -59,7 +60,8 @@ export interface Prepared {
  * `extraConfig` is appended to config.toml before the installer runs (e.g. a `[features]` table).
  */
 export async function prepareCodexBox(box: Box, { extraConfig = "" }: { extraConfig?: string } = {}): Promise<Prepared> {
-  const provider = ["server.mjs", "script.mjs", "sse.mjs", "openai-responses.mjs", "openai-chat.mjs", "anthropic-messages.mjs"];
+  // Every module of the provider (server.mjs imports each API's): a list kept here went stale when one was added.
+  const provider = readdirSync(join(REPO_ROOT, "e2e", "provider")).filter((name) => name.endsWith(".mjs"));
   await box.container.copyFilesToContainer([
     ...provider.map((name) => ({ source: join(REPO_ROOT, "e2e", "provider", name), target: `${PROVIDER_DIR}/${name}` })),
     { source: join(REPO_ROOT, "e2e", "codex-record-watch.ts"), target: `${E2E_DIR}/codex-record-watch.ts` },

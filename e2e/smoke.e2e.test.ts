@@ -47,7 +47,7 @@ describe("smoke", { timeout: 120_000 }, () => {
     });
     const list = await box.exec(["tongs-agents", "list", "--json"], { TONGS_AGENTS_STATE_DIR: "/tmp/smoke-state" });
     expect(list).toMatchObject({ code: 0, stderr: "" });
-    expect(JSON.parse(list.stdout)).toEqual({ sessions: [], invalid: [] });
+    expect(JSON.parse(list.stdout)).toEqual({ sessions: [], invalid: [], hosts: [] });
     const hook = await box.exec(["sh", "-c", 'command -v tongs-agents-hook && readlink -f "$(command -v tongs-agents-hook)"']);
     expect(hook.stdout).toContain("/usr/local/lib/node_modules/tongs-agents/bin/tongs-agents-hook.cjs");
   });

@@ -22,7 +22,10 @@ export function enqueue(
   event: LifecycleEvent,
 ): { ok: true; path: string } | { ok: false; detail: string } {
   const dir = spoolDirOf(sessionsDir, digest);
-  const checked = ensurePrivateDir(dir);
+  let checked = ensurePrivateDir(dir);
+  // A lock holder that emptied the queue removes its directory: it may go between ensurePrivateDir's mkdir (which
+  // found it there) and its check, which then cannot stat it. Seen once in 12 runs of 64 hooks on one record.
+  for (let retry = 0; retry < 3 && !checked.ok && checked.reason === "io"; retry++) checked = ensurePrivateDir(dir);
   if (!checked.ok) return { ok: false, detail: checked.detail };
   const path = join(dir, `${process.hrtime.bigint().toString().padStart(20, "0")}-${process.pid}-${uniqueSuffix()}.json`);
   let written = writeJsonAtomic(path, { schema_version: 1, event });
