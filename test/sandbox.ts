@@ -71,5 +71,12 @@ export function makeSandbox(prefix = "tongs-test-"): Sandbox {
   // nothing reaches the developer's desktop bus.
   const env: NodeJS.ProcessEnv = { ...process.env, ...dirs, TONGS_AGENTS_DISCOVERY: "off", TONGS_AGENTS_NOTIFY: "off" };
   for (const name of TERMINAL_VARS) delete env[name];
-  return { root, home, stateDir: dirs.TONGS_AGENTS_STATE_DIR, env, cleanup: () => rmSync(root, { recursive: true, force: true }) };
+  return {
+    root,
+    home,
+    stateDir: dirs.TONGS_AGENTS_STATE_DIR,
+    env,
+    // A harness killed with its tmux server may still write into its home while it exits: retry on ENOTEMPTY.
+    cleanup: () => rmSync(root, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 }),
+  };
 }
