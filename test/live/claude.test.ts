@@ -74,7 +74,12 @@ describe(`Claude Code ${HARNESS_PACKAGES.claude.version} (live)`, { timeout: 180
     });
     expect(session.exitCode, session.stderr).toBe(0);
     expect(provider.requests).toContainEqual(expect.objectContaining({ method: "POST", path: "/v1/messages?beta=true", decision: "text" }));
-    const sessions = (await listAll(world.env)).filter((record) => record.harness === "claude");
+    // The hook shim returns before its detached worker applies the event: wait (bounded) for SessionEnd to land.
+    let sessions = (await listAll(world.env)).filter((record) => record.harness === "claude");
+    for (let waited = 0; waited < 15_000 && sessions[0]?.recorded_status !== "ended"; waited += 200) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      sessions = (await listAll(world.env)).filter((record) => record.harness === "claude");
+    }
     expect(sessions).toHaveLength(1);
     expect(sessions[0]).toMatchObject({ identity: "process", recorded_status: "ended", last_event: "claude.session-end" });
   });
