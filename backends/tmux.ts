@@ -105,15 +105,7 @@ export const tmuxBackend = {
     // display on a dead pane succeeds with empty output; has-session fails on it, so it is the existence check. When a
     // command of a sequence fails, tmux runs none of the rest: one call answers existence, location and clients.
     const located = await tmux(
-      "has-session",
-      "-t",
-      pane,
-      ";",
-      "display-message",
-      "-p",
-      "-t",
-      pane,
-      `${PANE_ROW}#{session_id}\t#{session_name}\t#{window_index}`,
+      ...locatePane(pane),
       ";",
       "list-clients",
       "-F",
@@ -196,14 +188,12 @@ function shownBy(clientRows: readonly string[], tty: string, pane: string): stri
  * them in order, so the rows after the switch show the state the switch left). Undefined when the pane was found but
  * the switch failed (the client is not attached here): the caller then chooses a client from the table, as before.
  */
-async function focusPinned(
-  tmux: (...args: string[]) => Promise<RunResult>,
-  socket: string,
-  pane: string,
-  tty: string,
-): Promise<BackendOutcome | undefined> {
-  const target = `tmux pane ${pane} (${socket})`;
-  const called = await tmux(
+/**
+ * The start of every locating sequence: has-session is the existence check (display on a dead pane succeeds with empty
+ * output), then the pane's session and window as a PANE_ROW line.
+ */
+function locatePane(pane: string): string[] {
+  return [
     "has-session",
     "-t",
     pane,
@@ -213,6 +203,18 @@ async function focusPinned(
     "-t",
     pane,
     `${PANE_ROW}#{session_id}\t#{session_name}\t#{window_index}`,
+  ];
+}
+
+async function focusPinned(
+  tmux: (...args: string[]) => Promise<RunResult>,
+  socket: string,
+  pane: string,
+  tty: string,
+): Promise<BackendOutcome | undefined> {
+  const target = `tmux pane ${pane} (${socket})`;
+  const called = await tmux(
+    ...locatePane(pane),
     ";",
     "switch-client",
     "-c",
