@@ -1,6 +1,6 @@
 // Real processes for tests: the built hook binary, and fake harness processes with exact process names.
-import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
-import { mkdirSync, symlinkSync } from "node:fs";
+import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { mkdirSync, readFileSync, symlinkSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { createInterface } from "node:readline";
 import type { FocusResult } from "../src/focus/contract.ts";
@@ -116,4 +116,24 @@ export async function startFakeHarness(name: string, sandbox: Sandbox, env: Node
       await exited;
     },
   };
+}
+
+/**
+ * Stop a test's private tmux server and wait (bounded) until the programs that ran in its panes are gone, so that a
+ * harness still exiting cannot write into a sandbox being removed. What outlives the bound gets SIGKILL, by PID.
+ */
+export async function stopTmuxServer(socket: string, boundMs = 5000): Promise<void> {
+  const listed = spawnSync("tmux", ["-S", socket, "list-panes", "-a", "-F", "#{pane_pid}"], { encoding: "utf8" });
+  const pids = (listed.stdout ?? "").split("\n").filter(Boolean).map(Number);
+  spawnSync("tmux", ["-S", socket, "kill-server"]);
+  const running = (pid: number) => {
+    try {
+      return !readFileSync(`/proc/${pid}/stat`, "utf8").includes(") Z ");
+    } catch {
+      return false;
+    }
+  };
+  const deadline = Date.now() + boundMs;
+  while (pids.some(running) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+  for (const pid of pids.filter(running)) process.kill(pid, "SIGKILL");
 }

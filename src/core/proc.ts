@@ -1,6 +1,6 @@
 // Process facts the hook and the CLI need: name, parent, arguments, controlling tty and a process-start token that
 // tells a live process from a later one that reused its PID. Linux reads /proc; macOS asks `ps`.
-import { closeSync, constants, openSync, readFile, readFileSync, readlinkSync, readSync } from "node:fs";
+import { closeSync, constants, open, openSync, read, readFileSync, readlinkSync, readSync } from "node:fs";
 import { basename } from "node:path";
 import { runsNodeScript, type NodeScripts, type ScriptWorld } from "./node-script.ts";
 
@@ -63,9 +63,12 @@ function readNonBlocking(path: string): string {
   }
 }
 
-function readOr<T, F>(read: () => T, fallback: F): T | F {
+/** Arguments past this are not needed to tell a harness (its name, its script, Codex's daemon flag come first). */
+const CMDLINE_BYTES = 64 * 1024;
+
+function readOr<T, F>(attempt: () => T, fallback: F): T | F {
   try {
-    return read();
+    return attempt();
   } catch {
     return fallback;
   }
@@ -100,11 +103,21 @@ export function linuxProcessSource(procRoot = "/proc"): ProcessSource {
     },
     async argv(pid) {
       if (!valid(pid)) return undefined;
-      const cmdline = await new Promise<Buffer | undefined>((resolve) =>
-        readFile(`${procRoot}/${pid}/cmdline`, (error, data) => resolve(error ? undefined : data)),
+      // Two trips to the thread pool, open and one read (readFile makes five: open, fstat, two reads, close), so a
+      // process descheduled under load loses little time here. Both can wait (a FIFO stand-in blocks in open).
+      const fd = await new Promise<number | undefined>((resolve) =>
+        open(`${procRoot}/${pid}/cmdline`, constants.O_RDONLY, (error, opened) => resolve(error ? undefined : opened)),
       );
-      if (cmdline === undefined) return undefined;
-      const argv = cmdline.toString("utf8").split("\0");
+      if (fd === undefined) return undefined;
+      const buffer = Buffer.alloc(CMDLINE_BYTES);
+      const length = await new Promise<number | undefined>((resolve) =>
+        read(fd, buffer, 0, buffer.length, 0, (error, bytes) => {
+          closeSync(fd);
+          resolve(error ? undefined : bytes);
+        }),
+      );
+      if (length === undefined) return undefined;
+      const argv = buffer.toString("utf8", 0, length).split("\0");
       if (argv.at(-1) === "") argv.pop();
       return argv;
     },
@@ -231,11 +244,13 @@ function below(chain: readonly ProcessBasics[], index: number): { child?: Proces
 /**
  * Race `promise` against a timer. A promise that is already settled (a synchronous read wrapped in async) still wins
  * when the deadline has passed: a process descheduled under load has not waited on anything, so it does not time out.
+ * For the same reason a read that finished while the process was descheduled wins too: timers run before the event
+ * loop collects finished I/O, so the timeout is only declared after one more turn (setImmediate runs after that poll).
  */
 export async function withDeadline<T>(promise: Promise<T>, ms: number): Promise<T | "timeout"> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<"timeout">((resolve) => {
-    timer = setTimeout(() => resolve("timeout"), Math.max(0, ms));
+    timer = setTimeout(() => setImmediate(() => resolve("timeout")), Math.max(0, ms));
     timer.unref();
   });
   try {

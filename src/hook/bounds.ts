@@ -9,5 +9,7 @@
  */
 export const INPUT_BOUND_MS = 2000;
 export const SCAN_BOUND_MS = 150;
+/** A harness told by its node script (Gemini CLI, Qwen Code) has its ancestors' arguments read on every event. */
+export const SCRIPT_SCAN_BOUND_MS = 400;
 export const LOCK_BOUND_MS = 650;
 export const WORK_BOUND_MS = 900;

@@ -7,7 +7,7 @@ import { resolveStateDir } from "../store/paths.ts";
 import { queueNow } from "../store/transaction.ts";
 import { newNativeScanner, type ReadInput } from "./input.ts";
 import { runHook, type HookProgress } from "./pipeline.ts";
-import { INPUT_BOUND_MS, LOCK_BOUND_MS, SCAN_BOUND_MS, WORK_BOUND_MS } from "./bounds.ts";
+import { INPUT_BOUND_MS, LOCK_BOUND_MS, SCAN_BOUND_MS, SCRIPT_SCAN_BOUND_MS, WORK_BOUND_MS } from "./bounds.ts";
 import { readStdin, type StdinSource } from "./read-stdin.ts";
 
 const quit = () => process.exit(0);
@@ -64,6 +64,7 @@ async function main(): Promise<void> {
     stateDir,
     now: Date.now,
     scanBoundMs: SCAN_BOUND_MS,
+    scriptScanBoundMs: SCRIPT_SCAN_BOUND_MS,
     lockBoundMs: LOCK_BOUND_MS,
     progress,
   }).catch((error: unknown) => ({ ok: false, stage: "bug", detail: String(error) }));

@@ -35,6 +35,11 @@ export interface HookContext {
   readonly now: Clock;
   /** How long the process scan may take before identity counts as unresolved. */
   readonly scanBoundMs: number;
+  /**
+   * The same for a harness told by the script its node runs (Gemini CLI, Qwen Code): every such event must read the
+   * arguments of the processes above it, which under load take longer than the names. Defaults to scanBoundMs.
+   */
+  readonly scriptScanBoundMs?: number;
   /** How long to wait for a record lock before the event is left queued for the next lock holder. */
   readonly lockBoundMs: number;
   /** Filled in as the hook goes, so a watchdog that fires mid-way can still queue a validated event (hook-main.ts). */
@@ -169,12 +174,7 @@ async function declaredEvent(id: string, event: string, input: HookInput, contex
   const given = read.value as Record<string, unknown>;
   const { harness } = agent;
   if (context.progress) context.progress.phase = "identifying";
-  const found = await findAncestor(context.ppid, harness.processNames, {
-    scripts: harness.nodeScripts ?? [],
-    source: context.processes,
-    deadline: context.now() + context.scanBoundMs,
-    now: context.now,
-  });
+  const found = await searchAncestry(harness, context);
   const sessionId = given.session_id ?? (found.found ? `process-${found.process.pid}` : undefined);
   if (sessionId === undefined)
     return reject("harness", `no session_id in the payload and no ${harness.processNames.join(" or ")} process among the hook's ancestors`);
@@ -196,14 +196,7 @@ async function identifiedEvent(
   searched?: AncestorSearch,
 ): Promise<LifecycleEvent | HookOutcome> {
   if (context.progress) context.progress.phase = "identifying";
-  const found =
-    searched ??
-    (await findAncestor(context.ppid, harness.processNames, {
-      scripts: harness.nodeScripts ?? [],
-      source: context.processes,
-      deadline: context.now() + context.scanBoundMs,
-      now: context.now,
-    }));
+  const found = searched ?? (await searchAncestry(harness, context));
   const transcriptPath = transcriptPathOf(payload.transcript_path);
   const starts = alias === "session-start" || (alias === "declared" && transition.status === "started");
   const common = {
@@ -240,6 +233,18 @@ async function identifiedEvent(
     tty: daemon ? undefined : process.tty,
     unprovable: daemon ? `${harness.displayName} shared daemon: hooks run with the environment of whichever UI started it` : undefined,
     spawn,
+  });
+}
+
+/** The harness process among the hook's ancestors, within the scan bound for how this harness is told. */
+function searchAncestry(harness: Harness, context: HookContext): Promise<AncestorSearch> {
+  const scripts = harness.nodeScripts ?? [];
+  const bound = scripts.length > 0 ? (context.scriptScanBoundMs ?? context.scanBoundMs) : context.scanBoundMs;
+  return findAncestor(context.ppid, harness.processNames, {
+    scripts,
+    source: context.processes,
+    deadline: context.now() + bound,
+    now: context.now,
   });
 }
 

@@ -10,7 +10,7 @@ import { checkPrivateDir, resolveStateDir } from "../store/paths.ts";
 import { queueNow } from "../store/transaction.ts";
 import { capturedProcessSource, firedAt, readShimEntry, scanSpool } from "./shim-entry.ts";
 import { runHook, type HookOutcome, type HookProgress } from "./pipeline.ts";
-import { INPUT_BOUND_MS, LOCK_BOUND_MS, SCAN_BOUND_MS, WORK_BOUND_MS } from "./bounds.ts";
+import { INPUT_BOUND_MS, LOCK_BOUND_MS, SCAN_BOUND_MS, SCRIPT_SCAN_BOUND_MS, WORK_BOUND_MS } from "./bounds.ts";
 import { newNativeScanner, type ReadInput } from "./input.ts";
 import { readStdin } from "./read-stdin.ts";
 
@@ -129,6 +129,7 @@ async function main(): Promise<void> {
     stateDir,
     now: () => Date.now() - lag,
     scanBoundMs: SCAN_BOUND_MS,
+    scriptScanBoundMs: SCRIPT_SCAN_BOUND_MS,
     lockBoundMs: LOCK_BOUND_MS,
     progress,
   }).catch((error: unknown) => ({ ok: false, stage: "store", detail: String(error) }) as const);

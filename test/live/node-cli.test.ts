@@ -3,7 +3,7 @@
 // (Gemini: its own API; Qwen: OpenAI Chat Completions). One shared driver: started, running(tool), waiting on the real
 // approval dialog, running after approval, idle, the provider failure (Qwen: error; Gemini states none: idle), ended;
 // the record's PID is the node process that runs the CLI's script (node-script identity), in the tmux pane.
-import { execFileSync, spawnSync } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, readlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -14,7 +14,7 @@ import { DEBUG_LOG_FILE } from "../../src/store/paths.ts";
 import { installersFor } from "../../src/harnesses/installers.ts";
 import { runInstaller } from "../../src/install/installer.ts";
 import type { InstallContext } from "../../src/install/context.ts";
-import { ROOT, runCliProcess } from "../processes.ts";
+import { ROOT, runCliProcess, stopTmuxServer } from "../processes.ts";
 import { makeSandbox, type Sandbox } from "../sandbox.ts";
 import { HARNESS_PACKAGES, harnessBinDir } from "./harnesses.ts";
 import { liveWorld } from "./live-world.ts";
@@ -87,7 +87,7 @@ beforeEach(async () => {
   provider = await startProvider({ port: 0, toolCommand: "touch approved" });
 });
 afterEach(async () => {
-  spawnSync("tmux", ["-S", socket, "kill-server"]);
+  await stopTmuxServer(socket);
   await provider.stop();
   sandbox.cleanup();
 });
@@ -125,7 +125,13 @@ describe.each(CLIS)("$id (live, interactive in tmux)", (cli) => {
       mkdirSync(project);
 
       const tmux = (...args: string[]) => execFileSync("tmux", ["-S", socket, ...args], { encoding: "utf8" });
-      const screen = () => tmux("capture-pane", "-p", "-J", "-t", "live");
+      const screen = () => {
+        try {
+          return tmux("capture-pane", "-p", "-J", "-t", "live");
+        } catch (error) {
+          return `(no screen: ${String(error)})`;
+        }
+      };
       const type = async (text: string) => {
         tmux("send-keys", "-t", "live", "-l", text);
         await until(`"${text}" typed`, () => (screen().includes(text) ? true : undefined), 30_000, screen);
@@ -134,7 +140,30 @@ describe.each(CLIS)("$id (live, interactive in tmux)", (cli) => {
       const env = Object.entries(world.env).map(([key, value]) => `${key}=${value}`);
       // Only the world's environment, plus the pane's own tmux variables (what a user's shell in tmux would pass on).
       const launch = 'exec env -i TMUX="$TMUX" TMUX_PANE="$TMUX_PANE" "$@"';
-      tmux("new-session", "-d", "-s", "live", "-x", "150", "-y", "45", "-c", project, "sh", "-c", launch, "sh", ...env, cli.bin);
+      // remain-on-exit: a CLI that exits early leaves its last screen for the diagnosis.
+      tmux(
+        "new-session",
+        "-d",
+        "-s",
+        "live",
+        "-x",
+        "150",
+        "-y",
+        "45",
+        "-c",
+        project,
+        "sh",
+        "-c",
+        launch,
+        "sh",
+        ...env,
+        cli.bin,
+        ";",
+        "set-option",
+        "-g",
+        "remain-on-exit",
+        "on",
+      );
       const pane = tmux("display-message", "-p", "-t", "live", "#{pane_id}").trim();
 
       const sessions = async () =>
@@ -171,8 +200,26 @@ describe.each(CLIS)("$id (live, interactive in tmux)", (cli) => {
       const waiting = await until("the approval dialog", state("waiting"), 60_000, diagnose);
       expect(waiting.detail).toMatch(/^permission/);
       expect(existsSync(join(project, "approved"))).toBe(false);
+      // The hook fires as the dialog opens; the dialog takes keys once drawn (Qwen ignores a key pressed at once).
+      const dialog = () => screen().includes("Allow execution");
+      await until("the dialog on screen", () => (dialog() ? true : undefined), 30_000, screen);
+      await sleep(1000);
       tmux("send-keys", "-t", "live", "Enter");
-      const idle = await until("the end of the turn", state("idle"), 60_000, diagnose);
+      let pressed = Date.now();
+      const idle = await until(
+        "the end of the turn",
+        async () => {
+          const session = await state("idle")();
+          // A key the dialog dropped: the dialog is still there seconds later (it goes the moment a key is taken).
+          if (!session && dialog() && Date.now() - pressed > 5000) {
+            tmux("send-keys", "-t", "live", "Enter");
+            pressed = Date.now();
+          }
+          return session;
+        },
+        60_000,
+        diagnose,
+      );
       expect(existsSync(join(project, "approved"))).toBe(true);
       expect(idle.session_id).toBe(started.session_id);
       const history = JSON.parse((await runCliProcess(["explain", started.session_id, "--json"], world.env)).stdout) as {
