@@ -3,13 +3,13 @@
 // message, run at once: a read-only `sleep 4` and a Read outside the project, which asks for permission. The command
 // finishes while the dialog is open; the session must stay `waiting: permission: Read`, keep that detail when the
 // `permission_prompt` notification arrives, and go on running when the user approves (docs/contract.md, "Waiting").
-import { execFileSync, spawnSync } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { startScenarioModel } from "../../e2e/provider/tool-scenarios.mjs";
 import { runInstaller } from "../../src/install/installer.ts";
-import { ROOT, runCliProcess } from "../processes.ts";
+import { ROOT, runCliProcess, stopTmuxServer } from "../processes.ts";
 import { makeSandbox, type Sandbox } from "../sandbox.ts";
 import { HARNESS_PACKAGES, harnessBinDir } from "./harnesses.ts";
 import { liveWorld } from "./live-world.ts";
@@ -40,7 +40,7 @@ beforeEach(async () => {
   });
 });
 afterEach(async () => {
-  spawnSync("tmux", ["-S", socket, "kill-server"]);
+  await stopTmuxServer(socket);
   await model.stop();
   sandbox.cleanup();
 });
