@@ -2,7 +2,6 @@
 // ssh connection to that host, and (2) running `tongs-agents focus` on the host, which lands the tmux client there
 // on the session's exact pane. Both levels are reported; without a connection, the ssh command that would attach.
 import * as z from "zod/mini";
-import { lazySchema } from "../core/lazy-schema.ts";
 import { linuxEnvironOf } from "../core/environ.ts";
 import { captureTerminal } from "../core/terminal.ts";
 import type { FocusResult, FocusState } from "../focus/contract.ts";
@@ -39,13 +38,11 @@ export interface HostFocusResult {
   readonly detail: string;
 }
 
-const RemoteFocusSchema = lazySchema(() =>
-  z.object({
-    state: z.enum(["complete", "partial", "failed", "unavailable", "ambiguous", "not-found"]),
-    target: z.string().check(z.maxLength(1024)),
-    detail: z.string().check(z.maxLength(4096)),
-  }),
-);
+const RemoteFocusSchema = z.object({
+  state: z.enum(["complete", "partial", "failed", "unavailable", "ambiguous", "not-found"]),
+  target: z.string().check(z.maxLength(1024)),
+  detail: z.string().check(z.maxLength(4096)),
+});
 
 export type FocusAcrossContext = HostsContext & Omit<FocusServiceContext, keyof HostsContext>;
 
