@@ -39,6 +39,30 @@ describe("the keypress bundles", () => {
   });
 });
 
+describe("the built `status` at start-up", () => {
+  let sandbox: Sandbox;
+  beforeEach(() => (sandbox = makeSandbox()));
+  afterEach(() => sandbox.cleanup());
+
+  it("lists sessions without loading node:child_process (nor dgram, which it brings)", async () => {
+    await writeLiveRecord(sandbox.stateDir, "s1", { env: {} }, "/w", { status: "running" });
+    // Node's own list of the built-in modules this process loaded, written as it exits. (Its stdout is a pipe, as in
+    // tmux's status line: that loads net.)
+    const preload = join(sandbox.root, "loaded.cjs");
+    const loaded = join(sandbox.root, "loaded.json");
+    writeFileSync(
+      preload,
+      `process.on("exit", () => require("node:fs").writeFileSync(${JSON.stringify(loaded)}, JSON.stringify(process.moduleLoadList)));\n`,
+    );
+    const run = await runCliProcess(["status", "--format", "plain"], { ...sandbox.env, NODE_OPTIONS: `--require ${preload}` });
+    expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: "" });
+    expect(run.stdout).not.toBe("");
+    const modules = JSON.parse(readFileSync(loaded, "utf8")) as string[];
+    expect(modules).toContain("NativeModule fs");
+    expect(modules.filter((name) => /^NativeModule (child_process|dgram)$/.test(name))).toEqual([]);
+  });
+});
+
 describe("a fact the harness wrote, found by the built `status`", () => {
   let sandbox: Sandbox;
   beforeEach(() => (sandbox = makeSandbox()));

@@ -1,7 +1,11 @@
 // The one process runner: every program tongs-agents starts and waits for (tmux, kitty, wezterm, osascript, xdotool,
 // the harnesses' own CLIs) goes through `run` or `runSync`. Never throws, never waits forever, and maps the outcome into
-// a plain result. Built on node:child_process alone: the focus and picker bundles load nothing heavier.
-import { spawn, spawnSync, type SpawnSyncReturns } from "node:child_process";
+// a plain result. Built on node:child_process alone: the focus and picker bundles load nothing heavier. It is required
+// at the first run, not at the top: it loads net, dgram and the streams, which `status` and the picker's first screen,
+// whose bundles carry this file, never use (docs/benchmarks.md).
+import type { SpawnSyncReturns } from "node:child_process";
+
+const childProcess = () => process.getBuiltinModule("node:child_process");
 
 export interface RunResult {
   readonly ok: boolean;
@@ -47,7 +51,10 @@ export const run: Runner = (file, args, { env, timeoutMs = DEFAULT_TIMEOUT_MS, i
     let errBytes = 0;
     let timedOut = false;
     let startError: NodeJS.ErrnoException | undefined;
-    const child = spawn(file, [...args], { env: env ?? process.env, stdio: [input === undefined ? "ignore" : "pipe", "pipe", "pipe"] });
+    const child = childProcess().spawn(file, [...args], {
+      env: env ?? process.env,
+      stdio: [input === undefined ? "ignore" : "pipe", "pipe", "pipe"],
+    });
     child.stdout?.on("data", (chunk: Buffer) => {
       if ((outBytes += chunk.length) <= MAX_OUTPUT_BYTES) out.push(chunk);
     });
@@ -82,7 +89,7 @@ export const run: Runner = (file, args, { env, timeoutMs = DEFAULT_TIMEOUT_MS, i
 
 /** The same, blocking: for the few callers that must not yield (a hook step in the demo, a version probe). */
 export function runSync(file: string, args: readonly string[], { env, timeoutMs = DEFAULT_TIMEOUT_MS, input }: RunOptions = {}): RunResult {
-  const result: SpawnSyncReturns<string> = spawnSync(file, [...args], {
+  const result: SpawnSyncReturns<string> = childProcess().spawnSync(file, [...args], {
     env: env ?? process.env,
     ...(timeoutMs === Infinity ? {} : { timeout: timeoutMs }),
     killSignal: "SIGKILL",

@@ -1,6 +1,7 @@
 // Wire and storage schemas. Defined with zod/mini so the hook bundle stays small (docs/benchmarks.md); the same
 // schemas serve the CLI, the MCP server and the tests.
 import * as z from "zod/mini";
+import { lazySchema } from "./lazy-schema.ts";
 import { LIMITS, byteLength, isStorableText } from "./bounds.ts";
 
 /** States a lifecycle event can set. `discovered` is a view-only state for processes without a record. */
@@ -23,9 +24,9 @@ function text(maxBytes: number, { nonEmpty = false }: { nonEmpty?: boolean } = {
   );
 }
 
-const idText = text(LIMITS.idBytes, { nonEmpty: true });
-const cwdText = text(LIMITS.cwdBytes, { nonEmpty: true });
-const transcriptPath = text(LIMITS.transcriptPathBytes).check(z.refine(isTranscriptPath, "not an absolute .jsonl path"));
+const idText = lazySchema(() => text(LIMITS.idBytes, { nonEmpty: true }));
+const cwdText = lazySchema(() => text(LIMITS.cwdBytes, { nonEmpty: true }));
+const transcriptPath = lazySchema(() => text(LIMITS.transcriptPathBytes).check(z.refine(isTranscriptPath, "not an absolute .jsonl path")));
 
 /** An absolute `.jsonl` path without `..` segments: what a transcript path must be before it is stored or opened. */
 export function isTranscriptPath(path: string): boolean {
@@ -47,70 +48,80 @@ export const HARNESS_ID_PATTERN = /^[a-z][a-z0-9-]{0,31}$/;
 export const EVENT_ID_PATTERN = /^([a-z][a-z0-9-]{0,31})\.([a-z][a-z0-9-]{0,63})$/;
 
 /** The normalized payload read by `tongs-agents-hook fleet-event`, schema version 1, exactly these keys. */
-export const FleetEventSchema = z.strictObject({
-  schema_version: z.literal(1),
-  event_id: text(LIMITS.eventIdBytes).check(z.regex(EVENT_ID_PATTERN, "not <harness-id>.<event-name>")),
-  session_id: idText,
-  instance_id: idText,
-  sequence: z.int().check(z.gte(0)),
-  pid: z.int().check(z.gt(0)),
-  cwd: cwdText,
-  status: z.enum(LIFECYCLE_STATUSES),
-  detail: text(LIMITS.detailBytes),
-  tool: text(LIMITS.toolBytes),
-});
+export const FleetEventSchema = lazySchema(() =>
+  z.strictObject({
+    schema_version: z.literal(1),
+    event_id: text(LIMITS.eventIdBytes).check(z.regex(EVENT_ID_PATTERN, "not <harness-id>.<event-name>")),
+    session_id: idText,
+    instance_id: idText,
+    sequence: z.int().check(z.gte(0)),
+    pid: z.int().check(z.gt(0)),
+    cwd: cwdText,
+    status: z.enum(LIFECYCLE_STATUSES),
+    detail: text(LIMITS.detailBytes),
+    tool: text(LIMITS.toolBytes),
+  }),
+);
 export type FleetEvent = z.infer<typeof FleetEventSchema>;
 
 /**
  * The fields tongs-agents reads from a harness's native hook JSON (Claude Code, Codex). Other fields are ignored and
  * never stored. Free text (tool name, last message) is bounded later by cutting, since it is derived, not stored as is.
  */
-export const NativePayloadSchema = z.looseObject({
-  session_id: idText,
-  cwd: cwdText,
-  tool_name: z.optional(z.string().check(z.refine(isStorableText, "contains NUL or is not well-formed Unicode"))),
-  last_assistant_message: z.optional(z.nullable(z.string().check(z.refine((value) => value.isWellFormed(), "not well-formed Unicode")))),
-  notification_type: z.optional(z.string()),
-  /** Copilot CLI's errorOccurred: what failed (`model_call` is a failed turn; other contexts are not). */
-  error_context: z.optional(z.string()),
-  /** Checked apart (transcriptPathOf): a path that does not qualify is dropped, never a reason to refuse the event. */
-  transcript_path: z.optional(z.unknown()),
-});
+export const NativePayloadSchema = lazySchema(() =>
+  z.looseObject({
+    session_id: idText,
+    cwd: cwdText,
+    tool_name: z.optional(z.string().check(z.refine(isStorableText, "contains NUL or is not well-formed Unicode"))),
+    last_assistant_message: z.optional(z.nullable(z.string().check(z.refine((value) => value.isWellFormed(), "not well-formed Unicode")))),
+    notification_type: z.optional(z.string()),
+    /** Copilot CLI's errorOccurred: what failed (`model_call` is a failed turn; other contexts are not). */
+    error_context: z.optional(z.string()),
+    /** Checked apart (transcriptPathOf): a path that does not qualify is dropped, never a reason to refuse the event. */
+    transcript_path: z.optional(z.unknown()),
+  }),
+);
 export type NativePayload = z.infer<typeof NativePayloadSchema>;
 
 export const LAUNCH_ID_PATTERN = /^[0-9a-f]{32}$/;
 export const PROFILE_ID_PATTERN = /^[a-z0-9][a-z0-9_-]{0,31}$/;
 
-export const LaunchSchema = z.strictObject({
-  launch_id: z.optional(z.string().check(z.regex(LAUNCH_ID_PATTERN))),
-  profile_id: z.optional(z.string().check(z.regex(PROFILE_ID_PATTERN))),
-});
+export const LaunchSchema = lazySchema(() =>
+  z.strictObject({
+    launch_id: z.optional(z.string().check(z.regex(LAUNCH_ID_PATTERN))),
+    profile_id: z.optional(z.string().check(z.regex(PROFILE_ID_PATTERN))),
+  }),
+);
 export type Launch = z.infer<typeof LaunchSchema>;
 
 export const ENV_KEY_PATTERN = /^[A-Z][A-Z0-9_]{0,63}$/;
 
-export const TerminalSchema = z.strictObject({
-  /** Allowlisted terminal variables from the harness's environment (see terminal.ts). */
-  env: z
-    .record(z.string().check(z.regex(ENV_KEY_PATTERN)), text(LIMITS.envValueBytes))
-    .check(z.refine((env) => Object.keys(env).length <= LIMITS.envEntries, `more than ${LIMITS.envEntries} entries`)),
-  /** The harness process's controlling terminal, e.g. /dev/pts/3. */
-  tty: z.optional(text(LIMITS.ttyBytes)),
-  /** Set when the environment cannot prove which terminal the session is in (e.g. Codex's shared daemon). */
-  unprovable: z.optional(text(LIMITS.detailBytes)),
-});
+export const TerminalSchema = lazySchema(() =>
+  z.strictObject({
+    /** Allowlisted terminal variables from the harness's environment (see terminal.ts). */
+    env: z
+      .record(z.string().check(z.regex(ENV_KEY_PATTERN)), text(LIMITS.envValueBytes))
+      .check(z.refine((env) => Object.keys(env).length <= LIMITS.envEntries, `more than ${LIMITS.envEntries} entries`)),
+    /** The harness process's controlling terminal, e.g. /dev/pts/3. */
+    tty: z.optional(text(LIMITS.ttyBytes)),
+    /** Set when the environment cannot prove which terminal the session is in (e.g. Codex's shared daemon). */
+    unprovable: z.optional(text(LIMITS.detailBytes)),
+  }),
+);
 export type Terminal = z.infer<typeof TerminalSchema>;
 
 export const CANONICAL_ID_PATTERN = /^fleet:v1:([a-z][a-z0-9-]{0,31}):([0-9a-f]{64})$/;
 
 // ISO 8601 date-time with a zone, checked by one plain regex (zod's iso.datetime costs three times as much per record,
 // and listings read thousands); parseRecord also requires Date.parse to understand it.
-const isoTime = z.string().check(z.regex(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d{1,9})?(?:Z|[+-]\d\d:\d\d)$/, "not an ISO 8601 date-time"));
+const isoTime = lazySchema(() =>
+  z.string().check(z.regex(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d{1,9})?(?:Z|[+-]\d\d:\d\d)$/, "not an ISO 8601 date-time")),
+);
 
 /** Marks a record as the explicit stand-in for a session whose process could not be identified. */
 export const UNRESOLVED_INSTANCE = "unresolved";
 
-const toolUseIdText = text(LIMITS.toolUseIdBytes, { nonEmpty: true });
+const toolUseIdText = lazySchema(() => text(LIMITS.toolUseIdBytes, { nonEmpty: true }));
 
 /** What the user is asked for while a session waits: a tool's permission, or an answer (a question, a dialog). */
 export const WAIT_KINDS = ["permission", "input"] as const;
@@ -120,20 +131,22 @@ export type WaitKind = (typeof WAIT_KINDS)[number];
  * A wait the harness opened and has not yet closed (docs/contract.md, "Waiting"). While any is open the session is
  * `waiting`, whatever other tools do meanwhile.
  */
-export const PendingWaitSchema = z.object({
-  kind: z.enum(WAIT_KINDS),
-  /** The tool that asked, when the harness named it. */
-  tool: text(LIMITS.toolBytes),
-  detail: text(LIMITS.detailBytes),
-  /** tool_use_ids of the running tools that may have asked; empty when none was known (the tool name decides). */
-  candidates: z.array(toolUseIdText).check(z.maxLength(LIMITS.waitCandidates)),
-  since: isoTime,
-  event: text(LIMITS.eventIdBytes),
-});
+export const PendingWaitSchema = lazySchema(() =>
+  z.object({
+    kind: z.enum(WAIT_KINDS),
+    /** The tool that asked, when the harness named it. */
+    tool: text(LIMITS.toolBytes),
+    detail: text(LIMITS.detailBytes),
+    /** tool_use_ids of the running tools that may have asked; empty when none was known (the tool name decides). */
+    candidates: z.array(toolUseIdText).check(z.maxLength(LIMITS.waitCandidates)),
+    since: isoTime,
+    event: text(LIMITS.eventIdBytes),
+  }),
+);
 export type PendingWait = z.infer<typeof PendingWaitSchema>;
 
 /** A tool call that started (PreToolUse) and has not finished, by the harness's id for it. */
-export const RunningToolSchema = z.object({ id: toolUseIdText, tool: text(LIMITS.toolBytes) });
+export const RunningToolSchema = lazySchema(() => z.object({ id: toolUseIdText, tool: text(LIMITS.toolBytes) }));
 export type RunningTool = z.infer<typeof RunningToolSchema>;
 
 /**
@@ -144,14 +157,16 @@ export const EVENT_SOURCES = ["hook", "bridge", "liveness", "transcript", "sessi
 export type EventSource = (typeof EVENT_SOURCES)[number];
 
 /** One event that changed the record, kept for `tongs-agents explain` (bounded: LIMITS.historyEntries). */
-export const HistoryEntrySchema = z.object({
-  at: isoTime,
-  source: z.string().check(z.regex(/^[a-z][a-z-]{0,31}$/)),
-  event: text(LIMITS.eventIdBytes),
-  status: z.enum(LIFECYCLE_STATUSES),
-  /** What the event changed, in words (status, detail, tool, waits). */
-  change: text(LIMITS.historyTextBytes),
-});
+export const HistoryEntrySchema = lazySchema(() =>
+  z.object({
+    at: isoTime,
+    source: z.string().check(z.regex(/^[a-z][a-z-]{0,31}$/)),
+    event: text(LIMITS.eventIdBytes),
+    status: z.enum(LIFECYCLE_STATUSES),
+    /** What the event changed, in words (status, detail, tool, waits). */
+    change: text(LIMITS.historyTextBytes),
+  }),
+);
 export type HistoryEntry = z.infer<typeof HistoryEntrySchema>;
 
 /**
@@ -159,10 +174,12 @@ export type HistoryEntry = z.infer<typeof HistoryEntrySchema>;
  * order of the hook process the harness started for the event (start time in clock ticks, then PID), or the emitter's
  * sequence. The later start is the process's current session (docs/contract.md, "Session switching").
  */
-export const StartOrderSchema = z.union([
-  z.object({ spawn_start: z.int().check(z.gte(0)), spawn_pid: z.int().check(z.gt(0)) }),
-  z.object({ sequence: z.int().check(z.gte(0)) }),
-]);
+export const StartOrderSchema = lazySchema(() =>
+  z.union([
+    z.object({ spawn_start: z.int().check(z.gte(0)), spawn_pid: z.int().check(z.gt(0)) }),
+    z.object({ sequence: z.int().check(z.gte(0)) }),
+  ]),
+);
 export type StartOrder = z.infer<typeof StartOrderSchema>;
 
 /** Names of a record's spool entries (spool.ts). */
@@ -172,61 +189,67 @@ export const SPOOL_ENTRY_PATTERN = /^\d{20}-\d+-[0-9a-f]{8}\.json$/;
  * A stored session record. Unknown keys (from a newer writer) are dropped on read; fields added after the first
  * release default, so the smallest record a writer of schema version 1 ever produced still reads (docs/contract.md).
  */
-export const SessionRecordSchema = z.object({
-  schema_version: z.literal(1),
-  canonical_id: z.string().check(z.regex(CANONICAL_ID_PATTERN)),
-  harness: z.string().check(z.regex(HARNESS_ID_PATTERN)),
-  session_id: idText,
-  instance_id: idText,
-  /** How `pid` was established: `process` (ancestry), `emitter` (supplied by the extension), `unresolved` (none). */
-  identity: z._default(z.enum(["process", "emitter", "unresolved"]), "process"),
-  pid: z._default(z.nullable(z.int().check(z.gt(0))), null),
-  /** Process-start token of `pid` when recorded, for stale and PID-reuse checks (identity.ts). */
-  process_start: z._default(z.nullable(text(LIMITS.processStartBytes)), null),
-  cwd: cwdText,
-  status: z.enum(LIFECYCLE_STATUSES),
-  detail: z._default(text(LIMITS.detailBytes), ""),
-  tool: z._default(text(LIMITS.toolBytes), ""),
-  /** Emitter sequence of the last applied event (emitter identity only). */
-  sequence: z._default(z.nullable(z.int().check(z.gte(0))), null),
-  /** Local receipt order, incremented under the record lock for every applied event. */
-  arrival_sequence: z._default(z.int().check(z.gte(0)), 0),
-  last_event: z._default(text(LIMITS.eventIdBytes), ""),
-  created_at: z.optional(isoTime),
-  updated_at: isoTime,
-  status_changed_at: z.optional(isoTime),
-  launch: z.optional(LaunchSchema),
-  terminal: z._default(TerminalSchema, { env: {} }),
-  /** The transcript the harness writes (from its hook payloads): where readers look for what no hook reports. */
-  transcript_path: z.optional(transcriptPath),
-  /** Open waits, oldest first; absent when none (apply.ts, waits.ts). */
-  pending: z.optional(z.array(PendingWaitSchema).check(z.maxLength(LIMITS.pendingWaits))),
-  /** Tools started and not yet finished, oldest first; absent when none. */
-  running_tools: z.optional(z.array(RunningToolSchema).check(z.maxLength(LIMITS.runningTools))),
-  /** The last events that changed the record, oldest first. */
-  history: z.optional(z.array(HistoryEntrySchema).check(z.maxLength(LIMITS.historyEntries))),
-  start_order: z.optional(StartOrderSchema),
-  /** Spool entries this write applied: a reader that still finds them queued must not apply them again. */
-  queue_applied: z.optional(z.array(z.string().check(z.regex(SPOOL_ENTRY_PATTERN))).check(z.maxLength(LIMITS.queueBatch))),
-});
+export const SessionRecordSchema = lazySchema(() =>
+  z.object({
+    schema_version: z.literal(1),
+    canonical_id: z.string().check(z.regex(CANONICAL_ID_PATTERN)),
+    harness: z.string().check(z.regex(HARNESS_ID_PATTERN)),
+    session_id: idText,
+    instance_id: idText,
+    /** How `pid` was established: `process` (ancestry), `emitter` (supplied by the extension), `unresolved` (none). */
+    identity: z._default(z.enum(["process", "emitter", "unresolved"]), "process"),
+    pid: z._default(z.nullable(z.int().check(z.gt(0))), null),
+    /** Process-start token of `pid` when recorded, for stale and PID-reuse checks (identity.ts). */
+    process_start: z._default(z.nullable(text(LIMITS.processStartBytes)), null),
+    cwd: cwdText,
+    status: z.enum(LIFECYCLE_STATUSES),
+    detail: z._default(text(LIMITS.detailBytes), ""),
+    tool: z._default(text(LIMITS.toolBytes), ""),
+    /** Emitter sequence of the last applied event (emitter identity only). */
+    sequence: z._default(z.nullable(z.int().check(z.gte(0))), null),
+    /** Local receipt order, incremented under the record lock for every applied event. */
+    arrival_sequence: z._default(z.int().check(z.gte(0)), 0),
+    last_event: z._default(text(LIMITS.eventIdBytes), ""),
+    created_at: z.optional(isoTime),
+    updated_at: isoTime,
+    status_changed_at: z.optional(isoTime),
+    launch: z.optional(LaunchSchema),
+    terminal: z._default(TerminalSchema, { env: {} }),
+    /** The transcript the harness writes (from its hook payloads): where readers look for what no hook reports. */
+    transcript_path: z.optional(transcriptPath),
+    /** Open waits, oldest first; absent when none (apply.ts, waits.ts). */
+    pending: z.optional(z.array(PendingWaitSchema).check(z.maxLength(LIMITS.pendingWaits))),
+    /** Tools started and not yet finished, oldest first; absent when none. */
+    running_tools: z.optional(z.array(RunningToolSchema).check(z.maxLength(LIMITS.runningTools))),
+    /** The last events that changed the record, oldest first. */
+    history: z.optional(z.array(HistoryEntrySchema).check(z.maxLength(LIMITS.historyEntries))),
+    start_order: z.optional(StartOrderSchema),
+    /** Spool entries this write applied: a reader that still finds them queued must not apply them again. */
+    queue_applied: z.optional(z.array(z.string().check(z.regex(SPOOL_ENTRY_PATTERN))).check(z.maxLength(LIMITS.queueBatch))),
+  }),
+);
 /** A record as held in memory: every timestamp present (parseRecord fills the defaults). */
 export type SessionRecord = z.infer<typeof SessionRecordSchema> & { created_at: string; status_changed_at: string };
 
 /** What an unresolved placeholder becomes once its session is identified: it is never revived afterwards. */
-export const TombstoneSchema = z.strictObject({
-  schema_version: z.literal(1),
-  tombstone: z.literal(true),
-  canonical_id: z.string().check(z.regex(CANONICAL_ID_PATTERN)),
-  migrated_to: z.string().check(z.regex(CANONICAL_ID_PATTERN)),
-  created_at: isoTime,
-});
+export const TombstoneSchema = lazySchema(() =>
+  z.strictObject({
+    schema_version: z.literal(1),
+    tombstone: z.literal(true),
+    canonical_id: z.string().check(z.regex(CANONICAL_ID_PATTERN)),
+    migrated_to: z.string().check(z.regex(CANONICAL_ID_PATTERN)),
+    created_at: isoTime,
+  }),
+);
 export type Tombstone = z.infer<typeof TombstoneSchema>;
 
 /** Points from one harness process (instance) to the session it currently runs, for session switching. */
-export const InstancePointerSchema = z.strictObject({
-  schema_version: z.literal(1),
-  canonical_id: z.string().check(z.regex(CANONICAL_ID_PATTERN)),
-});
+export const InstancePointerSchema = lazySchema(() =>
+  z.strictObject({
+    schema_version: z.literal(1),
+    canonical_id: z.string().check(z.regex(CANONICAL_ID_PATTERN)),
+  }),
+);
 
 /**
  * How an event changes a session's open waits (waits.ts): it asks for a permission or an answer, starts or ends a
@@ -239,47 +262,49 @@ export type WaitEffect = (typeof WAIT_EFFECTS)[number];
  * A lifecycle event after validation and identity resolution, as queued in a record's spool (spool.ts) and applied by
  * apply.ts. Only tongs-agents writes these; they are validated again when read, like everything on disk.
  */
-export const LifecycleEventSchema = z.strictObject({
-  harness: z.string().check(z.regex(HARNESS_ID_PATTERN)),
-  /** The hook alias that produced it (a native alias or fleet-event). */
-  alias: z.string().check(z.regex(/^[a-z][a-z-]{0,31}$/)),
-  /** Namespaced event id stored as `last_event`, e.g. `claude.stop` or `pi.agent-end`. */
-  eventId: text(LIMITS.eventIdBytes),
-  canonicalId: z.string().check(z.regex(CANONICAL_ID_PATTERN)),
-  sessionId: idText,
-  instanceId: idText,
-  identity: z.enum(["process", "emitter", "unresolved"]),
-  pid: z.nullable(z.int().check(z.gt(0))),
-  processStart: z.nullable(text(LIMITS.processStartBytes)),
-  cwd: cwdText,
-  status: z.enum(LIFECYCLE_STATUSES),
-  detail: text(LIMITS.detailBytes),
-  tool: text(LIMITS.toolBytes),
-  /** Emitter sequence; null for native aliases, which never trust a producer's sequence. */
-  sequence: z.nullable(z.int().check(z.gte(0))),
-  /** Starts (or restarts) a session: the only event that may capture launch and terminal into an existing record. */
-  startsSession: z.boolean(),
-  /** May this event create a record? (Unresolved placeholders: only session-start and prompt-submit.) */
-  mayCreate: z.boolean(),
-  /** The harness process hosts several sessions at once (Codex's shared daemon, OpenCode): starting one ends no other. */
-  sharedProcess: z.boolean(),
-  /** States this event does not replace (events.ts). */
-  yieldsTo: z.optional(z.array(z.enum(LIFECYCLE_STATUSES))),
-  /** How the event opens or closes waits (events.ts); absent in events queued by an older writer. */
-  wait: z.optional(z.enum(WAIT_EFFECTS)),
-  /** The harness's id for the tool call, when it sent one. */
-  toolUseId: z.optional(toolUseIdText),
-  /** Spawn order of the hook process the harness started for this event (native events on Linux and macOS). */
-  spawn: z.optional(z.object({ start: z.int().check(z.gte(0)), pid: z.int().check(z.gt(0)) })),
-  launch: z.optional(LaunchSchema),
-  terminal: TerminalSchema,
-  transcriptPath: z.optional(transcriptPath),
-  /**
-   * Set on events read from what the harness itself wrote (docs/contract.md, "Sources of state"): which file said it,
-   * and when the harness said it. Such an event applies only when said after the record's last applied event.
-   */
-  stated: z.optional(z.strictObject({ source: z.enum(["transcript", "session-state"]), at: isoTime })),
-});
+export const LifecycleEventSchema = lazySchema(() =>
+  z.strictObject({
+    harness: z.string().check(z.regex(HARNESS_ID_PATTERN)),
+    /** The hook alias that produced it (a native alias or fleet-event). */
+    alias: z.string().check(z.regex(/^[a-z][a-z-]{0,31}$/)),
+    /** Namespaced event id stored as `last_event`, e.g. `claude.stop` or `pi.agent-end`. */
+    eventId: text(LIMITS.eventIdBytes),
+    canonicalId: z.string().check(z.regex(CANONICAL_ID_PATTERN)),
+    sessionId: idText,
+    instanceId: idText,
+    identity: z.enum(["process", "emitter", "unresolved"]),
+    pid: z.nullable(z.int().check(z.gt(0))),
+    processStart: z.nullable(text(LIMITS.processStartBytes)),
+    cwd: cwdText,
+    status: z.enum(LIFECYCLE_STATUSES),
+    detail: text(LIMITS.detailBytes),
+    tool: text(LIMITS.toolBytes),
+    /** Emitter sequence; null for native aliases, which never trust a producer's sequence. */
+    sequence: z.nullable(z.int().check(z.gte(0))),
+    /** Starts (or restarts) a session: the only event that may capture launch and terminal into an existing record. */
+    startsSession: z.boolean(),
+    /** May this event create a record? (Unresolved placeholders: only session-start and prompt-submit.) */
+    mayCreate: z.boolean(),
+    /** The harness process hosts several sessions at once (Codex's shared daemon, OpenCode): starting one ends no other. */
+    sharedProcess: z.boolean(),
+    /** States this event does not replace (events.ts). */
+    yieldsTo: z.optional(z.array(z.enum(LIFECYCLE_STATUSES))),
+    /** How the event opens or closes waits (events.ts); absent in events queued by an older writer. */
+    wait: z.optional(z.enum(WAIT_EFFECTS)),
+    /** The harness's id for the tool call, when it sent one. */
+    toolUseId: z.optional(toolUseIdText),
+    /** Spawn order of the hook process the harness started for this event (native events on Linux and macOS). */
+    spawn: z.optional(z.object({ start: z.int().check(z.gte(0)), pid: z.int().check(z.gt(0)) })),
+    launch: z.optional(LaunchSchema),
+    terminal: TerminalSchema,
+    transcriptPath: z.optional(transcriptPath),
+    /**
+     * Set on events read from what the harness itself wrote (docs/contract.md, "Sources of state"): which file said it,
+     * and when the harness said it. Such an event applies only when said after the record's last applied event.
+     */
+    stated: z.optional(z.strictObject({ source: z.enum(["transcript", "session-state"]), at: isoTime })),
+  }),
+);
 export type LifecycleEvent = z.infer<typeof LifecycleEventSchema>;
 
 /** First issue of a zod error as one short line. */

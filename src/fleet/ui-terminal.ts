@@ -1,7 +1,6 @@
 // The generic hook point for sessions whose recorded terminal is unprovable (a harness process that hosts several UIs,
 // Codex's shared daemon): the session's harness adapter may locate the UI that shows it from exact evidence at the
 // moment of asking. Focus calls this; it knows no harness by name.
-import psList from "ps-list";
 import { linuxEnvironOf } from "../core/environ.ts";
 import type { ProcessSource } from "../core/proc.ts";
 import type { UiLocation, UiWorld } from "../harnesses/contract.ts";
@@ -15,10 +14,16 @@ export interface UiWorldContext {
   readonly environOf?: UiWorld["environOf"];
 }
 
+/**
+ * ps-list, loaded when a harness adapter lists processes: focus and `next` carry this file, and loading ps-list (which
+ * loads node:child_process, node:util and node:url) at start-up cost every keypress (docs/benchmarks.md).
+ */
+const listOwnProcesses: ListProcesses = async () => (await import("ps-list")).default({ all: false });
+
 /** The UI that shows `session` and its terminal, or why it cannot be told; `undefined` when the harness cannot look. */
 export async function locateSessionUi(
   session: SessionView,
-  { processes, listProcesses = () => psList({ all: false }), environOf = linuxEnvironOf }: UiWorldContext,
+  { processes, listProcesses = listOwnProcesses, environOf = linuxEnvironOf }: UiWorldContext,
 ): Promise<UiLocation | undefined> {
   const locate = findHarness(session.harness)?.locateUi;
   if (!locate) return undefined;

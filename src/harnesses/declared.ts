@@ -3,6 +3,7 @@
 // entry is checked on its own: a bad one is rejected with a reason and the others still work. The hook loads this
 // only for an agent id that is not built in; the fleet, doctor and the MCP server load it to discover and list.
 import * as z from "zod/mini";
+import { lazySchema } from "../core/lazy-schema.ts";
 import { readConfigFile } from "../core/config-file.ts";
 import { HARNESS_ID_PATTERN, LIFECYCLE_STATUSES, describeIssue, type LifecycleStatus, type WaitEffect } from "../core/schema.ts";
 import { isStorableText } from "../core/bounds.ts";
@@ -15,24 +16,28 @@ export const DECLARED_LIMITS = { agents: 32, processNames: 8, events: 32, proces
 /** An event name: the second half of the record's `last_event` (`<id>.<event>`), as for emitter events. */
 export const DECLARED_EVENT_PATTERN = /^[a-z][a-z0-9-]{0,63}$/;
 
-const processName = z.string().check(
-  z.minLength(1),
-  z.maxLength(DECLARED_LIMITS.processNameBytes),
-  z.refine((name) => isStorableText(name) && !name.includes("/") && !/[\s\p{Cc}]/u.test(name), "not a plain process name"),
+const processName = lazySchema(() =>
+  z.string().check(
+    z.minLength(1),
+    z.maxLength(DECLARED_LIMITS.processNameBytes),
+    z.refine((name) => isStorableText(name) && !name.includes("/") && !/[\s\p{Cc}]/u.test(name), "not a plain process name"),
+  ),
 );
 
-const DeclaredAgentSchema = z.strictObject({
-  id: z.string().check(z.regex(HARNESS_ID_PATTERN, "not a lowercase id (a-z, 0-9, -; at most 32, starting with a letter)")),
-  process_names: z.array(processName).check(z.minLength(1), z.maxLength(DECLARED_LIMITS.processNames)),
-  events: z.optional(
-    z
-      .record(
-        z.string().check(z.regex(DECLARED_EVENT_PATTERN, "not an event name (a-z, 0-9, -; starting with a letter)")),
-        z.enum(LIFECYCLE_STATUSES),
-      )
-      .check(z.refine((events) => Object.keys(events).length <= DECLARED_LIMITS.events, `more than ${DECLARED_LIMITS.events} events`)),
-  ),
-});
+const DeclaredAgentSchema = lazySchema(() =>
+  z.strictObject({
+    id: z.string().check(z.regex(HARNESS_ID_PATTERN, "not a lowercase id (a-z, 0-9, -; at most 32, starting with a letter)")),
+    process_names: z.array(processName).check(z.minLength(1), z.maxLength(DECLARED_LIMITS.processNames)),
+    events: z.optional(
+      z
+        .record(
+          z.string().check(z.regex(DECLARED_EVENT_PATTERN, "not an event name (a-z, 0-9, -; starting with a letter)")),
+          z.enum(LIFECYCLE_STATUSES),
+        )
+        .check(z.refine((events) => Object.keys(events).length <= DECLARED_LIMITS.events, `more than ${DECLARED_LIMITS.events} events`)),
+    ),
+  }),
+);
 export type DeclaredAgentEntry = z.infer<typeof DeclaredAgentSchema>;
 
 export interface DeclaredAgent {

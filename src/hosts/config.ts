@@ -2,6 +2,7 @@
 // ($XDG_CONFIG_HOME/tongs-agents/config.json, shared with the notification settings), name → ssh destination.
 // Everything else about reaching a host (user, port, keys, jump hosts) stays in the user's own ssh config.
 import * as z from "zod/mini";
+import { lazySchema } from "../core/lazy-schema.ts";
 import en from "zod/v4/locales/en.js";
 import { describeIssue } from "../core/schema.ts";
 import { CONFIG_FILE_BYTES, readConfigFile } from "../core/config-file.ts";
@@ -18,14 +19,18 @@ export const DESTINATION_PATTERN = /^(?!-)[A-Za-z0-9_.@:/[\]-]{1,255}$/;
 /** The remote program: a command name or an absolute path, as plain words (it is quoted before it reaches a shell). */
 export const COMMAND_PATTERN = /^[A-Za-z0-9_./-]{1,255}$/;
 
-const HostSchema = z.strictObject({
-  destination: z.string().check(z.regex(DESTINATION_PATTERN, "not an ssh destination")),
-  command: z.optional(z.string().check(z.regex(COMMAND_PATTERN, "not a command name or path"))),
-});
+const HostSchema = lazySchema(() =>
+  z.strictObject({
+    destination: z.string().check(z.regex(DESTINATION_PATTERN, "not an ssh destination")),
+    command: z.optional(z.string().check(z.regex(COMMAND_PATTERN, "not a command name or path"))),
+  }),
+);
 
-const HostsSchema = z
-  .record(z.string().check(z.regex(HOST_NAME_PATTERN, "host names are [a-z0-9][a-z0-9_-]{0,31}")), HostSchema)
-  .check(z.refine((hosts) => Object.keys(hosts).length <= 32, "at most 32 hosts"));
+const HostsSchema = lazySchema(() =>
+  z
+    .record(z.string().check(z.regex(HOST_NAME_PATTERN, "host names are [a-z0-9][a-z0-9_-]{0,31}")), HostSchema)
+    .check(z.refine((hosts) => Object.keys(hosts).length <= 32, "at most 32 hosts")),
+);
 
 export interface HostEntry {
   readonly name: string;

@@ -1,9 +1,9 @@
 // Reading one host: run tongs-agents there over ssh and check what comes back as strictly as a local record. The
 // output is bounded, parsed, and each row validated on its own; a row is tagged with the host that was asked, so one
 // host's output can never produce rows for another host (or for this machine).
-import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import * as z from "zod/mini";
+import { lazySchema } from "../core/lazy-schema.ts";
 import { ATTENTION_ORDER, type AttentionRank } from "../fleet/attention.ts";
 import type { SessionView } from "../fleet/view.ts";
 import { run as defaultRun, type Runner } from "../core/exec.ts";
@@ -17,7 +17,10 @@ import { controlPath, masterArgs, sshArgs } from "./ssh.ts";
  */
 function startMaster(host: HostEntry, dir: string): void {
   try {
-    spawn("ssh", masterArgs(host, dir), { stdio: "ignore", detached: true })
+    // Required here: the status bundle carries this file, and most runs reach no host (src/core/exec.ts).
+    process
+      .getBuiltinModule("node:child_process")
+      .spawn("ssh", masterArgs(host, dir), { stdio: "ignore", detached: true })
       .on("error", () => undefined)
       .unref();
   } catch {
@@ -54,42 +57,46 @@ export const MAX_REMOTE_BYTES = 1024 * 1024;
 const MAX_REMOTE_ROWS = 2000;
 
 const short = (max: number) => z.string().check(z.maxLength(max));
-const stamp = z.string().check(
-  z.maxLength(40),
-  z.refine((value) => !Number.isNaN(Date.parse(value)), "not a time"),
+const stamp = lazySchema(() =>
+  z.string().check(
+    z.maxLength(40),
+    z.refine((value) => !Number.isNaN(Date.parse(value)), "not a time"),
+  ),
 );
 const VIEW_STATUSES = [...LIFECYCLE_STATUSES, "discovered"] as const;
 const RemoteIdPattern = new RegExp(`${CANONICAL_ID_PATTERN.source}|^discovered:[a-z][a-z0-9-]{0,31}:\\d{1,10}$`);
 
 // Unknown keys are dropped (a newer tongs-agents may send more); every key we show is checked.
-const RemoteRowSchema = z.object({
-  id: z.string().check(z.regex(RemoteIdPattern)),
-  short_id: z.string().check(z.regex(/^[a-z0-9]{1,32}$/)),
-  harness: z.string().check(z.regex(/^[a-z][a-z0-9-]{0,31}$/)),
-  harness_name: short(64),
-  session_id: short(512),
-  instance_id: short(512),
-  identity: z.enum(["process", "emitter", "unresolved", "discovered"]),
-  status: z.enum(VIEW_STATUSES),
-  recorded_status: z.enum(VIEW_STATUSES),
-  stale: z.boolean(),
-  stale_reason: short(512),
-  pid: z.nullable(z.int().check(z.gte(1), z.lte(2 ** 31))),
-  cwd: short(4096),
-  detail: short(2048),
-  tool: short(512),
-  last_event: short(128),
-  created_at: stamp,
-  updated_at: stamp,
-  status_changed_at: stamp,
-  launch_id: short(64),
-  profile_id: short(64),
-  terminal: TerminalSchema,
-  attention: z.optional(z.enum(ATTENTION_ORDER)),
-  host: z.optional(z.literal("")),
-});
+const RemoteRowSchema = lazySchema(() =>
+  z.object({
+    id: z.string().check(z.regex(RemoteIdPattern)),
+    short_id: z.string().check(z.regex(/^[a-z0-9]{1,32}$/)),
+    harness: z.string().check(z.regex(/^[a-z][a-z0-9-]{0,31}$/)),
+    harness_name: short(64),
+    session_id: short(512),
+    instance_id: short(512),
+    identity: z.enum(["process", "emitter", "unresolved", "discovered"]),
+    status: z.enum(VIEW_STATUSES),
+    recorded_status: z.enum(VIEW_STATUSES),
+    stale: z.boolean(),
+    stale_reason: short(512),
+    pid: z.nullable(z.int().check(z.gte(1), z.lte(2 ** 31))),
+    cwd: short(4096),
+    detail: short(2048),
+    tool: short(512),
+    last_event: short(128),
+    created_at: stamp,
+    updated_at: stamp,
+    status_changed_at: stamp,
+    launch_id: short(64),
+    profile_id: short(64),
+    terminal: TerminalSchema,
+    attention: z.optional(z.enum(ATTENTION_ORDER)),
+    host: z.optional(z.literal("")),
+  }),
+);
 
-const ListingSchema = z.object({ sessions: z.array(z.unknown()).check(z.maxLength(MAX_REMOTE_ROWS)) });
+const ListingSchema = lazySchema(() => z.object({ sessions: z.array(z.unknown()).check(z.maxLength(MAX_REMOTE_ROWS)) }));
 
 /** A failed read keeps the JSON the command printed, if any (focus prints its result and exits non-zero). */
 export type RemoteRead<T> = { ok: true; value: T; report: HostReport } | { ok: false; report: HostReport; value?: unknown };

@@ -1,10 +1,10 @@
-import { readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, lstatSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { sampleRecord } from "../../test/records.ts";
 import { makeSandbox, type Sandbox } from "../../test/sandbox.ts";
 import { ensureStateDirs } from "./paths.ts";
-import { openRecordCache, RECORD_CACHE_FILE } from "./record-cache.ts";
+import { fileIdentity, openRecordCache, RACY_MS, RECORD_CACHE_FILE } from "./record-cache.ts";
 import type { SessionRecord } from "../core/schema.ts";
 import { listRecords, recordPath, writeJsonAtomic } from "./records.ts";
 
@@ -26,17 +26,45 @@ function put(digest: string, overrides: Partial<SessionRecord> = {}): void {
   writeJsonAtomic(recordPath(sessions, digest), sampleRecord({ canonical_id: `fleet:v1:claude:${digest}`, ...overrides }));
 }
 
+/** As if the cache were opened long after every file here was written: no file is within its racy window. */
+const later = () => Date.now() + RACY_MS + 60_000;
+
 /** One listing through a freshly opened cache, saved afterwards, as loadFleet does. */
-function list(now = NOW) {
-  const cache = openRecordCache(sandbox.stateDir);
+function list(now = NOW, clock: () => number = later) {
+  const cache = openRecordCache(sandbox.stateDir, { now: clock });
   const listing = listRecords(sessions, now, cache);
   cache.save();
   return { ...listing, details: Object.fromEntries(listing.records.map(({ digest, record }) => [digest, record.detail])) };
 }
 
-type CacheFile = { entries: Record<string, { text: string; record: SessionRecord }> };
+type CacheFile = { entries: Record<string, { file: string; record: SessionRecord }> };
 const readCache = () => JSON.parse(readFileSync(cachePath, "utf8")) as CacheFile;
+/** The cache's entries; none when nothing was ever remembered (no cache file written). */
+const cachedEntries = () => (existsSync(cachePath) ? readCache().entries : {});
 /** Change what the cache says a record is, leaving its text: a listing that then shows the change used the cache. */
+const identityOf = (digest: string) => fileIdentity(lstatSync(recordPath(sessions, digest), { bigint: true }));
+
+/** Rewrite a record file in place (same inode) with text of the same length: only its times can tell. */
+function rewriteInPlace(digest: string, from: string, to: string): void {
+  const path = recordPath(sessions, digest);
+  const text = readFileSync(path, "utf8");
+  expect(to).toHaveLength(from.length);
+  expect(text).toContain(from);
+  writeFileSync(path, text.replace(from, to));
+}
+
+/** Wait until the filesystem stamps a later change time than the record's (the kernel's clock tick is coarse). */
+function waitForNextTick(digest: string): void {
+  const probe = join(sandbox.root, "tick-probe");
+  const before = lstatSync(recordPath(sessions, digest), { bigint: true }).ctimeNs;
+  const deadline = Date.now() + 5000;
+  for (;;) {
+    writeFileSync(probe, "x");
+    if (lstatSync(probe, { bigint: true }).ctimeNs > before) return;
+    if (Date.now() > deadline) throw new Error("the filesystem's change time did not advance");
+  }
+}
+
 function tamperCachedDetail(digest: string, detail: string): void {
   const cache = readCache();
   const entry = cache.entries[digest];
@@ -46,7 +74,7 @@ function tamperCachedDetail(digest: string, detail: string): void {
 }
 
 describe("validated record cache", () => {
-  it("remembers each valid record with the exact text it was validated from, and lists the same records", () => {
+  it("remembers each valid record with the identity of the file it was read from, and lists the same records", () => {
     put(A, { detail: "first" });
     put(B, { detail: "second" });
     const plain = listRecords(sessions, NOW);
@@ -54,12 +82,12 @@ describe("validated record cache", () => {
     expect(cached.records).toEqual(plain.records);
     const entries = readCache().entries;
     expect(Object.keys(entries).sort()).toEqual([A, B]);
-    expect(entries[A]?.text).toBe(readFileSync(recordPath(sessions, A), "utf8"));
+    expect(entries[A]?.file).toBe(fileIdentity(lstatSync(recordPath(sessions, A), { bigint: true })));
     // A second listing reads the remembered records back, equal to freshly validated ones.
     expect(list().records).toEqual(plain.records);
   });
 
-  it("uses a remembered record only while the file's text is unchanged", () => {
+  it("uses a remembered record only while the file is the same file", () => {
     put(A, { detail: "first" });
     list();
     tamperCachedDetail(A, "from the cache");
@@ -98,15 +126,21 @@ describe("validated record cache", () => {
     put(A, { detail: "on disk" });
     const damaged = [
       "{ not json",
-      JSON.stringify({ format: 1, writer: "someone else's", entries: { [A]: { text: "x", record: {} } } }),
-      JSON.stringify({ format: 1, writer: "dev+dev", entries: [] }),
-      JSON.stringify({ format: 1, writer: "dev+dev", entries: { [A]: { text: 42, record: null } } }),
+      JSON.stringify({ format: 2, writer: "someone else's", entries: { [A]: { file: identityOf(A), record: {} } } }),
+      JSON.stringify({ format: 2, writer: "dev+dev", entries: [] }),
+      JSON.stringify({ format: 2, writer: "dev+dev", entries: { [A]: { file: 42, record: null } } }),
+      // The format before this one keyed entries by the record's text.
+      JSON.stringify({
+        format: 1,
+        writer: "dev+dev",
+        entries: { [A]: { text: readFileSync(recordPath(sessions, A), "utf8"), record: {} } },
+      }),
     ];
     for (const text of damaged) {
       writeFileSync(cachePath, text);
       expect(list().details[A], text).toBe("on disk");
     }
-    // A cache written by another build, even with the record's exact text, is not used.
+    // A cache written by another build, even for the very same file, is not used.
     list();
     tamperCachedDetail(A, "from the cache");
     expect(list().details[A]).toBe("from the cache");
@@ -117,13 +151,59 @@ describe("validated record cache", () => {
     writeFileSync(
       elsewhere,
       JSON.stringify({
-        format: 1,
+        format: 2,
         writer: "dev+dev",
-        entries: { [A]: { text: readFileSync(recordPath(sessions, A), "utf8"), record: { detail: "planted" } } },
+        entries: { [A]: { file: identityOf(A), record: { detail: "planted" } } },
       }),
     );
     rmSync(cachePath);
     symlinkSync(elsewhere, cachePath);
     expect(list().details[A]).toBe("on disk");
+  });
+
+  it("reads a same-size rewrite in place again, even with its old modification time restored", () => {
+    put(A, { detail: "first" });
+    // Whole seconds, as a filesystem with one-second times keeps them (and so that they can be set back exactly).
+    const second = Math.floor(Date.now() / 1000);
+    utimesSync(recordPath(sessions, A), second, second);
+    list();
+    tamperCachedDetail(A, "from the cache");
+    expect(list().details[A]).toBe("from the cache");
+    const before = lstatSync(recordPath(sessions, A), { bigint: true });
+    waitForNextTick(A);
+    // What a tool that keeps timestamps, or a same-second rewrite on such a filesystem, leaves: same inode, same size,
+    // same modification time. Only the change time differs, and no program can set it.
+    rewriteInPlace(A, '"detail": "first"', '"detail": "again"');
+    utimesSync(recordPath(sessions, A), second, second);
+    const after = lstatSync(recordPath(sessions, A), { bigint: true });
+    expect([after.ino, after.size, after.mtimeNs]).toEqual([before.ino, before.size, before.mtimeNs]);
+    expect(list().details[A]).toBe("again");
+  });
+
+  it("does not remember a file changed within the racy window, so a rewrite in the same clock tick is read", () => {
+    put(A, { detail: "first" });
+    // Listed right after the write, with the real clock: validated and listed, not remembered.
+    expect(list(NOW, Date.now).details[A]).toBe("first");
+    expect(cachedEntries()[A]).toBeUndefined();
+    // A same-size rewrite at once, most often in the same tick of the kernel's clock: the identity may be unchanged,
+    // and the listing still shows the new text because nothing was remembered.
+    rewriteInPlace(A, '"detail": "first"', '"detail": "again"');
+    expect(list(NOW, Date.now).details[A]).toBe("again");
+    expect(cachedEntries()[A]).toBeUndefined();
+    // Once the change time is older than the window, the record is remembered (and then served from the cache).
+    const changed = Number(lstatSync(recordPath(sessions, A), { bigint: true }).ctimeNs / 1_000_000n);
+    expect(list(NOW, () => changed + RACY_MS + 1).details[A]).toBe("again");
+    expect(readCache().entries[A]?.record.detail).toBe("again");
+    expect(list(NOW, () => changed + RACY_MS - 1).details[A]).toBe("again");
+  });
+
+  it("drops a remembered record whose file changed within the racy window", () => {
+    put(A, { detail: "first" });
+    list();
+    expect(readCache().entries[A]).toBeDefined();
+    waitForNextTick(A);
+    rewriteInPlace(A, '"detail": "first"', '"detail": "again"');
+    expect(list(NOW, Date.now).details[A]).toBe("again");
+    expect(cachedEntries()[A]).toBeUndefined();
   });
 });

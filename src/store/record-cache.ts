@@ -1,10 +1,17 @@
 // Records already validated, remembered across runs in the state dir, so that listing hundreds of records (status
-// every few seconds, the picker's first screen, next, focus) validates only the files that changed since the last
-// listing: validation, not reading, is most of a listing's cost (docs/benchmarks.md).
+// every few seconds, the picker's first screen, next, focus) neither reads nor validates the files that did not change
+// since the last listing: one `lstat` per record instead of open, read, parse and validate (docs/benchmarks.md).
 //
-// An entry is used only when the record file's exact text is the text it was validated from; anything else (a new or
-// changed file, an entry written by another build, a damaged cache) is validated as before. The cache is ours, in
-// the private state dir, written atomically; it is best effort: when it cannot be read or written, only speed changes.
+// An entry is used only while the record file has the identity it had when its text was read: device, inode, size,
+// and modification and change times in nanoseconds. Every writer of records replaces the file (a new inode); an
+// in-place rewrite changes the change time, which no program can set. The change time is read from the kernel's
+// coarse clock, though, so two writes within one tick of it can leave the same identity: git's "racy clean" problem.
+// The same answer as git's: a file whose change time is within RACY_MS of the moment this cache was opened (before
+// the listing read anything) is validated but not remembered, and is read again by the next listing; once older, it
+// is remembered. Anything else (a new or changed file, an entry written by another build, a damaged cache) is
+// validated as before. The cache is ours, in the private state dir, written atomically; it is best effort: when it
+// cannot be read or written, only speed changes.
+import type { BigIntStats } from "node:fs";
 import { join } from "node:path";
 import { isRecord } from "../core/json-value.ts";
 import type { SessionRecord } from "../core/schema.ts";
@@ -12,14 +19,20 @@ import { readJsonFile, writeFileAtomic, type ValidatedRecords } from "./records.
 import { BUILD, VERSION } from "../core/version.ts";
 
 export const RECORD_CACHE_FILE = "validated-records.json";
-const CACHE_FORMAT = 1;
+const CACHE_FORMAT = 2;
 /** Entries are used only by the build that validated them: another build may validate or parse differently. */
 const WRITER = `${VERSION}+${BUILD}`;
-/** A cache larger than this is neither read nor written (about 40,000 typical records). */
+/** A cache larger than this is neither read nor written (about 60,000 typical records). */
 const MAX_CACHE_BYTES = 64 * 1024 * 1024;
+/**
+ * Files changed this recently are not remembered. Linux stamps times from a clock that lags by up to a scheduler tick
+ * (1-10 ms); some filesystems keep whole seconds (2 s on FAT): the coarsest tick bounds the window.
+ */
+export const RACY_MS = 2000;
 
 interface Entry {
-  readonly text: string;
+  /** The file's identity (fileIdentity) when the record was read from it. */
+  readonly file: string;
   readonly record: SessionRecord;
 }
 
@@ -28,29 +41,35 @@ export interface RecordCache extends ValidatedRecords {
   save(): void;
 }
 
-export function openRecordCache(stateDir: string): RecordCache {
+export function fileIdentity(stats: BigIntStats): string {
+  return `${stats.dev}:${stats.ino}:${stats.size}:${stats.mtimeNs}:${stats.ctimeNs}`;
+}
+
+/** `now` is read once, when the cache is opened: before the listing stats or reads any record. */
+export function openRecordCache(stateDir: string, { now = Date.now }: { now?: () => number } = {}): RecordCache {
   const path = join(stateDir, RECORD_CACHE_FILE);
+  const racyFrom = BigInt(Math.floor(now() - RACY_MS)) * 1_000_000n;
   const loaded = loadEntries(path);
   const current = new Map<string, Entry>();
   let changed = false;
-  // A lower bound of the cache's size (each text is in it once, and its record holds the same fields), so that a
-  // listing too large to cache does not serialize it only to find out.
-  let textBytes = 0;
   return {
-    lookup(digest, text) {
+    lookup(digest, stats) {
       const entry = loaded.get(digest);
-      if (entry?.text !== text) return undefined;
+      if (entry?.file !== fileIdentity(stats)) return undefined;
       current.set(digest, entry);
-      textBytes += text.length;
       return entry.record;
     },
-    remember(digest, text, record) {
-      current.set(digest, { text, record });
-      textBytes += text.length;
-      changed = true;
+    remember(digest, stats, record) {
+      // Racy: a write within the same tick may follow unseen. Dropping a loaded entry is a change to save.
+      if (stats.ctimeNs >= racyFrom || stats.mtimeNs >= racyFrom) changed ||= loaded.has(digest);
+      else {
+        current.set(digest, { file: fileIdentity(stats), record });
+        changed = true;
+      }
     },
     save() {
-      if ((!changed && current.size === loaded.size) || 2 * textBytes > MAX_CACHE_BYTES) return;
+      if (!changed && current.size === loaded.size) return;
+      // Too large a cache is refused by the write (only speed changes).
       const text = JSON.stringify({ format: CACHE_FORMAT, writer: WRITER, entries: Object.fromEntries(current) });
       writeFileAtomic(path, text, { maxBytes: MAX_CACHE_BYTES });
     },
@@ -65,8 +84,8 @@ function loadEntries(path: string): Map<string, Entry> {
   if (format !== CACHE_FORMAT || writer !== WRITER || !isRecord(stored)) return entries;
   for (const [digest, entry] of Object.entries(stored)) {
     // The shape a listing relies on; the record's content was validated when it was remembered.
-    if (!isRecord(entry) || typeof entry.text !== "string" || !isRecord(entry.record)) continue;
-    entries.set(digest, { text: entry.text, record: entry.record as unknown as SessionRecord });
+    if (!isRecord(entry) || typeof entry.file !== "string" || !isRecord(entry.record)) continue;
+    entries.set(digest, { file: entry.file, record: entry.record as unknown as SessionRecord });
   }
   return entries;
 }

@@ -5,7 +5,20 @@
 // File I/O here is synchronous on purpose: these are a few small files in a private local directory, and under CPU
 // contention (dozens of hooks at once) every asynchronous hop is another wait to be scheduled, while the record lock
 // is held. Only waiting for a lock is asynchronous and bounded.
-import { closeSync, constants, fstatSync, fsyncSync, openSync, readdirSync, readSync, renameSync, unlinkSync, writeSync } from "node:fs";
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  fsyncSync,
+  lstatSync,
+  openSync,
+  readdirSync,
+  readSync,
+  renameSync,
+  unlinkSync,
+  writeSync,
+  type BigIntStats,
+} from "node:fs";
 import { join } from "node:path";
 import { LIMITS, byteLength } from "../core/bounds.ts";
 import { sanitizeLaunch } from "../core/launch.ts";
@@ -52,6 +65,14 @@ export type TextRead = Exclude<FileRead, { kind: "json" }> | { kind: "text"; tex
 
 /** Read a small text file without following a symlink at its name and without blocking on a FIFO planted there. */
 export function readTextFile(path: string, maxBytes: number = LIMITS.recordBytes): TextRead {
+  return readFileText(path, maxBytes, false);
+}
+
+/**
+ * `readTextFile`, with the file's identity as the open file stood before it was read (the validated-record cache keys
+ * on it). Only a listing asks: nanosecond stats cost more to build.
+ */
+function readFileText(path: string, maxBytes: number, identify: boolean): TextRead & { stats?: BigIntStats } {
   let fd: number;
   try {
     fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
@@ -62,13 +83,14 @@ export function readTextFile(path: string, maxBytes: number = LIMITS.recordBytes
     return { kind: "invalid", reason: "io", detail: `${path}: ${code ?? String(error)}` };
   }
   try {
-    const stats = fstatSync(fd);
+    const stats = identify ? fstatSync(fd, { bigint: true }) : fstatSync(fd);
+    const size = Number(stats.size);
     if (!stats.isFile()) return { kind: "invalid", reason: "not-a-file", detail: `${path} is not a regular file` };
-    if (stats.size > maxBytes) return { kind: "invalid", reason: "too-large", detail: `${path} is ${stats.size} bytes` };
+    if (size > maxBytes) return { kind: "invalid", reason: "too-large", detail: `${path} is ${size} bytes` };
     // One buffer for every read (reads are synchronous): listing thousands of records allocates nothing per file. It
     // grows to the largest file read, not to the bound: a buffer of a large bound (the record cache's) would be
     // external memory that makes V8 collect garbage early.
-    let capacity = Math.min(maxBytes, stats.size) + 1;
+    let capacity = Math.min(maxBytes, size) + 1;
     let length = 0;
     for (;;) {
       if (readBuffer.length < capacity) readBuffer = grown(readBuffer, capacity, length);
@@ -79,7 +101,8 @@ export function readTextFile(path: string, maxBytes: number = LIMITS.recordBytes
       // One byte past the size fstat gave: the file grew since; read on, up to the bound.
       if (length === capacity) capacity = maxBytes + 1;
     }
-    return { kind: "text", text: readBuffer.toString("utf8", 0, length) };
+    const text = readBuffer.toString("utf8", 0, length);
+    return identify ? { kind: "text", text, stats: stats as BigIntStats } : { kind: "text", text };
   } catch (error) {
     return { kind: "invalid", reason: "io", detail: `${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}` };
   } finally {
@@ -223,15 +246,18 @@ export interface RecordListing {
   readonly invalid: { digest: string; reason: string; detail: string }[];
 }
 
-/** Records validated before, by the exact text they were validated from (record-cache.ts). */
+/** Records validated before, by the identity of the file they were validated from (record-cache.ts). */
 export interface ValidatedRecords {
-  lookup(digest: string, text: string): SessionRecord | undefined;
-  remember(digest: string, text: string, record: SessionRecord): void;
+  /** The record validated from a file of exactly these stats (`lstat`, nanosecond times), if any. */
+  lookup(digest: string, stats: BigIntStats): SessionRecord | undefined;
+  /** A valid record and the stats of its file taken before it was read. */
+  remember(digest: string, stats: BigIntStats, record: SessionRecord): void;
 }
 
 /**
- * Every record in the sessions dir (tombstones skipped). With `validated`, a file whose exact text was validated before is not validated
- * again (its timestamps are still checked against `now`); every other file is, and a valid one is remembered.
+ * Every record in the sessions dir (tombstones skipped). With `validated`, a file that is the very file validated
+ * before (same identity) is neither read nor validated again (its timestamps are still checked against `now`); every
+ * other file is, and a valid one is remembered.
  */
 export function listRecords(sessionsDir: string, now: number = Date.now(), validated?: ValidatedRecords): RecordListing {
   let names: string[];
@@ -253,16 +279,27 @@ export function listRecords(sessionsDir: string, now: number = Date.now(), valid
       continue;
     }
     const path = base + name;
-    const file = readTextFile(path);
+    if (validated) {
+      // One lstat instead of open, fstat, read and close: a symlink, a directory or a vanished file is no cached
+      // record's file, and is read below to report it as before.
+      const stats = lstatSync(path, { bigint: true, throwIfNoEntry: false });
+      const known = stats?.isFile() ? validated.lookup(digest, stats) : undefined;
+      if (known) {
+        const read = checkTimestamps(known, now);
+        if (read.kind === "record") records.push({ digest, record: read.record });
+        else if (read.kind === "invalid") invalid.push({ digest, reason: read.reason, detail: read.detail });
+        continue;
+      }
+    }
+    const file = readFileText(path, LIMITS.recordBytes, validated !== undefined);
     if (file.kind !== "text") {
       if (file.kind === "invalid") invalid.push({ digest, reason: file.reason, detail: file.detail });
       continue;
     }
-    const known = validated?.lookup(digest, file.text);
-    const read = known ? checkTimestamps(known, now) : parseRecordFile(parseJsonText(file.text, path), now);
+    const read = parseRecordFile(parseJsonText(file.text, path), now);
     if (read.kind === "record") {
       records.push({ digest, record: read.record });
-      if (!known) validated?.remember(digest, file.text, read.record);
+      if (file.stats) validated?.remember(digest, file.stats, read.record);
     } else if (read.kind === "invalid") invalid.push({ digest, reason: read.reason, detail: read.detail });
   }
   return { records, invalid, spools };

@@ -6,6 +6,7 @@
 import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
 import { join } from "node:path";
 import * as z from "zod/mini";
+import { lazySchema } from "../core/lazy-schema.ts";
 import { ensurePrivateDir } from "./paths.ts";
 import { readJsonFile, writeJsonAtomic } from "./records.ts";
 
@@ -14,17 +15,19 @@ const TAIL_BYTES = 256;
 /** Bytes read per call and file unless the caller says otherwise: a status line every few seconds stays cheap. */
 export const DEFAULT_READ_BYTES = 512 * 1024;
 
-const CursorSchema = z.strictObject({
-  schema_version: z.literal(1),
-  path: z.string(),
-  dev: z.number(),
-  ino: z.number(),
-  offset: z.int().check(z.gte(0)),
-  /** sha256 (hex) of the up to TAIL_BYTES bytes before `offset`. */
-  tail: z.string().check(z.regex(/^[0-9a-f]{64}$/)),
-  /** The reader stopped inside a line longer than it reads per call: skip to the next line end. */
-  skipping: z.boolean(),
-});
+const CursorSchema = lazySchema(() =>
+  z.strictObject({
+    schema_version: z.literal(1),
+    path: z.string(),
+    dev: z.number(),
+    ino: z.number(),
+    offset: z.int().check(z.gte(0)),
+    /** sha256 (hex) of the up to TAIL_BYTES bytes before `offset`. */
+    tail: z.string().check(z.regex(/^[0-9a-f]{64}$/)),
+    /** The reader stopped inside a line longer than it reads per call: skip to the next line end. */
+    skipping: z.boolean(),
+  }),
+);
 export type TranscriptCursor = z.infer<typeof CursorSchema>;
 
 export interface TranscriptLine {
