@@ -121,7 +121,7 @@ const print = (text = "") => {
 };
 const fmt = (ms) => `${ms.toFixed(1)} ms`;
 print(
-  `Machine: ${cpus().length} x ${cpus()[0]?.model ?? "cpu"}, ${process.platform} ${process.arch}, Node ${process.version}; ${runs} runs each, interleaved; each run is \`/bin/sh -c <command>\` as Claude Code runs a hook.`,
+  `Machine: ${cpus().length} x ${cpus()[0]?.model ?? "cpu"}, ${process.platform} ${process.arch}, Node ${process.version}; ${runs} runs each, interleaved; each run is \`/bin/sh -c <command>\` as Claude Code runs a hook (rows marked \`bash -c\`: as Gemini CLI and Qwen Code do).`,
 );
 print();
 const rows = contenders.map((contender, index) => ({

@@ -8,8 +8,10 @@ import { isDeepStrictEqual } from "node:util";
 import { basename, isAbsolute } from "node:path";
 import { isRecord } from "../core/json-value.ts";
 import { MCP_NAME, type McpState } from "./mcp-entry.ts";
-import { removeJsonValue, setJsonValue, type JsonStyle } from "./json-text.ts";
-import { conflict, error, warning, type Finding } from "./plan.ts";
+import { readConfigFile } from "./file-edit.ts";
+import { parseJsonDocument, removeJsonValue, setJsonValue, type JsonStyle } from "./json-text.ts";
+import { conflict, error, warning, type Finding, type Step } from "./plan.ts";
+import type { Intent } from "./provider.ts";
 
 export interface McpCommand {
   readonly command: string;
@@ -100,4 +102,44 @@ export function editMcpJson(
     changes.push(`remove "${format.container}", empty without our server`);
   }
   return { text: after, changes, findings: [] };
+}
+
+/** The edit of a config file that holds our entry (and whatever else the harness or the user keeps there), if any. */
+export function planMcpFile(
+  path: string,
+  format: McpJsonFormat,
+  desired: McpCommand,
+  intent: Intent,
+  findings: Finding[],
+  /** How a file that is not plain JSON is reported: a warning where the rest of the harness's install still works. */
+  unreadable: (message: string) => Finding = error,
+): Step | undefined {
+  const read = readConfigFile(path);
+  if (!read.ok) {
+    findings.push(error(`${read.detail}; left untouched (MCP server not registered)`));
+    return undefined;
+  }
+  if (read.text === null && intent.mode === "uninstall") return undefined;
+  const doc = parseJsonDocument(read.text ?? "");
+  if (!doc.ok) {
+    const advice =
+      intent.mode === "install"
+        ? `MCP server not registered (comments are not supported). Remove them, or add ${JSON.stringify({ [MCP_NAME]: format.entry(desired) })} under "${format.container}" yourself.`
+        : `our MCP server, if there, was not removed (comments are not supported): remove "${format.container}"."${MCP_NAME}" yourself.`;
+    findings.push(unreadable(`${path} is ${doc.detail}; left untouched, ${advice}`));
+    return undefined;
+  }
+  const edit = editMcpJson(doc.text, doc.data, doc.style, format, desired, intent.mode, path);
+  findings.push(...edit.findings);
+  if (edit.changes.length === 0) return undefined;
+  return { kind: "write", path, before: read.text, after: edit.text, why: [...edit.changes] };
+}
+
+/** Doctor's view of our entry in that file ("unknown" when it cannot be read as JSON). */
+export function mcpFileState(path: string, format: McpJsonFormat, desired: McpCommand): McpState | "unknown" {
+  const read = readConfigFile(path);
+  if (!read.ok) return "unknown";
+  const doc = parseJsonDocument(read.text ?? "");
+  const servers = doc.ok ? mcpServersOf(doc.data, format) : undefined;
+  return servers ? mcpJsonState(servers[MCP_NAME], format, desired) : "unknown";
 }
