@@ -77,6 +77,22 @@ describe("Copilot CLI install", () => {
     expect((await copilotDoctor(moved)).hooks.every((check) => check.status === "current")).toBe(true);
   });
 
+  it("stays on the synchronous hook under --hook shim: a file of shim lines is ours, outdated, rewritten in place", async () => {
+    const world = worldAt("pkg");
+    await run({ ...world, hookMode: "shim" }, "install");
+    const sync = readText(hooksFile);
+    expect(sync).not.toContain("tongs-agents-hook.sh");
+    const shimLines = sync.replace(
+      /"bash": "(\S+) (\S+)\/tongs-agents-hook\.cjs /g,
+      (_, node: string, bin: string) => `"bash": "/bin/sh ${bin}/tongs-agents-hook.sh ${node} `,
+    );
+    expect(shimLines).toContain("tongs-agents-hook.sh");
+    writeFileSync(hooksFile, shimLines);
+    expect((await copilotDoctor(world)).hooks.map((check) => check.status)).toEqual(COPILOT_HOOKS.map(() => "outdated"));
+    expect((await run({ ...world, hookMode: "shim" }, "install")).harnesses[0]?.steps.map((step) => step.change)).toEqual(["modify"]);
+    expect(readText(hooksFile)).toBe(sync);
+  });
+
   it("uninstall removes only our file: the user's hooks files stay byte for byte", async () => {
     const mine = join(home, "hooks", "mine.json");
     put(mine, USER_HOOKS);

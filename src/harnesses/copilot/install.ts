@@ -4,8 +4,8 @@
 // there was written or changed by someone else and is left as it is.
 // Always the synchronous hook, whatever `install --hook` says: Copilot is told by its executable (its comm is
 // `MainThread`), which the shim's worker can read only while Copilot runs, and `copilot -p` exits right after
-// agentStop and sessionEnd: through the shim those two events were skipped as not Copilot's (live, 1.0.102, 1 run of
-// 2; docs/contract.md, "The hook shim").
+// agentStop and sessionEnd: through the shim those two events were skipped as not Copilot's (live, 1.0.102, 2 runs of
+// 3; docs/contract.md, "The hook shim").
 import { HOOK_SCRIPT, parseOurCommand, type HookSpec, type HookTarget } from "../../install/hook-entries.ts";
 import { hookCommandLine } from "../../install/command.ts";
 import { readConfigFile } from "../../install/file-edit.ts";
