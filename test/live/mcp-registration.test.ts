@@ -49,7 +49,7 @@ const install = (mode: "install" | "uninstall") =>
   runInstaller(world, { harnesses: installersFor(CLIS.map((cli) => cli.id)), mode, dryRun: false, trustCodexHooks: false });
 
 /** Each CLI's own listing, one CLI at a time (each is a whole CLI start-up). */
-async function listings(): Promise<{ id: string; out: string }[]> {
+async function listings(): Promise<{ id: string; out: string; listed: boolean }[]> {
   const outs = [];
   for (const cli of CLIS) {
     const result = await execa(cli.argv[0], cli.argv.slice(1), {
@@ -61,7 +61,11 @@ async function listings(): Promise<{ id: string; out: string }[]> {
       reject: false,
     });
     // Colours stripped: some CLIs ignore NO_COLOR. A timeout shows as such in the failure message.
-    outs.push({ id: cli.id, out: stripVTControlCharacters(`${result.stdout}\n${result.stderr}${result.timedOut ? "\n(timed out)" : ""}`) });
+    outs.push({
+      id: cli.id,
+      out: stripVTControlCharacters(`${result.stdout}\n${result.stderr}${result.timedOut ? "\n(timed out)" : ""}`),
+      listed: !result.timedOut && (result.exitCode === 0 || cli.id === "copilot"),
+    });
   }
   return outs;
 }
@@ -77,8 +81,10 @@ describe(
       const command = `${process.execPath} ${join(ROOT, "bin", "tongs-agents.js")} mcp`;
       for (const { id, out } of await listings()) expect.soft(out, id).toContain(CLIS.find((cli) => cli.id === id)!.listed(command));
       expect((await install("uninstall")).ok).toBe(true);
-      for (const { id, out } of await listings())
-        if (id === "copilot") expect.soft(out, id).toContain('Server "tongs-agents" not found');
+      // A listing that timed out or failed proves no absence.
+      for (const { id, out, listed } of await listings())
+        if (!listed) expect.soft(listed, `${id}: ${out}`).toBe(true);
+        else if (id === "copilot") expect.soft(out, id).toContain('Server "tongs-agents" not found');
         else expect.soft(out, id).not.toContain("tongs-agents");
     });
   },
