@@ -5,6 +5,10 @@
 // bash+jq append and a minimal Python 3 standard-library hook (bench/peer-hook.py). For the shim, the time until its
 // detached worker has applied the event is printed too (the agent does not wait for it; the next run starts after it,
 // so workers never pile up). Runs inside a process named `claude` (bench/as-claude.mjs): the hook finds its harness.
+// Gemini CLI and Qwen Code, which the installer also gives the shim, run a hook's command with `bash -c`, not
+// `/bin/sh -c`: their rows, and a jq append to compare them with, are timed that way (Codex, whose hook is the codex
+// process's own child, is not timed separately). Copilot CLI keeps the synchronous hook (copilot/install.ts says why).
+// The shim never reads the payload, so one payload serves every row; only Claude's worker finds its harness.
 import { spawnSync } from "node:child_process";
 import { cpus } from "node:os";
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
@@ -39,17 +43,16 @@ const q = (word) => `'${word.replaceAll("'", "'\\''")}'`;
 const node = process.execPath;
 const has = (program, args) => spawnSync(program, args, { stdio: "ignore" }).status === 0;
 
-function timeShell(command) {
+function timeShell(command, shell = "/bin/sh") {
   const started = process.hrtime.bigint();
-  const result = spawnSync("/bin/sh", ["-c", command], { input: payload, env });
+  const result = spawnSync(shell, ["-c", command], { input: payload, env });
   const ms = Number(process.hrtime.bigint() - started) / 1e6;
   if (result.status !== 0 || result.stdout.length > 0) throw new Error(`${command} exited ${result.status}: ${result.stderr}`);
   return ms;
 }
 
-const applied = [];
 /** Wait (polling) until the shim's worker has taken the event: the spool holds no entry. */
-function drained(since) {
+function drained(since, applied) {
   const deadline = Date.now() + 30_000;
   while (existsSync(spool) && readdirSync(spool).some((name) => name.endsWith(".ev"))) {
     if (Date.now() > deadline) throw new Error("the shim's worker did not apply the event within 30 s");
@@ -76,6 +79,18 @@ const contenders = [
     command: `/bin/sh ${q(SHIM)} ${q(node)} tool-use --agent claude`,
     after: drained,
   },
+  {
+    name: "`jq -c . >> events.jsonl` (bash+jq append), under `bash -c`",
+    shell: "bash",
+    command: `jq -c . >> ${q(join(temp, "events-bash.jsonl"))}`,
+    needs: ["jq", ["--version"]],
+  },
+  ...["gemini", "qwen"].map((agent) => ({
+    name: `tongs-agents, shim for ${agent}, under \`bash -c\``,
+    shell: "bash",
+    command: `/bin/sh ${q(SHIM)} ${q(node)} tool-use --agent ${agent}`,
+    after: drained,
+  })),
 ].filter((contender) => !contender.needs || has(...contender.needs));
 
 function stats(samples) {
@@ -87,16 +102,16 @@ function stats(samples) {
 // Warm the page cache and create the state dir, then interleave.
 for (const contender of contenders) {
   const since = process.hrtime.bigint();
-  timeShell(contender.command);
-  contender.after?.(since);
+  timeShell(contender.command, contender.shell);
+  contender.after?.(since, []);
 }
-applied.length = 0;
 const samples = contenders.map(() => []);
+const applied = contenders.map(() => []);
 for (let run = 0; run < runs; run++)
   contenders.forEach((contender, index) => {
     const since = process.hrtime.bigint();
-    samples[index].push(timeShell(contender.command));
-    contender.after?.(since);
+    samples[index].push(timeShell(contender.command, contender.shell));
+    contender.after?.(since, applied[index]);
   });
 
 const lines = [];
@@ -106,18 +121,23 @@ const print = (text = "") => {
 };
 const fmt = (ms) => `${ms.toFixed(1)} ms`;
 print(
-  `Machine: ${cpus().length} x ${cpus()[0]?.model ?? "cpu"}, ${process.platform} ${process.arch}, Node ${process.version}; ${runs} runs each, interleaved; each run is \`/bin/sh -c <command>\` as Claude Code runs a hook.`,
+  `Machine: ${cpus().length} x ${cpus()[0]?.model ?? "cpu"}, ${process.platform} ${process.arch}, Node ${process.version}; ${runs} runs each, interleaved; each run is \`/bin/sh -c <command>\` as Claude Code runs a hook (rows marked \`bash -c\`: as Gemini CLI and Qwen Code do).`,
 );
 print();
-const rows = contenders.map((contender, index) => ({ name: contender.name, ...stats(samples[index]) }));
-const jq = rows.find((row) => row.name.includes("jq"));
-print(`| agent-visible time per event | median | p90 | mean | median vs jq append |`);
+const rows = contenders.map((contender, index) => ({
+  name: contender.name,
+  shell: contender.shell ?? "/bin/sh",
+  ...stats(samples[index]),
+}));
+print(`| agent-visible time per event | median | p90 | mean | median vs jq append (same shell) |`);
 print("|---|---|---|---|---|");
-for (const row of rows)
+for (const row of rows) {
+  const jq = rows.find((other) => other.name.includes("jq") && other.shell === row.shell);
   print(
     `| ${row.name} | ${fmt(row.median)} | ${fmt(row.p90)} | ${fmt(row.mean)} | ${jq ? `${(row.median / jq.median).toFixed(2)}x` : "n/a"} |`,
   );
-const behind = stats(applied);
+}
+const behind = stats(applied[contenders.findIndex((contender) => contender.command.includes("--agent claude") && contender.after)]);
 print(
   `| (shim) until its detached worker applied the event (not agent-visible) | ${fmt(behind.median)} | ${fmt(behind.p90)} | ${fmt(behind.mean)} | |`,
 );

@@ -3,7 +3,7 @@
 import { execFileSync } from "node:child_process";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { json, put, runWith, snapshot, useInstallFixture } from "../../test/install-fixture.ts";
+import { commands, json, put, runWith, snapshot, useInstallFixture } from "../../test/install-fixture.ts";
 import { readText } from "../../test/install-world.ts";
 import { GEMINI_HOOKS } from "../harnesses/gemini/installer.ts";
 import { QWEN_HOOKS } from "../harnesses/qwen/installer.ts";
@@ -15,7 +15,6 @@ const fixture = useInstallFixture();
 const run = runWith(fixture);
 
 const USER_SETTINGS = `{
-  // Gemini and Qwen read JSON with comments
   "security": {"auth": {"selectedType": "gemini-api-key"}},
   "hooks": {
     "AfterAgent": [{"matcher": "", "hooks": [{"type": "command", "command": "notify-send done", "timeout": 60000}]}]
@@ -30,7 +29,7 @@ const cases = [
 ] as const;
 
 describe.each(cases)("$id settings.json hooks", ({ id, specs, path }) => {
-  it("installs one hook per event, with the harness's timeout unit, and runs each through the real shell", async () => {
+  it("installs one hook per event, with the harness's timeout unit, and runs each through bash as the harness does", async () => {
     const report = await run("install", { harnesses: [id] });
     expect(report.ok).toBe(true);
     const hooks = json(path()).hooks;
@@ -38,9 +37,10 @@ describe.each(cases)("$id settings.json hooks", ({ id, specs, path }) => {
     for (const spec of specs) {
       expect(hooks[spec.event]).toEqual([{ hooks: [{ type: "command", command: expect.any(String), timeout: spec.timeout }] }]);
       const command = hooks[spec.event][0].hooks[0].command as string;
-      expect(parseOurCommand(command)).toMatchObject({ alias: spec.alias, agent: id });
+      // The shim by default on Linux (the world names no hook mode), as for Claude Code and Codex.
+      expect(parseOurCommand(command)).toMatchObject({ alias: spec.alias, agent: id, mode: "shim" });
       const record = join(fixture.sandbox.root, `record-${spec.alias}`);
-      execFileSync("/bin/sh", ["-c", command], { env: { ...fixture.sandbox.env, HOOK_RECORD: record }, input: "{}" });
+      execFileSync("bash", ["-c", command], { env: { ...fixture.sandbox.env, HOOK_RECORD: record }, input: "{}" });
       expect(readText(record).trim()).toBe(JSON.stringify([spec.alias, "--agent", id]));
     }
     // Gemini counts milliseconds, Qwen seconds: 5 s either way.
@@ -52,13 +52,22 @@ describe.each(cases)("$id settings.json hooks", ({ id, specs, path }) => {
     const before = snapshot([path()]);
     await run("install", { harnesses: [id] });
     const installed = readText(path());
-    expect(installed).toContain("// Gemini and Qwen read JSON with comments");
+    expect(installed).toContain("tongs-agents-hook");
     expect(installed).toContain("notify-send done");
     const again = await run("install", { harnesses: [id] });
     expect(again.harnesses[0]?.steps ?? []).toEqual([]);
     expect(readText(path())).toBe(installed);
     await run("uninstall", { harnesses: [id] });
     expect(snapshot([path()])).toEqual(before);
+  });
+
+  it("leaves a settings.json with comments untouched and says why (Gemini and Qwen accept comments; our editor does not)", async () => {
+    const commented = USER_SETTINGS.replace("{\n", "{\n  // a comment of the user's\n");
+    put(path(), commented);
+    const report = await run("install", { harnesses: [id] });
+    expect(report.ok).toBe(false);
+    expect(report.harnesses[0]?.findings[0]?.message).toMatch(/is not valid JSON.*left untouched/);
+    expect(readText(path())).toBe(commented);
   });
 
   it("a dry run writes nothing; a moved installation is rewritten in place", async () => {
@@ -71,6 +80,67 @@ describe.each(cases)("$id settings.json hooks", ({ id, specs, path }) => {
     for (const spec of specs)
       expect(parseOurCommand(json(path()).hooks[spec.event][0].hooks[0].command)?.node).toBe("/opt/node22/bin/node");
     expect(Object.keys(json(path()).hooks)).toEqual(specs.map((spec) => spec.event));
+  });
+
+  it("switches between the shim and the synchronous hook in place (install --hook), and doctor accepts both", async () => {
+    put(path(), USER_SETTINGS);
+    const before = snapshot([path()]);
+    await run("install", { harnesses: [id], in: { ...fixture.world, hookMode: "shim" } });
+    const shim = readText(path());
+    const report = await run("install", { harnesses: [id], in: { ...fixture.world, hookMode: "sync" } });
+    expect(report.harnesses[0]?.steps.length).toBe(1);
+    for (const spec of specs) {
+      const ours = commands(path(), spec.event).filter((command) => command.includes("tongs-agents-hook"));
+      expect(ours.map((command) => parseOurCommand(command)?.mode)).toEqual(["sync"]);
+    }
+    expect(readText(path())).toContain("notify-send done");
+    const [installer] = installersFor([id]);
+    const doctor = await runDoctor(fixture.world, [installer!]);
+    expect(doctor.harnesses[0]?.hooks.map((hook) => hook.status)).toEqual(specs.map(() => "current"));
+    await run("install", { harnesses: [id], in: { ...fixture.world, hookMode: "shim" } });
+    // The same data (a replaced entry may be laid out on more lines than the appended one was).
+    expect(json(path())).toEqual(JSON.parse(shim));
+    await run("uninstall", { harnesses: [id] });
+    expect(snapshot([path()])).toEqual(before);
+  });
+
+  it("registers our MCP server beside the user's, as `mcp add -s user` writes it; uninstall removes exactly it", async () => {
+    const withServers = USER_SETTINGS.replace("{\n", '{\n  "mcpServers": {"other": {"command": "other-mcp", "args": []}},\n');
+    put(path(), withServers);
+    const dry = await run("install", { harnesses: [id], dryRun: true });
+    expect(dry.harnesses[0]?.steps[0]?.diff?.join("\n")).toContain('"tongs-agents": {');
+    await run("install", { harnesses: [id] });
+    const cli = join(fixture.root, "bin", "tongs-agents.js");
+    expect(json(path()).mcpServers).toEqual({
+      other: { command: "other-mcp", args: [] },
+      "tongs-agents": { command: process.execPath, args: [cli, "mcp"] },
+    });
+    const [installer] = installersFor([id]);
+    expect((await runDoctor(fixture.world, [installer!])).harnesses[0]?.mcp).toBe("current");
+    await run("uninstall", { harnesses: [id] });
+    expect(readText(path())).toBe(withServers);
+  });
+
+  it("MCP: a moved installation is rewritten in place; an entry of someone else's under our name is left; a file we created goes", async () => {
+    await run("install", { harnesses: [id] });
+    const [installer] = installersFor([id]);
+    const moved = { ...fixture.world, nodePath: "/opt/node22/bin/node" };
+    expect((await runDoctor(moved, [installer!])).harnesses[0]?.mcp).toBe("outdated");
+    await run("install", { harnesses: [id], in: moved });
+    expect(json(path()).mcpServers["tongs-agents"].command).toBe("/opt/node22/bin/node");
+    expect((await runDoctor(moved, [installer!])).harnesses[0]?.mcp).toBe("current");
+    await run("uninstall", { harnesses: [id], in: moved });
+    expect(snapshot([path()])).toEqual({ [path()]: null });
+
+    const theirs = '{"mcpServers": {"tongs-agents": {"command": "npx", "args": ["tongs-agents", "mcp"]}}}\n';
+    put(path(), theirs);
+    const install = await run("install", { harnesses: [id] });
+    expect(install.ok).toBe(false);
+    expect(install.harnesses[0]?.findings.map((finding) => finding.severity)).toContain("conflict");
+    expect(json(path()).mcpServers).toEqual(JSON.parse(theirs).mcpServers);
+    expect((await runDoctor(fixture.world, [installer!])).harnesses[0]?.mcp).toBe("foreign");
+    await run("uninstall", { harnesses: [id] });
+    expect(json(path()).mcpServers).toEqual(JSON.parse(theirs).mcpServers);
   });
 
   it("doctor reports each hook and the missing CLI", async () => {

@@ -1,8 +1,12 @@
 // One installer for harnesses that keep Claude-style command hooks under `"hooks"` in a settings.json of their own and
 // nothing else of ours (Gemini CLI, Qwen Code: Qwen is a Gemini CLI fork). Each harness adapter gives its file, its
-// event table (whose timeout unit is the harness's: Gemini counts milliseconds, Qwen seconds) and its binary.
+// event table (whose timeout unit is the harness's: Gemini counts milliseconds, Qwen seconds) and its binary. Both run a
+// hook's command with `bash -c` on Linux (Gemini 0.61.0, Qwen 0.24.4), so the shim's `/bin/sh ...` line works as is.
+// The same file holds our MCP server under `mcpServers` (mcp-json.ts), as `gemini mcp add` / `qwen mcp add` write it.
 import { checkNodes, hookChecks, hooksTodo, jsonData, versionOf } from "./doctor.ts";
 import { editHooks, hooksShapeProblem, type HookSpec } from "./hook-entries.ts";
+import { commandAndArgs, editMcpJson, mcpJsonState, mcpServersOf, type McpJsonFormat } from "./mcp-json.ts";
+import { MCP_NAME } from "./mcp-entry.ts";
 import { parseJsonDocument } from "./json-text.ts";
 import { readConfigFile } from "./file-edit.ts";
 import { error, note, type Finding, type HarnessDoctor, type HarnessPlan, type Step } from "./plan.ts";
@@ -18,6 +22,14 @@ export interface SettingsHooksHarness {
   readonly hooks: readonly HookSpec[];
   readonly settingsPath: (world: InstallContext) => string;
 }
+
+/** `"mcpServers": {"tongs-agents": {"command": ..., "args": [...]}}`: what `gemini mcp add -s user` (0.61.0) and
+ * `qwen mcp add -s user` (0.24.4) write for a stdio server. */
+export const SETTINGS_MCP: McpJsonFormat = {
+  container: "mcpServers",
+  entry: ({ command, args }) => ({ command, args: [...args] }),
+  command: commandAndArgs,
+};
 
 function planSettings(harness: SettingsHooksHarness, world: InstallContext, intent: Intent, findings: Finding[]): Step | undefined {
   const path = harness.settingsPath(world);
@@ -43,13 +55,18 @@ function planSettings(harness: SettingsHooksHarness, world: InstallContext, inte
       doc.data,
       doc.style,
       harness.hooks,
-      { node: paths.node, hook: paths.hook, harness: harness.id },
+      { node: paths.node, hook: paths.hook, harness: harness.id, mode: paths.hookMode },
       intent.mode,
       path,
     );
     for (const problem of edit.problems) findings.push({ severity: problem.severity, message: problem.message });
-    if (edit.text === read.text || (read.text === null && edit.text === "")) return undefined;
-    return { kind: "write", path, before: read.text, after: edit.text, why: edit.changes };
+    const hooked = parseJsonDocument(edit.text);
+    const mcp = hooked.ok
+      ? editMcpJson(edit.text, hooked.data, doc.style, SETTINGS_MCP, { command: paths.node, args: [paths.cli, "mcp"] }, intent.mode, path)
+      : { text: edit.text, changes: [], findings: [] };
+    findings.push(...mcp.findings);
+    if (mcp.text === read.text || (read.text === null && mcp.text === "")) return undefined;
+    return { kind: "write", path, before: read.text, after: mcp.text, why: [...edit.changes, ...mcp.changes] };
   } catch (failure) {
     findings.push(error(`${path}: ${(failure as Error).message}; left untouched`));
     return undefined;
@@ -75,15 +92,20 @@ async function doctor(harness: SettingsHooksHarness, world: InstallContext): Pro
   const path = harness.settingsPath(world);
   const settings = jsonData(path, problems);
   const hooks = hookChecks(settings, harness.hooks, world, harness.id, legacy, problems, path, nodes);
+  const paths = ourPaths(world);
+  const servers = settings ? mcpServersOf(settings, SETTINGS_MCP) : undefined;
+  const mcp = servers ? mcpJsonState(servers[MCP_NAME], SETTINGS_MCP, { command: paths.node, args: [paths.cli, "mcp"] }) : "unknown";
   await checkNodes(world, nodes, problems);
   if (!binary) todo.push(`Install ${harness.displayName} (${harness.installHint}), or put ${harness.binary} on PATH.`);
   hooksTodo(hooks, `tongs-agents install --agent ${harness.id}`, todo);
+  if (mcp === "absent" || mcp === "outdated") todo.push(`Run \`tongs-agents install --agent ${harness.id}\` to register the MCP server.`);
+  if (mcp === "foreign") problems.push(`${path}: mcpServers.${MCP_NAME} is not what the installer writes`);
   return {
     harness: harness.id,
     binary: binary ?? null,
     version: await versionOf(world, binary),
     hooks,
-    mcp: "n/a",
+    mcp,
     problems,
     legacy,
     todo,

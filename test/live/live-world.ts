@@ -1,6 +1,6 @@
 // A sandboxed world for the live tests: the real harness CLI first on PATH, then this Node (hooks and the harness
 // wrappers run on it), with the settings each harness needs to run unattended against a local fake provider.
-import { mkdirSync, symlinkSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { execa } from "execa";
 import { CLI_BIN } from "../processes.ts";
@@ -45,4 +45,18 @@ export async function listAll(
       sessions: { harness: string; session_id: string; identity: string; recorded_status: string; last_event: string }[];
     }
   ).sessions.filter((session) => session.identity !== "discovered");
+}
+
+/**
+ * Wait (bounded) until every event the hook shim spooled in `stateDir` was taken by its worker, which logs before its
+ * entry goes: with the shim the harness has moved on (or exited) before the event is applied, and the spool says when.
+ */
+export async function spoolDrained(stateDir: string, timeoutMs = 60_000): Promise<void> {
+  const spool = join(stateDir, "incoming");
+  const pending = () => (existsSync(spool) ? readdirSync(spool).filter((name) => name.endsWith(".ev")) : []);
+  const deadline = Date.now() + timeoutMs;
+  while (pending().length > 0) {
+    if (Date.now() > deadline) throw new Error(`the hook shim's workers left events unapplied: ${pending().join(", ")}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }

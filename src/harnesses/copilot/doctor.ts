@@ -1,4 +1,5 @@
-// doctor for Copilot CLI: the binary, our hooks file, the Node it runs, and Copilot's own switches that can stop hooks.
+// doctor for Copilot CLI: the binary, our hooks file, the Node it runs, our MCP server, and Copilot's own switches that
+// can stop hooks.
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { checkNodes, hooksTodo, versionOf } from "../../install/doctor.ts";
@@ -7,7 +8,8 @@ import type { HarnessDoctor } from "../../install/plan.ts";
 import { ourPaths, which, type InstallContext } from "../../install/context.ts";
 import { isRecord } from "../../core/json-value.ts";
 import { copilotHookChecks, readHooksFile } from "./install.ts";
-import { copilotHome, copilotHooksPath } from "./locations.ts";
+import { copilotHome, copilotHooksPath, copilotMcpPath } from "./locations.ts";
+import { copilotMcpState } from "./mcp.ts";
 
 /**
  * One of Copilot's own JSON files: it writes config.json with `//` comment lines above the object (1.0.102), so those
@@ -67,13 +69,16 @@ export async function copilotDoctor(world: InstallContext): Promise<HarnessDocto
   await checkNodes(world, nodes, problems);
   if (!binary) todo.push("Install Copilot CLI (npm install -g @github/copilot), or put copilot on PATH.");
   hooksTodo(hooks, "tongs-agents install --agent copilot", todo);
+  const mcp = copilotMcpState(world);
+  if (mcp === "absent" || mcp === "outdated") todo.push("Run `tongs-agents install --agent copilot` to register the MCP server.");
+  if (mcp === "foreign") problems.push(`${copilotMcpPath(world)}: mcpServers.tongs-agents is not what the installer writes`);
   todo.push(...hookSwitches(world));
   return {
     harness: "copilot",
     binary: binary ?? null,
     version: await versionOf(world, binary),
     hooks,
-    mcp: "n/a",
+    mcp,
     problems,
     legacy: [],
     todo,

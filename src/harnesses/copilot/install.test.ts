@@ -14,10 +14,12 @@ import { COPILOT_HOOKS } from "./install.ts";
 let sandbox: Sandbox;
 let home: string;
 let hooksFile: string;
+let mcpFile: string;
 beforeEach(() => {
   sandbox = makeSandbox();
   home = sandbox.env.COPILOT_HOME as string;
   hooksFile = join(home, "hooks", "tongs-agents.json");
+  mcpFile = join(home, "mcp-config.json");
 });
 afterEach(() => sandbox.cleanup());
 
@@ -66,10 +68,29 @@ describe("Copilot CLI install", () => {
     const moved = worldAt("moved/tongs-agents");
     expect((await copilotDoctor(moved)).hooks.map((check) => check.status)).toEqual(COPILOT_HOOKS.map(() => "outdated"));
     const report = await run(moved, "install");
-    expect(report.harnesses[0]?.steps.map((step) => step.change)).toEqual(["modify"]);
+    expect(report.harnesses[0]?.steps.map((step) => [step.path, step.change])).toEqual([
+      [hooksFile, "modify"],
+      [mcpFile, "modify"],
+    ]);
     expect(readText(hooksFile)).toContain(join(moved.packageRoot, "bin", "tongs-agents-hook.cjs"));
     expect(readText(hooksFile)).not.toContain(`${sandbox.root}/old/`);
     expect((await copilotDoctor(moved)).hooks.every((check) => check.status === "current")).toBe(true);
+  });
+
+  it("stays on the synchronous hook under --hook shim: a file of shim lines is ours, outdated, rewritten in place", async () => {
+    const world = worldAt("pkg");
+    await run({ ...world, hookMode: "shim" }, "install");
+    const sync = readText(hooksFile);
+    expect(sync).not.toContain("tongs-agents-hook.sh");
+    const shimLines = sync.replace(
+      /"bash": "(\S+) (\S+)\/tongs-agents-hook\.cjs /g,
+      (_, node: string, bin: string) => `"bash": "/bin/sh ${bin}/tongs-agents-hook.sh ${node} `,
+    );
+    expect(shimLines).toContain("tongs-agents-hook.sh");
+    writeFileSync(hooksFile, shimLines);
+    expect((await copilotDoctor(world)).hooks.map((check) => check.status)).toEqual(COPILOT_HOOKS.map(() => "outdated"));
+    expect((await run({ ...world, hookMode: "shim" }, "install")).harnesses[0]?.steps.map((step) => step.change)).toEqual(["modify"]);
+    expect(readText(hooksFile)).toBe(sync);
   });
 
   it("uninstall removes only our file: the user's hooks files stay byte for byte", async () => {
@@ -79,7 +100,12 @@ describe("Copilot CLI install", () => {
     await run(world, "install");
     const removal = await run(world, "uninstall");
     expect(removal.ok).toBe(true);
-    expect(removal.harnesses[0]?.steps.map((step) => step.change)).toEqual(["delete"]);
+    // Both files install created: the hooks file and mcp-config.json, which held only our server.
+    expect(removal.harnesses[0]?.steps.map((step) => [step.path, step.change])).toEqual([
+      [hooksFile, "delete"],
+      [mcpFile, "delete"],
+    ]);
+    expect(existsSync(mcpFile)).toBe(false);
     expect(existsSync(hooksFile)).toBe(false);
     expect(readFileSync(mine, "utf8")).toBe(USER_HOOKS);
     expect((await run(world, "uninstall")).harnesses[0]?.steps).toEqual([]);
@@ -128,5 +154,42 @@ describe("Copilot CLI install", () => {
     expect(doctor.todo.join("\n")).toMatch(/disableAllHooks/);
     expect(doctor.todo.join("\n")).toMatch(/config.json lists 1 disabled hook/);
     expect(doctor.problems).toEqual([]);
+  });
+
+  it("registers our MCP server in mcp-config.json as `copilot mcp add` writes it, beside the user's, and removes exactly it", async () => {
+    // As Copilot 1.0.102 writes the file (`copilot mcp add other -- other-mcp`).
+    const theirs =
+      '{\n  "mcpServers": {\n    "other": {\n      "tools": [\n        "*"\n      ],\n      "type": "local",\n      "command": "other-mcp",\n      "args": []\n    }\n  }\n}';
+    put(mcpFile, theirs);
+    const world = worldAt("pkg");
+    const dry = await run(world, "install", true);
+    expect(dry.harnesses[0]?.steps.find((step) => step.path === mcpFile)?.diff?.join("\n")).toContain('"tongs-agents": {');
+    expect(readText(mcpFile)).toBe(theirs);
+    await run(world, "install");
+    const cli = join(world.packageRoot, "bin", "tongs-agents.js");
+    expect(JSON.parse(readText(mcpFile)).mcpServers).toEqual({
+      other: { tools: ["*"], type: "local", command: "other-mcp", args: [] },
+      "tongs-agents": { tools: ["*"], type: "local", command: process.execPath, args: [cli, "mcp"] },
+    });
+    expect((await copilotDoctor(world)).mcp).toBe("current");
+    expect((await run(world, "install")).harnesses[0]?.steps).toEqual([]);
+    await run(world, "uninstall");
+    expect(readText(mcpFile)).toBe(theirs);
+    expect((await copilotDoctor(world)).mcp).toBe("absent");
+  });
+
+  it("leaves an MCP entry of someone else's under our name, and says so", async () => {
+    const theirs = JSON.stringify({ mcpServers: { "tongs-agents": { type: "local", command: "npx", args: ["tongs-agents", "mcp"] } } });
+    put(mcpFile, theirs);
+    const world = worldAt("pkg");
+    const install = await run(world, "install");
+    expect(install.ok).toBe(false);
+    expect(install.harnesses[0]?.findings).toContainEqual(expect.objectContaining({ severity: "conflict" }));
+    expect(readText(mcpFile)).toBe(theirs);
+    const doctor = await copilotDoctor(world);
+    expect(doctor.mcp).toBe("foreign");
+    expect(doctor.problems.join("\n")).toContain("mcpServers.tongs-agents");
+    await run(world, "uninstall");
+    expect(readText(mcpFile)).toBe(theirs);
   });
 });

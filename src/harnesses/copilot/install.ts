@@ -1,7 +1,11 @@
-// Copilot CLI: our hooks in a file of our own, $COPILOT_HOME/hooks/tongs-agents.json (Copilot loads every *.json in
+// Copilot CLI: our MCP server in its mcp-config.json (mcp.ts), and our hooks in a file of our own, $COPILOT_HOME/hooks/tongs-agents.json (Copilot loads every *.json in
 // that directory), in Copilot's own format: `{"version": 1, "hooks": {"<event>": [{"type": "command", "bash": ...,
 // "timeoutSec": n}]}}`. The file is ours when every handler in it is exactly our command for Copilot; anything else
 // there was written or changed by someone else and is left as it is.
+// Always the synchronous hook, whatever `install --hook` says: Copilot is told by its executable (its comm is
+// `MainThread`), which the shim's worker can read only while Copilot runs, and `copilot -p` exits right after
+// agentStop and sessionEnd: through the shim those two events were skipped as not Copilot's (live, 1.0.102, 2 runs of
+// 3; docs/contract.md, "The hook shim").
 import { HOOK_SCRIPT, parseOurCommand, type HookSpec, type HookTarget } from "../../install/hook-entries.ts";
 import { hookCommandLine } from "../../install/command.ts";
 import { readConfigFile } from "../../install/file-edit.ts";
@@ -10,6 +14,7 @@ import type { Intent } from "../../install/provider.ts";
 import { ourPaths, type InstallContext } from "../../install/context.ts";
 import { isRecord } from "../../core/json-value.ts";
 import { copilotHooksPath } from "./locations.ts";
+import { planCopilotMcp } from "./mcp.ts";
 
 // permissionRequest is not wired: it runs before Copilot's permission rules, so it fires for tools that are then
 // approved without asking; the notification `permission_prompt` is the dialog the user sees (docs/harness-facts.md).
@@ -125,6 +130,8 @@ export async function planCopilot(world: InstallContext, intent: Intent): Promis
       steps.push({ kind: "write", path, before: file.text, after, why: ["update our hooks (this installation's Node and hook paths)"] });
   } else if (file.kind === "absent") findings.push(note(`No Copilot CLI hooks installed by tongs-agents (${path} does not exist).`));
   else steps.push({ kind: "delete", path, before: file.text, why: ["remove our hooks file"] });
+  const mcp = planCopilotMcp(world, intent, findings);
+  if (mcp) steps.push(mcp);
   if (steps.length > 0) todo.push("Restart running Copilot CLI sessions so they load the change.");
   return { harness: "copilot", steps, findings, todo };
 }

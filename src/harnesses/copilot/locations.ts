@@ -11,3 +11,8 @@ export function copilotHome(world: InstallContext): string {
 export function copilotHooksPath(world: InstallContext): string {
   return join(copilotHome(world), "hooks", "tongs-agents.json");
 }
+
+/** Copilot's user MCP servers: `copilot mcp add` writes `mcpServers` here (1.0.102, `copilot mcp --help`). */
+export function copilotMcpPath(world: InstallContext): string {
+  return join(copilotHome(world), "mcp-config.json");
+}

@@ -1,10 +1,11 @@
-// doctor for OpenCode: the binary, our plugin module (installed, outdated, someone else's), and the switches under
-// which OpenCode would not load it.
+// doctor for OpenCode: the binary, our plugin module (installed, outdated, someone else's), our MCP server, and the
+// switches under which OpenCode would not load the plugin.
 import { versionOf } from "../../install/doctor.ts";
 import type { HarnessDoctor } from "../../install/plan.ts";
 import { which, type InstallContext } from "../../install/context.ts";
 import { readPluginFile, renderPluginFile } from "./install.ts";
 import { opencodePluginFile } from "./locations.ts";
+import { opencodeConfigFile, opencodeMcpState } from "./mcp.ts";
 
 export async function opencodeDoctor(world: InstallContext): Promise<HarnessDoctor> {
   const binary = which("opencode", world.env);
@@ -27,12 +28,15 @@ export async function opencodeDoctor(world: InstallContext): Promise<HarnessDoct
   if (!binary) todo.push("Install OpenCode (npm install -g opencode-ai), or put opencode on PATH.");
   if (bridge === "missing" || bridge === "outdated")
     todo.push("Run `tongs-agents install --agent opencode` to install or update the OpenCode plugin.");
+  const mcp = opencodeMcpState(world);
+  if (mcp === "absent" || mcp === "outdated") todo.push("Run `tongs-agents install --agent opencode` to register the MCP server.");
+  if (mcp === "foreign") problems.push(`${opencodeConfigFile(world)}: mcp.tongs-agents is not what the installer writes`);
   return {
     harness: "opencode",
     binary: binary ?? null,
     version: await versionOf(world, binary, { ...world.env, OPENCODE_DISABLE_AUTOUPDATE: "1" }),
     hooks: [],
-    mcp: "n/a",
+    mcp,
     bridge,
     problems,
     legacy: [],

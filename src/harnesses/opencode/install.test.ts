@@ -14,6 +14,7 @@ import { OPENCODE_PLUGIN_HEADER } from "./install.ts";
 let sandbox: Sandbox;
 let bin: string;
 let pluginFile: string;
+const configFile = () => join(sandbox.env.XDG_CONFIG_HOME as string, "opencode", "opencode.json");
 
 beforeEach(() => {
   sandbox = makeSandbox();
@@ -55,7 +56,12 @@ describe("OpenCode plugin install", () => {
 
   it("a dry run shows the file it would create and writes nothing", async () => {
     const report = await run(worldAt("pkg"), "install", true);
-    expect(report.harnesses[0]?.steps).toMatchObject([{ kind: "write", status: "planned", path: pluginFile, change: "create" }]);
+    expect(report.harnesses[0]?.steps).toMatchObject([
+      { kind: "write", status: "planned", path: pluginFile, change: "create" },
+      { kind: "write", status: "planned", path: configFile(), change: "create" },
+    ]);
+    expect(report.harnesses[0]?.steps[1]?.diff?.join("\n")).toContain('"tongs-agents": {');
+    expect(existsSync(configFile())).toBe(false);
     expect(existsSync(pluginFile)).toBe(false);
   });
 
@@ -64,7 +70,11 @@ describe("OpenCode plugin install", () => {
     const moved = worldAt("new place");
     expect(await doctor(moved)).toMatchObject({ bridge: "outdated" });
     const report = await run(moved, "install");
-    expect(report.harnesses[0]?.steps).toMatchObject([{ kind: "write", status: "done", change: "modify" }]);
+    expect(report.harnesses[0]?.steps).toMatchObject([
+      { kind: "write", status: "done", change: "modify", path: pluginFile },
+      { kind: "write", status: "done", change: "modify", path: configFile() },
+    ]);
+    expect(JSON.parse(readText(configFile())).mcp["tongs-agents"].command[1]).toBe(join(moved.packageRoot, "bin", "tongs-agents.js"));
     expect(readText(pluginFile)).toContain(JSON.stringify(join(moved.packageRoot, "opencode-plugin", "index.js")));
     expect(readText(pluginFile)).not.toContain("old place");
   });
@@ -76,7 +86,11 @@ describe("OpenCode plugin install", () => {
     writeFileSync(join(configDir, "opencode.json"), config);
     writeFileSync(join(configDir, "plugin", "theirs.js"), "export const Theirs = async () => ({});\n");
     const world = worldAt("pkg");
-    await run(world, "install");
+    // OpenCode reads comments; our editor does not: the plugin is installed, the MCP server is not (a warning).
+    const install = await run(world, "install");
+    expect(install.ok).toBe(true);
+    expect(install.harnesses[0]?.findings).toContainEqual(expect.objectContaining({ severity: "warning" }));
+    expect(readText(join(configDir, "opencode.json"))).toBe(config);
     const dry = await run(world, "uninstall", true);
     expect(dry.harnesses[0]?.steps).toMatchObject([{ kind: "delete", status: "planned", path: pluginFile }]);
     expect(existsSync(pluginFile)).toBe(true);
@@ -84,7 +98,7 @@ describe("OpenCode plugin install", () => {
     expect(existsSync(pluginFile)).toBe(false);
     expect(readText(join(configDir, "opencode.json"))).toBe(config);
     expect(readText(join(configDir, "plugin", "theirs.js"))).toBe("export const Theirs = async () => ({});\n");
-    expect((await run(world, "uninstall")).harnesses[0]?.findings).toMatchObject([{ severity: "note" }]);
+    expect((await run(world, "uninstall")).harnesses[0]?.findings).toMatchObject([{ severity: "note" }, { severity: "warning" }]);
     expect(await doctor(world)).toMatchObject({ bridge: "missing", ok: false });
   });
 
@@ -116,5 +130,37 @@ describe("OpenCode plugin install", () => {
     expect(report.ok).toBe(true);
     expect(report.harnesses[0]?.findings.map((finding) => finding.message).join("\n")).toContain("opencode is not on PATH");
     expect(existsSync(pluginFile)).toBe(true);
+  });
+
+  it("registers our MCP server under `mcp` in opencode.json beside the user's settings, and removes exactly it", async () => {
+    const config =
+      '{\n  "model": "fake/fake-model",\n  "mcp": {\n    "other": {"type": "remote", "url": "http://127.0.0.1:1/mcp"}\n  }\n}\n';
+    mkdirSync(join(configFile(), ".."), { recursive: true });
+    writeFileSync(configFile(), config);
+    const world = worldAt("pkg");
+    expect((await run(world, "install")).ok).toBe(true);
+    expect(JSON.parse(readText(configFile())).mcp).toEqual({
+      other: { type: "remote", url: "http://127.0.0.1:1/mcp" },
+      "tongs-agents": { type: "local", command: [process.execPath, join(world.packageRoot, "bin", "tongs-agents.js"), "mcp"] },
+    });
+    expect(await doctor(world)).toMatchObject({ mcp: "current", ok: true });
+    expect((await run(world, "install")).harnesses[0]?.steps).toEqual([]);
+    await run(world, "uninstall");
+    expect(readText(configFile())).toBe(config);
+    expect(await doctor(world)).toMatchObject({ mcp: "absent" });
+  });
+
+  it("leaves someone else's `mcp.tongs-agents` as it is, and doctor says it is not ours", async () => {
+    const config = JSON.stringify({ mcp: { "tongs-agents": { type: "local", command: ["npx", "tongs-agents", "mcp"], enabled: true } } });
+    mkdirSync(join(configFile(), ".."), { recursive: true });
+    writeFileSync(configFile(), config);
+    const world = worldAt("pkg");
+    const install = await run(world, "install");
+    expect(install.ok).toBe(false);
+    expect(install.harnesses[0]?.findings).toContainEqual(expect.objectContaining({ severity: "conflict" }));
+    expect(readText(configFile())).toBe(config);
+    expect(await doctor(world)).toMatchObject({ mcp: "foreign", ok: false });
+    await run(world, "uninstall");
+    expect(readText(configFile())).toBe(config);
   });
 });

@@ -8,6 +8,7 @@ import { readConfigFile } from "../../install/file-edit.ts";
 import { error, note, type HarnessPlan, type Step } from "../../install/plan.ts";
 import type { Intent } from "../../install/provider.ts";
 import { ourPaths, which, type InstallContext } from "../../install/context.ts";
+import { planOpencodeMcp } from "./mcp.ts";
 import { opencodePluginFile } from "./locations.ts";
 
 export const OPENCODE_PLUGIN_HEADER =
@@ -46,9 +47,18 @@ export function readPluginFile(path: string): PluginFileRead {
   return { ok: true, text: read.text, ours: read.text.split("\n", 1)[0] === OPENCODE_PLUGIN_HEADER };
 }
 
-const RESTART = "Restart running OpenCode sessions: OpenCode loads plugins when it starts.";
+const RESTART = "Restart running OpenCode sessions: OpenCode loads plugins and MCP servers when it starts.";
 
+/** The plugin module, then our MCP server in opencode.json (mcp.ts). */
 export async function planOpencode(world: InstallContext, intent: Intent): Promise<HarnessPlan> {
+  const plugin = planOpencodePlugin(world, intent);
+  const findings = [...plugin.findings];
+  const mcp = planOpencodeMcp(world, intent, findings);
+  if (!mcp) return { ...plugin, findings };
+  return { ...plugin, steps: [...plugin.steps, mcp], findings, todo: plugin.todo.length > 0 ? plugin.todo : [RESTART] };
+}
+
+function planOpencodePlugin(world: InstallContext, intent: Intent): HarnessPlan {
   const path = opencodePluginFile(world);
   const current = readPluginFile(path);
   const plan = (steps: Step[], findings: HarnessPlan["findings"], todo: string[] = []): HarnessPlan => ({
