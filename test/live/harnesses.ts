@@ -1,6 +1,7 @@
 // Where the live tests find the real harness CLIs (installed by `npm run live:deps`). A missing one fails the test
 // with the reason: live tests never skip.
-import { existsSync, readFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { userInfo } from "node:os";
 import { dirname, join } from "node:path";
 
@@ -26,4 +27,18 @@ export function harnessBinDir(id: keyof typeof HARNESS_PACKAGES): string {
     throw new Error(`${name}@${version} is not installed in ${dir}: run \`npm run live:deps\` (downloads it from the npm registry)`);
   }
   return dirname(link);
+}
+
+/**
+ * OpenCode npm-installs @opencode-ai/plugin (its own version) into its config dir at every start-up that lacks it,
+ * which takes minutes on a loaded machine (and 71 s to fail offline): put it there first, as a user's earlier run would.
+ */
+export function seedOpencodePlugin(configDir: string, home: string): void {
+  mkdirSync(configDir, { recursive: true });
+  execFileSync("npm", ["install", "--no-audit", "--no-fund", "--save-exact", `@opencode-ai/plugin@${HARNESS_PACKAGES.opencode.version}`], {
+    cwd: configDir,
+    env: { ...process.env, HOME: home },
+    stdio: "ignore",
+    timeout: 300_000,
+  });
 }

@@ -11,7 +11,7 @@ import type { InstallContext } from "../../src/install/context.ts";
 import { installersFor } from "../../src/harnesses/installers.ts";
 import { ROOT } from "../processes.ts";
 import { makeSandbox, type Sandbox } from "../sandbox.ts";
-import { HARNESS_PACKAGES, harnessBinDir } from "./harnesses.ts";
+import { HARNESS_PACKAGES, harnessBinDir, seedOpencodePlugin } from "./harnesses.ts";
 import { liveWorld } from "./live-world.ts";
 
 // Each CLI's own listing names our server with the exact command line install wrote: the CLI read our entry.
@@ -42,6 +42,7 @@ beforeAll(() => {
       NO_COLOR: "1",
     },
   );
+  seedOpencodePlugin(join(sandbox.env.XDG_CONFIG_HOME as string, "opencode"), sandbox.home);
 });
 afterAll(() => sandbox.cleanup());
 

@@ -14,7 +14,7 @@ import { sessionsDirOf } from "../../src/store/paths.ts";
 import { listRecords } from "../../src/store/records.ts";
 import { ROOT, runFocus } from "../processes.ts";
 import { makeSandbox, type Sandbox } from "../sandbox.ts";
-import { HARNESS_PACKAGES, harnessBinDir } from "./harnesses.ts";
+import { HARNESS_PACKAGES, harnessBinDir, seedOpencodePlugin } from "./harnesses.ts";
 import { TmuxLab, waitFor } from "./tmux-lab.ts";
 import { run } from "../../src/core/exec.ts";
 
@@ -78,13 +78,7 @@ beforeAll(async () => {
       },
     })}\n`,
   );
-  // OpenCode npm-installs @opencode-ai/plugin into its config dir at start-up (71 s to fail offline): pre-seed it.
-  execFileSync("npm", ["install", "--no-audit", "--no-fund", "--save-exact", `@opencode-ai/plugin@${VERSION}`], {
-    cwd: configDir,
-    env: { ...process.env, HOME: sandbox.home },
-    stdio: "ignore",
-    timeout: 300_000,
-  });
+  seedOpencodePlugin(configDir, sandbox.home);
   const bin = harnessBinDir("opencode");
   env = {
     ...sandbox.env,
