@@ -140,6 +140,28 @@ describe("focus across an SSH hop", () => {
     ]);
   });
 
+  it("the host selecting the pane but unable to raise its client's terminal (the ssh session) is complete across the hop", async () => {
+    const answer = (state: string, succeeded: boolean) => (words: readonly string[]) =>
+      words[1] === "focus"
+        ? {
+            ok: state === "complete",
+            code: state === "complete" ? 0 : 5,
+            stdout: JSON.stringify({ state, target: "tmux pane %5 in session work", detail: "", selection: { succeeded } }),
+            stderr: "",
+          }
+        : undefined;
+    here = { ...here, sshRun: fakeSsh({ "me@devbox": { context: remote.context, answers: answer("partial", true) } }, calls) };
+    const selected = await focusJson("devbox:remote");
+    expect(selected.result).toMatchObject({
+      state: "complete",
+      local: { state: "complete" },
+      remote: { state: "partial", selected: true },
+    });
+    here = { ...here, sshRun: fakeSsh({ "me@devbox": { context: remote.context, answers: answer("partial", false) } }, calls) };
+    const notSelected = await focusJson("devbox:remote");
+    expect(notSelected.result).toMatchObject({ state: "partial", remote: { state: "partial", selected: false } });
+  });
+
   it("a query nothing here matches is looked for on the hosts", async () => {
     const { result } = await focusJson("/srv/app");
     expect(result).toMatchObject({ state: "complete", host: "devbox" });
