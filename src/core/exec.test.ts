@@ -35,6 +35,15 @@ describe("run at its timeout", () => {
     expect(elapsed).toBeLessThan(2500);
   });
 
+  it("a program that exited in time but left a process holding its output returns at the timeout with its own exit", async () => {
+    const started = performance.now();
+    const result = await run("sh", ["-c", "sleep 20 & echo $!; exit 3"], { timeoutMs: 500 });
+    const pid = Number(result.stdout.trim());
+    if (pid > 0) leftovers.push(pid);
+    expect(result).toEqual({ ok: false, code: 3, stdout: String(pid), stderr: "" });
+    expect(performance.now() - started).toBeLessThan(5000);
+  });
+
   it("a program that exits in time keeps its whole output", async () => {
     expect(await run("sh", ["-c", "echo out; echo err >&2"], { timeoutMs: 5000 })).toEqual({
       ok: true,

@@ -64,8 +64,8 @@ export const run: Runner = (file, args, { env, timeoutMs = DEFAULT_TIMEOUT_MS, i
       child.stdin?.on("error", () => undefined); // a program that exits without reading its input
       child.stdin?.end(input);
     }
-    // Once a timed-out program has exited, its output is not waited for: another process may hold the pipes open (an
-    // ssh client that passed them to its shared connection, a daemon it started), and `close` would wait for that one.
+    // Past the timeout, an exited program's output is not waited for: another process may hold the pipes open (an ssh
+    // client that passed them to its shared connection, a daemon it started), and `close` would wait for that one.
     const exited = () => child.exitCode !== null || child.signalCode !== null;
     const abandonOutput = () => {
       child.stdout?.destroy();
@@ -78,8 +78,9 @@ export const run: Runner = (file, args, { env, timeoutMs = DEFAULT_TIMEOUT_MS, i
       timeoutMs === Infinity
         ? undefined
         : setTimeout(() => {
-            timedOut = true;
+            // It exited in time, but something it started still holds its output open: keep the output so far.
             if (exited()) return abandonOutput();
+            timedOut = true;
             child.kill(killSignal);
             if (killSignal !== "SIGKILL") setTimeout(() => child.kill("SIGKILL"), KILL_AFTER_MS).unref();
           }, timeoutMs);
