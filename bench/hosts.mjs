@@ -117,10 +117,11 @@ try {
   }
 } finally {
   sshd.kill("SIGTERM");
-  // The shared connections' masters exit on their own after ControlPersist; end them now.
+  // The shared connections' masters exit on their own after ControlPersist; end them now (the socket is named after the
+  // host entry, src/hosts/ssh.ts controlPath).
   for (const world of ["one", "three"])
     for (const name of ["h1", "h2"])
-      spawnSync(join(bin, "ssh"), ["-O", "exit", "-o", `ControlPath=${join(temp, world, "state", "ssh", "%C")}`, name], {
+      spawnSync(join(bin, "ssh"), ["-O", "exit", "-o", `ControlPath=${join(temp, world, "state", "ssh", name)}`, name], {
         stdio: "ignore",
       });
   if (!process.env.BENCH_KEEP) rmSync(temp, { recursive: true, force: true });

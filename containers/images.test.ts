@@ -115,6 +115,23 @@ describe("buildImage", () => {
     ]);
   });
 
+  it("layers Debian extras between the agents and tongs-agents, the packages passed to apt as a build argument", async () => {
+    const world = fakeWorld();
+    const result = await buildImage({ env, exec: world.exec, agents: ["pi"], extras: ["ssh"], isRoot: () => true });
+    expect(result.ok && result.layers.map(({ layer }) => layer)).toEqual(["debian", "node", "agents-pi", "apt-pi-ssh", "app-pi-ssh"]);
+    const [, , agents, apt] = result.ok ? result.layers : [];
+    const builds = world.calls.filter((call) => call[4] === "build");
+    const aptBuild = builds[2] as string[];
+    expect(aptBuild.slice(aptBuild.indexOf("--build-arg"), aptBuild.indexOf("--label"))).toEqual([
+      "--build-arg",
+      `PARENT=${agents?.ref}`,
+      "--build-arg",
+      "PACKAGES=openssh-server openssh-client",
+    ]);
+    const appBuild = builds[3] as string[];
+    expect(appBuild[appBuild.indexOf("--build-arg") + 1]).toBe(`PARENT=${apt?.ref}`);
+  });
+
   it("fails with the reason when DOCKER_HOST is not the podman socket", async () => {
     const world = fakeWorld();
     env.DOCKER_HOST = "";

@@ -8,7 +8,7 @@ import { join, resolve } from "node:path";
 import lockfile from "proper-lockfile";
 import { defaultExec, tail, type Exec } from "./exec.ts";
 import { findMirror } from "./mirror.ts";
-import { AGENTS, DEBIAN, IMAGE_REPOSITORY, NODE, RECIPE_LABEL, type AgentId } from "./recipe.ts";
+import { AGENTS, DEBIAN, EXTRAS, IMAGE_REPOSITORY, NODE, RECIPE_LABEL, type AgentId, type ExtraId } from "./recipe.ts";
 
 const REPO_ROOT = resolve(import.meta.dirname, "..");
 const RECIPES = join(import.meta.dirname, "recipes");
@@ -16,6 +16,8 @@ const RECIPES = join(import.meta.dirname, "recipes");
 export interface BuildOptions {
   /** Agent CLIs to layer under tongs-agents (recipe.ts AGENTS). */
   readonly agents?: readonly AgentId[];
+  /** Debian packages to layer under tongs-agents (recipe.ts EXTRAS). */
+  readonly extras?: readonly ExtraId[];
   readonly env?: NodeJS.ProcessEnv;
   readonly exec?: Exec;
   readonly log?: (line: string) => void;
@@ -126,10 +128,21 @@ class Builder {
           ),
       );
     }
+    const extras = [...new Set(this.options.extras ?? [])].sort();
+    if (extras.length > 0) {
+      const below = parent;
+      const packages = extras.flatMap((id) => EXTRAS[id]);
+      parent = await this.layer(
+        `apt-${[...agents, ...extras].join("-")}`,
+        { parent: below.hash, packages, containerfile: containerfile("apt.Containerfile") },
+        (ref, hash) => this.buildApt(ref, hash, below.ref, packages),
+      );
+    }
     const packed = await this.packSelf();
     try {
       const below = parent;
-      const name = agents.length > 0 ? `app-${agents.join("-")}` : "app";
+      const suffix = [...agents, ...extras];
+      const name = suffix.length > 0 ? `app-${suffix.join("-")}` : "app";
       const app = await this.layer(
         name,
         { parent: below.hash, tarball: sha256File(packed.tarball), containerfile: containerfile("npm-prefix.Containerfile") },
@@ -216,6 +229,14 @@ class Builder {
     });
   }
 
+  private async buildApt(ref: string, hash: string, parent: string, packages: readonly string[]): Promise<void> {
+    await this.withContext("apt", async (context) => {
+      this.log(`apt-get install ${packages.join(" ")} (from the Debian mirror, inside the build)`);
+      copyFileSync(join(RECIPES, "apt.Containerfile"), join(context, "Containerfile"));
+      await this.podmanBuild(context, ref, hash, parent, [`PACKAGES=${packages.join(" ")}`]);
+    });
+  }
+
   /** npm install --global into a prefix on the host (the way a user installs), then copy it onto /usr/local. */
   private async buildPrefix(ref: string, hash: string, parent: string, specs: readonly string[], given?: string): Promise<void> {
     const go = async (context: string) => {
@@ -284,13 +305,14 @@ class Builder {
     }
   }
 
-  private async podmanBuild(context: string, ref: string, hash: string, parent: string): Promise<void> {
+  private async podmanBuild(context: string, ref: string, hash: string, parent: string, args: readonly string[] = []): Promise<void> {
     // --pull=never: the parent is local; nothing can be pulled here and trying would only wait for a timeout.
     await this.podman([
       "build",
       "--pull=never",
       "--build-arg",
       `PARENT=${parent}`,
+      ...args.flatMap((arg) => ["--build-arg", arg]),
       "--label",
       `${RECIPE_LABEL}=${hash}`,
       "-f",

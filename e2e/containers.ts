@@ -1,10 +1,10 @@
 // Containers for the e2e suites: the image from containers/ (built or reused), started through testcontainers, with
 // the fixture programs copied in. Callers stop what they start (`await using`, or afterAll).
 import { join } from "node:path";
-import { GenericContainer, type StartedTestContainer } from "testcontainers";
+import { GenericContainer, type StartedNetwork, type StartedTestContainer } from "testcontainers";
 import { inject } from "vitest";
 import { buildImage } from "../containers/images.ts";
-import type { AgentId } from "../containers/recipe.ts";
+import type { AgentId, ExtraId } from "../containers/recipe.ts";
 import { RUN_LABEL } from "./env.ts";
 
 const FIXTURES = join(import.meta.dirname, "fixtures");
@@ -12,8 +12,11 @@ const FIXTURES = join(import.meta.dirname, "fixtures");
 export const E2E_DIR = "/opt/e2e";
 
 /** Build or reuse the image; a suite that cannot have it fails with the builder's reason. */
-export async function requireImage({ agents = [] }: { agents?: readonly AgentId[] } = {}): Promise<string> {
-  const result = await buildImage({ agents, log: (line) => process.stderr.write(`e2e image: ${line}\n`) });
+export async function requireImage({
+  agents = [],
+  extras = [],
+}: { agents?: readonly AgentId[]; extras?: readonly ExtraId[] } = {}): Promise<string> {
+  const result = await buildImage({ agents, extras, log: (line) => process.stderr.write(`e2e image: ${line}\n`) });
   if (!result.ok) throw new Error(`e2e: cannot build the image (${result.reason}): ${result.detail}`);
   return result.image;
 }
@@ -36,14 +39,17 @@ export interface Box extends AsyncDisposable {
 export interface BoxOptions {
   /**
    * "none" (the default) gives the container only a loopback interface: nothing here needs more, and it skips the
-   * rootless network namespace (slirp4netns, netavark, iptables) altogether. "bridge" when a suite needs a network.
+   * rootless network namespace (slirp4netns, netavark, iptables) altogether. "bridge" when a suite needs a network;
+   * a started network (testcontainers `Network`) when containers must reach each other, by the `aliases` given.
    */
-  readonly network?: "none" | "bridge";
+  readonly network?: "none" | "bridge" | StartedNetwork;
+  readonly aliases?: readonly string[];
 }
 
-export async function startBox(image: string, { network = "none" }: BoxOptions = {}): Promise<Box> {
-  const container = await new GenericContainer(image)
-    .withNetworkMode(network)
+export async function startBox(image: string, { network = "none", aliases = [] }: BoxOptions = {}): Promise<Box> {
+  const base = new GenericContainer(image);
+  const networked = typeof network === "string" ? base.withNetworkMode(network) : base.withNetwork(network).withNetworkAliases(...aliases);
+  const container = await networked
     .withLabels({ [RUN_LABEL]: inject("e2eRunId") })
     .withCopyFilesToContainer(
       ["harness.mjs", "harness-client.mjs"].map((name) => ({ source: join(FIXTURES, name), target: `${E2E_DIR}/${name}` })),

@@ -19,22 +19,21 @@ const NOW = Date.parse("2026-11-29T12:00:00.000Z");
 const sandboxes: Sandbox[] = [];
 afterEach(() => sandboxes.splice(0).forEach((sandbox) => sandbox.cleanup()));
 
-function remoteMachine(): { context: CliContext; id: string } {
-  const sandbox = makeSandbox();
-  sandboxes.push(sandbox);
+/** A waiting Pi session record of process `pid` (fakeProcess's start token), in `sandbox`'s state. */
+function writeWaiting(sandbox: Sandbox, sessionId: string, pid: number, cwd: string, ageMs: number): string {
   const { sessionsDir } = ensureStateDirs(sandbox.stateDir);
-  const id = canonicalId("pi", "remote-session", "pid:200");
-  const stamp = new Date(NOW - 60_000).toISOString();
+  const id = canonicalId("pi", sessionId, `pid:${pid}`);
+  const stamp = new Date(NOW - ageMs).toISOString();
   writeRecord(sessionsDir, digestOf(id) as string, {
     schema_version: 1,
     canonical_id: id,
     harness: "pi",
-    session_id: "remote-session",
-    instance_id: "pid:200",
+    session_id: sessionId,
+    instance_id: `pid:${pid}`,
     identity: "process",
-    pid: 200,
-    process_start: "linux:boot:20000",
-    cwd: "/srv/app",
+    pid,
+    process_start: `linux:boot:${pid}00`,
+    cwd,
     status: "waiting",
     detail: "",
     tool: "",
@@ -47,6 +46,13 @@ function remoteMachine(): { context: CliContext; id: string } {
     // A tmux socket that does not exist: the remote CLI must never reach a real tmux server of this machine.
     terminal: { env: { TMUX: `${sandbox.root}/no-tmux-server,1,0`, TMUX_PANE: "%5" } },
   });
+  return id;
+}
+
+function remoteMachine(): { context: CliContext; id: string } {
+  const sandbox = makeSandbox();
+  sandboxes.push(sandbox);
+  const id = writeWaiting(sandbox, "remote-session", 200, "/srv/app", 60_000);
   return {
     id,
     context: {
@@ -140,6 +146,28 @@ describe("focus across an SSH hop", () => {
     ]);
   });
 
+  it("the host selecting the pane but unable to raise its client's terminal (the ssh session) is complete across the hop", async () => {
+    const answer = (state: string, succeeded: boolean) => (words: readonly string[]) =>
+      words[1] === "focus"
+        ? {
+            ok: state === "complete",
+            code: state === "complete" ? 0 : 5,
+            stdout: JSON.stringify({ state, target: "tmux pane %5 in session work", detail: "", selection: { succeeded } }),
+            stderr: "",
+          }
+        : undefined;
+    here = { ...here, sshRun: fakeSsh({ "me@devbox": { context: remote.context, answers: answer("partial", true) } }, calls) };
+    const selected = await focusJson("devbox:remote");
+    expect(selected.result).toMatchObject({
+      state: "complete",
+      local: { state: "complete" },
+      remote: { state: "partial", selected: true },
+    });
+    here = { ...here, sshRun: fakeSsh({ "me@devbox": { context: remote.context, answers: answer("partial", false) } }, calls) };
+    const notSelected = await focusJson("devbox:remote");
+    expect(notSelected.result).toMatchObject({ state: "partial", remote: { state: "partial", selected: false } });
+  });
+
   it("a query nothing here matches is looked for on the hosts", async () => {
     const { result } = await focusJson("/srv/app");
     expect(result).toMatchObject({ state: "complete", host: "devbox" });
@@ -168,5 +196,40 @@ describe("focus across an SSH hop", () => {
     out = [];
     expect(await runCli(["focus", "nothing-here"], here, io)).toBe(3);
     expect(out.join("\n")).toContain("not read: devbox (ssh: Could not resolve hostname me@devbox");
+  });
+});
+
+describe("next across hosts", () => {
+  const nextJson = async (): Promise<{ id: string | undefined; host: string | undefined }> => {
+    out = [];
+    await runCli(["next", "--json"], here, io);
+    const result = JSON.parse(out.join("\n")) as { host?: string; session: { id: string } | null };
+    return { id: result.session?.id, host: result.host };
+  };
+
+  it("goes to a host's session when nothing here needs the user, through focus across the hop", async () => {
+    const { code, result } = await (async () => {
+      out = [];
+      const exit = await runCli(["next", "--json"], here, io);
+      return { code: exit, result: JSON.parse(out.join("\n")) as HostFocusResult };
+    })();
+    expect(result).toMatchObject({ state: "complete", host: "devbox", session: { id: remote.id }, local: { ssh_pid: 900 } });
+    expect(code).toBe(0);
+    expect(calls.map((call) => call.words[1])).toEqual(["list", "focus"]);
+  });
+
+  it("cycles through equally urgent sessions here and on the hosts", async () => {
+    const local = makeSandbox();
+    sandboxes.push(local);
+    const localId = writeWaiting(local, "local-session", 300, "/home/me/app", 30_000);
+    here = {
+      ...here,
+      stateDir: local.stateDir,
+      processes: fakeProcessSource([fakeProcess(300, 1, "pi"), fakeProcess(900, 1, "ssh", ["ssh", "-t", "me@devbox", "tmux", "attach"])]),
+    };
+    // Both wait: the most recent change first (here, 30 s ago), then the host's (60 s ago), then here again.
+    expect(await nextJson()).toEqual({ id: localId, host: undefined });
+    expect(await nextJson()).toEqual({ id: remote.id, host: "devbox" });
+    expect(await nextJson()).toEqual({ id: localId, host: undefined });
   });
 });

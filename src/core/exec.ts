@@ -24,6 +24,11 @@ export interface RunOptions {
   /** Infinity: no timeout (a command that lasts as long as the user wants, such as a popup). */
   readonly timeoutMs?: number;
   readonly input?: string;
+  /**
+   * The signal sent at the timeout (default SIGTERM, then SIGKILL after a grace). SIGKILL at once for a read that has
+   * nothing to clean up and must keep its bound (an ssh read under a status line).
+   */
+  readonly killSignal?: "SIGTERM" | "SIGKILL";
 }
 
 export type Runner = (file: string, args: readonly string[], options?: RunOptions) => Promise<RunResult>;
@@ -43,7 +48,7 @@ function failureOf(error: NodeJS.ErrnoException | undefined, timedOutAfterMs: nu
   return error ? { failure: "error", detail: error.message } : {};
 }
 
-export const run: Runner = (file, args, { env, timeoutMs = DEFAULT_TIMEOUT_MS, input } = {}) =>
+export const run: Runner = (file, args, { env, timeoutMs = DEFAULT_TIMEOUT_MS, input, killSignal = "SIGTERM" } = {}) =>
   new Promise((resolve) => {
     const out: Buffer[] = [];
     const err: Buffer[] = [];
@@ -66,13 +71,25 @@ export const run: Runner = (file, args, { env, timeoutMs = DEFAULT_TIMEOUT_MS, i
       child.stdin?.on("error", () => undefined); // a program that exits without reading its input
       child.stdin?.end(input);
     }
+    // Past the timeout, an exited program's output is not waited for: another process may hold the pipes open (an ssh
+    // client that passed them to its shared connection, a daemon it started), and `close` would wait for that one.
+    const exited = () => child.exitCode !== null || child.signalCode !== null;
+    const abandonOutput = () => {
+      child.stdout?.destroy();
+      child.stderr?.destroy();
+    };
+    child.on("exit", () => {
+      if (timedOut) abandonOutput();
+    });
     const timer =
       timeoutMs === Infinity
         ? undefined
         : setTimeout(() => {
+            // It exited in time, but something it started still holds its output open: keep the output so far.
+            if (exited()) return abandonOutput();
             timedOut = true;
-            child.kill("SIGTERM");
-            setTimeout(() => child.kill("SIGKILL"), KILL_AFTER_MS).unref();
+            child.kill(killSignal);
+            if (killSignal !== "SIGKILL") setTimeout(() => child.kill("SIGKILL"), KILL_AFTER_MS).unref();
           }, timeoutMs);
     child.on("close", (code) => {
       clearTimeout(timer);

@@ -35,10 +35,28 @@ export function sortByAttention<T extends SessionView>(sessions: readonly T[], s
  * `next` chose last time (cycling), else the first. Ended sessions are never a destination.
  */
 export function chooseNext(sessions: readonly SessionView[], seen: SeenMarks, previous: string | undefined): SessionView | undefined {
-  const candidates = sortByAttention(sessions, seen).filter((session) => session.status !== "ended" && session.status !== "discovered");
+  return cycleNext(
+    sortByAttention(sessions, seen),
+    (session) => rankOf(session, seen),
+    (session) => session.id,
+    previous,
+  );
+}
+
+/**
+ * The first live row of an attention-sorted list, or, when `previous` (a key) is among the equally urgent first rows,
+ * the one after it: running `next` again cycles through them. Shared by this machine's `next` and the one across hosts.
+ */
+export function cycleNext<T extends { readonly status: string }>(
+  sorted: readonly T[],
+  rank: (row: T) => AttentionRank,
+  key: (row: T) => string,
+  previous: string | undefined,
+): T | undefined {
+  const candidates = sorted.filter((row) => row.status !== "ended" && row.status !== "discovered");
   const first = candidates[0];
   if (!first) return undefined;
-  const equals = candidates.filter((session) => rankOf(session, seen) === rankOf(first, seen));
-  const at = equals.findIndex((session) => session.id === previous);
+  const equals = candidates.filter((row) => rank(row) === rank(first));
+  const at = equals.findIndex((row) => key(row) === previous);
   return equals[(at + 1) % equals.length];
 }

@@ -1,6 +1,7 @@
 // One view across this machine and the configured hosts: the local fleet and every host read at once, each host under
 // the same short bound, so a slow or unreachable host never holds up the local rows and is reported, never dropped.
-import { rankOf, sortByAttention, ATTENTION_ORDER } from "../fleet/attention.ts";
+import { cycleNext, rankOf, sortByAttention, ATTENTION_ORDER } from "../fleet/attention.ts";
+import { loadFleet } from "../fleet/sessions.ts";
 import { listSessions, statusCounts, type FleetContext, type ListResult, type StatusCounts } from "../fleet/queries.ts";
 import type { Runner } from "../core/exec.ts";
 import { loadHosts, type HostEntry } from "./config.ts";
@@ -92,4 +93,28 @@ export async function countsEverywhere(
     for (const key of [...ATTENTION_ORDER, "total"] as const) counts[key] += read.counts[key];
   }
   return { counts, hosts: there.map((read) => read.report) };
+}
+
+/** How `next` remembers a row across runs: the id here, the host and the id for a host's row. */
+export const nextKey = (row: HostedSession): string => (row.host === "" ? row.id : `${row.host}\t${row.id}`);
+
+export interface NextEverywhere {
+  readonly target?: HostedSession;
+  readonly hosts: readonly HostReport[];
+  readonly problem?: string;
+}
+
+/** The session `next` goes to, here or on a host (no discovery here, as this machine's `next`). */
+export async function nextEverywhere(context: HostsContext, previous: string | undefined): Promise<NextEverywhere> {
+  const { hosts, remote } = hostsOf(context);
+  const [fleet, ...there] = await Promise.all([
+    loadFleet(context, { discover: false }),
+    ...hosts.map((host) => readRemoteSessions(host, { all: false }, remote)),
+  ]);
+  const reports = there.map((read) => read.report);
+  if (fleet.problem) return { hosts: reports, problem: fleet.problem };
+  const localRows: HostedSession[] = fleet.sessions.map((session) => ({ ...session, host: "", attention: rankOf(session, fleet.seen) }));
+  const rows = sortMerged([...localRows, ...there.flatMap((read) => read.sessions)]);
+  const target = cycleNext(rows, (row) => row.attention, nextKey, previous);
+  return { ...(target ? { target } : {}), hosts: reports };
 }

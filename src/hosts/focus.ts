@@ -23,7 +23,13 @@ export interface LocalLeg {
 }
 
 export interface RemoteLeg {
+  /** The host's own focus state, as it reported it. */
   readonly state: FocusState | "unreachable";
+  /**
+   * The host selected the pane on its tmux client. Across the hop that client's terminal is the ssh session, so the
+   * host cannot raise it (it reports `partial` for that alone): raising it is the local leg's part.
+   */
+  readonly selected: boolean;
   readonly detail: string;
   readonly target: string;
   readonly report: HostReport;
@@ -42,6 +48,7 @@ const RemoteFocusSchema = z.object({
   state: z.enum(["complete", "partial", "failed", "unavailable", "ambiguous", "not-found"]),
   target: z.string().check(z.maxLength(1024)),
   detail: z.string().check(z.maxLength(4096)),
+  selection: z.optional(z.object({ succeeded: z.optional(z.boolean()) })),
 });
 
 export type FocusAcrossContext = HostsContext & Omit<FocusServiceContext, keyof HostsContext>;
@@ -57,19 +64,27 @@ export async function focusOnHost(host: HostEntry, session: HostedSession, conte
     // A focus that did not complete exits non-zero with its JSON result: read it either way.
     const parsed = RemoteFocusSchema.safeParse(read.value);
     remote = parsed.success
-      ? { state: parsed.data.state, detail: parsed.data.detail, target: parsed.data.target, report: read.report }
-      : { state: "failed", detail: read.report.detail || "answer is not a focus result", target: "", report: read.report };
+      ? {
+          state: parsed.data.state,
+          selected: parsed.data.state === "complete" || parsed.data.selection?.succeeded === true,
+          detail: parsed.data.detail,
+          target: parsed.data.target,
+          report: read.report,
+        }
+      : { state: "failed", selected: false, detail: read.report.detail || "answer is not a focus result", target: "", report: read.report };
   } else
     remote = {
       state: read.report.state === "unreachable" ? "unreachable" : "failed",
+      selected: false,
       detail: read.report.detail,
       target: "",
       report: read.report,
     };
+  // Complete: this machine raised the terminal running ssh, and the host put its client on the pane.
   const state: FocusState =
-    remote.state === "complete" && local.state === "complete"
+    remote.selected && local.state === "complete"
       ? "complete"
-      : remote.state === "complete" || remote.state === "partial" || local.state === "complete" || local.state === "partial"
+      : remote.selected || remote.state === "partial" || local.state === "complete" || local.state === "partial"
         ? "partial"
         : remote.state === "unreachable"
           ? "unavailable"

@@ -107,7 +107,12 @@ export async function readRemoteJson(host: HostEntry, words: readonly string[], 
   const started = now();
   if (context.controlDir !== undefined && !existsSync(controlPath(context.controlDir, host)))
     (context.startMaster ?? startMaster)(host, context.controlDir);
-  const result = await run("ssh", sshArgs(host, words, { controlDir: context.controlDir }), { timeoutMs: context.timeoutMs });
+  // SIGKILL at the bound: the read is the whole bound (a status line waits for it), and an ssh client has nothing to
+  // clean up that its shared connection does not.
+  const result = await run("ssh", sshArgs(host, words, { controlDir: context.controlDir }), {
+    timeoutMs: context.timeoutMs,
+    killSignal: "SIGKILL",
+  });
   const report = (state: HostReport["state"], detail: string): HostReport => ({
     host: host.name,
     destination: host.destination,
