@@ -195,7 +195,8 @@ export type AncestorSearch =
  * `deadline` (epoch ms). The walk uses the cheap facts (comm, executable); only when no process in the chain carries
  * the name there are the arguments read, all at once, to compare argv[0] (a process that renamed itself). Arguments
  * can wait on the target, so that read loses to the deadline rather than holding the hook. A harness that runs as
- * `node <script>` (node-script.ts) is found in that same read, by the script its node runs.
+ * `node <script>` (node-script.ts) is found in that same read, by the script its node runs, or on the walk when
+ * `proven` knows that very process (its PID and start token) from earlier evidence.
  */
 export async function findAncestor(
   startPid: number,
@@ -207,6 +208,7 @@ export async function findAncestor(
     now = Date.now,
     scripts = [],
     scriptWorld,
+    proven,
   }: {
     source: ProcessSource;
     deadline: number;
@@ -214,6 +216,8 @@ export async function findAncestor(
     now?: () => number;
     scripts?: NodeScripts;
     scriptWorld?: ScriptWorld;
+    /** A process (by PID and start token) that earlier evidence already showed to be the harness. */
+    proven?: (basics: ProcessBasics) => boolean;
   },
 ): Promise<AncestorSearch> {
   const chain: ProcessBasics[] = [];
@@ -221,7 +225,7 @@ export async function findAncestor(
     const basics = await withDeadline(source.basics(pid), deadline - now());
     if (basics === "timeout") return { found: false, reason: "timeout" };
     if (!basics) break;
-    if (namedByKernel(basics, names)) return { found: true, process: basics, ...below(chain, chain.length) };
+    if (namedByKernel(basics, names) || proven?.(basics)) return { found: true, process: basics, ...below(chain, chain.length) };
     chain.push(basics);
     pid = basics.ppid;
   }

@@ -407,3 +407,38 @@ describe("hostile ids", () => {
     );
   });
 });
+
+describe("a harness told by its node script (Gemini CLI)", () => {
+  // hook(300) -> sh(210) -> node running gemini.js(150) -> bash(50): the script is a real file, resolved as node would.
+  let script: string;
+  const chain = (geminiArgv: readonly string[] | undefined): ProcessSource => {
+    const rows = fakeProcessSource([
+      proc(210, 150, "sh", ["/bin/sh", "-c", "tongs-agents-hook"]),
+      proc(150, 50, "node", ["node", script]),
+      proc(50, 1, "bash"),
+    ]);
+    // undefined: the CLI has exited; the shim captured its stat line, its arguments can no longer be read.
+    return { basics: rows.basics, argv: async (pid) => (pid === 150 ? geminiArgv : rows.argv(pid)) };
+  };
+  const geminiId = canonicalId("gemini", "sess-1", processInstanceId(150, "linux:boot:15000"));
+  beforeEach(() => {
+    const dir = join(sandbox.root, "lib", "node_modules", "@google", "gemini-cli", "bundle");
+    mkdirSync(dir, { recursive: true });
+    script = join(dir, "gemini.js");
+    writeFileSync(script, "");
+  });
+  const run = (alias: string, processes: ProcessSource) =>
+    runHook([alias, "--agent", "gemini"], native(), { ...context, ppid: 210, processes });
+
+  it("a session-end after the CLI exited lands on the record an earlier event proved for that exact process", async () => {
+    expect(await run("session-start", chain(["node", script]))).toMatchObject({ ok: true, action: "written", canonicalId: geminiId });
+    expect(await run("session-end", chain(undefined))).toMatchObject({ ok: true, action: "written", canonicalId: geminiId });
+    expect(await read(geminiId)).toMatchObject({ kind: "record", record: { status: "ended", pid: 150 } });
+  });
+
+  it("without such a record, a process whose arguments cannot be read is not taken for the CLI", async () => {
+    const outcome = await run("session-end", chain(undefined));
+    expect(outcome).not.toMatchObject({ canonicalId: geminiId });
+    expect(listRecords(sessions()).records).toEqual([]);
+  });
+});

@@ -5,7 +5,8 @@ import { acceptsEvent, findHarness } from "../harnesses/registry.ts";
 import { FLEET_EVENT, type Harness, type HookAlias, type NativeAlias } from "../harnesses/contract.ts";
 import { declaredWait, findDeclared, loadDeclaredAgents, type DeclaredAgents } from "../harnesses/declared.ts";
 import { fleetPayload, nativePayload, type HookInput } from "./input.ts";
-import { canonicalId, processInstanceId } from "../core/identity.ts";
+import { existsSync } from "node:fs";
+import { canonicalId, digestOf, processInstanceId } from "../core/identity.ts";
 import { launchFromEnv } from "../core/launch.ts";
 import { findAncestor, withDeadline, type AncestorSearch, type ProcessBasics, type ProcessSource } from "../core/proc.ts";
 import { LIMITS, toDisplayLine, truncateBytes } from "../core/bounds.ts";
@@ -21,6 +22,8 @@ import {
 import type { Clock } from "../core/clock.ts";
 import { notifyOnChange } from "../notify/trigger.ts";
 import { applyToStore } from "../store/transaction.ts";
+import { sessionsDirOf } from "../store/paths.ts";
+import { recordPath } from "../store/records.ts";
 import { captureTerminal } from "../core/terminal.ts";
 import { spawnOf, type Spawn } from "../core/spawn-order.ts";
 
@@ -196,7 +199,7 @@ async function identifiedEvent(
   searched?: AncestorSearch,
 ): Promise<LifecycleEvent | HookOutcome> {
   if (context.progress) context.progress.phase = "identifying";
-  const found = searched ?? (await searchAncestry(harness, context));
+  const found = searched ?? (await searchAncestry(harness, context, payload.session_id));
   const transcriptPath = transcriptPathOf(payload.transcript_path);
   const starts = alias === "session-start" || (alias === "declared" && transition.status === "started");
   const common = {
@@ -236,15 +239,29 @@ async function identifiedEvent(
   });
 }
 
-/** The harness process among the hook's ancestors, within the scan bound for how this harness is told. */
-function searchAncestry(harness: Harness, context: HookContext): Promise<AncestorSearch> {
+/**
+ * The harness process among the hook's ancestors, within the scan bound for how this harness is told. A harness told
+ * by its node script is also known by a record of this session keyed to an ancestor's exact PID and start token: an
+ * earlier event proved that process from its script, and it may have exited since (a session-end the shim's worker
+ * applies after the CLI is gone, when its arguments can no longer be read).
+ */
+function searchAncestry(harness: Harness, context: HookContext, sessionId?: string): Promise<AncestorSearch> {
   const scripts = harness.nodeScripts ?? [];
   const bound = scripts.length > 0 ? (context.scriptScanBoundMs ?? context.scanBoundMs) : context.scanBoundMs;
+  const sessionsDir = sessionsDirOf(context.stateDir);
+  const proven =
+    scripts.length > 0 && sessionId !== undefined
+      ? (basics: ProcessBasics) => {
+          const digest = digestOf(canonicalId(harness.id, sessionId, processInstanceId(basics.pid, basics.startToken)));
+          return digest !== undefined && existsSync(recordPath(sessionsDir, digest));
+        }
+      : undefined;
   return findAncestor(context.ppid, harness.processNames, {
     scripts,
     source: context.processes,
     deadline: context.now() + bound,
     now: context.now,
+    proven,
   });
 }
 
