@@ -44,12 +44,16 @@ export interface AgentRecipe {
  * Agent CLIs a suite can layer on with `buildImage({ agents: [...] })`. Installed on the host with npm into a prefix
  * (install scripts run: Claude Code's postinstall links its native binary), then copied to /usr/local in the image.
  * Sizes installed: Claude Code 384 MB, Codex 424 MB, Pi about 200 MB, Copilot CLI about 200 MB (shared/facts/harnesses.md).
+ * Gemini CLI, Qwen Code and OpenCode share one layer (e2e/node-agents.e2e.test.ts asks for the three together).
  */
 export const AGENTS = {
   claude: { package: "@anthropic-ai/claude-code", version: "2.1.332" },
   codex: { package: "@openai/codex", version: "0.171.0" },
   pi: { package: "@earendil-works/pi-coding-agent", version: "1.6.0" },
   copilot: { package: "@github/copilot", version: "1.0.102" },
+  gemini: { package: "@google/gemini-cli", version: "0.61.0" },
+  qwen: { package: "@qwen-code/qwen-code", version: "0.24.4" },
+  opencode: { package: "opencode-ai", version: "1.18.33" },
 } as const satisfies Record<string, AgentRecipe>;
 
 export type AgentId = keyof typeof AGENTS;

@@ -10,6 +10,7 @@ import { shellQuote } from "../src/install/command.ts";
 import { requireImage, startBox, type Box } from "./containers.ts";
 import { boxVersions, createEvidence } from "./evidence.ts";
 import { readHistory, startProvider, startWatcher, type HistoryEntry } from "./pi-box.ts";
+import { expectTimeline, states, summary } from "./record-timeline.ts";
 import { DEFAULT_TEXT, FINAL_TEXT } from "./provider/script.mjs";
 import { BoxTmuxLab, INNER, prepareLab, waitUntil, type AttachedClient } from "./tmux-focus-lab.ts";
 import { readFileSync } from "node:fs";
@@ -30,14 +31,6 @@ const NATIVE = `/usr/local/lib/node_modules/${"@github/copilot"}/node_modules/@g
 const ERROR_DETAIL = "turn failed (model call error)";
 const HOST_CA_BUNDLE = "/etc/ssl/certs/ca-certificates.crt";
 
-interface Expected {
-  readonly status: string;
-  readonly detail: string;
-  readonly tool?: string;
-  /** A state that may come and go between two watcher reads (milliseconds), so its absence is no failure. */
-  readonly fleeting?: boolean;
-}
-
 const evidence = createEvidence(
   "copilot",
   `Copilot CLI ${PINNED.version} interactive in tmux in a container: lifecycle through the installed hooks, and focus`,
@@ -49,9 +42,6 @@ let providerUrl = "";
 const copilot = { pane: "", loader: 0, pid: 0, sessionId: "" };
 
 const copilotHistory = async () => (await readHistory(box)).filter((entry) => entry.harness === "copilot");
-const summary = (entries: readonly HistoryEntry[]) =>
-  entries.map(({ status, detail, tool, pid }) => `${status} | ${detail} | ${tool} | ${pid}`).join("\n");
-
 async function waitForState(what: string, test: (entry: HistoryEntry) => boolean, pane = copilot.pane): Promise<HistoryEntry> {
   let found: HistoryEntry | undefined;
   await waitUntil(
@@ -66,25 +56,6 @@ async function waitForState(what: string, test: (entry: HistoryEntry) => boolean
 }
 
 const ofSession = (entry: HistoryEntry) => entry.session_id === copilot.sessionId;
-
-function states(entries: readonly HistoryEntry[]): HistoryEntry[] {
-  return entries.filter((entry, index) => {
-    const previous = entries[index - 1];
-    return !previous || previous.status !== entry.status || previous.detail !== entry.detail || previous.tool !== entry.tool;
-  });
-}
-
-function expectTimeline(entries: readonly HistoryEntry[], expected: readonly Expected[]): void {
-  const matches = (entry: HistoryEntry | undefined, want: Expected) =>
-    entry !== undefined && entry.status === want.status && entry.detail === want.detail && entry.tool === (want.tool ?? "");
-  let index = 0;
-  for (const want of expected) {
-    if (matches(entries[index], want)) index++;
-    else if (!want.fleeting)
-      throw new Error(`state ${index + 1}: expected ${want.status} | ${want.detail}; the states were:\n${summary(entries)}`);
-  }
-  if (index !== entries.length) throw new Error(`unexpected states after ${index}:\n${summary(entries)}`);
-}
 
 const record = async (sessionId = copilot.sessionId): Promise<Record<string, unknown>> => {
   const shown = await box.exec(["tongs-agents", "show", sessionId, "--json"]);
