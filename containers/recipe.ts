@@ -44,7 +44,7 @@ export interface AgentRecipe {
  * Agent CLIs a suite can layer on with `buildImage({ agents: [...] })`. Installed on the host with npm into a prefix
  * (install scripts run: Claude Code's postinstall links its native binary), then copied to /usr/local in the image.
  * Sizes installed: Claude Code 384 MB, Codex 424 MB, Pi about 200 MB, Copilot CLI about 200 MB (shared/facts/harnesses.md).
- * Gemini CLI, Qwen Code and OpenCode share one layer (e2e/node-agents.e2e.test.ts asks for the three together).
+ * Gemini CLI, Qwen Code and OpenCode share one layer (e2e/node-clis.e2e.test.ts asks for the three together; e2e/opencode.e2e.test.ts uses the same layer).
  */
 export const AGENTS = {
   claude: { package: "@anthropic-ai/claude-code", version: "2.1.332" },
