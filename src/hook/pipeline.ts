@@ -240,17 +240,17 @@ async function identifiedEvent(
 }
 
 /**
- * The harness process among the hook's ancestors, within the scan bound for how this harness is told. A harness told
- * by its node script is also known by a record of this session keyed to an ancestor's exact PID and start token: an
- * earlier event proved that process from its script, and it may have exited since (a session-end the shim's worker
- * applies after the CLI is gone, when its arguments can no longer be read).
+ * The harness process among the hook's ancestors, within the scan bound for how this harness is told. A process is also
+ * known by a record of this session keyed to its exact PID and start token: an earlier event proved it from its name,
+ * executable or script, and it may have exited since, when the shim's worker applies a later event (Copilot's and
+ * Gemini's session end, `copilot -p`'s last turn) and its executable or arguments can no longer be read.
  */
 function searchAncestry(harness: Harness, context: HookContext, sessionId?: string): Promise<AncestorSearch> {
   const scripts = harness.nodeScripts ?? [];
   const bound = scripts.length > 0 ? (context.scriptScanBoundMs ?? context.scanBoundMs) : context.scanBoundMs;
   const sessionsDir = sessionsDirOf(context.stateDir);
   const proven =
-    scripts.length > 0 && sessionId !== undefined
+    sessionId !== undefined
       ? (basics: ProcessBasics) => {
           const digest = digestOf(canonicalId(harness.id, sessionId, processInstanceId(basics.pid, basics.startToken)));
           return digest !== undefined && existsSync(recordPath(sessionsDir, digest));

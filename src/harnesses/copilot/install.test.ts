@@ -42,8 +42,9 @@ describe("Copilot CLI install", () => {
     expect(data.version).toBe(1);
     expect(Object.keys(data.hooks)).toEqual(COPILOT_HOOKS.map((spec) => spec.event));
     const node = process.execPath;
-    const hook = join(world.packageRoot, "bin", "tongs-agents-hook.cjs");
-    expect(data.hooks.preToolUse).toEqual([{ type: "command", bash: `${node} '${hook}' tool-use --agent copilot`, timeoutSec: 5 }]);
+    // The shim by default on Linux (install --hook sync: the synchronous hook; the switch is tested below).
+    const shim = join(world.packageRoot, "bin", "tongs-agents-hook.sh");
+    expect(data.hooks.preToolUse).toEqual([{ type: "command", bash: `/bin/sh '${shim}' ${node} tool-use --agent copilot`, timeoutSec: 5 }]);
     expect(data.hooks.permissionRequest).toBeUndefined();
     const again = await run(world, "install");
     expect(again.harnesses[0]?.steps).toEqual([]);
@@ -72,25 +73,25 @@ describe("Copilot CLI install", () => {
       [hooksFile, "modify"],
       [mcpFile, "modify"],
     ]);
-    expect(readText(hooksFile)).toContain(join(moved.packageRoot, "bin", "tongs-agents-hook.cjs"));
+    expect(readText(hooksFile)).toContain(join(moved.packageRoot, "bin", "tongs-agents-hook.sh"));
     expect(readText(hooksFile)).not.toContain(`${sandbox.root}/old/`);
     expect((await copilotDoctor(moved)).hooks.every((check) => check.status === "current")).toBe(true);
   });
 
-  it("stays on the synchronous hook under --hook shim: a file of shim lines is ours, outdated, rewritten in place", async () => {
+  it("writes the hook as --hook says (shim or sync), each current for doctor, and switches in place", async () => {
     const world = worldAt("pkg");
     await run({ ...world, hookMode: "shim" }, "install");
+    const shim = readText(hooksFile);
+    expect(shim).toContain('"bash": "/bin/sh ');
+    expect(shim).toContain("tongs-agents-hook.sh");
+    expect((await copilotDoctor(world)).hooks.map((check) => check.status)).toEqual(COPILOT_HOOKS.map(() => "current"));
+    expect((await run({ ...world, hookMode: "sync" }, "install")).harnesses[0]?.steps.map((step) => step.change)).toEqual(["modify"]);
     const sync = readText(hooksFile);
     expect(sync).not.toContain("tongs-agents-hook.sh");
-    const shimLines = sync.replace(
-      /"bash": "(\S+) (\S+)\/tongs-agents-hook\.cjs /g,
-      (_, node: string, bin: string) => `"bash": "/bin/sh ${bin}/tongs-agents-hook.sh ${node} `,
-    );
-    expect(shimLines).toContain("tongs-agents-hook.sh");
-    writeFileSync(hooksFile, shimLines);
-    expect((await copilotDoctor(world)).hooks.map((check) => check.status)).toEqual(COPILOT_HOOKS.map(() => "outdated"));
+    expect(sync).toContain("tongs-agents-hook.cjs");
+    expect((await copilotDoctor(world)).hooks.map((check) => check.status)).toEqual(COPILOT_HOOKS.map(() => "current"));
     expect((await run({ ...world, hookMode: "shim" }, "install")).harnesses[0]?.steps.map((step) => step.change)).toEqual(["modify"]);
-    expect(readText(hooksFile)).toBe(sync);
+    expect(readText(hooksFile)).toBe(shim);
   });
 
   it("uninstall removes only our file: the user's hooks files stay byte for byte", async () => {

@@ -2,12 +2,12 @@
 // that directory), in Copilot's own format: `{"version": 1, "hooks": {"<event>": [{"type": "command", "bash": ...,
 // "timeoutSec": n}]}}`. The file is ours when every handler in it is exactly our command for Copilot; anything else
 // there was written or changed by someone else and is left as it is.
-// Always the synchronous hook, whatever `install --hook` says: Copilot is told by its executable (its comm is
-// `MainThread`), which the shim's worker can read only while Copilot runs, and `copilot -p` exits right after
-// agentStop and sessionEnd: through the shim those two events were skipped as not Copilot's (live, 1.0.102, 2 runs of
-// 3; docs/contract.md, "The hook shim").
+// The hook runs as `install --hook` says (the shim by default on Linux). Copilot is told by its executable (its comm
+// is `MainThread`), which the shim's worker can read only while Copilot runs; `copilot -p` exits right after agentStop
+// and sessionEnd, so those two events are told by the record an earlier event proved for that exact process
+// (docs/contract.md, "Identity"; without that rule they were skipped in 2 live runs of 3).
 import { HOOK_SCRIPT, parseOurCommand, type HookSpec, type HookTarget } from "../../install/hook-entries.ts";
-import { hookCommandLine } from "../../install/command.ts";
+import { HOOK_MODES, SHIM_SCRIPT, hookCommand, type HookMode } from "../../install/command.ts";
 import { readConfigFile } from "../../install/file-edit.ts";
 import { conflict, error, note, warning, type Finding, type HarnessPlan, type HookCheck, type Step } from "../../install/plan.ts";
 import type { Intent } from "../../install/provider.ts";
@@ -32,17 +32,20 @@ export const COPILOT_HOOKS: readonly HookSpec[] = [
 
 const HANDLER_KEYS = ["type", "bash", "timeoutSec"];
 
-function ourHandler(spec: HookSpec, target: HookTarget): Record<string, unknown> {
+function ourHandler(spec: HookSpec, target: HookTarget, mode: HookMode): Record<string, unknown> {
   return {
     type: "command",
-    bash: hookCommandLine({ node: target.node, hook: target.hook, alias: spec.alias, agent: target.harness }),
+    bash: hookCommand({ node: target.node, hook: target.hook, alias: spec.alias, agent: target.harness, mode }),
     timeoutSec: spec.timeout,
   };
 }
 
-/** The whole file as install writes it for this installation. */
-export function copilotHooksText(target: HookTarget): string {
-  const hooks = Object.fromEntries(COPILOT_HOOKS.map((spec) => [spec.event, [ourHandler(spec, target)]]));
+/** The modes a file may be written in to count as current: the one asked for, or (doctor) either. */
+const modesOf = (target: HookTarget): readonly HookMode[] => (target.mode ? [target.mode] : HOOK_MODES);
+
+/** The whole file as install writes it for this installation, in `mode`. */
+export function copilotHooksText(target: HookTarget, mode: HookMode = target.mode ?? "sync"): string {
+  const hooks = Object.fromEntries(COPILOT_HOOKS.map((spec) => [spec.event, [ourHandler(spec, target, mode)]]));
   return `${JSON.stringify({ version: 1, hooks }, null, 2)}\n`;
 }
 
@@ -60,7 +63,7 @@ export function readHooksFile(path: string, target: HookTarget): HooksFile {
   if (!read.ok) return { kind: "unreadable", detail: read.detail };
   if (read.text === null) return { kind: "absent" };
   const text = read.text;
-  if (text === copilotHooksText(target)) return { kind: "current", text };
+  if (modesOf(target).some((mode) => text === copilotHooksText(target, mode))) return { kind: "current", text };
   let data: unknown;
   try {
     data = JSON.parse(text);
@@ -93,14 +96,14 @@ export function copilotHookChecks(file: HooksFile, target: HookTarget): HookChec
     if (file.kind === "current") return { event: spec.event, alias: spec.alias, status: "current" };
     const handlers = data && isRecord(data.hooks) ? data.hooks[spec.event] : undefined;
     const list = Array.isArray(handlers) ? handlers : [];
-    const wanted = JSON.stringify(ourHandler(spec, target));
-    const status = list.some((handler) => JSON.stringify(handler) === wanted)
+    const wanted = modesOf(target).map((mode) => JSON.stringify(ourHandler(spec, target, mode)));
+    const status = list.some((handler) => wanted.includes(JSON.stringify(handler)))
       ? "current"
       : list.some((handler) => isRecord(handler) && typeof handler.bash === "string" && parseOurCommand(handler.bash)?.alias === spec.alias)
         ? file.kind === "ours"
           ? "outdated"
           : "modified"
-        : list.some((handler) => JSON.stringify(handler).includes(HOOK_SCRIPT))
+        : list.some((handler) => [HOOK_SCRIPT, SHIM_SCRIPT].some((script) => JSON.stringify(handler).includes(script)))
           ? "modified"
           : "missing";
     return { event: spec.event, alias: spec.alias, status };
@@ -112,7 +115,7 @@ export async function planCopilot(world: InstallContext, intent: Intent): Promis
   const steps: Step[] = [];
   const todo: string[] = [];
   const paths = ourPaths(world);
-  const target = { node: paths.node, hook: paths.hook, harness: "copilot" };
+  const target = { node: paths.node, hook: paths.hook, harness: "copilot", mode: paths.hookMode };
   const path = copilotHooksPath(world);
   const file = readHooksFile(path, target);
   if (file.kind === "unreadable") findings.push(error(`${file.detail}; left untouched`));
