@@ -58,43 +58,49 @@ function expectNoProblems(state: { problems: string[] }): void {
 }
 
 describe("hostile payloads", () => {
-  it(`${PROCESS_RUNS} hostile invocations of the real hook binary: exit 0, silent, bounded, nothing outside the state dir`, async () => {
-    const stateDir = join(sandbox.root, "state-process");
-    const runs = hostileRuns(PROCESS_RUNS, SEED, outside, pi.pid);
-    const before = tree(sandbox.root, [stateDir]);
-    const started = performance.now();
-    const results = await pool(runs, 6, async (run: HostileRun) => {
-      const env = { ...sandbox.env, ...run.env, TONGS_AGENTS_STATE_DIR: stateDir };
-      return { run, result: await runNode(HOOK_BIN, run.argv, { input: run.input, env, cwd }) };
-    });
-    const elapsed = performance.now() - started;
-    const failures = results.filter(
-      ({ result }) => result.code !== 0 || result.stdout !== "" || result.stderr !== "" || result.ms > WALL_BOUND_MS,
-    );
-    const state = expectCleanState(stateDir);
-    printFigures("hostile payloads, real hook binary", {
-      seed: SEED,
-      invocations: runs.length,
-      "distinct shapes": new Set(runs.map((run) => run.shape.replace(/^(\S+) \S*: /, "$1: "))).size,
-      "exit 0, silent, within bound": results.length - failures.length,
-      "max wall time": ms(max(results.map(({ result }) => result.ms))),
-      "records left (valid)": state.records,
-      "invalid records or unexpected files": state.problems.length,
-      "total time": ms(elapsed),
-    });
-    expectNoProblems(state);
-    expect(
-      failures.map(({ run, result }) => ({
-        shape: run.shape,
-        argv: run.argv,
-        code: result.code,
-        stdout: result.stdout.slice(0, 200),
-        stderr: result.stderr.slice(0, 200),
-        ms: Math.round(result.ms),
-      })),
-    ).toEqual([]);
-    expectNoEscape(before, [stateDir]);
-  });
+  // Each invocation's own bound is asserted below; the whole run's time is the machine's (about 90 s on two quiet
+  // cores), so the test's time-out leaves room for a busy machine rather than failing on it.
+  it(
+    `${PROCESS_RUNS} hostile invocations of the real hook binary: exit 0, silent, bounded, nothing outside the state dir`,
+    { timeout: 300_000 },
+    async () => {
+      const stateDir = join(sandbox.root, "state-process");
+      const runs = hostileRuns(PROCESS_RUNS, SEED, outside, pi.pid);
+      const before = tree(sandbox.root, [stateDir]);
+      const started = performance.now();
+      const results = await pool(runs, 6, async (run: HostileRun) => {
+        const env = { ...sandbox.env, ...run.env, TONGS_AGENTS_STATE_DIR: stateDir };
+        return { run, result: await runNode(HOOK_BIN, run.argv, { input: run.input, env, cwd }) };
+      });
+      const elapsed = performance.now() - started;
+      const failures = results.filter(
+        ({ result }) => result.code !== 0 || result.stdout !== "" || result.stderr !== "" || result.ms > WALL_BOUND_MS,
+      );
+      const state = expectCleanState(stateDir);
+      printFigures("hostile payloads, real hook binary", {
+        seed: SEED,
+        invocations: runs.length,
+        "distinct shapes": new Set(runs.map((run) => run.shape.replace(/^(\S+) \S*: /, "$1: "))).size,
+        "exit 0, silent, within bound": results.length - failures.length,
+        "max wall time": ms(max(results.map(({ result }) => result.ms))),
+        "records left (valid)": state.records,
+        "invalid records or unexpected files": state.problems.length,
+        "total time": ms(elapsed),
+      });
+      expectNoProblems(state);
+      expect(
+        failures.map(({ run, result }) => ({
+          shape: run.shape,
+          argv: run.argv,
+          code: result.code,
+          stdout: result.stdout.slice(0, 200),
+          stderr: result.stderr.slice(0, 200),
+          ms: Math.round(result.ms),
+        })),
+      ).toEqual([]);
+      expectNoEscape(before, [stateDir]);
+    },
+  );
 
   it(`${IN_PROCESS_RUNS} hostile invocations in-process through the same pipeline: an outcome for each, never a thrown error`, async () => {
     const stateDir = join(sandbox.root, "state-in-process");
