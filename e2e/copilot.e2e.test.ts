@@ -158,7 +158,7 @@ describe(`Copilot CLI ${PINNED.package}@${PINNED.version} in a container`, { tim
   it("tongs-agents install --agent copilot writes our hooks file; doctor says every hook is current", async ({ task }) => {
     evidence.prove(task, {
       claim:
-        "`tongs-agents install --agent copilot` writes $COPILOT_HOME/hooks/tongs-agents.json; doctor finds the binary and every hook current",
+        "`tongs-agents install --agent copilot` writes $COPILOT_HOME/hooks/tongs-agents.json (the hook shim); doctor finds the binary and every hook current",
       kind: "live",
       how: "the installed CLI in the container; the file read back; tongs-agents doctor --agent copilot --json",
     });
@@ -166,7 +166,8 @@ describe(`Copilot CLI ${PINNED.package}@${PINNED.version} in a container`, { tim
     expect(install.code, `${install.stdout}${install.stderr}`).toBe(0);
     const hooks = JSON.parse(await box.sh(`cat ${HOOKS_FILE}`)) as { version: number; hooks: Record<string, { bash: string }[]> };
     expect(hooks.version).toBe(1);
-    expect(hooks.hooks.preToolUse?.[0]?.bash).toContain("tongs-agents-hook.cjs tool-use --agent copilot");
+    // The hook shim (the default on Linux): Copilot waits for a POSIX sh, a detached worker applies the event.
+    expect(hooks.hooks.preToolUse?.[0]?.bash).toMatch(/^\/bin\/sh \S+\/tongs-agents-hook\.sh \S+ tool-use --agent copilot$/);
     const doctor = JSON.parse((await box.exec(["tongs-agents", "doctor", "--agent", "copilot", "--json"])).stdout) as {
       harnesses: { harness: string; ok: boolean; hooks: { status: string }[]; todo: string[] }[];
     };
