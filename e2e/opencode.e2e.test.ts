@@ -273,7 +273,7 @@ describe(`OpenCode ${PINNED.package}@${PINNED.version} in a container`, { timeou
       claim:
         "OpenCode fires no event on /exit (no record changes); once its process is gone, list shows both records ended (stale: the emitter process is gone) while each keeps its recorded status",
       kind: "live",
-      how: "`/exit` typed into the pane; polled (bounded) until /proc/<pid> is gone; the watcher's history compared before and after; tongs-agents list --all --json",
+      how: "`/exit` typed into the pane; polled (bounded) until /proc/<pid> is gone (hung up after 60 s if OpenCode still runs, its process list logged); the watcher's history compared before and after; tongs-agents list --all --json",
     });
     const before = await historyOf(box, "opencode");
     // Typed like any prompt, but OpenCode may leave at once (its command list takes "/exit" as typed): Enter only if
@@ -286,20 +286,25 @@ describe(`OpenCode ${PINNED.package}@${PINNED.version} in a container`, { timeou
     await lab.tryTmux(INNER, "send-keys", "-t", pane, "Enter");
     // A key the TUI dropped (its command list still filtering "/exit" when Enter came): while the pane still shows
     // "/exit" seconds later, Enter again. Only how the command is typed is retried; what the records do is the proof.
+    const gone = async () => (await box.exec(["test", "-e", `/proc/${opencodePid}`])).code !== 0;
     let pressed = Date.now();
-    await waitUntil(
-      async () => {
-        if ((await box.exec(["test", "-e", `/proc/${opencodePid}`])).code !== 0) return true;
+    try {
+      await waitUntil(async () => {
+        if (await gone()) return true;
         const shown = await lab.tryTmux(INNER, "capture-pane", "-p", "-t", pane);
         if (shown.code === 0 && shown.stdout.includes("/exit") && Date.now() - pressed > 8000) {
           await lab.tryTmux(INNER, "send-keys", "-t", pane, "Enter");
           pressed = Date.now();
         }
         return false;
-      },
-      "the opencode process to exit",
-      { timeoutMs: 90_000, explain: async () => (await lab.tryTmux(INNER, "capture-pane", "-p", "-t", pane)).stdout },
-    );
+      }, "the opencode process to exit");
+    } catch {
+      // Seen once in a fresh-clone run: the pane closed, the opencode process still ran a minute later. What it still
+      // runs goes to the log; then it is hung up, as the closed terminal would. Nothing may fire either way.
+      console.log(`[opencode /exit] still running 60 s after /exit:\n${await box.sh("ps -eo pid,ppid,stat,etime,args")}`);
+      await box.exec(["kill", "-HUP", String(opencodePid)]);
+      await waitUntil(gone, "the opencode process to exit after SIGHUP", { timeoutMs: 30_000 });
+    }
     const sessions = (await listSessions(box, true)).filter((session) => session.harness === "opencode");
     expect(sessions).toHaveLength(2);
     for (const session of sessions) expect(session).toMatchObject({ status: "ended", stale: true, pid: opencodePid });
