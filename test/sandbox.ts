@@ -47,6 +47,14 @@ const TERMINAL_VARS = [
   "DBUS_SESSION_BUS_ADDRESS",
 ];
 
+/**
+ * Markers of a CI runner. A sandbox stands for a user's terminal, and the harnesses change behaviour under them:
+ * Gemini CLI 0.61 runs headless when `CI=true` or `GITHUB_ACTIONS=true` (it then reads a prompt from stdin, finds
+ * none and exits, so an interactive live test never sees SessionStart); ink's is-in-ci also counts any `CI_*`.
+ */
+const isCiMarker = (name: string) =>
+  ["CI", "GITHUB_ACTIONS", "CONTINUOUS_INTEGRATION", "BUILD_NUMBER", "RUN_ID"].includes(name) || name.startsWith("CI_");
+
 export function makeSandbox(prefix = "tongs-test-"): Sandbox {
   const root = mkdtempSync(join(tmpdir(), prefix));
   const home = join(root, "home");
@@ -70,7 +78,7 @@ export function makeSandbox(prefix = "tongs-test-"): Sandbox {
   // of discovery inject their own process list); hooks start no notifier (the notification suites turn it on) and
   // nothing reaches the developer's desktop bus.
   const env: NodeJS.ProcessEnv = { ...process.env, ...dirs, TONGS_AGENTS_DISCOVERY: "off", TONGS_AGENTS_NOTIFY: "off" };
-  for (const name of TERMINAL_VARS) delete env[name];
+  for (const name of Object.keys(env)) if (TERMINAL_VARS.includes(name) || isCiMarker(name)) delete env[name];
   return {
     root,
     home,

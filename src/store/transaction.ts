@@ -178,6 +178,7 @@ async function supersedePrevious(sessionsDir: string, event: LifecycleEvent, con
   const pointerDigest = instanceDigest(event.harness, event.instanceId);
   const pointer = instancePointerPath(sessionsDir, pointerDigest);
   const nowIso = () => new Date(context.now()).toISOString();
+  const mine = startOrderOf(event);
   const end = (digest: string, unless: (record: SessionRecord) => boolean) =>
     withRecordLock(sessionsDir, digest, context.lockBoundMs, async () => {
       // Events still queued for it come first (its own SessionEnd may be among them), as every lock holder does.
@@ -187,22 +188,24 @@ async function supersedePrevious(sessionsDir: string, event: LifecycleEvent, con
       if (current.kind !== "record" || current.record.status === "ended" || unless(current.record)) return;
       writeRecord(sessionsDir, digest, endedBySuccessor(current.record, event.eventId, nowIso(), sourceOf(event)));
     });
-  await withRecordLock(sessionsDir, pointerName(pointerDigest), context.lockBoundMs, async () => {
+  // Under the pointer's lock only the decision and the pointer's write, so a burst of racing starts (a dozen hooks at
+  // once) passes through it within the bound; the loser is ended after the lock is released. The pointer only ever
+  // moves to a later start, so each record is the loser of at most one decision.
+  const decided = await withRecordLock(sessionsDir, pointerName(pointerDigest), context.lockBoundMs, async () => {
     const previous = readInstancePointer(pointer);
-    if (previous === event.canonicalId) return;
+    if (previous === event.canonicalId) return undefined;
     const previousDigest = previous === undefined ? undefined : digestOf(previous);
-    const mine = startOrderOf(event);
-    if (previousDigest !== undefined) {
-      const current = readRecord(recordPath(sessionsDir, previousDigest), context.now());
-      if (current.kind === "record" && compareStarts(current.record.start_order, mine) > 0) {
-        // The session the pointer names started after this one: this one is the session that was replaced.
-        await end(digestOf(event.canonicalId) as string, (record) => compareStarts(record.start_order, mine) > 0);
-        return;
-      }
-      await end(previousDigest, (record) => compareStarts(record.start_order, mine) > 0);
+    if (previousDigest === undefined) {
+      writeJsonAtomic(pointer, { schema_version: 1, canonical_id: event.canonicalId });
+      return undefined;
     }
+    const current = readRecord(recordPath(sessionsDir, previousDigest), context.now());
+    // The session the pointer names started after this one: this one is the session that was replaced.
+    if (current.kind === "record" && compareStarts(current.record.start_order, mine) > 0) return digestOf(event.canonicalId) as string;
     writeJsonAtomic(pointer, { schema_version: 1, canonical_id: event.canonicalId });
+    return previousDigest;
   });
+  if (decided.ok && decided.value !== undefined) await end(decided.value, (record) => compareStarts(record.start_order, mine) > 0);
 }
 
 /** The pointer's own lock (`instance-<digest>.json.lock`), taken with the record lock's machinery. */
