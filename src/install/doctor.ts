@@ -4,7 +4,7 @@
 import { existsSync } from "node:fs";
 import { readConfigFile } from "./file-edit.ts";
 import { scanHooks, type HookSpec } from "./hook-entries.ts";
-import { parseJsonDocument } from "./json-text.ts";
+import { parseJsonDocument, type JsonDialect } from "./json-text.ts";
 import type { DoctorReport, HookCheck, HookStatus } from "./plan.ts";
 import type { InstallProvider } from "./provider.ts";
 import { ourPaths, type InstallContext } from "./context.ts";
@@ -20,13 +20,13 @@ export async function versionOf(
   return result.ok && line ? line : null;
 }
 
-export function jsonData(path: string, problems: string[]): Record<string, unknown> | undefined {
+export function jsonData(path: string, problems: string[], dialect: JsonDialect = "json"): Record<string, unknown> | undefined {
   const read = readConfigFile(path);
   if (!read.ok) {
     problems.push(read.detail);
     return undefined;
   }
-  const doc = parseJsonDocument(read.text ?? "");
+  const doc = parseJsonDocument(read.text ?? "", dialect);
   if (!doc.ok) {
     problems.push(`${path} is ${doc.detail}`);
     return undefined;

@@ -9,7 +9,7 @@ import { basename, isAbsolute } from "node:path";
 import { isRecord } from "../core/json-value.ts";
 import { MCP_NAME, type McpState } from "./mcp-entry.ts";
 import { readConfigFile } from "./file-edit.ts";
-import { parseJsonDocument, removeJsonValue, setJsonValue, type JsonStyle } from "./json-text.ts";
+import { parseJsonDocument, removeJsonValue, setJsonValue, type JsonDialect, type JsonStyle } from "./json-text.ts";
 import { conflict, error, warning, type Finding, type Step } from "./plan.ts";
 import type { Intent } from "./provider.ts";
 
@@ -19,6 +19,8 @@ export interface McpCommand {
 }
 
 export interface McpJsonFormat {
+  /** What the harness reads in the file (json-text.ts): the installer edits such a file keeping its comments. */
+  readonly dialect: JsonDialect;
   /** The top-level key holding the servers by name. */
   readonly container: string;
   /** The entry install writes for this command, as the harness's own `mcp add` writes it. */
@@ -111,7 +113,7 @@ export function planMcpFile(
   desired: McpCommand,
   intent: Intent,
   findings: Finding[],
-  /** How a file that is not plain JSON is reported: a warning where the rest of the harness's install still works. */
+  /** How a file that cannot be read is reported: a warning where the rest of the harness's install still works. */
   unreadable: (message: string) => Finding = error,
 ): Step | undefined {
   const read = readConfigFile(path);
@@ -120,12 +122,12 @@ export function planMcpFile(
     return undefined;
   }
   if (read.text === null && intent.mode === "uninstall") return undefined;
-  const doc = parseJsonDocument(read.text ?? "");
+  const doc = parseJsonDocument(read.text ?? "", format.dialect);
   if (!doc.ok) {
     const advice =
       intent.mode === "install"
-        ? `MCP server not registered (comments are not supported). Remove them, or add ${JSON.stringify({ [MCP_NAME]: format.entry(desired) })} under "${format.container}" yourself.`
-        : `our MCP server, if there, was not removed (comments are not supported): remove "${format.container}"."${MCP_NAME}" yourself.`;
+        ? `MCP server not registered. Fix it, or add ${JSON.stringify({ [MCP_NAME]: format.entry(desired) })} under "${format.container}" yourself.`
+        : `our MCP server, if there, was not removed: remove "${format.container}"."${MCP_NAME}" yourself.`;
     findings.push(unreadable(`${path} is ${doc.detail}; left untouched, ${advice}`));
     return undefined;
   }
@@ -135,11 +137,11 @@ export function planMcpFile(
   return { kind: "write", path, before: read.text, after: edit.text, why: [...edit.changes] };
 }
 
-/** Doctor's view of our entry in that file ("unknown" when it cannot be read as JSON). */
+/** Doctor's view of our entry in that file ("unknown" when it cannot be read in its dialect). */
 export function mcpFileState(path: string, format: McpJsonFormat, desired: McpCommand): McpState | "unknown" {
   const read = readConfigFile(path);
   if (!read.ok) return "unknown";
-  const doc = parseJsonDocument(read.text ?? "");
+  const doc = parseJsonDocument(read.text ?? "", format.dialect);
   const servers = doc.ok ? mcpServersOf(doc.data, format) : undefined;
   return servers ? mcpJsonState(servers[MCP_NAME], format, desired) : "unknown";
 }

@@ -10,6 +10,7 @@ import { QWEN_HOOKS } from "../harnesses/qwen/installer.ts";
 import { installersFor } from "../harnesses/installers.ts";
 import { runDoctor } from "./doctor.ts";
 import { parseOurCommand } from "./hook-entries.ts";
+import { parseJsonDocument } from "./json-text.ts";
 
 const fixture = useInstallFixture();
 const run = runWith(fixture);
@@ -61,13 +62,34 @@ describe.each(cases)("$id settings.json hooks", ({ id, specs, path }) => {
     expect(snapshot([path()])).toEqual(before);
   });
 
-  it("leaves a settings.json with comments untouched and says why (Gemini and Qwen accept comments; our editor does not)", async () => {
-    const commented = USER_SETTINGS.replace("{\n", "{\n  // a comment of the user's\n");
+  it("edits a settings.json with comments (both read comments) keeping them, doctor reads it, and uninstalls byte for byte", async () => {
+    const commented = USER_SETTINGS.replace("{\n", "{\n  // a comment of the user's\n").replace(
+      '"gemini-api-key"}},',
+      '"gemini-api-key"}}, /* keep */',
+    );
     put(path(), commented);
     const report = await run("install", { harnesses: [id] });
-    expect(report.ok).toBe(false);
-    expect(report.harnesses[0]?.findings[0]?.message).toMatch(/is not valid JSON.*left untouched/);
+    expect(report.ok).toBe(true);
+    const installed = readText(path());
+    expect(installed).toContain("// a comment of the user's");
+    expect(installed).toContain("/* keep */");
+    const data = parseJsonDocument(installed, "comments");
+    expect(data.ok && Object.keys(data.data.hooks as object)).toEqual([...new Set(["AfterAgent", ...specs.map((spec) => spec.event)])]);
+    const [installer] = installersFor([id]);
+    const doctor = (await runDoctor(fixture.world, [installer!])).harnesses[0];
+    expect(doctor?.hooks.map((hook) => hook.status)).toEqual(specs.map(() => "current"));
+    expect(doctor?.mcp).toBe("current");
+    await run("uninstall", { harnesses: [id] });
     expect(readText(path())).toBe(commented);
+  });
+
+  it("leaves a settings.json neither harness can read (a trailing comma) untouched and says why", async () => {
+    const broken = USER_SETTINGS.replace('"gemini-api-key"}},', '"gemini-api-key"},},');
+    put(path(), broken);
+    const report = await run("install", { harnesses: [id] });
+    expect(report.ok).toBe(false);
+    expect(report.harnesses[0]?.findings[0]?.message).toMatch(/is not valid JSON \(comments allowed\).*left untouched/);
+    expect(readText(path())).toBe(broken);
   });
 
   it("a dry run writes nothing; a moved installation is rewritten in place", async () => {

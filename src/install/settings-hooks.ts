@@ -26,6 +26,8 @@ export interface SettingsHooksHarness {
 /** `"mcpServers": {"tongs-agents": {"command": ..., "args": [...]}}`: what `gemini mcp add -s user` (0.61.0) and
  * `qwen mcp add -s user` (0.24.4) write for a stdio server. */
 export const SETTINGS_MCP: McpJsonFormat = {
+  // Both read settings.json through strip-json-comments, then JSON.parse: comments, no trailing commas.
+  dialect: "comments",
   container: "mcpServers",
   entry: ({ command, args }) => ({ command, args: [...args] }),
   command: commandAndArgs,
@@ -38,7 +40,7 @@ function planSettings(harness: SettingsHooksHarness, world: InstallContext, inte
     findings.push(error(`${read.detail}; left untouched`));
     return undefined;
   }
-  const doc = parseJsonDocument(read.text ?? "");
+  const doc = parseJsonDocument(read.text ?? "", SETTINGS_MCP.dialect);
   if (!doc.ok) {
     findings.push(error(`${path} is ${doc.detail}; left untouched. Fix it, then run the command again.`));
     return undefined;
@@ -60,7 +62,7 @@ function planSettings(harness: SettingsHooksHarness, world: InstallContext, inte
       path,
     );
     for (const problem of edit.problems) findings.push({ severity: problem.severity, message: problem.message });
-    const hooked = parseJsonDocument(edit.text);
+    const hooked = parseJsonDocument(edit.text, SETTINGS_MCP.dialect);
     const mcp = hooked.ok
       ? editMcpJson(edit.text, hooked.data, doc.style, SETTINGS_MCP, { command: paths.node, args: [paths.cli, "mcp"] }, intent.mode, path)
       : { text: edit.text, changes: [], findings: [] };
@@ -90,7 +92,7 @@ async function doctor(harness: SettingsHooksHarness, world: InstallContext): Pro
   const legacy: string[] = [];
   const todo: string[] = [];
   const path = harness.settingsPath(world);
-  const settings = jsonData(path, problems);
+  const settings = jsonData(path, problems, SETTINGS_MCP.dialect);
   const hooks = hookChecks(settings, harness.hooks, world, harness.id, legacy, problems, path, nodes);
   const paths = ourPaths(world);
   const servers = settings ? mcpServersOf(settings, SETTINGS_MCP) : undefined;

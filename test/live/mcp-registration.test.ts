@@ -2,7 +2,10 @@
 // in harnesses.json) is read by each real CLI's own `mcp list` (Copilot: `mcp get`), in a sandboxed home; after
 // `uninstall` it is gone. Gemini, Qwen and OpenCode also start the server to list it, but whether it answers within
 // their connect timeouts (Qwen: 10 s) depends on the machine's load, so "Connected" is not asserted. One CLI at a time.
-import { join } from "node:path";
+// Gemini's, Qwen's and OpenCode's files start with a user's comments (OpenCode's with trailing commas too), which the
+// installer keeps: each CLI reading its edited file proves the edit is still in the dialect it reads.
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { stripVTControlCharacters } from "node:util";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -24,6 +27,8 @@ const CLIS = [
 
 let sandbox: Sandbox;
 let world: InstallContext;
+/** The user's own files before install, with comments: uninstall must give them back byte for byte. */
+let seeded: Record<string, string>;
 beforeAll(() => {
   sandbox = makeSandbox();
   world = liveWorld(
@@ -43,6 +48,17 @@ beforeAll(() => {
     },
   );
   seedOpencodePlugin(join(sandbox.env.XDG_CONFIG_HOME as string, "opencode"), sandbox.home);
+  const commented = '{\n  // the user\'s own\n  "ui": {"hideTips": true} /* keep */\n}\n';
+  seeded = {
+    [join(sandbox.env.GEMINI_CLI_HOME as string, ".gemini", "settings.json")]: commented,
+    [join(sandbox.env.QWEN_HOME as string, "settings.json")]: commented,
+    [join(sandbox.env.XDG_CONFIG_HOME as string, "opencode", "opencode.json")]:
+      '{\n  // the user\'s own\n  "share": "disabled",\n  "autoupdate": false,\n}\n',
+  };
+  for (const [path, text] of Object.entries(seeded)) {
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, text);
+  }
 });
 afterAll(() => sandbox.cleanup());
 
@@ -81,7 +97,9 @@ describe(
       expect((await install("install")).ok).toBe(true);
       const command = `${process.execPath} ${join(ROOT, "bin", "tongs-agents.js")} mcp`;
       for (const { id, out } of await listings()) expect.soft(out, id).toContain(CLIS.find((cli) => cli.id === id)!.listed(command));
+      for (const path of Object.keys(seeded)) expect.soft(readFileSync(path, "utf8"), path).toContain("// the user's own");
       expect((await install("uninstall")).ok).toBe(true);
+      for (const [path, text] of Object.entries(seeded)) expect.soft(readFileSync(path, "utf8"), path).toBe(text);
       // A listing that timed out or failed proves no absence.
       for (const { id, out, listed } of await listings())
         if (!listed) expect.soft(listed, `${id}: ${out}`).toBe(true);

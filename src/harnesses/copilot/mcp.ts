@@ -9,6 +9,7 @@ import { ourPaths, type InstallContext } from "../../install/context.ts";
 import { copilotMcpPath } from "./locations.ts";
 
 export const COPILOT_MCP: McpJsonFormat = {
+  dialect: "json",
   container: "mcpServers",
   entry: ({ command, args }) => ({ tools: ["*"], type: "local", command, args: [...args] }),
   command: commandAndArgs,

@@ -5,7 +5,7 @@ import type { HarnessDoctor } from "../../install/plan.ts";
 import { which, type InstallContext } from "../../install/context.ts";
 import { readPluginFile, renderPluginFile } from "./install.ts";
 import { opencodePluginFile } from "./locations.ts";
-import { opencodeConfigFile, opencodeMcpState } from "./mcp.ts";
+import { opencodeMcpState } from "./mcp.ts";
 
 export async function opencodeDoctor(world: InstallContext): Promise<HarnessDoctor> {
   const binary = which("opencode", world.env);
@@ -29,14 +29,16 @@ export async function opencodeDoctor(world: InstallContext): Promise<HarnessDoct
   if (bridge === "missing" || bridge === "outdated")
     todo.push("Run `tongs-agents install --agent opencode` to install or update the OpenCode plugin.");
   const mcp = opencodeMcpState(world);
-  if (mcp === "absent" || mcp === "outdated") todo.push("Run `tongs-agents install --agent opencode` to register the MCP server.");
-  if (mcp === "foreign") problems.push(`${opencodeConfigFile(world)}: mcp.tongs-agents is not what the installer writes`);
+  if (mcp.state === "absent" || mcp.state === "outdated")
+    todo.push("Run `tongs-agents install --agent opencode` to register the MCP server.");
+  if (mcp.state === "foreign") problems.push(`${mcp.path}: mcp.tongs-agents is not what the installer writes`);
+  if (mcp.state === "unknown") problems.push(`${mcp.path} cannot be read as OpenCode's JSON with comments: MCP server unknown`);
   return {
     harness: "opencode",
     binary: binary ?? null,
     version: await versionOf(world, binary, { ...world.env, OPENCODE_DISABLE_AUTOUPDATE: "1" }),
     hooks: [],
-    mcp,
+    mcp: mcp.state,
     bridge,
     problems,
     legacy: [],

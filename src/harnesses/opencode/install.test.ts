@@ -86,20 +86,43 @@ describe("OpenCode plugin install", () => {
     writeFileSync(join(configDir, "opencode.json"), config);
     writeFileSync(join(configDir, "plugin", "theirs.js"), "export const Theirs = async () => ({});\n");
     const world = worldAt("pkg");
-    // OpenCode reads comments; our editor does not: the plugin is installed, the MCP server is not (a warning).
+    // OpenCode reads comments and trailing commas, and so does the editor: the comment stays beside our server.
     const install = await run(world, "install");
     expect(install.ok).toBe(true);
-    expect(install.harnesses[0]?.findings).toContainEqual(expect.objectContaining({ severity: "warning" }));
-    expect(readText(join(configDir, "opencode.json"))).toBe(config);
+    const installed = readText(join(configDir, "opencode.json"));
+    expect(installed).toContain("// theirs");
+    expect(installed).toContain('"mcp": {\n    "tongs-agents": {');
+    expect(await doctor(world)).toMatchObject({ bridge: "installed", mcp: "current" });
     const dry = await run(world, "uninstall", true);
-    expect(dry.harnesses[0]?.steps).toMatchObject([{ kind: "delete", status: "planned", path: pluginFile }]);
+    expect(dry.harnesses[0]?.steps).toMatchObject([
+      { kind: "delete", status: "planned", path: pluginFile },
+      { kind: "write", status: "planned", path: join(configDir, "opencode.json") },
+    ]);
     expect(existsSync(pluginFile)).toBe(true);
     expect((await run(world, "uninstall")).ok).toBe(true);
     expect(existsSync(pluginFile)).toBe(false);
     expect(readText(join(configDir, "opencode.json"))).toBe(config);
     expect(readText(join(configDir, "plugin", "theirs.js"))).toBe("export const Theirs = async () => ({});\n");
-    expect((await run(world, "uninstall")).harnesses[0]?.findings).toMatchObject([{ severity: "note" }, { severity: "warning" }]);
+    expect((await run(world, "uninstall")).harnesses[0]?.findings).toMatchObject([{ severity: "note" }]);
     expect(await doctor(world)).toMatchObject({ bridge: "missing", ok: false });
+  });
+
+  it("keeps the user's opencode.jsonc (trailing commas too) when that is the file they keep; uninstall restores its bytes", async () => {
+    const configDir = join(sandbox.env.XDG_CONFIG_HOME as string, "opencode");
+    mkdirSync(configDir, { recursive: true });
+    const config = '{\n  "model": "fake/fake-model", // mine\n  "mcp": {\n    "x": {"type": "remote", "url": "http://x"},\n  },\n}\n';
+    writeFileSync(join(configDir, "opencode.jsonc"), config);
+    const world = worldAt("pkg");
+    expect((await run(world, "install")).ok).toBe(true);
+    expect(existsSync(join(configDir, "opencode.json"))).toBe(false);
+    expect(readText(join(configDir, "opencode.jsonc"))).toContain('"x": {"type": "remote", "url": "http://x"},\n    "tongs-agents": {');
+    expect(await doctor(world)).toMatchObject({ mcp: "current" });
+    // A second file created later does not hide our entry from uninstall.
+    writeFileSync(join(configDir, "opencode.json"), '{"theme": "dark"}\n');
+    expect((await run(world, "install")).harnesses[0]?.steps).toEqual([]);
+    expect((await run(world, "uninstall")).ok).toBe(true);
+    expect(readText(join(configDir, "opencode.jsonc"))).toBe(config);
+    expect(readText(join(configDir, "opencode.json"))).toBe('{"theme": "dark"}\n');
   });
 
   it("refuses a file at its path that it did not write, on install and uninstall, and doctor says so", async () => {

@@ -49,13 +49,13 @@ export function readPluginFile(path: string): PluginFileRead {
 
 const RESTART = "Restart running OpenCode sessions: OpenCode loads plugins and MCP servers when it starts.";
 
-/** The plugin module, then our MCP server in opencode.json (mcp.ts). */
+/** The plugin module, then our MCP server in opencode.json or opencode.jsonc (mcp.ts). */
 export async function planOpencode(world: InstallContext, intent: Intent): Promise<HarnessPlan> {
   const plugin = planOpencodePlugin(world, intent);
   const findings = [...plugin.findings];
   const mcp = planOpencodeMcp(world, intent, findings);
-  if (!mcp) return { ...plugin, findings };
-  return { ...plugin, steps: [...plugin.steps, mcp], findings, todo: plugin.todo.length > 0 ? plugin.todo : [RESTART] };
+  if (mcp.length === 0) return { ...plugin, findings };
+  return { ...plugin, steps: [...plugin.steps, ...mcp], findings, todo: plugin.todo.length > 0 ? plugin.todo : [RESTART] };
 }
 
 function planOpencodePlugin(world: InstallContext, intent: Intent): HarnessPlan {
