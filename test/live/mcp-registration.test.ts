@@ -27,7 +27,7 @@ const CLIS = [
 
 let sandbox: Sandbox;
 let world: InstallContext;
-/** The user's own files before install, with comments: uninstall must give them back byte for byte. */
+/** The user's own files before install, with comments: each CLI must read them with our entry, which uninstall removes. */
 let seeded: Record<string, string>;
 beforeAll(() => {
   sandbox = makeSandbox();
@@ -99,7 +99,13 @@ describe(
       for (const { id, out } of await listings()) expect.soft(out, id).toContain(CLIS.find((cli) => cli.id === id)!.listed(command));
       for (const path of Object.keys(seeded)) expect.soft(readFileSync(path, "utf8"), path).toContain("// the user's own");
       expect((await install("uninstall")).ok).toBe(true);
-      for (const [path, text] of Object.entries(seeded)) expect.soft(readFileSync(path, "utf8"), path).toBe(text);
+      // Not byte for byte here: each CLI rewrites its own file when it runs (seen with these versions: Gemini and Qwen
+      // drop a /* */ comment, Qwen adds "$version": 4, OpenCode adds "$schema"). The unit tests prove the bytes.
+      for (const path of Object.keys(seeded)) {
+        const text = readFileSync(path, "utf8");
+        expect.soft(text, path).toContain("// the user's own");
+        expect.soft(text, path).not.toContain("tongs-agents");
+      }
       // A listing that timed out or failed proves no absence.
       for (const { id, out, listed } of await listings())
         if (!listed) expect.soft(listed, `${id}: ${out}`).toBe(true);
