@@ -165,16 +165,20 @@ export function rowsOf(host: HostEntry, value: unknown, report: HostReport): { s
   const sessions: HostedSession[] = [];
   let invalid = 0;
   for (const item of listing.data.sessions) {
-    const row = RemoteRowSchema.safeParse(item);
-    if (!row.success) {
-      invalid++;
-      continue;
-    }
-    const { attention, ...view } = row.data;
-    const status = view.status;
-    sessions.push({ ...view, host: host.name, attention: attention ?? (status === "discovered" ? "discovered" : status) });
+    const row = rowOf(host, item);
+    if (row) sessions.push(row);
+    else invalid++;
   }
   return { sessions, report: { ...report, invalid_rows: invalid } };
+}
+
+/** One session the host sent, checked and tagged with this host's name; undefined when it does not fit. */
+export function rowOf(host: HostEntry, item: unknown): HostedSession | undefined {
+  const row = RemoteRowSchema.safeParse(item);
+  if (!row.success) return undefined;
+  const { attention, ...view } = row.data;
+  const status = view.status;
+  return { ...view, host: host.name, attention: attention ?? (status === "discovered" ? "discovered" : status) };
 }
 
 export type RemoteCounts = Record<AttentionRank, number> & { total: number };
