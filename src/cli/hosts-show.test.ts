@@ -115,6 +115,29 @@ describe("show across hosts", () => {
   });
 });
 
+describe("explain across hosts", () => {
+  it("HOST:query runs explain on that host and prints its checked answer named by its host; a malformed one is refused", async () => {
+    const remote = machine([["remote-wait", 200, "waiting"]]);
+    const context = withHosts({ devbox: { context: remote } });
+    const json = await cli(context, "explain", "--json", "devbox:remote-wa");
+    expect(json.code).toBe(0);
+    const explanation = JSON.parse(json.text) as { session: { host: string; session_id: string }; entries: unknown[]; note: string };
+    expect(explanation.session).toMatchObject({ host: "devbox", session_id: "remote-wait" });
+    expect(calls.map((call) => call.words)).toEqual([["tongs-agents", "explain", "--json", "--local", "--", "remote-wa"]]);
+    const text = await cli(context, "explain", "devbox:remote-wa");
+    expect(text.code).toBe(0);
+    expect(text.text).toMatch(/^host: devbox \(me@devbox\)\ndevbox:[a-z0-9]+ +claude +\/work\/remote-wait\n/);
+
+    const bogus = {
+      ...explanation,
+      entries: [{ at: "2026-11-29T12:00:00.000Z", source: "hook", event: "x", status: "hacked", change: "", recorded: true }],
+    };
+    const refusing = withHosts({ other: { context: remote, answer: { ok: true, code: 0, stdout: JSON.stringify(bogus), stderr: "" } } });
+    const refused = await cli(refusing, "explain", "other:remote-wa");
+    expect(refused).toEqual({ code: 1, text: "tongs-agents: other: answer is not an explanation" });
+  });
+});
+
 describe("wait across hosts", () => {
   it("returns at once when the host's session is already in the state, and times out (exit 8) when it is not", async () => {
     const context = withHosts({ devbox: { context: machine([["remote-wait", 200, "waiting"]]) } });

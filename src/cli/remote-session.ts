@@ -1,15 +1,17 @@
-// `show` and `wait` for a session on an SSH host (docs/hosts.md): `HOST:query` asks that host; a plain query that
+// `show`, `explain` and `wait` for a session on an SSH host (docs/hosts.md): `HOST:query` asks that host; a plain query that
 // nothing here matches is looked for on the hosts, as focus does. The host resolves and shows the session itself
 // (src/hosts/show.ts); this file only translates results into output and exit codes, as the local verbs do.
 import { EXIT_CODES } from "../core/errors.ts";
 import type { WaitTarget } from "../fleet/wait.ts";
 import type { HostEntry } from "../hosts/config.ts";
 import { hostsOf } from "../hosts/everywhere.ts";
+import { explainOnHost } from "../hosts/explain.ts";
 import { findOnHosts } from "../hosts/find.ts";
 import type { HostedSession } from "../hosts/remote.ts";
 import { showOnHost, type HostShow } from "../hosts/show.ts";
 import { waitOnHost } from "../hosts/wait.ts";
 import type { CliContext } from "./context.ts";
+import { formatExplanation } from "./explain.ts";
 import { formatDetails } from "./format.ts";
 import { fail, type CliIo } from "./io.ts";
 
@@ -65,6 +67,30 @@ export async function showRemote(
   const shown = await showOnHost(target.host, target.query, hostsOf(context).remote);
   if (!shown.ok) return failOnHost(shown, io, json);
   io.stdout(json ? JSON.stringify(shown.session, null, 2) : formatHostDetails(shown.session, target.host.destination, context.now()));
+  return EXIT_CODES.ok;
+}
+
+export async function explainRemote(
+  context: CliContext,
+  io: CliIo,
+  json: boolean,
+  query: string,
+  only?: HostEntry,
+  localMiss?: { ok: false; reason: "not-found"; detail: string },
+): Promise<number> {
+  const target = await locate(context, io, json, query, only, localMiss);
+  if (typeof target === "number") return target;
+  const result = await explainOnHost(target.host, target.query, hostsOf(context).remote);
+  if (!result.ok) return failOnHost(result, io, json);
+  const { explanation } = result;
+  const session = { ...explanation.session, short_id: `${explanation.session.host}:${explanation.session.short_id}` };
+  io.stdout(
+    json
+      ? JSON.stringify(explanation, null, 2)
+      : [`host: ${target.host.name} (${target.host.destination})`, formatExplanation({ ...explanation, session }, context.now(), io)].join(
+          "\n",
+        ),
+  );
   return EXIT_CODES.ok;
 }
 

@@ -56,14 +56,14 @@ export interface RemoteContext {
 export const MAX_REMOTE_BYTES = 1024 * 1024;
 const MAX_REMOTE_ROWS = 2000;
 
-const short = (max: number) => z.string().check(z.maxLength(max));
-const stamp = lazySchema(() =>
+export const short = (max: number) => z.string().check(z.maxLength(max));
+export const stamp = lazySchema(() =>
   z.string().check(
     z.maxLength(40),
     z.refine((value) => !Number.isNaN(Date.parse(value)), "not a time"),
   ),
 );
-const VIEW_STATUSES = [...LIFECYCLE_STATUSES, "discovered"] as const;
+export const VIEW_STATUSES = [...LIFECYCLE_STATUSES, "discovered"] as const;
 const RemoteIdPattern = new RegExp(`${CANONICAL_ID_PATTERN.source}|^discovered:[a-z][a-z0-9-]{0,31}:\\d{1,10}$`);
 
 // Unknown keys are dropped (a newer tongs-agents may send more); every key we show is checked.

@@ -24,13 +24,33 @@ const RemoteFailureSchema = z.object({
 
 /** Show `query` as the host resolves it (its ids, PIDs, directories). */
 export async function showOnHost(host: HostEntry, query: string, context: RemoteContext): Promise<HostShow> {
+  const answer = await askHost(host, "show", query, context, (value) => rowOf(host, value));
+  return answer.ok ? { ok: true, session: answer.value, report: answer.report } : answer;
+}
+
+/**
+ * Run `VERB --json --local -- QUERY` on the host (a verb that resolves one session as `show` does) and check its
+ * answer with `check` (undefined: it does not fit). The host's not-found and ambiguous answers are checked too.
+ */
+export async function askHost<T>(
+  host: HostEntry,
+  verb: "show" | "explain",
+  query: string,
+  context: RemoteContext,
+  check: (value: unknown) => T | undefined,
+): Promise<{ ok: true; value: T; report: HostReport } | Exclude<HostShow, { ok: true }>> {
   // `--` ends the options whatever the query holds; every word is quoted by the runner.
-  const read = await readRemoteJson(host, ["show", "--json", "--local", "--", query], context);
+  const read = await readRemoteJson(host, [verb, "--json", "--local", "--", query], context);
   if (read.ok) {
-    const session = rowOf(host, read.value);
-    return session
-      ? { ok: true, session, report: read.report }
-      : { ok: false, reason: "failed", detail: `${host.name}: answer is not a session`, report: { ...read.report, state: "failed" } };
+    const value = check(read.value);
+    return value !== undefined
+      ? { ok: true, value, report: read.report }
+      : {
+          ok: false,
+          reason: "failed",
+          detail: `${host.name}: answer is not ${verb === "show" ? "a session" : "an explanation"}`,
+          report: { ...read.report, state: "failed" },
+        };
   }
   const failure = RemoteFailureSchema.safeParse(read.value);
   if (read.value !== undefined && failure.success) {
