@@ -31,10 +31,10 @@ export const explainVerb: Verb = withHelp(EXPLAIN_HELP, async (args, context, io
   const hosts = parsed.values.local === true ? [] : hostsOf(context).hosts;
   const split = splitHostQuery(query, hosts);
   // Loaded only for a host's session: the remote module imports this one's formatter.
-  if (split) return (await import("./remote-session.ts")).explainRemote(context, io, json, split.query, split.host);
+  if (split) return (await import("./remote-session.ts")).explainRemote(context, io, json, { query: split.query, only: split.host });
   const result = await explainSession(context, query);
   if (!result.ok && result.reason === "not-found" && hosts.length > 0)
-    return (await import("./remote-session.ts")).explainRemote(context, io, json, query, undefined, result);
+    return (await import("./remote-session.ts")).explainRemote(context, io, json, { query, localMiss: result });
   if (!result.ok) return fail(result, io, json);
   io.stdout(json ? JSON.stringify(result.explanation, null, 2) : formatExplanation(result.explanation, context.now(), io));
   return EXIT_CODES.ok;

@@ -15,14 +15,19 @@ import { formatExplanation } from "./explain.ts";
 import { formatDetails } from "./format.ts";
 import { fail, type CliIo } from "./io.ts";
 
-/** Where the query leads when it is not this machine's: one host's session, or the exit code already printed. */
+/** A query that is not this machine's: `only` when it named a host, `localMiss` when this machine was asked first. */
+export interface Lookup {
+  readonly query: string;
+  readonly only?: HostEntry;
+  readonly localMiss?: { ok: false; reason: "not-found"; detail: string };
+}
+
+/** Where the query leads: one host's session, or the exit code already printed. */
 async function locate(
   context: CliContext,
   io: CliIo,
   json: boolean,
-  query: string,
-  only: HostEntry | undefined,
-  localMiss: { ok: false; reason: "not-found"; detail: string } | undefined,
+  { query, only, localMiss }: Lookup,
 ): Promise<{ host: HostEntry; query: string } | number> {
   // A named host resolves the query itself (its `show` takes what focus takes there).
   if (only) return { host: only, query };
@@ -54,15 +59,8 @@ export function formatHostDetails(session: HostedSession, destination: string, n
   ].join("\n");
 }
 
-export async function showRemote(
-  context: CliContext,
-  io: CliIo,
-  json: boolean,
-  query: string,
-  only?: HostEntry,
-  localMiss?: { ok: false; reason: "not-found"; detail: string },
-): Promise<number> {
-  const target = await locate(context, io, json, query, only, localMiss);
+export async function showRemote(context: CliContext, io: CliIo, json: boolean, lookup: Lookup): Promise<number> {
+  const target = await locate(context, io, json, lookup);
   if (typeof target === "number") return target;
   const shown = await showOnHost(target.host, target.query, hostsOf(context).remote);
   if (!shown.ok) return failOnHost(shown, io, json);
@@ -70,15 +68,8 @@ export async function showRemote(
   return EXIT_CODES.ok;
 }
 
-export async function explainRemote(
-  context: CliContext,
-  io: CliIo,
-  json: boolean,
-  query: string,
-  only?: HostEntry,
-  localMiss?: { ok: false; reason: "not-found"; detail: string },
-): Promise<number> {
-  const target = await locate(context, io, json, query, only, localMiss);
+export async function explainRemote(context: CliContext, io: CliIo, json: boolean, lookup: Lookup): Promise<number> {
+  const target = await locate(context, io, json, lookup);
   if (typeof target === "number") return target;
   const result = await explainOnHost(target.host, target.query, hostsOf(context).remote);
   if (!result.ok) return failOnHost(result, io, json);
@@ -98,11 +89,10 @@ export async function waitRemote(
   context: CliContext,
   io: CliIo,
   json: boolean,
-  request: { query: string; until: WaitTarget; timeoutMs: number },
-  only?: HostEntry,
-  localMiss?: { ok: false; reason: "not-found"; detail: string },
+  lookup: Lookup,
+  request: { until: WaitTarget; timeoutMs: number },
 ): Promise<number> {
-  const target = await locate(context, io, json, request.query, only, localMiss);
+  const target = await locate(context, io, json, lookup);
   if (typeof target === "number") return target;
   const result = await waitOnHost(target.host, target.query, request.until, request.timeoutMs, hostsOf(context).remote);
   // A timeout or an end carries the session as last seen; anything else is a failure to find or read it.

@@ -29,9 +29,9 @@ export const showVerb: Verb = withHelp(SHOW_HELP, async (args, context, io) => {
   const query = parsed.positionals[0] as string;
   const hosts = parsed.values.local === true ? [] : hostsOf(context).hosts;
   const split = splitHostQuery(query, hosts);
-  if (split) return showRemote(context, io, json, split.query, split.host);
+  if (split) return showRemote(context, io, json, { query: split.query, only: split.host });
   const result = await findSession(context, query);
-  if (!result.ok && result.reason === "not-found" && hosts.length > 0) return showRemote(context, io, json, query, undefined, result);
+  if (!result.ok && result.reason === "not-found" && hosts.length > 0) return showRemote(context, io, json, { query, localMiss: result });
   if (!result.ok) return fail(result, io, json);
   if (json) io.stdout(JSON.stringify(result.session, null, 2));
   else

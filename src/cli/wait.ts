@@ -40,12 +40,13 @@ export const waitVerb: Verb = withHelp(WAIT_HELP, async (args, context, io) => {
   if (!Number.isFinite(timeout) || timeout < 0)
     return fail({ ok: false, reason: "usage", detail: "--timeout takes a number of seconds" }, io, json);
   const query = parsed.positionals[0] as string;
-  const request = { query, until: until as WaitTarget, timeoutMs: timeout * 1000 };
+  const request = { until: until as WaitTarget, timeoutMs: timeout * 1000 };
   const hosts = parsed.values.local === true ? [] : hostsOf(context).hosts;
   const split = splitHostQuery(query, hosts);
-  if (split) return waitRemote(context, io, json, { ...request, query: split.query }, split.host);
+  if (split) return waitRemote(context, io, json, { query: split.query, only: split.host }, request);
   const result = await waitForSession(context, query, request.until, request.timeoutMs);
-  if (!result.ok && result.reason === "not-found" && hosts.length > 0) return waitRemote(context, io, json, request, undefined, result);
+  if (!result.ok && result.reason === "not-found" && hosts.length > 0)
+    return waitRemote(context, io, json, { query, localMiss: result }, request);
   if (!result.ok && result.reason !== "timeout" && result.reason !== "ended") return fail(result, io, json);
   if (json) io.stdout(JSON.stringify(result, null, 2));
   else if (result.ok)
