@@ -347,6 +347,34 @@ describe("SSH hosts across two containers", { timeout: 180_000 }, () => {
     expect(await labB.inner("display-message", "-p", "-c", clientB?.tty ?? "", "#{pane_id}")).toBe(pi.pane);
   });
 
+  it("show and wait on A for a session on B: B's own answer, named b; wait times out while it runs and returns once it ended", async ({
+    task,
+  }) => {
+    evidence.prove(task, {
+      claim:
+        "`show b:<short id> --json` on A prints B's stand-in with host b (text form: `host: b (b)`); `wait b:<id> --until ended --timeout 3` exits 8 while it runs; after its pane is killed on B, the same wait exits 0 with the session ended",
+      kind: "live",
+      how: "the installed CLI on A over real ssh; B answers with its own `show --json --local -- QUERY` (a liveness check there ends the record of the killed stand-in)",
+    });
+    const target = remote[0] as Agent;
+    const row = bySession((await cliJson<Listing>(a, "list", "--json")).value.sessions, target.sessionId) as Row;
+    const shown = await timed("show b:ID --json on A", () => cliJson<Row>(a, "show", "--json", `${HOST}:${row.short_id}`));
+    expect(shown.code).toBe(0);
+    expect(shown.value).toMatchObject({ id: row.id, host: HOST, session_id: target.sessionId, harness: "claude" });
+    expect((await cli(a, "show", `${HOST}:${row.short_id}`)).stdout).toMatch(new RegExp(`^host: ${HOST} \\(${HOST}\\)\n`));
+    const running = await timed("wait b:ID --timeout 3 on A (times out)", () =>
+      cliJson<{ reason: string; session: Row }>(a, "wait", "--json", `${HOST}:${row.id}`, "--until", "ended", "--timeout", "3"),
+    );
+    expect(running.code).toBe(8);
+    expect(running.value).toMatchObject({ reason: "timeout", session: { host: HOST } });
+    await labB.inner("kill-pane", "-t", target.pane);
+    const ended = await timed("wait b:ID --until ended on A (after the kill)", () =>
+      cliJson<{ outcome: string; session: Row }>(a, "wait", "--json", `${HOST}:${row.id}`, "--until", "ended", "--timeout", "60"),
+    );
+    expect(ended.code, JSON.stringify(ended.value)).toBe(0);
+    expect(ended.value).toMatchObject({ outcome: "reached", session: { host: HOST, status: "ended" } });
+  });
+
   it("a host that hangs (B's sshd frozen): list on A still lists A's sessions and reports b unreachable within the bound", async ({
     task,
   }) => {

@@ -25,13 +25,20 @@ export const pickVerb: Verb = withHelp(PICK_HELP, async (args, context, io) => {
       processes: context.processes,
       ...(context.listProcesses ? { listProcesses: context.listProcesses } : {}),
       // Loaded when Enter is pressed, not before the first screen.
-      focus: async (id) =>
-        (await import("../focus/service.ts")).focusSession(id, {
-          stateDir: context.stateDir,
-          processes: context.processes,
-          env: context.env,
-          client,
-        }),
+      focus: async (row) => {
+        if (row.host === "")
+          return (await import("../focus/service.ts")).focusSession(row.session.id, {
+            stateDir: context.stateDir,
+            processes: context.processes,
+            env: context.env,
+            client,
+          });
+        const result = await (await import("./pick-hosts.ts")).focusHostRow(row, { ...context, client });
+        if (!result) throw new Error(`${row.host} is no longer a configured host`);
+        return result;
+      },
+      // Asked after the first screen: reading the hosts' config and loading their modules costs that screen nothing.
+      hosts: async () => (await import("./pick-hosts.ts")).pickerHosts(context),
       prune: async () => {
         const result = await (await import("../store/prune.ts")).prune({ stateDir: context.stateDir, processes: context.processes });
         return result.ok ? result.removed.filter((entry) => entry.kind === "record").length : 0;
@@ -47,6 +54,7 @@ export const pickVerb: Verb = withHelp(PICK_HELP, async (args, context, io) => {
     return EXIT_CODES.error;
   }
   if (exit.kind === "cancelled") return EXIT_CODES.ok;
-  if (exit.result.state !== "complete") io.stderr(formatFocus(exit.result));
+  if (exit.result.state !== "complete")
+    io.stderr("host" in exit.result ? (await import("./focus.ts")).formatHostFocus(exit.result) : formatFocus(exit.result));
   return exitCodeOfFocus(exit.result.state);
 });

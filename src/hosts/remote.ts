@@ -56,14 +56,14 @@ export interface RemoteContext {
 export const MAX_REMOTE_BYTES = 1024 * 1024;
 const MAX_REMOTE_ROWS = 2000;
 
-const short = (max: number) => z.string().check(z.maxLength(max));
-const stamp = lazySchema(() =>
+export const short = (max: number) => z.string().check(z.maxLength(max));
+export const stamp = lazySchema(() =>
   z.string().check(
     z.maxLength(40),
     z.refine((value) => !Number.isNaN(Date.parse(value)), "not a time"),
   ),
 );
-const VIEW_STATUSES = [...LIFECYCLE_STATUSES, "discovered"] as const;
+export const VIEW_STATUSES = [...LIFECYCLE_STATUSES, "discovered"] as const;
 const RemoteIdPattern = new RegExp(`${CANONICAL_ID_PATTERN.source}|^discovered:[a-z][a-z0-9-]{0,31}:\\d{1,10}$`);
 
 // Unknown keys are dropped (a newer tongs-agents may send more); every key we show is checked.
@@ -165,16 +165,20 @@ export function rowsOf(host: HostEntry, value: unknown, report: HostReport): { s
   const sessions: HostedSession[] = [];
   let invalid = 0;
   for (const item of listing.data.sessions) {
-    const row = RemoteRowSchema.safeParse(item);
-    if (!row.success) {
-      invalid++;
-      continue;
-    }
-    const { attention, ...view } = row.data;
-    const status = view.status;
-    sessions.push({ ...view, host: host.name, attention: attention ?? (status === "discovered" ? "discovered" : status) });
+    const row = rowOf(host, item);
+    if (row) sessions.push(row);
+    else invalid++;
   }
   return { sessions, report: { ...report, invalid_rows: invalid } };
+}
+
+/** One session the host sent, checked and tagged with this host's name; undefined when it does not fit. */
+export function rowOf(host: HostEntry, item: unknown): HostedSession | undefined {
+  const row = RemoteRowSchema.safeParse(item);
+  if (!row.success) return undefined;
+  const { attention, ...view } = row.data;
+  const status = view.status;
+  return { ...view, host: host.name, attention: attention ?? (status === "discovered" ? "discovered" : status) };
 }
 
 export type RemoteCounts = Record<AttentionRank, number> & { total: number };

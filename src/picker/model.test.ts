@@ -59,7 +59,7 @@ const press = (start: PickerModel, ...keys: Key[]) =>
   keys.reduce<{ model: PickerModel; effects: string[] }>(
     (acc, key) => {
       const { model: next, effect } = handleKey(acc.model, key);
-      return { model: next, effects: [...acc.effects, effect.kind === "focus" ? `focus:${effect.id}` : effect.kind] };
+      return { model: next, effects: [...acc.effects, effect.kind === "focus" ? `focus:${effect.row.session.id}` : effect.kind] };
     },
     { model: start, effects: [] },
   );
@@ -148,7 +148,7 @@ describe("picker model", () => {
         () => undefined,
       ),
     );
-    expect(gone.selectedId).toBe("waiting-b");
+    expect(gone.selectedKey).toBe("waiting-b");
   });
 
   it("decodes terminal input into keys and never types escape sequences into the filter", () => {

@@ -1,5 +1,5 @@
 // The picker's state and what each key does to it. Pure: the terminal loop (tui.ts) feeds keys and performs effects.
-import { rankOf, sortByAttention, type AttentionRank } from "../fleet/attention.ts";
+import { ATTENTION_ORDER, rankOf, sortByAttention, type AttentionRank } from "../fleet/attention.ts";
 import type { SeenMarks } from "../fleet/seen.ts";
 import type { SessionView } from "../fleet/view.ts";
 
@@ -7,16 +7,22 @@ export interface Row {
   readonly session: SessionView;
   readonly rank: AttentionRank;
   readonly branch: string | undefined;
+  /** The configured host the row came from; empty for this machine. */
+  readonly host: string;
+  /** What identifies the row across machines: the id here, `HOST<tab>ID` for a host's row (ids may repeat across hosts). */
+  readonly key: string;
 }
 
 export interface PickerModel {
   readonly rows: readonly Row[];
   readonly query: string;
-  /** Selection by id, so it stays on the same session when rows update live. */
-  readonly selectedId: string | undefined;
+  /** Selection by row key, so it stays on the same session when rows update live. */
+  readonly selectedKey: string | undefined;
   readonly preview: boolean;
   /** One line shown above the footer (a focus failure, what was pruned). */
   readonly message: string;
+  /** One line per host whose last read was not fine (unreachable, failed, rows left out), saying why. */
+  readonly hostNotes: readonly string[];
 }
 
 export type Key =
@@ -34,8 +40,7 @@ export type Key =
   /** Focus the nth shown row (Alt-1 .. Alt-9). */
   | { jump: number };
 
-export type Effect =
-  { kind: "none" } | { kind: "quit" } | { kind: "focus"; id: string } | { kind: "prune" } | { kind: "selection-changed" };
+export type Effect = { kind: "none" } | { kind: "quit" } | { kind: "focus"; row: Row } | { kind: "prune" } | { kind: "selection-changed" };
 
 const NONE: Effect = { kind: "none" };
 
@@ -44,23 +49,46 @@ export function buildRows(sessions: readonly SessionView[], seen: SeenMarks, bra
     session,
     rank: rankOf(session, seen),
     branch: session.cwd ? branchOf(session.cwd) : undefined,
+    host: "",
+    key: session.id,
   }));
 }
 
+/** One host's rows, ranked as that host ranked them (it holds its own seen marks); no branch (its disk is not ours). */
+export function hostRows(host: string, sessions: readonly (SessionView & { readonly attention: AttentionRank })[]): Row[] {
+  return sessions.map(({ attention, ...session }) => ({
+    session,
+    rank: attention,
+    branch: undefined,
+    host,
+    key: `${host}\t${session.id}`,
+  }));
+}
+
+/** This machine's rows and the hosts' in one attention order: by each row's rank, then the most recent change. */
+export function mergeRows(groups: readonly (readonly Row[])[]): Row[] {
+  return groups
+    .flat()
+    .map((row) => ({ row, rank: ATTENTION_ORDER.indexOf(row.rank), changed: Date.parse(row.session.status_changed_at) }))
+    .sort((a, b) => a.rank - b.rank || b.changed - a.changed || (a.row.key < b.row.key ? -1 : a.row.key > b.row.key ? 1 : 0))
+    .map((entry) => entry.row);
+}
+
 export function initialModel(rows: readonly Row[]): PickerModel {
-  return { rows, query: "", selectedId: rows[0]?.session.id, preview: false, message: "" };
+  return { rows, query: "", selectedKey: rows[0]?.key, preview: false, message: "", hostNotes: [] };
 }
 
 /** Replace the rows (a live update), keeping the selection on the same session when it is still shown. */
-export function withRows(model: PickerModel, rows: readonly Row[]): PickerModel {
-  const next = { ...model, rows };
+export function withRows(model: PickerModel, rows: readonly Row[], hostNotes: readonly string[] = model.hostNotes): PickerModel {
+  const next = { ...model, rows, hostNotes };
   const visible = visibleRows(next);
-  return visible.some((row) => row.session.id === model.selectedId) ? next : { ...next, selectedId: visible[0]?.session.id };
+  return visible.some((row) => row.key === model.selectedKey) ? next : { ...next, selectedKey: visible[0]?.key };
 }
 
 function haystack(row: Row): string {
   const { session } = row;
   return [
+    row.host,
     session.short_id,
     session.harness,
     session.harness_name,
@@ -86,7 +114,7 @@ export function visibleRows(model: Pick<PickerModel, "rows" | "query">): Row[] {
 export function selectedIndex(model: PickerModel): number {
   return Math.max(
     0,
-    visibleRows(model).findIndex((row) => row.session.id === model.selectedId),
+    visibleRows(model).findIndex((row) => row.key === model.selectedKey),
   );
 }
 
@@ -94,14 +122,14 @@ function move(model: PickerModel, delta: number): { model: PickerModel; effect: 
   const visible = visibleRows(model);
   if (visible.length === 0) return { model, effect: NONE };
   const index = (selectedIndex(model) + delta + visible.length) % visible.length;
-  return { model: { ...model, selectedId: visible[index]?.session.id, message: "" }, effect: { kind: "selection-changed" } };
+  return { model: { ...model, selectedKey: visible[index]?.key, message: "" }, effect: { kind: "selection-changed" } };
 }
 
 function setQuery(model: PickerModel, query: string): { model: PickerModel; effect: Effect } {
   const next = { ...model, query, message: "" };
   const visible = visibleRows(next);
-  const keep = visible.some((row) => row.session.id === model.selectedId);
-  return { model: { ...next, selectedId: keep ? model.selectedId : visible[0]?.session.id }, effect: { kind: "selection-changed" } };
+  const keep = visible.some((row) => row.key === model.selectedKey);
+  return { model: { ...next, selectedKey: keep ? model.selectedKey : visible[0]?.key }, effect: { kind: "selection-changed" } };
 }
 
 /**
@@ -115,9 +143,7 @@ export function handleKey(model: PickerModel, key: Key): { model: PickerModel; e
   if (typeof key === "object") {
     if ("char" in key) return setQuery(model, model.query + key.char);
     const row = visibleRows(model)[key.jump - 1];
-    return row
-      ? { model: { ...model, selectedId: row.session.id }, effect: { kind: "focus", id: row.session.id } }
-      : { model, effect: NONE };
+    return row ? { model: { ...model, selectedKey: row.key }, effect: { kind: "focus", row } } : { model, effect: NONE };
   }
   switch (key) {
     case "up":
@@ -126,7 +152,7 @@ export function handleKey(model: PickerModel, key: Key): { model: PickerModel; e
       return move(model, 1);
     case "enter": {
       const row = visibleRows(model)[selectedIndex(model)];
-      return row ? { model, effect: { kind: "focus", id: row.session.id } } : { model, effect: NONE };
+      return row ? { model, effect: { kind: "focus", row } } : { model, effect: NONE };
     }
     case "backspace":
       return setQuery(model, [...model.query].slice(0, -1).join(""));

@@ -104,7 +104,9 @@ export function renderFrame(model: PickerModel, options: FrameOptions): string[]
 
   const footer = paint("90", fit("enter focus · alt-1…9 jump · ↑↓ move · ^T preview · ^X clear ended · esc quit", width));
   const messageLines = model.message ? 1 : 0;
-  const available = Math.max(1, height - lines.length - 1 - messageLines);
+  // A host that gave no rows keeps one line (the list gives way), so it is never silently missing.
+  const notes = model.hostNotes.map((note) => paint("31", fit(`  ? ${toDisplayLine(note)}`, width)));
+  const available = Math.max(1, height - lines.length - 1 - messageLines - notes.length);
   const previewHeight = model.preview ? Math.floor(available / 2) : 0;
   const listHeight = available - previewHeight;
 
@@ -114,6 +116,9 @@ export function renderFrame(model: PickerModel, options: FrameOptions): string[]
   const ageWidth = 4;
   const harnessWidth = Math.max(6, ...visible.map((row) => row.session.harness.length));
   const labelWidth = 7;
+  // The host column appears once hosts are configured (empty for this machine's rows).
+  const hostWidth =
+    model.rows.some((row) => row.host !== "") || notes.length > 0 ? Math.max(4, ...visible.map((row) => row.host.length)) : 0;
   const placeWidth = Math.min(32, Math.max(10, ...visible.map((row) => displayWidth(placeOf(row, options.home)))));
   if (visible.length === 0)
     lines.push(paint("90", fit(model.rows.length === 0 ? "  no agent sessions" : "  nothing matches the filter", width)));
@@ -124,7 +129,8 @@ export function renderFrame(model: PickerModel, options: FrameOptions): string[]
     const profile = row.session.profile_id ? ` [${row.session.profile_id}]` : "";
     const detail = toDisplayLine(row.session.stale ? `stale: ${row.session.stale_reason}` : row.session.detail) + profile;
     const label = fit(style.label, labelWidth);
-    const columns = ` ${fit(row.session.harness, harnessWidth)} ${fit(toDisplayLine(placeOf(row, options.home)), placeWidth)} ${fit(formatAge(row.session.status_changed_at, now), ageWidth)} `;
+    const host = hostWidth > 0 ? ` ${fit(row.host, hostWidth)}` : "";
+    const columns = `${host} ${fit(row.session.harness, harnessWidth)} ${fit(toDisplayLine(placeOf(row, options.home)), placeWidth)} ${fit(formatAge(row.session.status_changed_at, now), ageWidth)} `;
     const used = 2 + 1 + 1 + labelWidth + displayWidth(columns);
     const rest = `${columns}${fit(detail, Math.max(0, width - used))}`;
     if (index === selected)
@@ -132,6 +138,7 @@ export function renderFrame(model: PickerModel, options: FrameOptions): string[]
     else lines.push(`${number} ${paint(style.color, style.glyph)} ${paint(style.color, label)}${rest}`);
   }
   while (lines.length < 2 + listHeight) lines.push(" ".repeat(width));
+  lines.push(...notes);
 
   if (model.preview) {
     const note = options.previewNote ?? "";

@@ -1,21 +1,38 @@
 // The picker in a terminal: alternate screen, raw keys, live updates (the sessions dir is watched, ages and liveness
-// refresh every two seconds, process discovery every few seconds), a pane preview, and focus on Enter.
+// refresh every two seconds, process discovery every few seconds), a pane preview, and focus on Enter. Configured SSH
+// hosts are read after the first screen, each on its own: a host's rows join when its read returns, so a slow host
+// never delays this machine's rows, and a host that gave none is shown as one line saying why.
 import { watch, type FSWatcher } from "node:fs";
 import type { ListProcesses } from "../fleet/discovery.ts";
 import type { FocusResult } from "../focus/contract.ts";
+import type { HostFocusResult } from "../hosts/focus.ts";
 import { branchOf } from "../fleet/git-branch.ts";
 import { sessionsDirOf } from "../store/paths.ts";
 import type { ProcessSource } from "../core/proc.ts";
 import { loadFleet } from "../fleet/sessions.ts";
 import type { SessionView } from "../fleet/view.ts";
-import { buildRows, decodeKeys, handleKey, initialModel, selectedIndex, visibleRows, withRows, type PickerModel } from "./model.ts";
+import {
+  buildRows,
+  decodeKeys,
+  handleKey,
+  initialModel,
+  mergeRows,
+  selectedIndex,
+  visibleRows,
+  withRows,
+  type PickerModel,
+  type Row,
+} from "./model.ts";
 import { renderFrame } from "./render.ts";
 
 export interface PickerContext {
   readonly stateDir: string;
   readonly processes: ProcessSource;
   readonly listProcesses?: ListProcesses;
-  readonly focus: (id: string) => Promise<FocusResult>;
+  /** Focus a row: this machine's by id, a host's across the hop. */
+  readonly focus: (row: Row) => Promise<PickerFocus>;
+  /** The configured hosts, asked once after the first screen (none: this machine only). */
+  readonly hosts?: () => Promise<readonly HostSource[]>;
   /** Remove ended and stale records; returns how many went. */
   readonly prune: () => Promise<number>;
   /** The selected session's pane as text, or why there is none. */
@@ -26,6 +43,17 @@ export interface PickerContext {
   /** How often ages and liveness refresh, and how often discovery runs (ms). */
   readonly refreshMs?: number;
   readonly discoverMs?: number;
+  /** How often each host is read again (ms); a host still being read is not asked twice. */
+  readonly hostsMs?: number;
+}
+
+export type PickerFocus = FocusResult | HostFocusResult;
+
+/** One configured host as the picker reads it. */
+export interface HostSource {
+  readonly name: string;
+  /** One bounded read: the host's rows, and a line saying why when the read was not fine. */
+  readonly read: () => Promise<{ rows: readonly Row[]; note?: string }>;
 }
 
 export interface PickerTerminal {
@@ -33,7 +61,7 @@ export interface PickerTerminal {
   readonly output: NodeJS.WriteStream;
 }
 
-export type PickerExit = { kind: "cancelled" } | { kind: "focused"; result: FocusResult } | { kind: "no-terminal"; detail: string };
+export type PickerExit = { kind: "cancelled" } | { kind: "focused"; result: PickerFocus } | { kind: "no-terminal"; detail: string };
 
 const ENTER_SCREEN = "\u001b[?1049h\u001b[?25l";
 const LEAVE_SCREEN = "\u001b[?25h\u001b[?1049l";
@@ -60,8 +88,17 @@ export async function runPicker(terminal: PickerTerminal, deps: PickerContext): 
     return buildRows(sessions, fleet.seen, (cwd) => branchOf(cwd, branches));
   };
 
-  // First screen from the records alone; process discovery (a `ps` run) follows right after.
-  let model: PickerModel = initialModel(await load(false));
+  // The hosts' last rows and notes, by host, in the configured order; this machine's rows alone until one answers.
+  let localRows: Row[] = [];
+  let hostNames: readonly string[] = [];
+  const hostRows = new Map<string, readonly Row[]>();
+  const hostNotes = new Map<string, string>();
+  const allRows = (): Row[] => (hostRows.size === 0 ? localRows : mergeRows([localRows, ...hostRows.values()]));
+  const notes = (): string[] => hostNames.flatMap((name) => hostNotes.get(name) ?? []);
+
+  // First screen from the records alone; process discovery (a `ps` run) and the hosts follow right after.
+  localRows = await load(false);
+  let model: PickerModel = initialModel(localRows);
   let preview: { id: string; lines?: string[]; note?: string } | undefined;
   let closed = false;
   let busy = false;
@@ -88,7 +125,9 @@ export async function runPicker(terminal: PickerTerminal, deps: PickerContext): 
     const selected = visibleRows(model)[selectedIndex(model)];
     if (!model.preview || !selected) return;
     const id = selected.session.id;
-    const captured = await deps.capture(selected.session, output.rows ?? 24);
+    // The pane is on the host: capturing here would read this machine's tmux.
+    const captured =
+      selected.host === "" ? await deps.capture(selected.session, output.rows ?? 24) : { note: `no preview of ${selected.host}'s panes` };
     preview = "lines" in captured ? { id, lines: captured.lines } : { id, note: captured.note };
     paint();
   };
@@ -105,12 +144,38 @@ export async function runPicker(terminal: PickerTerminal, deps: PickerContext): 
     (reloading ??= load(discover)
       .then(
         (rows) => {
-          model = withRows(model, rows);
+          localRows = rows;
+          model = withRows(model, allRows(), notes());
           paint();
         },
         (error: unknown) => showFailure("reading sessions", error),
       )
       .finally(() => (reloading = undefined)));
+
+  const reading = new Set<string>();
+  const readHost = (source: HostSource) => {
+    if (reading.has(source.name)) return;
+    reading.add(source.name);
+    void source
+      .read()
+      .then(
+        ({ rows, note }) => {
+          hostRows.set(source.name, rows);
+          if (note) hostNotes.set(source.name, note);
+          else hostNotes.delete(source.name);
+        },
+        (error: unknown) => {
+          hostRows.delete(source.name);
+          hostNotes.set(source.name, `${source.name}: failed (${error instanceof Error ? error.message : String(error)})`);
+        },
+      )
+      .finally(() => {
+        reading.delete(source.name);
+        if (closed) return;
+        model = withRows(model, allRows(), notes());
+        paint();
+      });
+  };
 
   output.write(ENTER_SCREEN);
   input.setRawMode(true);
@@ -153,7 +218,7 @@ export async function runPicker(terminal: PickerTerminal, deps: PickerContext): 
         if (effect.kind === "focus") {
           busy = true;
           void deps
-            .focus(effect.id)
+            .focus(effect.row)
             .then((result) => {
               busy = false;
               // Nothing to show for it: say why and stay open, rather than closing on a failure.
@@ -196,5 +261,15 @@ export async function runPicker(terminal: PickerTerminal, deps: PickerContext): 
     timers.push(setInterval(() => void reload(false), deps.refreshMs ?? 2000));
     timers.push(setInterval(() => void reload(true), deps.discoverMs ?? 5000));
     void reload(true);
+    if (deps.hosts)
+      void deps.hosts().then(
+        (sources) => {
+          if (closed || sources.length === 0) return;
+          hostNames = sources.map((source) => source.name);
+          for (const source of sources) readHost(source);
+          timers.push(setInterval(() => sources.forEach(readHost), deps.hostsMs ?? 5000));
+        },
+        (error: unknown) => showFailure("reading the hosts", error),
+      );
   });
 }
