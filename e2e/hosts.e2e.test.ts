@@ -3,8 +3,8 @@
 // `tongs-agents install --agent claude` wrote (synthetic), and the real Pi CLI with the bridge installed (live, against
 // the synthetic provider inside B). Host A has its own stand-in, and a tmux client attached to B over ssh
 // (`ssh -t b tmux attach`) in a pane of A's tmux, itself shown by a client attached inside an outer tmux on A, so the
-// test reads what the user sees through both hops. On A: `hosts add`, `list`, `status`, `focus` across the hop; then
-// B's sshd frozen (a host that hangs) and B stopped (a host that is gone).
+// test reads what the user sees through both hops. On A: `hosts add`, `list`, `status`, `focus` and `pick` across the
+// hop; then B's sshd frozen (a host that hangs) and B stopped (a host that is gone).
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Network, type StartedNetwork } from "testcontainers";
@@ -55,7 +55,10 @@ interface Agent {
   readonly pane: string;
 }
 
-const evidence = createEvidence("hosts", "SSH hosts: two containers on a Podman network, sshd on one, list/status/focus across the hop");
+const evidence = createEvidence(
+  "hosts",
+  "SSH hosts: two containers on a Podman network, sshd on one, list/status/focus/pick across the hop",
+);
 let network: StartedNetwork | undefined;
 let a: Box;
 let b: Box;
@@ -345,6 +348,64 @@ describe("SSH hosts across two containers", { timeout: 180_000 }, () => {
     expect(value).toMatchObject({ state: "complete" });
     const [clientB] = await labB.clients();
     expect(await labB.inner("display-message", "-p", "-c", clientB?.tty ?? "", "#{pane_id}")).toBe(pi.pane);
+  });
+
+  it("the picker on A, in a pane of A's tmux: B's rows join A's own with host b, and Enter on B's stand-in lands A's client on B's exact pane", async ({
+    task,
+  }) => {
+    evidence.prove(task, {
+      claim:
+        "`tongs-agents pick --client <A's client>` in a pane of A's tmux, shown by that client (as the popup binding passes #{client_tty}): B's rows appear with host b beside A's own row; typing B's stand-in's session id leaves one row; Enter focuses it across the hop (A's ssh pane brought forward, B's ssh'd client on the stand-in's exact pane) and the picker exits 0",
+      kind: "live",
+      how: "capture-pane of the picker's pane on A, polled; keys typed with send-keys into that pane; tmux display -p -c <client> on B; A's list-clients for its client's pane; A's outer pane shows B's agent marker",
+    });
+    const target = remote[0] as Agent;
+    // Start from elsewhere on both machines: B's client on its plain session, A's client on the picker's pane.
+    const [clientB] = await labB.clients();
+    await labB.inner("switch-client", "-c", clientB?.tty ?? "", "-t", "home");
+    expect(await labB.inner("display-message", "-p", "-c", clientB?.tty ?? "", "#{pane_id}")).not.toBe(target.pane);
+    const pick = `tongs-agents pick --client ${shellQuote(viewA.tty)}; echo "pick exited $?"; exec sleep 3600`;
+    const started = performance.now();
+    const pickPane = await labA.inner("new-session", "-d", "-s", "pick", "-x", "120", "-y", "40", "-P", "-F", "#{pane_id}", pick);
+    await labA.inner("switch-client", "-c", viewA.tty, "-t", "pick");
+    expect(await labA.paneOf(viewA)).toBe(pickPane);
+
+    // The picker's rows (number, selection mark, glyph, label, then the host column): B's carry `b`, A's an empty host.
+    const rows = async () => (await labA.capture(pickPane)).split("\n").filter((line) => /^[1-9 ][ >]\S \S+ /.test(line));
+    const fromB = /^[1-9 ][ >]\S \S+\s+b\s+(claude|pi)\s/;
+    const fromA = /^[1-9 ][ >]\S \S+\s+claude\s/;
+    await waitUntil(
+      async () => {
+        const shown = await rows();
+        return shown.filter((line) => fromB.test(line)).length === 3 && shown.filter((line) => fromA.test(line)).length === 1;
+      },
+      "B's three rows with host b beside A's own row in the picker",
+      { explain: () => labA.capture(pickPane) },
+    );
+    timings["pick on A: B's rows shown"] = Math.round(performance.now() - started);
+
+    await labA.inner("send-keys", "-t", pickPane, "-l", target.sessionId);
+    await waitUntil(
+      async () => {
+        const shown = await rows();
+        return shown.length === 1 && fromB.test(shown[0] ?? "");
+      },
+      "the filter to leave B's stand-in alone",
+      { explain: () => labA.capture(pickPane) },
+    );
+    const entered = performance.now();
+    await labA.inner("send-keys", "-t", pickPane, "Enter");
+    let screen = "";
+    await waitUntil(async () => /pick exited \d+/.test((screen = await labA.capture(pickPane))), "the picker to exit after Enter", {
+      explain: async () => screen,
+    });
+    timings["pick on A: Enter to exit (focus across the hop)"] = Math.round(performance.now() - entered);
+    expect(screen.match(/pick exited (\d+)/)?.[1], screen).toBe("0");
+    expect(await labB.inner("display-message", "-p", "-c", clientB?.tty ?? "", "#{pane_id}")).toBe(target.pane);
+    expect(await labA.paneOf(viewA)).toBe(sshPane);
+    await waitUntil(async () => (await labA.seen(viewA)).text.includes(target.marker), "A's terminal to show B's agent", {
+      explain: async () => (await labA.seen(viewA)).text,
+    });
   });
 
   it("show and wait on A for a session on B: B's own answer, named b; wait times out while it runs and returns once it ended", async ({
