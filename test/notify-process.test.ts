@@ -1,7 +1,7 @@
 // The notifier as the hook starts it: the built hook run by a fake harness process, the built notifier (dist/notify.cjs)
 // started detached, a stand-in session bus (test/fake-bus.ts) in this process. The live suite (test/live/notify-*.test.ts)
 // does the same against dbus-daemon, dunst, tmux and kitty.
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { canonicalId, digestOf, processInstanceId, shortId } from "../src/core/identity.ts";
@@ -30,8 +30,33 @@ afterEach(async () => {
   await Promise.all(harnesses.splice(0).map((harness) => harness.stop()));
   await bus?.stop();
   bus = undefined;
+  // The hooks started detached notifiers: each is stopped before its state dir goes, or one still writing makes the
+  // cleanup fail (ENOTEMPTY, seen under load).
+  await stopNotifiers();
   sandbox.cleanup();
 });
+
+/** Wait (bounded) for this sandbox's notifiers (by their arguments and environment) to exit; any left is killed. */
+async function stopNotifiers(): Promise<void> {
+  const ours = (pid: number) => {
+    try {
+      return (
+        readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("notify.cjs") &&
+        readFileSync(`/proc/${pid}/environ`, "utf8").split("\0").includes(`TONGS_AGENTS_STATE_DIR=${sandbox.stateDir}`)
+      );
+    } catch {
+      return false;
+    }
+  };
+  const running = () =>
+    readdirSync("/proc")
+      .filter((name) => /^\d+$/.test(name))
+      .map(Number)
+      .filter(ours);
+  for (const deadline = Date.now() + 5000; running().length > 0 && Date.now() < deadline;)
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  for (const pid of running()) process.kill(pid, "SIGKILL");
+}
 
 async function claude(): Promise<FakeHarness> {
   const started = await startFakeHarness("claude", sandbox, { DBUS_SESSION_BUS_ADDRESS: (bus as FakeBus).address });
