@@ -20,7 +20,9 @@ export interface BurstTiming {
   readonly pollMs: number;
 }
 
-export const BURST_TIMING: BurstTiming = { quietMs: 400, maxMs: 2500, waitBoundMs: 15_000, pollMs: 50 };
+// Quiet for 1 s: each notifier is a Node process started at low priority, so on a busy machine the notifiers of agents
+// that became ready together arrive spread over more than the 400 ms this was (two notices in a CI run for five agents).
+export const BURST_TIMING: BurstTiming = { quietMs: 1000, maxMs: 3000, waitBoundMs: 15_000, pollMs: 50 };
 
 /** A leader holding the lock longer than this is taken over (it crashed): far above quiet + max. */
 const STALE_LEADER_MS = 10_000;
