@@ -215,10 +215,6 @@ export function removeJsonValue(text: string, path: JsonPath): string {
   const index = siblings.indexOf(member);
   let after: string;
   const memberEnd = member.offset + member.length;
-  const lineBreakBefore = () => {
-    const newline = text.lastIndexOf("\n", member.offset - 1);
-    return text[newline - 1] === "\r" ? newline - 1 : newline;
-  };
   const ownLine = newlineOnlyBefore(text, member.offset);
   const trailingComma = index === siblings.length - 1 ? /^[ \t]*,/.exec(text.slice(memberEnd)) : null;
   if (siblings.length === 1) {
@@ -229,10 +225,10 @@ export function removeJsonValue(text: string, path: JsonPath): string {
       after = splice(text, container.offset, container.offset + container.length, container.type === "object" ? "{}" : "[]");
     // Comments in the container stay: after the bracket (the inverse of fillEmpty), or on their own lines before it.
     else if (before.trim() === "") after = splice(text, container.offset + 1, end, "");
-    else after = splice(text, ownLine ? lineBreakBefore() : member.offset, end, "");
+    else after = splice(text, ownLine ? lineBreakBefore(text, member.offset) : member.offset, end, "");
   } else if (trailingComma && ownLine && index > 0)
     // The inverse of appending to a container with a trailing comma: the member's line, its comma included.
-    after = splice(text, lineBreakBefore(), memberEnd + trailingComma[0].length, "");
+    after = splice(text, lineBreakBefore(text, member.offset), memberEnd + trailingComma[0].length, "");
   else if (index > 0) after = removeAfter(text, siblings[index - 1] as Node, member);
   else after = splice(text, member.offset, (siblings[1] as Node).offset, "");
   return verified(text, after, (data) => removeIn(data, path));
@@ -246,19 +242,24 @@ export function removeJsonValue(text: string, path: JsonPath): string {
 function removeAfter(text: string, previous: Node, member: Node): string {
   const previousEnd = previous.offset + previous.length;
   const comma = text.indexOf(",", previousEnd);
-  const newline = text.lastIndexOf("\n", member.offset - 1);
+  const eol = lineBreakBefore(text, member.offset);
   const ownLine =
     comma !== -1 &&
     /^[ \t]*$/.test(text.slice(previousEnd, comma)) &&
-    newline > comma &&
+    eol > comma &&
     newlineOnlyBefore(text, member.offset) &&
-    lineTail(text, comma + 1) === (text[newline - 1] === "\r" ? newline - 1 : newline);
+    lineTail(text, comma + 1) === eol;
   if (!ownLine) return splice(text, previousEnd, member.offset + member.length, "");
-  const eol = text[newline - 1] === "\r" ? newline - 1 : newline;
   return text.slice(0, comma) + text.slice(comma + 1, eol) + text.slice(member.offset + member.length);
 }
 
 /** Is `offset` the first thing on its line but for blanks? */
 function newlineOnlyBefore(text: string, offset: number): boolean {
   return /^[ \t]*$/.test(text.slice(text.lastIndexOf("\n", offset - 1) + 1, offset));
+}
+
+/** Where the line break before `offset`'s line starts (at its \r when it is \r\n). */
+function lineBreakBefore(text: string, offset: number): number {
+  const newline = text.lastIndexOf("\n", offset - 1);
+  return text[newline - 1] === "\r" ? newline - 1 : newline;
 }
