@@ -4,7 +4,7 @@
 import * as z from "zod/mini";
 import type { Candidate } from "../core/errors.ts";
 import type { HostEntry } from "./config.ts";
-import { readRemoteJson, rowOf, type HostReport, type HostedSession, type RemoteContext } from "./remote.ts";
+import { readRemoteJson, rowOf, short, type HostReport, type HostedSession, type RemoteContext } from "./remote.ts";
 
 export type HostShow =
   | { ok: true; session: HostedSession; report: HostReport }
@@ -13,12 +13,11 @@ export type HostShow =
   /** No answer (ssh, bound), or one that is not a session: the host is named in the detail. */
   | { ok: false; reason: "unreachable" | "failed"; detail: string; report: HostReport };
 
-const text = (max: number) => z.string().check(z.maxLength(max));
-const CandidateSchema = z.object({ id: text(512), short_id: text(64), harness: text(64), status: text(32), cwd: text(4096) });
+const CandidateSchema = z.object({ id: short(512), short_id: short(64), harness: short(64), status: short(32), cwd: short(4096) });
 // What the host's `show --json` prints when it does not show a session (src/cli/io.ts `fail`).
 const RemoteFailureSchema = z.object({
   reason: z.enum(["not-found", "ambiguous"]),
-  detail: text(2048),
+  detail: short(2048),
   candidates: z.optional(z.array(CandidateSchema).check(z.maxLength(200))),
 });
 
