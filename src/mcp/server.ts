@@ -32,6 +32,9 @@ const STATUSES = [...LIFECYCLE_STATUSES, "discovered"] as const;
 /** MCP clients time requests out (commonly after a minute or a few): a wait is bounded well inside that. */
 const DEFAULT_WAIT_SECONDS = 50;
 const MAX_WAIT_SECONDS = 300;
+/** What a tool that names one session takes: the queries `focus` accepts. */
+const sessionQuery = () =>
+  z.string().min(1).max(600).describe("Canonical id, short-id prefix, session id prefix, PID, or a unique directory/repo name");
 
 type ToolResult = { content: { type: "text"; text: string }[]; structuredContent?: Record<string, unknown>; isError?: boolean };
 
@@ -104,11 +107,7 @@ export function createMcpServer(deps: McpContext): McpServer {
       description:
         "One session by canonical id, short-id prefix, the harness's own session id prefix, PID, or a unique directory/repo name (the queries focus accepts).",
       inputSchema: {
-        query: z
-          .string()
-          .min(1)
-          .max(600)
-          .describe("Canonical id, short-id prefix, session id prefix, PID, or a unique directory/repo name"),
+        query: sessionQuery(),
       },
     },
     async ({ query }) => {
@@ -124,11 +123,7 @@ export function createMcpServer(deps: McpContext): McpServer {
       description:
         "Why a session shows its state: the last events that made it (when, from which source: hook, bridge, transcript, session-state, liveness check; what each changed), and the waits still open. For a user who doubts a status.",
       inputSchema: {
-        query: z
-          .string()
-          .min(1)
-          .max(600)
-          .describe("Canonical id, short-id prefix, session id prefix, PID, or a unique directory/repo name"),
+        query: sessionQuery(),
       },
     },
     async ({ query }) => {
@@ -157,11 +152,7 @@ export function createMcpServer(deps: McpContext): McpServer {
       title: "Wait for an agent session to reach a state",
       description: `Return as soon as the session is in the given state (at once if it already is): waiting, idle, error, ended, or attention (waiting, error or idle). Times out after timeout_seconds (at most ${MAX_WAIT_SECONDS}); reports whether the state was reached, the wait timed out, or the session ended first.`,
       inputSchema: {
-        query: z
-          .string()
-          .min(1)
-          .max(600)
-          .describe("Canonical id, short-id prefix, session id prefix, PID, or a unique directory/repo name"),
+        query: sessionQuery(),
         until: z.enum(WAIT_TARGETS).optional().describe("The state to wait for (default attention)"),
         timeout_seconds: z.number().min(0).max(MAX_WAIT_SECONDS).optional().describe(`How long to wait (default ${DEFAULT_WAIT_SECONDS})`),
       },
@@ -182,11 +173,7 @@ export function createMcpServer(deps: McpContext): McpServer {
       description:
         "Bring the user's terminal to the session's exact pane, tab and window. Returns the structured result: state (complete, partial, failed, unavailable, ambiguous, not-found) and what selection and activation each did.",
       inputSchema: {
-        query: z
-          .string()
-          .min(1)
-          .max(600)
-          .describe("Canonical id, short-id prefix, session id prefix, PID, or a unique directory/repo name"),
+        query: sessionQuery(),
         client: z.string().max(256).optional().describe("tmux client tty to pin the focus to"),
       },
     },
