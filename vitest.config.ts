@@ -65,6 +65,9 @@ export default defineConfig({
           // The first run builds the image (about two minutes from a bare machine); each suite also sets its own.
           testTimeout: 120_000,
           hookTimeout: 900_000,
+          // Two container suites side by side (vitest's default is one worker fewer than the cores: one here). They wait
+          // for states with bounded polls, so they hold under each other's load (docs/containers.md).
+          maxWorkers: 2,
           sequence: { groupOrder: 3 },
         },
       },
