@@ -101,6 +101,18 @@ for (let index = 0; index < 500; index++) {
   );
 }
 
+const targetRecord = join(
+  sessions,
+  `${createHash("sha256")
+    .update(JSON.stringify(["claude", "bench-0", `pid:${process.pid}@${token}`]))
+    .digest("hex")}.json`,
+);
+const leastNodeFocus = `
+const [record, socket, client, pane] = process.argv.slice(1);
+JSON.parse(require("node:fs").readFileSync(record, "utf8"));
+const shown = require("node:child_process").spawnSync("tmux", ["-S", socket, "switch-client", "-c", client, "-t", pane, ";", "display", "-p", "-c", client, "#{pane_id}"], { encoding: "utf8", timeout: 3000 });
+if (shown.stdout.trim() !== pane) process.exit(1);`;
+
 // BENCH_BASELINE=<another checkout's bin/tongs-agents.js>: its next, focus and picker run in the same interleaved run
 // (before/after a change), on a copy of the state dir: the validated-record cache is per build, and two builds sharing
 // one would each rewrite it on every run.
@@ -136,6 +148,12 @@ const contenders = [
   {
     name: "bare `tmux switch-client -c <tty> -t %N` (same pane, unverified)",
     run: () => timeSync("tmux", ["-S", inner, "switch-client", "-c", client, "-t", pane]),
+  },
+  // The least any focus written in Node can cost: start Node, read the target's record, run the tmux command that
+  // switches and verifies, in one blocking spawn. No listing, no lookup, no checks: a bound, not a contender.
+  {
+    name: "the least a Node focus can do: read one record, one blocking `tmux switch-client ; display` (a bound)",
+    run: () => timeSync(process.execPath, ["-e", leastNodeFocus, targetRecord, inner, client, pane]),
   },
   ...(baseline
     ? [
