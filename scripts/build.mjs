@@ -69,17 +69,18 @@ const verbsApart = {
   },
 };
 
-// The picker's first screen needs neither focus (execa and every backend) nor prune (the record lock): each is its own
-// bundle (dist/cli/lazy/), required when Enter or Ctrl-X is pressed.
-const lazyBundles = { "../focus/service.ts": "focus", "../store/prune.ts": "prune" };
+// The picker's first screen needs neither focus (every backend) nor prune (the record lock) nor the SSH hosts (read
+// after that screen; their focus carries every backend too): each is its own bundle (dist/cli/lazy/), required when
+// Enter or Ctrl-X is pressed or the hosts are asked. What the picker prints of a focus across hosts that did not
+// complete comes from the focus verb's own bundle.
+const lazyBundles = { "../focus/service.ts": "focus", "../store/prune.ts": "prune", "./pick-hosts.ts": "pick-hosts" };
 const pickerApart = {
   name: "picker-apart",
   setup(pluginBuild) {
-    pluginBuild.onResolve({ filter: /^\.\.\/(focus\/service|store\/prune)\.ts$/ }, (args) =>
-      args.importer.endsWith("src/cli/pick.ts") && args.kind === "dynamic-import"
-        ? { path: `../lazy/${lazyBundles[args.path]}.cjs`, external: true }
-        : undefined,
-    );
+    pluginBuild.onResolve({ filter: /^(\.\.\/focus\/service|\.\.\/store\/prune|\.\/pick-hosts|\.\/focus)\.ts$/ }, (args) => {
+      if (!args.importer.endsWith("src/cli/pick.ts") || args.kind !== "dynamic-import") return undefined;
+      return { path: args.path === "./focus.ts" ? "./focus.cjs" : `../lazy/${lazyBundles[args.path]}.cjs`, external: true };
+    });
   },
 };
 
@@ -133,7 +134,10 @@ const entries = [
   {
     name: "lazy",
     entryPoints: [
-      ...Object.entries(lazyBundles).map(([path, out]) => ({ in: `src/${path.slice(3)}`, out })),
+      ...Object.entries(lazyBundles).map(([path, out]) => ({
+        in: path.startsWith("./") ? `src/cli/${path.slice(2)}` : `src/${path.slice(3)}`,
+        out,
+      })),
       { in: "src/store/transaction.ts", out: "transaction" },
     ],
     outdir: "dist/cli/lazy",

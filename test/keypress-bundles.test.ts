@@ -34,6 +34,19 @@ describe("the keypress bundles", () => {
     },
   );
 
+  it("the picker's first screen carries no focus backend and no SSH host code: each is a bundle of its own", () => {
+    const inputs = inputsOf(verbs, "dist/cli/verbs/pick.cjs");
+    expect(inputs).toContain("src/picker/tui.ts");
+    expect(
+      inputs.filter((input) => input.startsWith("backends/") || input.startsWith("src/hosts/") || input === "src/cli/pick-hosts.ts"),
+    ).toEqual([]);
+    const lazy = meta("lazy");
+    expect(inputsOf(lazy, "dist/cli/lazy/pick-hosts.cjs")).toEqual(
+      expect.arrayContaining(["src/cli/pick-hosts.ts", "src/hosts/focus.ts", "backends/tmux.ts"]),
+    );
+    expect(inputsOf(lazy, "dist/cli/lazy/focus.cjs")).toContain("backends/tmux.ts");
+  });
+
   it("the lazily required transaction bundle is built, and carries the lock", () => {
     expect(inputsOf(meta("lazy"), "dist/cli/lazy/transaction.cjs")).toContain("src/store/record-lock.ts");
   });
