@@ -15,6 +15,7 @@ import { requireImage, startBox, type Box } from "./containers.ts";
 import { REPO_ROOT } from "./env.ts";
 import { boxVersions, createEvidence } from "./evidence.ts";
 import { startProvider, startWatcher, type HistoryEntry } from "./pi-box.ts";
+import { FINAL_TEXT, QUESTION } from "./provider/script.mjs";
 import { historyOf, listSessions, showRecord, states, summary, waitForState } from "./record-timeline.ts";
 import { BoxTmuxLab, INNER, prepareLab, waitUntil, type AttachedClient } from "./tmux-focus-lab.ts";
 
@@ -55,6 +56,10 @@ let firstSession = "";
 const screen = () => lab.capture(pane);
 const waitFor = (what: string, test: (entry: HistoryEntry) => boolean) => waitForState(box, "opencode", what, test, screen, 120_000);
 const ofFirst = (entry: HistoryEntry) => entry.session_id === firstSession;
+/** The first session's states from history entry `mark` on (`mark`: the history's length before a prompt). */
+const firstSince = async (mark: number) => states((await historyOf(box, "opencode")).slice(mark).filter(ofFirst));
+/** Whether `entry` of the first session was sent after `earlier` (the plugin's sequence only grows in one process). */
+const after = (earlier: HistoryEntry) => (entry: HistoryEntry) => ofFirst(entry) && (entry.sequence ?? 0) > (earlier.sequence ?? 0);
 
 async function prompt(text: string): Promise<void> {
   await lab.inner("send-keys", "-t", pane, "-l", text);
@@ -129,10 +134,6 @@ afterAll(async () => {
     await lab?.stop();
     await box?.stop();
   } finally {
-    evidence.untested(
-      "question.asked (waiting for an answer)",
-      "the synthetic provider scripts no question tool call; mapped and unit-tested",
-    );
     evidence.untested("subagent child sessions", "no subagent is scripted here; their events count as the root session's (unit-tested)");
     evidence.write();
   }
@@ -236,6 +237,49 @@ describe(`OpenCode ${PINNED.package}@${PINNED.version} in a container`, { timeou
     },
     START_MS + 240_000,
   );
+
+  it("a question from the model: waiting with the question while OpenCode's question dialog shows; the answer typed; running, idle", async ({
+    task,
+  }) => {
+    evidence.prove(task, {
+      claim:
+        "the model calls OpenCode's `question` tool: running (tool question), waiting (`question: <the question>`, tool question; question.asked) while the question dialog shows in the pane; Enter typed picks the first option; running, idle (question.replied), in exactly that order",
+      kind: "live",
+      how: "`ASKUSER please` typed into the pane; the provider calls `question` with one question and two options; capture-pane; tongs-agents show --json; the watcher's history",
+    });
+    const mark = (await historyOf(box, "opencode")).length;
+    await prompt("ASKUSER please");
+    const asked = await waitFor(
+      "waiting on the question",
+      (entry) => ofFirst(entry) && entry.status === "waiting" && entry.tool === "question",
+    );
+    expect(asked.detail).toBe(`question: ${QUESTION.question}`);
+    await waitUntil(async () => /enter submit/.test(await screen()), "the question dialog", { explain: screen });
+    const dialog = await screen();
+    expect(dialog).toContain(QUESTION.question);
+    for (const option of QUESTION.options) expect(dialog).toContain(option.label);
+    expect(await showRecord(box, firstSession)).toMatchObject({
+      status: "waiting",
+      detail: `question: ${QUESTION.question}`,
+      tool: "question",
+    });
+
+    await lab.inner("send-keys", "-t", pane, "Enter"); // the first option, Blue
+    await waitFor("idle after the answer", (entry) => after(asked)(entry) && entry.status === "idle");
+    await waitUntil(async () => (await screen()).includes(FINAL_TEXT), "the final reply", { explain: screen });
+    const history = await firstSince(mark);
+    expect(
+      history.map(({ status, detail, tool }) => [status, detail, tool]),
+      summary(history),
+    ).toEqual([
+      ["running", "processing prompt", ""],
+      ["running", "question", "question"],
+      ["waiting", `question: ${QUESTION.question}`, "question"],
+      ["running", "question", "question"],
+      ["running", "processing prompt", ""],
+      ["idle", "waiting for the next prompt", ""],
+    ]);
+  });
 
   it("a provider failure (HTTP 400) reports error", async ({ task }) => {
     evidence.prove(task, {
