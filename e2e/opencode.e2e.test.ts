@@ -134,7 +134,6 @@ afterAll(async () => {
     await lab?.stop();
     await box?.stop();
   } finally {
-    evidence.untested("subagent child sessions", "no subagent is scripted here; their events count as the root session's (unit-tested)");
     evidence.write();
   }
 });
@@ -279,6 +278,53 @@ describe(`OpenCode ${PINNED.package}@${PINNED.version} in a container`, { timeou
       ["running", "processing prompt", ""],
       ["idle", "waiting for the next prompt", ""],
     ]);
+  });
+
+  it("a subagent (the task tool) runs a tool behind a permission dialog: one record, its root session's, running(task), running(bash), waiting, running, idle", async ({
+    task,
+  }) => {
+    evidence.prove(task, {
+      claim:
+        "the model calls OpenCode's `task` tool (agent general); the subagent's child session runs bash, which asks for permission in the root's pane. The root session's record goes running (task), running (bash, the child's tool), waiting (`permission: bash`, the child's dialog) while the dialog shows, running after Enter allows once, idle; list shows that one record (waiting during the dialog, idle after) and no record for the child session",
+      kind: "live",
+      how: "`SUBAGENT please` typed into the pane; the provider calls `task` whose prompt is RUNTOOL; `touch approved` exists only after approval; capture-pane; tongs-agents list --json during and after; the watcher's history",
+    });
+    await box.sh(`rm -f "$1/approved"`, PROJECT);
+    const mark = (await historyOf(box, "opencode")).length;
+    const last = (await historyOf(box, "opencode")).filter(ofFirst).at(-1) as HistoryEntry;
+    await prompt("SUBAGENT please");
+    const waiting = await waitFor(
+      "waiting on the subagent's permission dialog",
+      (entry) => after(last)(entry) && entry.status === "waiting",
+    );
+    await waitUntil(async () => (await screen()).includes("Permission required"), "the permission prompt", { explain: screen });
+    expect(await screen()).toContain("Synthetic subtask"); // the subagent's task, shown above its dialog
+    expect(await box.exec(["test", "-e", `${PROJECT}/approved`])).toMatchObject({ code: 1 });
+    const during = (await listSessions(box)).filter((session) => session.harness === "opencode");
+    expect(during.map(({ session_id, status, detail }) => [session_id, status, detail])).toEqual([
+      [firstSession, "waiting", "permission: bash"],
+    ]);
+
+    await lab.inner("send-keys", "-t", pane, "Enter"); // "Allow once" is selected
+    await waitFor("idle after the subagent", (entry) => after(waiting)(entry) && entry.status === "idle");
+    expect(await box.exec(["test", "-e", `${PROJECT}/approved`])).toMatchObject({ code: 0 });
+    const afterwards = (await listSessions(box)).filter((session) => session.harness === "opencode");
+    expect(afterwards.map(({ session_id, status }) => [session_id, status])).toEqual([[firstSession, "idle"]]);
+    const history = await firstSince(mark);
+    expect(
+      history.map(({ status, detail, tool }) => [status, detail, tool]),
+      summary(history),
+    ).toEqual([
+      ["running", "processing prompt", ""],
+      ["running", "task", "task"],
+      ["running", "bash", "bash"],
+      ["waiting", "permission: bash", "bash"],
+      ["running", "bash", "bash"],
+      ["running", "processing prompt", ""],
+      ["idle", "waiting for the next prompt", ""],
+    ]);
+    // No record names another session of this process: the child's events were all its root's.
+    expect(new Set((await historyOf(box, "opencode")).slice(mark).map((entry) => entry.session_id))).toEqual(new Set([firstSession]));
   });
 
   it("a provider failure (HTTP 400) reports error", async ({ task }) => {

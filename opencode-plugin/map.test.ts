@@ -64,6 +64,34 @@ describe("OpenCode events to states (captured from OpenCode 1.18.33's TUI)", () 
     ]);
   });
 
+  it("a subagent (the task tool) whose shell call waits for permission: one session, the child's tool and dialog its root's", () => {
+    const steps = fixture("tui-subagent");
+    const children = new Set(
+      steps.flatMap((step) => {
+        const info = (step.payload as { properties?: { info?: { id?: string; parentID?: string } } }).properties?.info;
+        return info?.parentID ? [info.id] : [];
+      }),
+    );
+    expect(children.size).toBe(1); // the capture holds a child session, and its events
+    const out = replay(steps, createMapper(), true);
+    expect(new Set(out.map(([session]) => session)).size).toBe(1);
+    expect(out.map((transition) => transition.slice(1))).toEqual([
+      ["session-start", "started", "session started", ""],
+      ["session-busy", "running", "processing prompt", ""],
+      ["session-busy", "running", "processing prompt", ""],
+      ["tool-execute-before", "running", "task", "task"],
+      ["tool-execute-before", "running", "bash", "bash"], // the child's
+      ["permission-asked", "waiting", "permission: bash", "bash"], // the child's dialog
+      ["permission-replied", "running", "bash", "bash"],
+      // the child's busy, idle and session.idle are not the root's: its turn is still running
+      ["session-busy", "running", "processing prompt", ""],
+      ["session-busy", "running", "processing prompt", ""],
+      ["session-busy", "running", "processing prompt", ""],
+      ["session-idle", "idle", "waiting for the next prompt", ""],
+      ["session-idle", "idle", "waiting for the next prompt", ""],
+    ]);
+  });
+
   it("a provider failure: error, which the idle OpenCode sends after it does not hide", () => {
     expect(replay(fixture("tui-failapi"))).toEqual([
       ["session-busy", "running", "processing prompt", ""],
