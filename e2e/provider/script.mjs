@@ -4,6 +4,8 @@
 // - it contains RUNTOOL: one call of the request's shell tool (`echo hi` by default);
 // - it contains ASKPERM: the same call, asking to run outside the harness's sandbox where the tool's schema has a way
 //   to ask (Codex `exec_command` `sandbox_permissions: "require_escalated"`), so the harness asks the user first;
+// - it contains FAILTOOL: one call of the shell tool running FAILING_COMMAND, which exits 2 (a tool that fails for
+//   real: Qwen Code reports a shell command's exit status >= 2 as the tool's failure);
 // - it contains ASKUSER: one call of the harness's question tool (OpenCode's `question`), so the harness shows a question
 //   dialog and waits for the user's answer;
 // - it contains SUBAGENT: one call of the harness's subagent tool (OpenCode's `task`, agent `general`), whose prompt is
@@ -22,6 +24,7 @@ export const MARKERS = Object.freeze({
   hold: "HOLD",
   question: "ASKUSER",
   subagent: "SUBAGENT",
+  failingTool: "FAILTOOL",
 });
 export const DEFAULT_TEXT = "Hello from the synthetic provider.";
 export const FINAL_TEXT = "The tool ran; all done.";
@@ -35,6 +38,8 @@ export const QUESTION = Object.freeze({
     { label: "Green", description: "Paint it green" },
   ],
 });
+/** The shell command FAILTOOL runs: `ls` of a path that does not exist exits 2. */
+export const FAILING_COMMAND = "ls /synthetic-provider-missing-file";
 /** What SUBAGENT asks the subagent to do: run the shell tool (its conversation has no SUBAGENT, so it cannot recurse). */
 export const SUBAGENT_PROMPT = "Synthetic subagent task: RUNTOOL";
 
@@ -88,13 +93,14 @@ export function decide(turns, tools, { toolCommand = "echo hi" } = {}) {
       input: { description: "Synthetic subtask", prompt: SUBAGENT_PROMPT, subagent_type: "general" },
       slow,
     };
-  if (text.includes(MARKERS.tool) || text.includes(MARKERS.permission)) {
+  if (text.includes(MARKERS.tool) || text.includes(MARKERS.permission) || text.includes(MARKERS.failingTool)) {
     const tool = SHELL_TOOLS.map((name) => tools.find((candidate) => candidate.name === name)).find(Boolean);
+    const command = text.includes(MARKERS.failingTool) ? FAILING_COMMAND : toolCommand;
     if (tool)
       return {
         kind: "tool",
         name: tool.name,
-        input: shellArguments(tool, toolCommand, { escalate: text.includes(MARKERS.permission) }),
+        input: shellArguments(tool, command, { escalate: text.includes(MARKERS.permission) }),
         slow,
       };
     return { kind: "text", text: `No shell tool offered (tools: ${tools.map((candidate) => candidate.name).join(", ") || "none"}).`, slow };

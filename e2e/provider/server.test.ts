@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEFAULT_TEXT, FINAL_TEXT, QUESTION, SUBAGENT_PROMPT } from "./script.mjs";
+import { DEFAULT_TEXT, FAILING_COMMAND, FINAL_TEXT, QUESTION, SUBAGENT_PROMPT } from "./script.mjs";
 import { startProvider } from "./server.mjs";
 
 let provider: Awaited<ReturnType<typeof startProvider>>;
@@ -99,7 +99,7 @@ describe("OpenAI Chat Completions (Pi openai-completions)", () => {
   });
 });
 
-describe("OpenCode's question and task tools (OpenAI Chat Completions)", () => {
+describe("Scripted tool calls: OpenCode's question and task, a failing shell command (OpenAI Chat Completions)", () => {
   const tool = (name: string) => ({ type: "function", function: { name, parameters: { type: "object", properties: {} } } });
   const calls = async (text: string, tools: unknown[]) => {
     const chunks = data(
@@ -118,13 +118,14 @@ describe("OpenCode's question and task tools (OpenAI Chat Completions)", () => {
   };
   const offered = [tool("bash"), tool("question"), tool("task")];
 
-  it("on ASKUSER calls question with one question of two options; on SUBAGENT calls task, whose prompt runs the shell tool", async () => {
+  it("on ASKUSER calls question with one question of two options; on SUBAGENT calls task, whose prompt runs the shell tool; on FAILTOOL runs the failing command", async () => {
     expect(await calls("ASKUSER please", offered)).toEqual({ name: "question", input: { questions: [QUESTION] } });
     expect(await calls("SUBAGENT please", offered)).toEqual({
       name: "task",
       input: { description: "Synthetic subtask", prompt: SUBAGENT_PROMPT, subagent_type: "general" },
     });
     expect(await calls(SUBAGENT_PROMPT, offered)).toEqual({ name: "bash", input: { command: "echo hi" } });
+    expect(await calls("FAILTOOL please", offered)).toEqual({ name: "bash", input: { command: FAILING_COMMAND } });
   });
 
   it("answers with text when the harness offers no such tool", async () => {
