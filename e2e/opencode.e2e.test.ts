@@ -16,7 +16,7 @@ import { REPO_ROOT } from "./env.ts";
 import { boxVersions, createEvidence } from "./evidence.ts";
 import { startProvider, startWatcher, type HistoryEntry } from "./pi-box.ts";
 import { FINAL_TEXT, QUESTION } from "./provider/script.mjs";
-import { historyOf, listSessions, showRecord, states, summary, waitForState } from "./record-timeline.ts";
+import { expectTimeline, historyOf, listSessions, showRecord, states, summary, waitForState } from "./record-timeline.ts";
 import { BoxTmuxLab, INNER, prepareLab, waitUntil, type AttachedClient } from "./tmux-focus-lab.ts";
 
 const HARNESS = (
@@ -277,6 +277,30 @@ describe(`OpenCode ${PINNED.package}@${PINNED.version} in a container`, { timeou
       ["running", "question", "question"],
       ["running", "processing prompt", ""],
       ["idle", "waiting for the next prompt", ""],
+    ]);
+  });
+
+  it("a question dismissed with Esc: running, then idle (OpenCode ends the turn)", async ({ task }) => {
+    evidence.prove(task, {
+      claim:
+        "Esc typed while OpenCode's question dialog shows dismisses it (question.rejected): the record goes from waiting (`question: <the question>`) to running, then idle; OpenCode asks the model nothing more in that turn",
+      kind: "live",
+      how: "`ASKUSER again` typed into the pane; Escape sent once the dialog shows; the watcher's history",
+    });
+    const mark = (await historyOf(box, "opencode")).length;
+    const last = (await historyOf(box, "opencode")).filter(ofFirst).at(-1) as HistoryEntry;
+    await prompt("ASKUSER again");
+    const asked = await waitFor("waiting on the question", (entry) => after(last)(entry) && entry.status === "waiting");
+    await waitUntil(async () => /esc dismiss/.test(await screen()), "the question dialog", { explain: screen });
+    await lab.inner("send-keys", "-t", pane, "Escape");
+    await waitFor("idle after the dismissal", (entry) => after(asked)(entry) && entry.status === "idle");
+    // The running between the dismissal and idle lasts milliseconds: the watcher may not see it.
+    expectTimeline(await firstSince(mark), [
+      { status: "running", detail: "processing prompt" },
+      { status: "running", detail: "question", tool: "question" },
+      { status: "waiting", detail: `question: ${QUESTION.question}`, tool: "question" },
+      { status: "running", detail: "question", tool: "question", fleeting: true },
+      { status: "idle", detail: "waiting for the next prompt" },
     ]);
   });
 

@@ -64,6 +64,16 @@ describe("OpenCode events to states (captured from OpenCode 1.18.33's TUI)", () 
     ]);
   });
 
+  it("a question dismissed with Esc (question.rejected): running, then idle: OpenCode ends the turn", () => {
+    expect(replay(fixture("tui-question-dismissed")).slice(3)).toEqual([
+      ["tool-execute-before", "running", "question", "question"],
+      ["question-asked", "waiting", "question: Which colour should the synthetic provider paint the shed?", "question"],
+      ["question-replied", "running", "question", "question"],
+      ["session-idle", "idle", "waiting for the next prompt", ""],
+      ["session-idle", "idle", "waiting for the next prompt", ""],
+    ]);
+  });
+
   it("a subagent (the task tool) whose shell call waits for permission: one session, the child's tool and dialog its root's", () => {
     const steps = fixture("tui-subagent");
     const children = new Set(
