@@ -13,7 +13,7 @@ import { requireImage, startBox, type Box } from "./containers.ts";
 import { REPO_ROOT } from "./env.ts";
 import { boxVersions, createEvidence } from "./evidence.ts";
 import { startProvider, startWatcher, type HistoryEntry } from "./pi-box.ts";
-import { FINAL_TEXT } from "./provider/script.mjs";
+import { FAILING_COMMAND, FINAL_TEXT } from "./provider/script.mjs";
 import { expectTimeline, historyOf, listSessions, showRecord, states, summary, waitForState, type Expected } from "./record-timeline.ts";
 import { BoxTmuxLab, INNER, prepareLab, waitUntil, type AttachedClient } from "./tmux-focus-lab.ts";
 
@@ -128,7 +128,6 @@ afterAll(async () => {
     await lab?.stop();
     await box?.stop();
   } finally {
-    evidence.untested("Qwen's PostToolUseFailure (tool failed)", "no failing tool is scripted here; mapped like Claude's and unit-tested");
     evidence.write();
   }
 });
@@ -318,6 +317,39 @@ describe.each(CLIS)("$name in a container", { timeout: 180_000 }, (cli) => {
     await type(second.pane, "/quit");
     await waitFor("the second session ended", (e) => e.session_id === second.entry.session_id && e.status === "ended", second.pane);
   });
+
+  // Qwen Code fires PostToolUseFailure when a tool's result is an error: for its shell tool, an exit status of 2 or more
+  // (isShellExitError in its 0.24.4 bundle). Gemini CLI has no such event.
+  if (cli.id === "qwen")
+    it("a tool that fails for real (a shell command exiting 2): running (run_shell_command failed, PostToolUseFailure), then idle", async ({
+      task,
+    }) => {
+      evidence.prove(task, {
+        claim:
+          "a run_shell_command that exits 2 (`ls` of a missing path, which Qwen runs without asking: read-only) reports running (`run_shell_command`, PreToolUse), running (`run_shell_command failed`, PostToolUseFailure), running, then idle with the model's final reply, in exactly that order; a session of its own, quit after",
+        kind: "live",
+        how: `a third \`qwen\` in the project; \`please FAILTOOL\` typed; the provider's tool call runs \`${FAILING_COMMAND}\` (exit status 2); the watcher's history`,
+      });
+      const known = new Set((await historyOf(box, cli.id)).map((entry) => entry.session_id));
+      const third = await start(known);
+      const ofThird = (entry: HistoryEntry) => entry.session_id === third.entry.session_id;
+      await type(third.pane, "please FAILTOOL");
+      // `ls` is read-only: Qwen runs it without asking, even in "default" approval mode (seen live: no dialog).
+      await waitFor("idle after the failed tool", (e) => ofThird(e) && e.status === "idle", third.pane);
+      const history = states((await historyOf(box, cli.id)).filter(ofThird));
+      expect(new Set(history.map((entry) => entry.pid))).toEqual(new Set([third.entry.pid]));
+      expectTimeline(history, [
+        { status: "started", detail: "session started" },
+        { status: "running", detail: "processing prompt" },
+        { status: "running", detail: "run_shell_command", tool: "run_shell_command", fleeting: true },
+        { status: "running", detail: "run_shell_command failed", tool: "run_shell_command" },
+        { status: "running", detail: "processing prompt", fleeting: true },
+        { status: "idle", detail: FINAL_TEXT },
+        { status: "idle", detail: "waiting for the next prompt", fleeting: true }, // idle_prompt, when it came already
+      ]);
+      await type(third.pane, "/quit");
+      await waitFor("the third session ended", (e) => ofThird(e) && e.status === "ended", third.pane);
+    });
 
   it("/quit reports ended, and the record went through exactly the expected states from the CLI's node process", async ({ task }) => {
     evidence.prove(task, {

@@ -15,7 +15,8 @@ import { requireImage, startBox, type Box } from "./containers.ts";
 import { REPO_ROOT } from "./env.ts";
 import { boxVersions, createEvidence } from "./evidence.ts";
 import { startProvider, startWatcher, type HistoryEntry } from "./pi-box.ts";
-import { historyOf, listSessions, showRecord, states, summary, waitForState } from "./record-timeline.ts";
+import { FINAL_TEXT, QUESTION } from "./provider/script.mjs";
+import { expectTimeline, historyOf, listSessions, showRecord, states, summary, waitForState } from "./record-timeline.ts";
 import { BoxTmuxLab, INNER, prepareLab, waitUntil, type AttachedClient } from "./tmux-focus-lab.ts";
 
 const HARNESS = (
@@ -55,6 +56,10 @@ let firstSession = "";
 const screen = () => lab.capture(pane);
 const waitFor = (what: string, test: (entry: HistoryEntry) => boolean) => waitForState(box, "opencode", what, test, screen, 120_000);
 const ofFirst = (entry: HistoryEntry) => entry.session_id === firstSession;
+/** The first session's states from history entry `mark` on (`mark`: the history's length before a prompt). */
+const firstSince = async (mark: number) => states((await historyOf(box, "opencode")).slice(mark).filter(ofFirst));
+/** Whether `entry` of the first session was sent after `earlier` (the plugin's sequence only grows in one process). */
+const after = (earlier: HistoryEntry) => (entry: HistoryEntry) => ofFirst(entry) && (entry.sequence ?? 0) > (earlier.sequence ?? 0);
 
 async function prompt(text: string): Promise<void> {
   await lab.inner("send-keys", "-t", pane, "-l", text);
@@ -129,11 +134,6 @@ afterAll(async () => {
     await lab?.stop();
     await box?.stop();
   } finally {
-    evidence.untested(
-      "question.asked (waiting for an answer)",
-      "the synthetic provider scripts no question tool call; mapped and unit-tested",
-    );
-    evidence.untested("subagent child sessions", "no subagent is scripted here; their events count as the root session's (unit-tested)");
     evidence.write();
   }
 });
@@ -236,6 +236,120 @@ describe(`OpenCode ${PINNED.package}@${PINNED.version} in a container`, { timeou
     },
     START_MS + 240_000,
   );
+
+  it("a question from the model: waiting with the question while OpenCode's question dialog shows; the answer typed; running, idle", async ({
+    task,
+  }) => {
+    evidence.prove(task, {
+      claim:
+        "the model calls OpenCode's `question` tool: running (tool question), waiting (`question: <the question>`, tool question; question.asked) while the question dialog shows in the pane; Enter typed picks the first option; running, idle (question.replied), in exactly that order",
+      kind: "live",
+      how: "`ASKUSER please` typed into the pane; the provider calls `question` with one question and two options; capture-pane; tongs-agents show --json; the watcher's history",
+    });
+    const mark = (await historyOf(box, "opencode")).length;
+    await prompt("ASKUSER please");
+    const asked = await waitFor(
+      "waiting on the question",
+      (entry) => ofFirst(entry) && entry.status === "waiting" && entry.tool === "question",
+    );
+    expect(asked.detail).toBe(`question: ${QUESTION.question}`);
+    await waitUntil(async () => /enter submit/.test(await screen()), "the question dialog", { explain: screen });
+    const dialog = await screen();
+    expect(dialog).toContain(QUESTION.question);
+    for (const option of QUESTION.options) expect(dialog).toContain(option.label);
+    expect(await showRecord(box, firstSession)).toMatchObject({
+      status: "waiting",
+      detail: `question: ${QUESTION.question}`,
+      tool: "question",
+    });
+
+    await lab.inner("send-keys", "-t", pane, "Enter"); // the first option, Blue
+    await waitFor("idle after the answer", (entry) => after(asked)(entry) && entry.status === "idle");
+    await waitUntil(async () => (await screen()).includes(FINAL_TEXT), "the final reply", { explain: screen });
+    const history = await firstSince(mark);
+    expect(
+      history.map(({ status, detail, tool }) => [status, detail, tool]),
+      summary(history),
+    ).toEqual([
+      ["running", "processing prompt", ""],
+      ["running", "question", "question"],
+      ["waiting", `question: ${QUESTION.question}`, "question"],
+      ["running", "question", "question"],
+      ["running", "processing prompt", ""],
+      ["idle", "waiting for the next prompt", ""],
+    ]);
+  });
+
+  it("a question dismissed with Esc: running, then idle (OpenCode ends the turn)", async ({ task }) => {
+    evidence.prove(task, {
+      claim:
+        "Esc typed while OpenCode's question dialog shows dismisses it (question.rejected): the record goes from waiting (`question: <the question>`) to running, then idle; OpenCode asks the model nothing more in that turn",
+      kind: "live",
+      how: "`ASKUSER again` typed into the pane; Escape sent once the dialog shows; the watcher's history",
+    });
+    const mark = (await historyOf(box, "opencode")).length;
+    const last = (await historyOf(box, "opencode")).filter(ofFirst).at(-1) as HistoryEntry;
+    await prompt("ASKUSER again");
+    const asked = await waitFor("waiting on the question", (entry) => after(last)(entry) && entry.status === "waiting");
+    await waitUntil(async () => /esc dismiss/.test(await screen()), "the question dialog", { explain: screen });
+    await lab.inner("send-keys", "-t", pane, "Escape");
+    await waitFor("idle after the dismissal", (entry) => after(asked)(entry) && entry.status === "idle");
+    // The running between the dismissal and idle lasts milliseconds: the watcher may not see it.
+    expectTimeline(await firstSince(mark), [
+      { status: "running", detail: "processing prompt" },
+      { status: "running", detail: "question", tool: "question" },
+      { status: "waiting", detail: `question: ${QUESTION.question}`, tool: "question" },
+      { status: "running", detail: "question", tool: "question", fleeting: true },
+      { status: "idle", detail: "waiting for the next prompt" },
+    ]);
+  });
+
+  it("a subagent (the task tool) runs a tool behind a permission dialog: one record, its root session's, running(task), running(bash), waiting, running, idle", async ({
+    task,
+  }) => {
+    evidence.prove(task, {
+      claim:
+        "the model calls OpenCode's `task` tool (agent general); the subagent's child session runs bash, which asks for permission in the root's pane. The root session's record goes running (task), running (bash, the child's tool), waiting (`permission: bash`, the child's dialog) while the dialog shows, running after Enter allows once, idle; list shows that one record (waiting during the dialog, idle after) and no record for the child session",
+      kind: "live",
+      how: "`SUBAGENT please` typed into the pane; the provider calls `task` whose prompt is RUNTOOL; `touch approved` exists only after approval; capture-pane; tongs-agents list --json during and after; the watcher's history",
+    });
+    await box.sh(`rm -f "$1/approved"`, PROJECT);
+    const mark = (await historyOf(box, "opencode")).length;
+    const last = (await historyOf(box, "opencode")).filter(ofFirst).at(-1) as HistoryEntry;
+    await prompt("SUBAGENT please");
+    const waiting = await waitFor(
+      "waiting on the subagent's permission dialog",
+      (entry) => after(last)(entry) && entry.status === "waiting",
+    );
+    await waitUntil(async () => (await screen()).includes("Permission required"), "the permission prompt", { explain: screen });
+    expect(await screen()).toContain("Synthetic subtask"); // the subagent's task, shown above its dialog
+    expect(await box.exec(["test", "-e", `${PROJECT}/approved`])).toMatchObject({ code: 1 });
+    const during = (await listSessions(box)).filter((session) => session.harness === "opencode");
+    expect(during.map(({ session_id, status, detail }) => [session_id, status, detail])).toEqual([
+      [firstSession, "waiting", "permission: bash"],
+    ]);
+
+    await lab.inner("send-keys", "-t", pane, "Enter"); // "Allow once" is selected
+    await waitFor("idle after the subagent", (entry) => after(waiting)(entry) && entry.status === "idle");
+    expect(await box.exec(["test", "-e", `${PROJECT}/approved`])).toMatchObject({ code: 0 });
+    const afterwards = (await listSessions(box)).filter((session) => session.harness === "opencode");
+    expect(afterwards.map(({ session_id, status }) => [session_id, status])).toEqual([[firstSession, "idle"]]);
+    const history = await firstSince(mark);
+    expect(
+      history.map(({ status, detail, tool }) => [status, detail, tool]),
+      summary(history),
+    ).toEqual([
+      ["running", "processing prompt", ""],
+      ["running", "task", "task"],
+      ["running", "bash", "bash"],
+      ["waiting", "permission: bash", "bash"],
+      ["running", "bash", "bash"],
+      ["running", "processing prompt", ""],
+      ["idle", "waiting for the next prompt", ""],
+    ]);
+    // No record names another session of this process: the child's events were all its root's.
+    expect(new Set((await historyOf(box, "opencode")).slice(mark).map((entry) => entry.session_id))).toEqual(new Set([firstSession]));
+  });
 
   it("a provider failure (HTTP 400) reports error", async ({ task }) => {
     evidence.prove(task, {

@@ -7,8 +7,9 @@
 //   and errors are not (the root's own turn is still running and reports its own end).
 // - `session.status` busy repeats within a turn, and `session.idle` follows `session.status` idle: each state is sent
 //   once. A failed turn's `error` stands through the `idle` OpenCode sends after `session.error`, until the next turn.
-// - A permission dialog (`permission.asked`) holds the session `waiting` until every open request of that session is
-//   replied; running events meanwhile are remembered, not sent, so `waiting` is not hidden.
+// - A permission dialog (`permission.asked`) or a question from the model (`question.asked`, OpenCode's `question` tool)
+//   holds the session `waiting` until every open request of that session is replied (a question also when dismissed,
+//   `question.rejected`); running events meanwhile are remembered, not sent, so `waiting` is not hidden.
 import { LIMITS, acceptableText, boundedLine } from "../pi-bridge/lib/text.js";
 
 /** Every event name the mapper emits (`opencode.<name>`); the registry's allowlist must match it (registry.test.ts). */
@@ -19,6 +20,8 @@ export const EMITTED_EVENTS = Object.freeze([
   "tool-execute-before",
   "permission-asked",
   "permission-replied",
+  "question-asked",
+  "question-replied",
   "session-idle",
   "session-error",
   "session-deleted",
@@ -26,6 +29,8 @@ export const EMITTED_EVENTS = Object.freeze([
 
 /** Longest error text kept in a detail. */
 export const ERROR_BYTES = 240;
+/** Longest question text kept in a detail. */
+export const QUESTION_BYTES = 160;
 /** Sessions remembered per process (roots and children); the oldest is forgotten past this. */
 export const MAX_SESSIONS = 256;
 
@@ -169,9 +174,22 @@ export function createMapper() {
       }
       case "permission.replied": {
         const id = acceptableText(properties.requestID, LIMITS.idBytes) ?? acceptableText(properties.permissionID, LIMITS.idBytes);
-        if (!id || !state.waits.delete(id) || state.waits.size > 0) return undefined;
-        return transition(root, "permission-replied", "running", state.lastRunning.detail, state.lastRunning.tool);
+        return answered(state, root, id, "permission-replied");
       }
+      case "question.asked": {
+        const id = acceptableText(properties.id, LIMITS.idBytes) ?? `unnamed-${state.waits.size}`;
+        const opened = state.waits.size === 0;
+        state.waits.add(id);
+        if (!opened) return undefined;
+        const question = boundedLine(
+          record(Array.isArray(properties.questions) ? properties.questions[0] : undefined).question,
+          QUESTION_BYTES,
+        );
+        return transition(root, "question-asked", "waiting", question ? `question: ${question}` : "question asked", "question");
+      }
+      case "question.replied":
+      case "question.rejected":
+        return answered(state, root, acceptableText(properties.requestID, LIMITS.idBytes), "question-replied");
       case "session.deleted":
         if (child) return undefined;
         state.ended = true;
@@ -179,6 +197,15 @@ export function createMapper() {
       default:
         return undefined;
     }
+  }
+
+  /**
+   * A dialog of `root` was answered: running again (what ran before it) once no other dialog of the session is open.
+   * @param {SessionState} state @param {string} root @param {string | undefined} id @param {string} event
+   */
+  function answered(state, root, id, event) {
+    if (!id || !state.waits.delete(id) || state.waits.size > 0) return undefined;
+    return transition(root, event, "running", state.lastRunning.detail, state.lastRunning.tool);
   }
 
   /** @param {string} root */

@@ -48,6 +48,60 @@ describe("OpenCode events to states (captured from OpenCode 1.18.33's TUI)", () 
     ]);
   });
 
+  it("a question from the model (its question tool): running(question), waiting with the question, running after the answer, idle", () => {
+    expect(replay(fixture("tui-question"))).toEqual([
+      ["session-start", "started", "session started", ""],
+      ["session-busy", "running", "processing prompt", ""],
+      ["session-busy", "running", "processing prompt", ""],
+      ["tool-execute-before", "running", "question", "question"],
+      ["question-asked", "waiting", "question: Which colour should the synthetic provider paint the shed?", "question"],
+      ["question-replied", "running", "question", "question"],
+      ["session-busy", "running", "processing prompt", ""],
+      ["session-busy", "running", "processing prompt", ""],
+      ["session-busy", "running", "processing prompt", ""],
+      ["session-idle", "idle", "waiting for the next prompt", ""],
+      ["session-idle", "idle", "waiting for the next prompt", ""],
+    ]);
+  });
+
+  it("a question dismissed with Esc (question.rejected): running, then idle: OpenCode ends the turn", () => {
+    expect(replay(fixture("tui-question-dismissed")).slice(3)).toEqual([
+      ["tool-execute-before", "running", "question", "question"],
+      ["question-asked", "waiting", "question: Which colour should the synthetic provider paint the shed?", "question"],
+      ["question-replied", "running", "question", "question"],
+      ["session-idle", "idle", "waiting for the next prompt", ""],
+      ["session-idle", "idle", "waiting for the next prompt", ""],
+    ]);
+  });
+
+  it("a subagent (the task tool) whose shell call waits for permission: one session, the child's tool and dialog its root's", () => {
+    const steps = fixture("tui-subagent");
+    const children = new Set(
+      steps.flatMap((step) => {
+        const info = (step.payload as { properties?: { info?: { id?: string; parentID?: string } } }).properties?.info;
+        return info?.parentID ? [info.id] : [];
+      }),
+    );
+    expect(children.size).toBe(1); // the capture holds a child session, and its events
+    const out = replay(steps, createMapper(), true);
+    expect(new Set(out.map(([session]) => session)).size).toBe(1);
+    expect(out.map((transition) => transition.slice(1))).toEqual([
+      ["session-start", "started", "session started", ""],
+      ["session-busy", "running", "processing prompt", ""],
+      ["session-busy", "running", "processing prompt", ""],
+      ["tool-execute-before", "running", "task", "task"],
+      ["tool-execute-before", "running", "bash", "bash"], // the child's
+      ["permission-asked", "waiting", "permission: bash", "bash"], // the child's dialog
+      ["permission-replied", "running", "bash", "bash"],
+      // the child's busy, idle and session.idle are not the root's: its turn is still running
+      ["session-busy", "running", "processing prompt", ""],
+      ["session-busy", "running", "processing prompt", ""],
+      ["session-busy", "running", "processing prompt", ""],
+      ["session-idle", "idle", "waiting for the next prompt", ""],
+      ["session-idle", "idle", "waiting for the next prompt", ""],
+    ]);
+  });
+
   it("a provider failure: error, which the idle OpenCode sends after it does not hide", () => {
     expect(replay(fixture("tui-failapi"))).toEqual([
       ["session-busy", "running", "processing prompt", ""],
@@ -109,6 +163,29 @@ describe("OpenCode events to states (composed streams, shaped like the captured 
       ["session-start", "started", "session started", ""],
       ["permission-asked", "waiting", "permission: bash", "bash"],
       ["permission-replied", "running", "read", "read"],
+    ]);
+  });
+
+  it("a question and a permission dialog open together: waiting until both are answered; a dismissed question answers too", () => {
+    const question = (id: string, text: unknown) =>
+      event("question.asked", { id, sessionID: "s", questions: [{ question: text, header: "h", options: [] }] });
+    const steps = [
+      created("s"),
+      question("q1", "Which one?"),
+      asked("s", "p1"),
+      event("question.rejected", { sessionID: "s", requestID: "q1" }),
+      replied("s", "p1"),
+      question("q2", "x".repeat(400)),
+      event("question.replied", { sessionID: "s", requestID: "q2", answers: [["A"]] }),
+      event("question.asked", { id: "q3", sessionID: "s" }),
+    ];
+    expect(replay(steps)).toEqual([
+      ["session-start", "started", "session started", ""],
+      ["question-asked", "waiting", "question: Which one?", "question"],
+      ["permission-replied", "running", "processing prompt", ""],
+      ["question-asked", "waiting", expect.stringMatching(/^question: x+…?$/), "question"],
+      ["question-replied", "running", "processing prompt", ""],
+      ["question-asked", "waiting", "question asked", "question"],
     ]);
   });
 

@@ -4,15 +4,44 @@
 // - it contains RUNTOOL: one call of the request's shell tool (`echo hi` by default);
 // - it contains ASKPERM: the same call, asking to run outside the harness's sandbox where the tool's schema has a way
 //   to ask (Codex `exec_command` `sandbox_permissions: "require_escalated"`), so the harness asks the user first;
+// - it contains FAILTOOL: one call of the shell tool running FAILING_COMMAND, which exits 2 (a tool that fails for
+//   real: Qwen Code reports a shell command's exit status >= 2 as the tool's failure);
+// - it contains ASKUSER: one call of the harness's question tool (OpenCode's `question`), so the harness shows a question
+//   dialog and waits for the user's answer;
+// - it contains SUBAGENT: one call of the harness's subagent tool (OpenCode's `task`, agent `general`), whose prompt is
+//   SUBAGENT_PROMPT: the subagent's own conversation then runs the shell tool (RUNTOOL) before its final text;
 // - otherwise: one text reply. SLOW anywhere in it delays the stream (see `slowMs`), so a test can watch "running".
 // HOLD anywhere in it holds every answer of that conversation until the test releases it (`holds`, server.mjs), so a
 // test can watch "running" for as long as it needs, without racing the reply.
 // Each wire module (openai-chat.mjs, anthropic-messages.mjs, openai-responses.mjs) turns its request into the
 // normalized conversation below and the decision back into its own stream format.
 
-export const MARKERS = Object.freeze({ tool: "RUNTOOL", permission: "ASKPERM", fail: "FAILAPI", slow: "SLOW", hold: "HOLD" });
+export const MARKERS = Object.freeze({
+  tool: "RUNTOOL",
+  permission: "ASKPERM",
+  fail: "FAILAPI",
+  slow: "SLOW",
+  hold: "HOLD",
+  question: "ASKUSER",
+  subagent: "SUBAGENT",
+  failingTool: "FAILTOOL",
+});
 export const DEFAULT_TEXT = "Hello from the synthetic provider.";
 export const FINAL_TEXT = "The tool ran; all done.";
+/** The question ASKUSER asks, and its two options (OpenCode 1.18.33's `question` tool schema: questions[] of question,
+ * header, options[] of label and description). */
+export const QUESTION = Object.freeze({
+  question: "Which colour should the synthetic provider paint the shed?",
+  header: "Shed colour",
+  options: [
+    { label: "Blue", description: "Paint it blue" },
+    { label: "Green", description: "Paint it green" },
+  ],
+});
+/** The shell command FAILTOOL runs: `ls` of a path that does not exist exits 2. */
+export const FAILING_COMMAND = "ls /synthetic-provider-missing-file";
+/** What SUBAGENT asks the subagent to do: run the shell tool (its conversation has no SUBAGENT, so it cannot recurse). */
+export const SUBAGENT_PROMPT = "Synthetic subagent task: RUNTOOL";
 
 /**
  * Shell tools by harness, in preference order: Pi `bash`, Claude Code `Bash`, Codex `shell`/`exec_command`, Gemini CLI
@@ -55,13 +84,23 @@ export function decide(turns, tools, { toolCommand = "echo hi" } = {}) {
   if (last?.kind === "tool_result") return { kind: "text", text: FINAL_TEXT, slow };
   const text = last?.text ?? "";
   if (text.includes(MARKERS.fail)) return { kind: "error", status: 400, message: `synthetic failure requested by ${MARKERS.fail}` };
-  if (text.includes(MARKERS.tool) || text.includes(MARKERS.permission)) {
+  if (text.includes(MARKERS.question) && tools.some((tool) => tool.name === "question"))
+    return { kind: "tool", name: "question", input: { questions: [QUESTION] }, slow };
+  if (text.includes(MARKERS.subagent) && tools.some((tool) => tool.name === "task"))
+    return {
+      kind: "tool",
+      name: "task",
+      input: { description: "Synthetic subtask", prompt: SUBAGENT_PROMPT, subagent_type: "general" },
+      slow,
+    };
+  if (text.includes(MARKERS.tool) || text.includes(MARKERS.permission) || text.includes(MARKERS.failingTool)) {
     const tool = SHELL_TOOLS.map((name) => tools.find((candidate) => candidate.name === name)).find(Boolean);
+    const command = text.includes(MARKERS.failingTool) ? FAILING_COMMAND : toolCommand;
     if (tool)
       return {
         kind: "tool",
         name: tool.name,
-        input: shellArguments(tool, toolCommand, { escalate: text.includes(MARKERS.permission) }),
+        input: shellArguments(tool, command, { escalate: text.includes(MARKERS.permission) }),
         slow,
       };
     return { kind: "text", text: `No shell tool offered (tools: ${tools.map((candidate) => candidate.name).join(", ") || "none"}).`, slow };

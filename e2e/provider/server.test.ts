@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEFAULT_TEXT, FINAL_TEXT } from "./script.mjs";
+import { DEFAULT_TEXT, FAILING_COMMAND, FINAL_TEXT, QUESTION, SUBAGENT_PROMPT } from "./script.mjs";
 import { startProvider } from "./server.mjs";
 
 let provider: Awaited<ReturnType<typeof startProvider>>;
@@ -96,6 +96,41 @@ describe("OpenAI Chat Completions (Pi openai-completions)", () => {
       object: "chat.completion",
       choices: [{ message: { role: "assistant", content: DEFAULT_TEXT }, finish_reason: "stop" }],
     });
+  });
+});
+
+describe("Scripted tool calls: OpenCode's question and task, a failing shell command (OpenAI Chat Completions)", () => {
+  const tool = (name: string) => ({ type: "function", function: { name, parameters: { type: "object", properties: {} } } });
+  const calls = async (text: string, tools: unknown[]) => {
+    const chunks = data(
+      (await post("/v1/chat/completions", { model: "fake-model", stream: true, tools, messages: [{ role: "user", content: text }] }))
+        .events,
+    );
+    const deltas = chunks.flatMap((chunk) => chunk.choices?.[0]?.delta?.tool_calls ?? []);
+    const content = chunks.flatMap(
+      (chunk) => chunk.choices?.map((choice: { delta: { content?: string } }) => choice.delta.content ?? "") ?? [],
+    );
+    if (deltas.length === 0) return { text: content.join("") };
+    return {
+      name: deltas[0].function.name as string,
+      input: JSON.parse(deltas.map((delta: { function: { arguments: string } }) => delta.function.arguments).join("")) as unknown,
+    };
+  };
+  const offered = [tool("bash"), tool("question"), tool("task")];
+
+  it("on ASKUSER calls question with one question of two options; on SUBAGENT calls task, whose prompt runs the shell tool; on FAILTOOL runs the failing command", async () => {
+    expect(await calls("ASKUSER please", offered)).toEqual({ name: "question", input: { questions: [QUESTION] } });
+    expect(await calls("SUBAGENT please", offered)).toEqual({
+      name: "task",
+      input: { description: "Synthetic subtask", prompt: SUBAGENT_PROMPT, subagent_type: "general" },
+    });
+    expect(await calls(SUBAGENT_PROMPT, offered)).toEqual({ name: "bash", input: { command: "echo hi" } });
+    expect(await calls("FAILTOOL please", offered)).toEqual({ name: "bash", input: { command: FAILING_COMMAND } });
+  });
+
+  it("answers with text when the harness offers no such tool", async () => {
+    expect(await calls("ASKUSER please", [tool("bash")])).toEqual({ text: DEFAULT_TEXT });
+    expect(await calls("SUBAGENT please", [tool("bash")])).toEqual({ text: DEFAULT_TEXT });
   });
 });
 

@@ -20,17 +20,21 @@ export const opencodeHarness = {
     "tool-execute-before": ["running"],
     "permission-asked": ["waiting"],
     "permission-replied": ["running"],
+    "question-asked": ["waiting"],
+    "question-replied": ["running"],
     "session-idle": ["idle"],
     "session-error": ["error"],
     "session-deleted": ["ended"],
   },
-  // A permission dialog opens a wait and its reply answers it (the plugin sends the reply once every open request of
+  // A permission dialog or a question from the model opens a wait and its reply answers it (the plugin sends the reply once every open request of
   // the session is answered). The start of a session, the end of a turn, an error and deletion close every wait. A
   // busy status or a tool starting while a dialog is open is held back by the plugin, so it never arrives meanwhile.
   emitterWaits: {
     "session-start": "clear",
     "permission-asked": "input",
     "permission-replied": "answered",
+    "question-asked": "input",
+    "question-replied": "answered",
     "session-idle": "clear",
     "session-error": "clear",
     "session-deleted": "clear",

@@ -39,6 +39,17 @@ describe("Qwen Code's events", () => {
     ]);
   });
 
+  it("a tool that failed (a shell command exiting 2, PostToolUseFailure captured from `qwen -p --yolo`): running, `<tool> failed`", () => {
+    expect(replay("SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUseFailure", "UserPromptSubmit-after-tools", "Stop")).toEqual([
+      ["started", "session started", ""],
+      ["running", "processing prompt", ""],
+      ["running", TOOL, TOOL],
+      ["running", `${TOOL} failed`, TOOL],
+      ["running", "processing prompt", ""],
+      ["idle", "The tool ran; all done.", ""],
+    ]);
+  });
+
   it("a provider failure is an error, whichever of StopFailure and the idle notification lands first", () => {
     expect(replay("UserPromptSubmit", "StopFailure", "Notification-idle_prompt").at(-1)).toEqual(["error", "turn failed (API error)", ""]);
     expect(replay("UserPromptSubmit", "Notification-idle_prompt", "StopFailure").at(-1)).toEqual(["error", "turn failed (API error)", ""]);
