@@ -434,6 +434,30 @@ describe("SSH hosts across two containers", { timeout: 180_000 }, () => {
     });
   });
 
+  it("explain on A for a session on B: B's own explanation, its session tagged with host b", async ({ task }) => {
+    evidence.prove(task, {
+      claim:
+        "`explain --json b:<short id>` on A returns B's explanation of its stand-in (the same open waits and events B's own `explain --json --local` gives) with the session's host b; the text form starts with `host: b (b)`",
+      kind: "live",
+      how: "the installed CLI on A over real ssh; B answers with its own `explain --json --local -- QUERY`, compared with the same command run on B directly",
+    });
+    const target = remote[1] as Agent;
+    const row = bySession((await cliJson<Listing>(a, "list", "--json")).value.sessions, target.sessionId) as Row;
+    interface Explained {
+      readonly session: Row;
+      readonly pending: unknown[];
+      readonly entries: { event: string; source: string }[];
+    }
+    const across = await timed("explain b:ID --json on A", () => cliJson<Explained>(a, "explain", "--json", `${HOST}:${row.short_id}`));
+    expect(across.code).toBe(0);
+    expect(across.value.session).toMatchObject({ id: row.id, host: HOST, session_id: target.sessionId, harness: "claude" });
+    const own = (await cliJson<Explained>(b, "explain", "--json", "--local", "--", row.id)).value;
+    expect(across.value.entries.length).toBeGreaterThan(0);
+    expect(across.value.entries).toEqual(own.entries);
+    expect(across.value.pending).toEqual(own.pending);
+    expect((await cli(a, "explain", `${HOST}:${row.short_id}`)).stdout).toMatch(new RegExp(`^host: ${HOST} \\(${HOST}\\)\n`));
+  });
+
   it("show and wait on A for a session on B: B's own answer, named b; wait times out while it runs and returns once it ended", async ({
     task,
   }) => {
