@@ -176,6 +176,21 @@ describe("focus across an SSH hop", () => {
     expect(result.detail).toContain("client: tmux list-clients failed");
   });
 
+  it("a host whose tongs-agents does not take --ssh-from (older) is asked again without it, and the result says so", async () => {
+    const older = (words: readonly string[]) =>
+      words.includes("--ssh-from")
+        ? { ok: false, code: 2, stdout: "", stderr: "tongs-agents: Unknown option '--ssh-from'\nusage: ..." }
+        : remoteFocus(words);
+    here = { ...here, sshRun: fakeSsh({ "me@devbox": { context: remote.context, answers: older } }, calls) };
+    const { result } = await focusJson("devbox:remote");
+    expect(result).toMatchObject({ state: "complete", remote: { state: "complete", client: { state: "unknown" } } });
+    expect(result.remote.client?.detail).toBe("the tongs-agents on devbox does not take --ssh-from (older)");
+    expect(calls.filter((call) => call.words[1] === "focus").map((call) => call.words.slice(2))).toEqual([
+      ["--json", "--local", "--ssh-from", "50000", "--", remote.id],
+      ["--json", "--local", "--", remote.id],
+    ]);
+  });
+
   it("when the connection's port cannot be told exactly, the host is asked as before and the result says why", async () => {
     here = { ...here, procRoot: join(here.procRoot, "empty") };
     const { result } = await focusJson("devbox:remote");

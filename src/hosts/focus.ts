@@ -79,7 +79,10 @@ export async function focusOnHost(host: HostEntry, session: HostedSession, conte
   const { remote: remoteContext } = hostsOf(context);
   // The id is checked by the row schema and quoted anyway; `--` ends the options whatever it holds.
   const from = local.ssh_port?.ok ? ["--ssh-from", String(local.ssh_port.port)] : [];
-  const read = await readRemoteJson(host, ["focus", "--json", "--local", ...from, "--", session.id], remoteContext);
+  let read = await readRemoteJson(host, ["focus", "--json", "--local", ...from, "--", session.id], remoteContext);
+  // A host with an older tongs-agents refuses the option (a usage error, before it does anything): ask it as before.
+  const older = from.length > 0 && read.value === undefined && read.report.detail.includes("Unknown option '--ssh-from'");
+  if (older) read = await readRemoteJson(host, ["focus", "--json", "--local", "--", session.id], remoteContext);
   let remote: RemoteLeg;
   if (read.value !== undefined) {
     // A focus that did not complete exits non-zero with its JSON result: read it either way.
@@ -90,7 +93,9 @@ export async function focusOnHost(host: HostEntry, session: HostedSession, conte
           selected: parsed.data.state === "complete" || parsed.data.selection?.succeeded === true,
           detail: parsed.data.detail,
           target: parsed.data.target,
-          client: parsed.data.ssh_client ?? null,
+          client:
+            parsed.data.ssh_client ??
+            (older ? { state: "unknown", tty: "", detail: `the tongs-agents on ${host.name} does not take --ssh-from (older)` } : null),
           report: read.report,
         }
       : {
