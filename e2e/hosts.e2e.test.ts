@@ -68,6 +68,9 @@ let labB: BoxTmuxLab;
 let viewA: AttachedClient;
 /** A's pane that runs `ssh -t b tmux attach`. */
 let sshPane = "";
+/** The tmux client on B that A's ssh pane runs (the user's), and another one started on B itself (not over ssh). */
+let sshClientB = "";
+let otherB: AttachedClient;
 const local: Agent[] = [];
 const remote: Agent[] = [];
 const pi = { pane: "", pid: 0, sessionId: "" };
@@ -118,6 +121,9 @@ async function waitForRecords(box: Box, ids: readonly string[]): Promise<Row[]> 
 }
 
 const bySession = (rows: readonly Row[], sessionId: string) => rows.find((row) => row.session_id === sessionId);
+
+/** The pane a client of B's tmux shows (list-clients: `display -c` from outside tmux may answer for another client). */
+const paneOnB = async (tty: string) => (await labB.clients()).find((client) => client.tty === tty)?.pane;
 
 describe("SSH hosts across two containers", { timeout: 180_000 }, () => {
   beforeAll(async () => {
@@ -200,6 +206,11 @@ describe("SSH hosts across two containers", { timeout: 180_000 }, () => {
       await waitUntil(async () => (await labB.clients()).length === 1, "the ssh'd client to attach on B", {
         explain: async () => `A's ssh pane:\n${await labA.capture(sshPane)}\nsshd log:\n${await b.sh("cat /tmp/sshd.log")}`,
       });
+      sshClientB = (await labB.clients())[0]?.tty ?? "";
+      // A second client of B's tmux, attached on B itself (no SSH_CONNECTION), on a session of its own, later than the
+      // ssh'd one: without exact evidence, B's focus would move it (the most recently active client).
+      await labB.inner("new-session", "-d", "-s", "other", "-x", "120", "-y", "40");
+      otherB = await labB.attach("other");
       await waitForRecords(a, [local[0]?.sessionId ?? ""]);
       await waitForRecords(b, [...remote.map((agent) => agent.sessionId), pi.sessionId]);
     });
@@ -300,37 +311,54 @@ describe("SSH hosts across two containers", { timeout: 180_000 }, () => {
     expect((await cli(a, "status")).stdout).not.toContain("unreachable");
   });
 
-  it("focus of B's stand-in on A brings A's ssh pane forward and lands the ssh'd client on B's exact pane", async ({ task }) => {
+  it("focus of B's stand-in on A brings A's ssh pane forward and lands the ssh'd client (not B's other client) on B's exact pane", async ({
+    task,
+  }) => {
     evidence.prove(task, {
       claim:
-        "`tongs-agents focus b:<short id> --client <A's client>` on A: the local leg finds the ssh process (`ssh -t b tmux … attach`) and selects its tmux pane on A's client; the remote leg runs focus on B, whose tmux backend switches the ssh'd client to the session's exact pane; the result reports both levels: complete (the host's own state is partial: it cannot raise its client's terminal, the ssh session, which is the local leg's part)",
+        "`tongs-agents focus b:<short id> --client <A's client>` on A: the local leg finds the ssh process (`ssh -t b tmux … attach`), selects its tmux pane on A's client and reads the client port of its TCP connection (/proc/PID/fd → /proc/PID/net/tcp); the remote leg runs `focus --ssh-from PORT` on B, which picks the tmux client whose SSH_CONNECTION came from that port and switches it to the session's exact pane, while B's other client (attached on B itself, most recently active) stays where it was; the result reports both levels: complete (the host's own state is partial: it cannot raise its client's terminal, the ssh session, which is the local leg's part)",
       kind: "live",
-      how: "tmux display -p -c <client> on B for the ssh'd client's pane; A's list-clients for its client's pane; A's outer pane shows B's agent marker (what the user sees through both hops)",
+      how: "control first: B's own `focus --local` without the port moves the other client (then put back); list-clients on B for the pane each client shows; the ssh'd client's SSH_CONNECTION in /proc/PID/environ on B equals the port A sent; A's list-clients for its client's pane; A's outer pane shows B's agent marker (what the user sees through both hops)",
     });
     const target = remote[1] as Agent;
     const row = bySession((await cliJson<Listing>(a, "list", "--json")).value.sessions, target.sessionId) as Row;
     expect(await labA.paneOf(viewA)).not.toBe(sshPane);
-    const [clientB] = await labB.clients();
-    expect(clientB?.pane).not.toBe(target.pane);
+    expect(await paneOnB(sshClientB)).not.toBe(target.pane);
+    const otherPane = await paneOnB(otherB.tty);
+    // The other client is the most recently active one: a key typed on it (into its own session's shell). The control:
+    // B's own focus without the connection's port moves that client, not the ssh'd one. Then it is put back.
+    await labB.text(otherB, "#");
+    const control = await cli(b, "focus", "--json", "--local", "--", row.id);
+    expect(await paneOnB(otherB.tty), control.stdout).toBe(target.pane);
+    expect(await paneOnB(sshClientB)).not.toBe(target.pane);
+    await labB.inner("switch-client", "-c", otherB.tty, "-t", otherPane ?? "other");
+    expect(await paneOnB(otherB.tty)).toBe(otherPane);
+    await labB.text(otherB, "#");
     const { code, value } = await timed("focus across the hop", () =>
-      cliJson<{ state: string; host: string; local: { state: string; ssh_pid: number | null }; remote: { state: string; target: string } }>(
-        a,
-        "focus",
-        `${HOST}:${row.short_id}`,
-        "--json",
-        "--client",
-        viewA.tty,
-      ),
+      cliJson<{
+        state: string;
+        host: string;
+        local: { state: string; ssh_pid: number | null; ssh_port: { ok: boolean; port?: number } };
+        remote: { state: string; target: string; client: { state: string; tty: string } };
+      }>(a, "focus", `${HOST}:${row.short_id}`, "--json", "--client", viewA.tty),
     );
     expect(value, JSON.stringify(value, null, 2)).toMatchObject({
       state: "complete",
       host: HOST,
       local: { state: "complete" },
-      remote: { selected: true },
+      remote: { selected: true, client: { state: "matched", tty: sshClientB } },
     });
     expect(code).toBe(0);
     expect(value.local.ssh_pid).toBe(Number(await labA.inner("display-message", "-p", "-t", sshPane, "#{pane_pid}")));
-    expect(await labB.inner("display-message", "-p", "-c", clientB?.tty ?? "", "#{pane_id}")).toBe(target.pane);
+    // The port A read from its ssh process's socket is the one B's sshd gave the ssh'd client's login.
+    const clientPid = (await labB.inner("list-clients", "-F", "#{client_tty} #{client_pid}"))
+      .split("\n")
+      .find((line) => line.startsWith(`${sshClientB} `))
+      ?.split(" ")[1];
+    const sshConnection = await b.sh(`tr '\\0' '\\n' < /proc/"$1"/environ | sed -n 's/^SSH_CONNECTION=//p'`, clientPid ?? "");
+    expect(sshConnection.split(" ")[1]).toBe(String(value.local.ssh_port.port));
+    expect(await paneOnB(sshClientB)).toBe(target.pane);
+    expect(await paneOnB(otherB.tty)).toBe(otherPane);
     expect(await labA.paneOf(viewA)).toBe(sshPane);
     await waitUntil(async () => (await labA.seen(viewA)).text.includes(target.marker), "A's terminal to show B's agent", {
       explain: async () => (await labA.seen(viewA)).text,
@@ -346,8 +374,7 @@ describe("SSH hosts across two containers", { timeout: 180_000 }, () => {
     const row = bySession((await cliJson<Listing>(a, "list", "--json")).value.sessions, pi.sessionId) as Row;
     const { value } = await cliJson<{ state: string }>(a, "focus", `${HOST}:${row.short_id}`, "--json", "--client", viewA.tty);
     expect(value).toMatchObject({ state: "complete" });
-    const [clientB] = await labB.clients();
-    expect(await labB.inner("display-message", "-p", "-c", clientB?.tty ?? "", "#{pane_id}")).toBe(pi.pane);
+    expect(await paneOnB(sshClientB)).toBe(pi.pane);
   });
 
   it("the picker on A, in a pane of A's tmux: B's rows join A's own with host b, and Enter on B's stand-in lands A's client on B's exact pane", async ({
@@ -361,9 +388,8 @@ describe("SSH hosts across two containers", { timeout: 180_000 }, () => {
     });
     const target = remote[0] as Agent;
     // Start from elsewhere on both machines: B's client on its plain session, A's client on the picker's pane.
-    const [clientB] = await labB.clients();
-    await labB.inner("switch-client", "-c", clientB?.tty ?? "", "-t", "home");
-    expect(await labB.inner("display-message", "-p", "-c", clientB?.tty ?? "", "#{pane_id}")).not.toBe(target.pane);
+    await labB.inner("switch-client", "-c", sshClientB, "-t", "home");
+    expect(await paneOnB(sshClientB)).not.toBe(target.pane);
     const pick = `tongs-agents pick --client ${shellQuote(viewA.tty)}; echo "pick exited $?"; exec sleep 3600`;
     const started = performance.now();
     const pickPane = await labA.inner("new-session", "-d", "-s", "pick", "-x", "120", "-y", "40", "-P", "-F", "#{pane_id}", pick);
@@ -401,11 +427,35 @@ describe("SSH hosts across two containers", { timeout: 180_000 }, () => {
     });
     timings["pick on A: Enter to exit (focus across the hop)"] = Math.round(performance.now() - entered);
     expect(screen.match(/pick exited (\d+)/)?.[1], screen).toBe("0");
-    expect(await labB.inner("display-message", "-p", "-c", clientB?.tty ?? "", "#{pane_id}")).toBe(target.pane);
+    expect(await paneOnB(sshClientB)).toBe(target.pane);
     expect(await labA.paneOf(viewA)).toBe(sshPane);
     await waitUntil(async () => (await labA.seen(viewA)).text.includes(target.marker), "A's terminal to show B's agent", {
       explain: async () => (await labA.seen(viewA)).text,
     });
+  });
+
+  it("explain on A for a session on B: B's own explanation, its session tagged with host b", async ({ task }) => {
+    evidence.prove(task, {
+      claim:
+        "`explain --json b:<short id>` on A returns B's explanation of its stand-in (the same open waits and events B's own `explain --json --local` gives) with the session's host b; the text form starts with `host: b (b)`",
+      kind: "live",
+      how: "the installed CLI on A over real ssh; B answers with its own `explain --json --local -- QUERY`, compared with the same command run on B directly",
+    });
+    const target = remote[1] as Agent;
+    const row = bySession((await cliJson<Listing>(a, "list", "--json")).value.sessions, target.sessionId) as Row;
+    interface Explained {
+      readonly session: Row;
+      readonly pending: unknown[];
+      readonly entries: { event: string; source: string }[];
+    }
+    const across = await timed("explain b:ID --json on A", () => cliJson<Explained>(a, "explain", "--json", `${HOST}:${row.short_id}`));
+    expect(across.code).toBe(0);
+    expect(across.value.session).toMatchObject({ id: row.id, host: HOST, session_id: target.sessionId, harness: "claude" });
+    const own = (await cliJson<Explained>(b, "explain", "--json", "--local", "--", row.id)).value;
+    expect(across.value.entries.length).toBeGreaterThan(0);
+    expect(across.value.entries).toEqual(own.entries);
+    expect(across.value.pending).toEqual(own.pending);
+    expect((await cli(a, "explain", `${HOST}:${row.short_id}`)).stdout).toMatch(new RegExp(`^host: ${HOST} \\(${HOST}\\)\n`));
   });
 
   it("show and wait on A for a session on B: B's own answer, named b; wait times out while it runs and returns once it ended", async ({

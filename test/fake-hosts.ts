@@ -60,8 +60,13 @@ export function fakeSsh(machines: Record<string, FakeMachine>, calls: SshCall[] 
   };
 }
 
-/** A machine with records for `sessions` ([session id, pid, status]), every pid alive. */
-export function fakeMachine(sandboxes: Sandbox[], sessions: [string, number, SessionRecord["status"]][], NOW: number): CliContext {
+/** A machine with records for `sessions` ([session id, pid, status]), every pid alive, each in `terminal`. */
+export function fakeMachine(
+  sandboxes: Sandbox[],
+  sessions: [string, number, SessionRecord["status"]][],
+  NOW: number,
+  terminal: SessionRecord["terminal"] = { env: {} },
+): CliContext {
   const at = (secondsAgo: number) => new Date(NOW - secondsAgo * 1000).toISOString();
   const sandbox = makeSandbox();
   sandboxes.push(sandbox);
@@ -87,7 +92,7 @@ export function fakeMachine(sandboxes: Sandbox[], sessions: [string, number, Ses
       created_at: at(600),
       updated_at: at(60),
       status_changed_at: at(60),
-      terminal: { env: {} },
+      terminal,
     });
   }
   return {

@@ -3,6 +3,9 @@ import { focusSession } from "../focus/service.ts";
 import { hostsOf } from "../hosts/everywhere.ts";
 import { findOnHosts, splitHostQuery } from "../hosts/find.ts";
 import { focusOnHost, type HostFocusResult } from "../hosts/focus.ts";
+import { focusForSshClient, parsePort } from "../hosts/ssh-client.ts";
+import { listTmuxClients } from "../tmux/clients.ts";
+import type { Runner } from "../core/exec.ts";
 import type { FocusResult } from "../focus/contract.ts";
 import { formatFocus } from "./format.ts";
 import { withHelp, type VerbHelp } from "./help.ts";
@@ -18,17 +21,37 @@ const FOCUS_HELP: VerbHelp = {
     ["--json", "print the focus result as JSON"],
     ["--client <tty>", "the tmux client to move (a key binding passes #{client_tty})"],
     ["--local", "this machine only (no SSH hosts)"],
+    ["--ssh-from <port>", "move the tmux client that came in over ssh from this client port (sent across the hop)"],
   ],
   examples: ["tongs-agents focus webapp", "tongs-agents focus 3f2a --json", "tongs-agents focus devbox:3f2a"],
 };
 
 export const focusVerb: Verb = withHelp(FOCUS_HELP, async (args, context, io) => {
-  const parsed = parse(args, { json: { type: "boolean" }, client: { type: "string" }, local: { type: "boolean" } }, 1);
+  const parsed = parse(
+    args,
+    { json: { type: "boolean" }, client: { type: "string" }, local: { type: "boolean" }, "ssh-from": { type: "string" } },
+    1,
+  );
   if ("ok" in parsed) return fail(parsed, io, false);
+  const sshFrom = parsed.values["ssh-from"];
+  const port = typeof sshFrom === "string" ? parsePort(sshFrom) : undefined;
+  if (typeof sshFrom === "string" && port === undefined)
+    return fail(
+      { ok: false, reason: "usage", detail: `--ssh-from takes a port number (1-65535), not ${JSON.stringify(sshFrom)}` },
+      io,
+      false,
+    );
   const json = parsed.values.json === true;
   const client = typeof parsed.values.client === "string" && parsed.values.client !== "" ? parsed.values.client : undefined;
   const query = parsed.positionals[0] as string;
   const hosts = parsed.values.local === true ? [] : hostsOf(context).hosts;
+  // The host's half of a focus across the hop: this machine's tmux client that came in over the user's ssh connection.
+  if (port !== undefined) {
+    // Tests inject the process runner beside the CLI context, as the focus service reads it.
+    const { run } = context as { run?: Runner };
+    const listClients = (tmuxEnv: string | undefined) => listTmuxClients(tmuxEnv, { run });
+    return printLocal(await focusForSshClient(query, port, { ...context, client, listClients }), io, json);
+  }
   const split = splitHostQuery(query, hosts);
   if (split) return focusRemote(context, io, json, client, split.query, split.host);
   const result = await focusSession(query, { ...context, client });

@@ -1,6 +1,8 @@
 // focus across an SSH hop, mocked at both ends: a fake ssh whose host runs our CLI (test/fake-hosts.ts), a fake local
 // ssh process, and a recording focus backend. What is proven: which local terminal is chosen (exact evidence), the
 // remote command's words, and how the two levels combine into one result.
+import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { fakeProcess, fakeProcessSource } from "../../test/fake-processes.ts";
 import { fakeSsh, type SshCall } from "../../test/fake-hosts.ts";
@@ -69,7 +71,25 @@ let out: string[];
 const io: CliIo = { stdout: (text) => out.push(text), stderr: (text) => out.push(text), color: false, columns: 160 };
 let calls: SshCall[];
 let focused: Terminal[];
-let here: CliContext & { backends: ReturnType<typeof registerBackend>[]; environOf: (pid: number) => Promise<Record<string, string>> };
+let here: CliContext & {
+  backends: ReturnType<typeof registerBackend>[];
+  environOf: (pid: number) => Promise<Record<string, string>>;
+  procRoot: string;
+};
+
+/** A fake /proc where the local ssh (pid 900) holds one established TCP connection from local port 50000 (0xC350). */
+function fakeProcRoot(sandbox: Sandbox): string {
+  const root = join(sandbox.root, "proc");
+  mkdirSync(join(root, "900", "fd"), { recursive: true });
+  mkdirSync(join(root, "900", "net"));
+  symlinkSync("socket:[4242]", join(root, "900", "fd", "3"));
+  const head = "  sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode";
+  writeFileSync(
+    join(root, "900", "net", "tcp"),
+    `${head}\n   0: 0A590002:C350 0A590003:0016 01 00000000:00000000 00:00000000 00000000 0 0 4242 1\n`,
+  );
+  return root;
+}
 let remote: ReturnType<typeof remoteMachine>;
 
 const remoteFocus = (words: readonly string[]) =>
@@ -119,6 +139,7 @@ beforeEach(() => {
     backends: [recorder],
     environOf: async (pid): Promise<Record<string, string>> =>
       pid === 900 ? { KITTY_WINDOW_ID: "3", KITTY_LISTEN_ON: "unix:/tmp/k", HOME: "/h" } : {},
+    procRoot: fakeProcRoot(sandbox),
   };
 });
 
@@ -136,14 +157,47 @@ describe("focus across an SSH hop", () => {
       state: "complete",
       host: "devbox",
       session: { id: remote.id, harness: "pi", cwd: "/srv/app" },
-      local: { state: "complete", ssh_pid: 900 },
+      local: { state: "complete", ssh_pid: 900, ssh_port: { ok: true, port: 50000 } },
       remote: { state: "complete", target: "tmux pane %5 in session work" },
     });
     expect(focused).toEqual([{ env: { KITTY_WINDOW_ID: "3", KITTY_LISTEN_ON: "unix:/tmp/k" }, tty: "/dev/pts/9" }]);
     expect(calls.map((call) => call.words)).toEqual([
       ["tongs-agents", "list", "--json", "--local", "--all"],
-      ["tongs-agents", "focus", "--json", "--local", "--", remote.id],
+      ["tongs-agents", "focus", "--json", "--local", "--ssh-from", "50000", "--", remote.id],
     ]);
+  });
+
+  it("the host names the client it moved (its own CLI answering --ssh-from)", async () => {
+    here = { ...here, sshRun: fakeSsh({ "me@devbox": { context: remote.context } }, calls) };
+    const { result } = await focusJson("devbox:remote");
+    // The fake host has no tmux server at the recorded socket: it says it could not tell, and focuses as before.
+    expect(result.remote.client).toMatchObject({ state: "unknown", tty: "" });
+    expect(result.remote.client?.detail).toContain("tmux list-clients failed");
+    expect(result.detail).toContain("client: tmux list-clients failed");
+  });
+
+  it("a host whose tongs-agents does not take --ssh-from (older) is asked again without it, and the result says so", async () => {
+    const older = (words: readonly string[]) =>
+      words.includes("--ssh-from")
+        ? { ok: false, code: 2, stdout: "", stderr: "tongs-agents: Unknown option '--ssh-from'\nusage: ..." }
+        : remoteFocus(words);
+    here = { ...here, sshRun: fakeSsh({ "me@devbox": { context: remote.context, answers: older } }, calls) };
+    const { result } = await focusJson("devbox:remote");
+    expect(result).toMatchObject({ state: "complete", remote: { state: "complete", client: { state: "unknown" } } });
+    expect(result.remote.client?.detail).toBe("the tongs-agents on devbox does not take --ssh-from (older)");
+    expect(calls.filter((call) => call.words[1] === "focus").map((call) => call.words.slice(2))).toEqual([
+      ["--json", "--local", "--ssh-from", "50000", "--", remote.id],
+      ["--json", "--local", "--", remote.id],
+    ]);
+  });
+
+  it("when the connection's port cannot be told exactly, the host is asked as before and the result says why", async () => {
+    here = { ...here, procRoot: join(here.procRoot, "empty") };
+    const { result } = await focusJson("devbox:remote");
+    expect(result.local.ssh_port).toMatchObject({ ok: false });
+    expect(result.local.detail).toContain("which client there is ours is not known exactly");
+    const focusCall = calls.find((call) => call.words[1] === "focus");
+    expect(focusCall?.words).toEqual(["tongs-agents", "focus", "--json", "--local", "--", remote.id]);
   });
 
   it("the host selecting the pane but unable to raise its client's terminal (the ssh session) is complete across the hop", async () => {

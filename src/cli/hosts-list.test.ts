@@ -179,3 +179,41 @@ describe("status across hosts", () => {
     expect(calls[0]?.words).toEqual(["tongs-agents", "status", "--format", "json", "--local"]);
   });
 });
+
+describe("hosts add --timeout and hosts list", () => {
+  it("stores a host's own bound and shows every host's bound (its own or the default)", async () => {
+    out = [];
+    expect(await runCli(["hosts", "add", "far", "me@far", "--timeout", "7.5"], here, io)).toBe(0);
+    expect(await runCli(["hosts", "add", "near"], here, io)).toBe(0);
+    out = [];
+    expect(await runCli(["hosts", "list"], here, io)).toBe(0);
+    expect(out).toEqual(["far  me@far  7.5 s", "near  near  3 s"]);
+    out = [];
+    expect(await runCli(["hosts", "list", "--json"], here, io)).toBe(0);
+    expect((JSON.parse(out.join("\n")) as { hosts: unknown[] }).hosts).toEqual([
+      { name: "far", destination: "me@far", command: "tongs-agents", timeout_ms: 7500 },
+      { name: "near", destination: "near", command: "tongs-agents", timeout_ms: 3000 },
+    ]);
+  });
+
+  it.each(["0.2", "31", "1e1", "0x10", "five", ""])("refuses --timeout %j and stores nothing", async (value) => {
+    out = [];
+    expect(await runCli(["hosts", "add", "far", "--timeout", value], here, io)).toBe(2);
+    expect(out.join("\n")).toMatch(/--timeout takes seconds/);
+    out = [];
+    await runCli(["hosts", "list", "--json"], here, io);
+    expect((JSON.parse(out.join("\n")) as { hosts: unknown[] }).hosts).toEqual([]);
+  });
+
+  it("a host's own bound is the bound its reads run under", async () => {
+    const ran: (number | undefined)[] = [];
+    expect((await runCli(["hosts", "add", "far", "--timeout", "9"], here, io)) === 0).toBe(true);
+    const sshRun = fakeSsh({ far: { context: machine([]) } }, calls);
+    const context: CliContext = {
+      ...here,
+      sshRun: async (file, args, options) => (ran.push(options?.timeoutMs), sshRun(file, args, options)),
+    };
+    await listJson(context);
+    expect(ran).toEqual([9000]);
+  });
+});

@@ -3,22 +3,24 @@
 import { EXIT_CODES } from "../core/errors.ts";
 import { loadHosts } from "../hosts/config.ts";
 import { addHost, removeHost } from "../hosts/edit.ts";
+import { HOST_TIMEOUT_MS } from "../hosts/everywhere.ts";
 import { withHelp, type VerbHelp } from "./help.ts";
 import { fail, parse, type Verb } from "./io.ts";
 
 const HOSTS_HELP: VerbHelp = {
-  usage: "hosts [list [--json] | add NAME [DESTINATION] [--command PATH] | remove NAME]",
+  usage: "hosts [list [--json] | add NAME [DESTINATION] [--command PATH] [--timeout SECONDS] | remove NAME]",
   summary:
     "SSH hosts whose agents are listed with this machine's. DESTINATION is what you pass to ssh (default NAME); user,\nport and keys come from your ssh config. Each host needs tongs-agents installed.",
   options: [
     ["--json", "list: print the hosts as JSON"],
     ["--command PATH", "add: the tongs-agents command on the host (default: tongs-agents on its PATH)"],
+    ["--timeout SECONDS", `add: how long one read of the host may take, 0.5-30 (default ${HOST_TIMEOUT_MS / 1000})`],
   ],
   examples: ["tongs-agents hosts add devbox me@devbox.example", "tongs-agents hosts list", "tongs-agents hosts remove devbox"],
 };
 
 export const hostsVerb: Verb = withHelp(HOSTS_HELP, async (args, context, io) => {
-  const parsed = parse(args, { json: { type: "boolean" }, command: { type: "string" } }, "any");
+  const parsed = parse(args, { json: { type: "boolean" }, command: { type: "string" }, timeout: { type: "string" } }, "any");
   if ("ok" in parsed) return fail(parsed, io, false);
   const json = parsed.values.json === true;
   const [action = "list", ...rest] = parsed.positionals;
@@ -27,18 +29,26 @@ export const hostsVerb: Verb = withHelp(HOSTS_HELP, async (args, context, io) =>
     if (rest.length > 0) return usage("hosts list takes no arguments");
     const loaded = loadHosts(context.env);
     if (loaded.problem) return fail({ ok: false, reason: "config", detail: loaded.problem }, io, json);
-    if (json) io.stdout(JSON.stringify({ path: loaded.path, hosts: loaded.hosts }, null, 2));
-    else if (loaded.hosts.length === 0) io.stdout(`No hosts (add one: tongs-agents hosts add NAME [DESTINATION]). Config: ${loaded.path}`);
+    // The bound each host is read within: its own `timeout_s`, else the default.
+    const hosts = loaded.hosts.map(({ timeoutMs, ...host }) => ({ ...host, timeout_ms: timeoutMs ?? HOST_TIMEOUT_MS }));
+    if (json) io.stdout(JSON.stringify({ path: loaded.path, hosts }, null, 2));
+    else if (hosts.length === 0) io.stdout(`No hosts (add one: tongs-agents hosts add NAME [DESTINATION]). Config: ${loaded.path}`);
     else
-      for (const host of loaded.hosts)
-        io.stdout(`${host.name}  ${host.destination}${host.command === "tongs-agents" ? "" : `  (${host.command})`}`);
+      for (const host of hosts)
+        io.stdout(
+          `${host.name}  ${host.destination}  ${host.timeout_ms / 1000} s${host.command === "tongs-agents" ? "" : `  (${host.command})`}`,
+        );
     return EXIT_CODES.ok;
   }
   if (action === "add") {
     const [name, destination] = rest;
     if (name === undefined || rest.length > 2) return usage("hosts add NAME [DESTINATION]");
     const command = typeof parsed.values.command === "string" ? parsed.values.command : undefined;
-    const added = addHost(context.env, name, destination, command);
+    const timeout = parsed.values.timeout;
+    // Digits and one point only: "0x10", "1e1" and " 5" are not what a user meant by seconds.
+    if (typeof timeout === "string" && !/^\d{1,3}(\.\d{1,3})?$/.test(timeout))
+      return usage(`--timeout takes seconds (0.5-30), not ${JSON.stringify(timeout)}`);
+    const added = addHost(context.env, name, destination, command, typeof timeout === "string" ? Number(timeout) : undefined);
     if (!added.ok) return fail(added, io, json);
     io.stdout(json ? JSON.stringify(added) : `${added.changed ? "added" : "unchanged"}: ${name} in ${added.path}`);
     return EXIT_CODES.ok;

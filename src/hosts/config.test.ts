@@ -61,6 +61,22 @@ describe("hosts in the config file", () => {
     expect(loadHosts(e).hosts).toEqual([]);
   });
 
+  it("keeps a host's own read bound (timeout_s, 0.5-30 s) and refuses one outside it", () => {
+    const e = env();
+    expect(addHost(e, "far", "far", undefined, 7.5)).toMatchObject({ ok: true, changed: true });
+    expect(JSON.parse(readFileSync(configPath(e), "utf8"))).toEqual({ hosts: { far: { destination: "far", timeout_s: 7.5 } } });
+    expect(loadHosts(e).hosts).toEqual([{ name: "far", destination: "far", command: "tongs-agents", timeoutMs: 7500 }]);
+    for (const seconds of [0.4, 30.5, Number.NaN, Number.POSITIVE_INFINITY, -1])
+      expect(addHost(e, "far", "far", undefined, seconds)).toMatchObject({ ok: false, reason: "usage" });
+    expect(loadHosts(e).hosts[0]?.timeoutMs).toBe(7500);
+  });
+
+  it.each([[0], [31], ["5"], [null]])("reports a timeout_s of %j in the file instead of using the host", (timeout) => {
+    const loaded = loadHosts(env(JSON.stringify({ hosts: { box: { destination: "box", timeout_s: timeout } } })));
+    expect(loaded.hosts).toEqual([]);
+    expect(loaded.problem).toMatch(/hosts: /);
+  });
+
   it("refuses a command with shell characters", () => {
     expect(addHost(env(), "box", "box", "tongs-agents; id")).toMatchObject({ ok: false, reason: "usage" });
   });

@@ -18,11 +18,23 @@ export const HOST_NAME_PATTERN = /^[a-z0-9][a-z0-9_-]{0,31}$/;
 export const DESTINATION_PATTERN = /^(?!-)[A-Za-z0-9_.@:/[\]-]{1,255}$/;
 /** The remote program: a command name or an absolute path, as plain words (it is quoted before it reaches a shell). */
 export const COMMAND_PATTERN = /^[A-Za-z0-9_./-]{1,255}$/;
+/**
+ * A host's own bound in seconds (`timeout_s`), connection included: long enough for a cold connection to a far host,
+ * short enough that a status line refreshing every few seconds is never held up for long.
+ */
+export const TIMEOUT_RANGE_S = { min: 0.5, max: 30 } as const;
+
+/** Whether `seconds` is a usable host bound: a finite number within TIMEOUT_RANGE_S. */
+export const isHostTimeout = (seconds: number): boolean =>
+  Number.isFinite(seconds) && seconds >= TIMEOUT_RANGE_S.min && seconds <= TIMEOUT_RANGE_S.max;
 
 const HostSchema = lazySchema(() =>
   z.strictObject({
     destination: z.string().check(z.regex(DESTINATION_PATTERN, "not an ssh destination")),
     command: z.optional(z.string().check(z.regex(COMMAND_PATTERN, "not a command name or path"))),
+    timeout_s: z.optional(
+      z.number().check(z.refine(isHostTimeout, `a number of seconds from ${TIMEOUT_RANGE_S.min} to ${TIMEOUT_RANGE_S.max}`)),
+    ),
   }),
 );
 
@@ -37,6 +49,8 @@ export interface HostEntry {
   readonly destination: string;
   /** The tongs-agents command on the host (default: `tongs-agents`, found on the remote login PATH). */
   readonly command: string;
+  /** This host's read bound (`timeout_s`), when set; otherwise the default (src/hosts/everywhere.ts HOST_TIMEOUT_MS). */
+  readonly timeoutMs?: number;
 }
 
 export type HostsLoad = { readonly hosts: readonly HostEntry[]; readonly path: string; readonly problem?: string };
@@ -57,6 +71,7 @@ export function loadHosts(env: NodeJS.ProcessEnv): HostsLoad {
       name,
       destination: entry.destination,
       command: entry.command ?? "tongs-agents",
+      ...(entry.timeout_s === undefined ? {} : { timeoutMs: Math.round(entry.timeout_s * 1000) }),
     })),
     path,
   };

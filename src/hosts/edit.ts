@@ -5,12 +5,15 @@ import { dirname } from "node:path";
 import { parseJsonDocument, removeJsonValue, setJsonValue } from "../install/json-text.ts";
 import { configPath } from "../notify/config.ts";
 import { readTextFile, writeFileAtomic } from "../store/records.ts";
-import { COMMAND_PATTERN, DESTINATION_PATTERN, HOST_NAME_PATTERN, MAX_CONFIG_BYTES } from "./config.ts";
+import { COMMAND_PATTERN, DESTINATION_PATTERN, HOST_NAME_PATTERN, isHostTimeout, MAX_CONFIG_BYTES, TIMEOUT_RANGE_S } from "./config.ts";
 
 export type HostsEdit = { ok: true; path: string; changed: boolean } | { ok: false; reason: "usage" | "config" | "io"; detail: string };
 
-/** Add or replace a host (the destination defaults to the name, which then must be one ssh can resolve). */
-export function addHost(env: NodeJS.ProcessEnv, name: string, destination: string = name, command?: string): HostsEdit {
+/**
+ * Add or replace a host (the destination defaults to the name, which then must be one ssh can resolve); `timeoutS` is
+ * its own read bound in seconds (default: none, the tool's default bound).
+ */
+export function addHost(env: NodeJS.ProcessEnv, name: string, destination: string = name, command?: string, timeoutS?: number): HostsEdit {
   if (!HOST_NAME_PATTERN.test(name))
     return { ok: false, reason: "usage", detail: `not a host name: ${JSON.stringify(name)} (use [a-z0-9][a-z0-9_-]{0,31})` };
   if (!DESTINATION_PATTERN.test(destination))
@@ -21,9 +24,15 @@ export function addHost(env: NodeJS.ProcessEnv, name: string, destination: strin
     };
   if (command !== undefined && !COMMAND_PATTERN.test(command))
     return { ok: false, reason: "usage", detail: `not a command name or path: ${JSON.stringify(command)}` };
+  if (timeoutS !== undefined && !isHostTimeout(timeoutS))
+    return { ok: false, reason: "usage", detail: `--timeout takes seconds from ${TIMEOUT_RANGE_S.min} to ${TIMEOUT_RANGE_S.max}` };
   return edit(env, (text, style, hosts) => {
     if (!(name in hosts) && Object.keys(hosts).length >= 32) return { ok: false, reason: "config", detail: "at most 32 hosts" };
-    const entry = command === undefined ? { destination } : { destination, command };
+    const entry = {
+      destination,
+      ...(command === undefined ? {} : { command }),
+      ...(timeoutS === undefined ? {} : { timeout_s: timeoutS }),
+    };
     return { ok: true, text: setJsonValue(text, ["hosts", name], entry, style) };
   });
 }

@@ -21,4 +21,16 @@ describe("readRemoteJson", () => {
     const read = await readRemoteJson(HOST, ["status"], { run, controlDir: undefined, timeoutMs: 3000 });
     expect(read).toMatchObject({ ok: false, report: { host: "devbox", state: "unreachable", detail: "no answer within 3000 ms" } });
   });
+
+  it.each([
+    ["the default bound for a host without its own", undefined, undefined, 3000],
+    ["the host's own bound (timeout_s)", 8000, undefined, 8000],
+    ["a wait's time left when it is shorter", 8000, 1200, 1200],
+    ["the host's bound when the wait has more time", 8000, 20_000, 8000],
+  ])("reads within %s", async (_what, hostBound, limitMs, expected) => {
+    const run = vi.fn<Runner>(async () => ({ ok: true, code: 0, stdout: "{}", stderr: "" }));
+    const host: HostEntry = hostBound === undefined ? HOST : { ...HOST, timeoutMs: hostBound };
+    await readRemoteJson(host, ["status"], { run, controlDir: undefined, timeoutMs: 3000, ...(limitMs === undefined ? {} : { limitMs }) });
+    expect(run.mock.calls[0]?.[2]).toEqual({ timeoutMs: expected, killSignal: "SIGKILL" });
+  });
 });

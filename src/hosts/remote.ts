@@ -45,8 +45,10 @@ export interface HostReport {
 export interface RemoteContext {
   readonly run?: Runner;
   readonly controlDir: string | undefined;
-  /** The whole read of one host, connection included. */
+  /** The whole read of one host, connection included, for a host without a bound of its own (`timeout_s`). */
   readonly timeoutMs: number;
+  /** At most this long, whatever the host's bound (the time a wait has left). */
+  readonly limitMs?: number;
   readonly now?: () => number;
   /** Starts the background shared connection when its socket is missing (tests pass a recorder). */
   readonly startMaster?: (host: HostEntry, dir: string) => void;
@@ -104,13 +106,14 @@ export type RemoteRead<T> = { ok: true; value: T; report: HostReport } | { ok: f
 /** Run `words` (tongs-agents arguments) on the host and parse its JSON answer, within the time bound. */
 export async function readRemoteJson(host: HostEntry, words: readonly string[], context: RemoteContext): Promise<RemoteRead<unknown>> {
   const { run = defaultRun, now = Date.now } = context;
+  const timeoutMs = boundOf(host, context);
   const started = now();
   if (context.controlDir !== undefined && !existsSync(controlPath(context.controlDir, host)))
     (context.startMaster ?? startMaster)(host, context.controlDir);
   // SIGKILL at the bound: the read is the whole bound (a status line waits for it), and an ssh client has nothing to
   // clean up that its shared connection does not.
   const result = await run("ssh", sshArgs(host, words, { controlDir: context.controlDir }), {
-    timeoutMs: context.timeoutMs,
+    timeoutMs,
     killSignal: "SIGKILL",
   });
   const report = (state: HostReport["state"], detail: string): HostReport => ({
@@ -123,7 +126,7 @@ export async function readRemoteJson(host: HostEntry, words: readonly string[], 
   });
   const said = firstLine(result.stderr);
   if (result.failure === "not-found") return { ok: false, report: report("failed", "ssh is not installed here") };
-  if (result.failure === "timeout") return { ok: false, report: report("unreachable", `no answer within ${context.timeoutMs} ms`) };
+  if (result.failure === "timeout") return { ok: false, report: report("unreachable", `no answer within ${timeoutMs} ms`) };
   if (result.failure) return { ok: false, report: report("failed", result.detail ?? "ssh could not run") };
   // ssh exits 255 for its own errors (no route, refused, authentication); anything else is the remote command's code.
   if (result.code === 255) return { ok: false, report: report("unreachable", said || "ssh failed (exit 255)") };
@@ -142,6 +145,12 @@ export async function readRemoteJson(host: HostEntry, words: readonly string[], 
     return { ok: false, report: report("failed", `exit ${result.code ?? "?"}${detail ? `: ${detail}` : ""}`), value };
   }
   return { ok: true, value, report: report("ok", "") };
+}
+
+/** How long one read of `host` may take: its own bound, else the default, and never past the caller's limit. */
+export function boundOf(host: HostEntry, context: RemoteContext): number {
+  const bound = host.timeoutMs ?? context.timeoutMs;
+  return context.limitMs === undefined ? bound : Math.min(bound, context.limitMs);
 }
 
 function firstLine(text: string): string {

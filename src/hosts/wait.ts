@@ -37,7 +37,7 @@ export async function waitOnHost(
   }: HostWaitOptions = {},
 ): Promise<HostWaitResult> {
   const deadline = clock() + timeoutMs;
-  const bounded = (): RemoteContext => ({ ...context, timeoutMs: Math.min(context.timeoutMs, Math.max(MIN_READ_MS, deadline - clock())) });
+  const bounded = (): RemoteContext => ({ ...context, limitMs: Math.max(MIN_READ_MS, deadline - clock()) });
   const first = await showOnHost(host, query, bounded());
   if (!first.ok) return first;
   let session = first.session;
