@@ -11,7 +11,7 @@ import { requireImage, startBox, type Box } from "./containers.ts";
 import { boxVersions, createEvidence } from "./evidence.ts";
 import { readHistory, startProvider, startWatcher, type HistoryEntry } from "./pi-box.ts";
 import { expectTimeline, states, summary } from "./record-timeline.ts";
-import { DEFAULT_TEXT, FINAL_TEXT } from "./provider/script.mjs";
+import { DEFAULT_TEXT, FAILING_COMMAND, FINAL_TEXT, MISSING_PATH, QUESTION } from "./provider/script.mjs";
 import { BoxTmuxLab, INNER, prepareLab, waitUntil, type AttachedClient } from "./tmux-focus-lab.ts";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -40,13 +40,29 @@ let lab: BoxTmuxLab;
 let client: AttachedClient;
 let providerUrl = "";
 const copilot = { pane: "", loader: 0, pid: 0, sessionId: "" };
+/** The second session, in its own window: where the question and the failing tool run (the first one's timeline stays). */
+const secondSession = { pane: "", pid: 0, sessionId: "" };
+
+/** Send a prompt to a session, do what `during` does, and wait until the session is idle after the prompt. */
+async function waitUntilIdleAfter<T>(session: { pane: string; sessionId: string }, prompt: string, during: () => Promise<T>): Promise<T> {
+  const count = (await copilotHistory()).length;
+  await send(session.pane, prompt);
+  const value = await during();
+  await waitForState(
+    "idle after the prompt",
+    (entry) => entry.session_id === session.sessionId && entry.status === "idle",
+    session.pane,
+    count,
+  );
+  return value;
+}
 
 const copilotHistory = async () => (await readHistory(box)).filter((entry) => entry.harness === "copilot");
-async function waitForState(what: string, test: (entry: HistoryEntry) => boolean, pane = copilot.pane): Promise<HistoryEntry> {
+async function waitForState(what: string, test: (entry: HistoryEntry) => boolean, pane = copilot.pane, from = 0): Promise<HistoryEntry> {
   let found: HistoryEntry | undefined;
   await waitUntil(
     async () => {
-      found = (await copilotHistory()).find(test);
+      found = (await copilotHistory()).slice(from).find(test);
       return found !== undefined;
     },
     what,
@@ -136,11 +152,6 @@ describe(`Copilot CLI ${PINNED.package}@${PINNED.version} in a container`, { tim
       await lab?.stop();
       await box?.stop();
     } finally {
-      evidence.untested(
-        "Copilot's elicitation_dialog notification (waiting for input)",
-        "the synthetic provider has no scripted question; mapped from its documented notification_type and unit-tested",
-      );
-      evidence.untested("postToolUseFailure (tool failed)", "no failing tool is scripted here; mapped like Claude's PostToolUseFailure");
       evidence.write();
     }
   });
@@ -275,6 +286,83 @@ describe(`Copilot CLI ${PINNED.package}@${PINNED.version} in a container`, { tim
     );
     expect(await record(idle.session_id)).toMatchObject({ terminal: { env: { TMUX_PANE: second.pane } } });
     expect(await record()).toMatchObject({ status: "error", terminal: { env: { TMUX_PANE: copilot.pane } } });
+    Object.assign(secondSession, { pane: second.pane, pid: secondPid, sessionId: idle.session_id });
+  });
+
+  it("a question (Copilot's ask_user form): waiting for user input while the form shows, running once answered, then idle", async ({
+    task,
+  }) => {
+    evidence.prove(task, {
+      claim:
+        "when the model asks the user through Copilot's ask_user tool, the record goes running (tool ask_user), then waiting (notification elicitation_dialog, `waiting for user input`) while Copilot's form shows the question; Enter picks the first option; running when the tool ends, then idle",
+      kind: "live",
+      how: "`SLOW ASKUSER please` sent to the second session's pane; the provider calls ask_user with a message and a one-field form (e2e/provider/script.mjs ASK_USER_INPUT); the pane read with capture-pane; the record history",
+    });
+    const ofSecond = (entry: HistoryEntry) => entry.session_id === secondSession.sessionId;
+    // SLOW: every later answer of this conversation comes 3 s late, so each state between two events lasts that long.
+    const asked = await waitUntilIdleAfter(secondSession, "SLOW ASKUSER please", async () => {
+      const waiting = await waitForState(
+        "waiting for the answer",
+        (entry) => ofSecond(entry) && entry.status === "waiting",
+        secondSession.pane,
+      );
+      expect(waiting).toMatchObject({ pid: secondSession.pid, detail: "waiting for user input", last_event: "copilot.notification" });
+      await waitUntil(async () => (await lab.capture(secondSession.pane)).includes("enter accept"), "the question form", {
+        explain: () => lab.capture(secondSession.pane),
+      });
+      const form = await lab.capture(secondSession.pane);
+      expect(form).toContain(QUESTION.question);
+      expect(form).toContain("Green");
+      expect(await record(secondSession.sessionId)).toMatchObject({ status: "waiting", detail: "waiting for user input" });
+      await lab.inner("send-keys", "-t", secondSession.pane, "Enter");
+      return waiting;
+    });
+    const after = states((await copilotHistory()).filter((entry) => ofSecond(entry) && entry.at >= asked.at));
+    expectTimeline(after, [
+      { status: "waiting", detail: "waiting for user input" },
+      { status: "running", detail: "ask_user finished", tool: "ask_user" },
+      { status: "idle", detail: "" },
+    ]);
+    expect(await lab.capture(secondSession.pane)).toContain(FINAL_TEXT);
+  });
+
+  it("a tool that fails (view of a missing file) reports `view failed` (postToolUseFailure); a shell command exiting 2 is a tool that finished", async ({
+    task,
+  }) => {
+    evidence.prove(task, {
+      claim:
+        "a view tool call on a file that does not exist reports running (tool view), waiting while Copilot asks to allow the path (outside the session's folder), then, allowed, running (`view failed`: postToolUseFailure), then idle; a bash tool call whose command exits 2 is reported by Copilot as a tool that finished (postToolUse: `bash finished`), though its UI marks it failed",
+      kind: "live",
+      how: `\`FAILREAD please\` then \`FAILTOOL please\` sent to the second session's pane; the provider calls view on \`${MISSING_PATH}\`, then bash with \`${FAILING_COMMAND}\` (exit 2; Copilot runs the read-only \`ls\` without asking); the conversation is SLOW (each answer 3 s late); the record history`,
+    });
+    const ofSecond = (entry: HistoryEntry) => entry.session_id === secondSession.sessionId;
+    const timelineOf = async (prompt: string, during: () => Promise<void> = async () => undefined) => {
+      const before = (await copilotHistory()).filter(ofSecond).length;
+      await waitUntilIdleAfter(secondSession, prompt, during);
+      return states((await copilotHistory()).filter(ofSecond).slice(before));
+    };
+    // Reading a path outside the session's folder asks first ("Allow path access"): allowed once with Enter.
+    const allowPath = async () => {
+      await waitUntil(async () => (await lab.capture(secondSession.pane)).includes("Allow path access"), "the path dialog", {
+        explain: () => lab.capture(secondSession.pane),
+      });
+      await lab.inner("send-keys", "-t", secondSession.pane, "Enter");
+    };
+    // A tool's own running state may last only milliseconds before its end replaces it, unseen by the watcher.
+    expectTimeline(await timelineOf("FAILREAD please", allowPath), [
+      { status: "running", detail: "processing prompt" },
+      { status: "running", detail: "view", tool: "view" },
+      { status: "waiting", detail: "permission requested" },
+      { status: "running", detail: "view failed", tool: "view" },
+      { status: "idle", detail: "" },
+    ]);
+    expectTimeline(await timelineOf("FAILTOOL please"), [
+      { status: "running", detail: "processing prompt" },
+      { status: "running", detail: "bash", tool: "bash", fleeting: true },
+      { status: "running", detail: "bash finished", tool: "bash" },
+      { status: "idle", detail: "" },
+    ]);
+    expect(await record(secondSession.sessionId)).toMatchObject({ status: "idle", pid: secondSession.pid });
   });
 
   it("/exit reports ended", async ({ task }) => {

@@ -6,8 +6,10 @@
 //   to ask (Codex `exec_command` `sandbox_permissions: "require_escalated"`), so the harness asks the user first;
 // - it contains FAILTOOL: one call of the shell tool running FAILING_COMMAND, which exits 2 (a tool that fails for
 //   real: Qwen Code reports a shell command's exit status >= 2 as the tool's failure);
-// - it contains ASKUSER: one call of the harness's question tool (OpenCode's `question`), so the harness shows a question
-//   dialog and waits for the user's answer;
+// - it contains FAILREAD: one call of the harness's file viewer (Copilot CLI's `view`) on MISSING_PATH, a tool whose
+//   own call fails (Copilot reports a shell command's non-zero exit as the tool's success);
+// - it contains ASKUSER: one call of the harness's question tool (OpenCode's `question`, Copilot CLI's `ask_user`), so
+//   the harness shows a question dialog and waits for the user's answer;
 // - it contains SUBAGENT: one call of the harness's subagent tool (OpenCode's `task`, agent `general`), whose prompt is
 //   SUBAGENT_PROMPT: the subagent's own conversation then runs the shell tool (RUNTOOL) before its final text;
 // - otherwise: one text reply. SLOW anywhere in it delays the stream (see `slowMs`), so a test can watch "running".
@@ -25,6 +27,7 @@ export const MARKERS = Object.freeze({
   question: "ASKUSER",
   subagent: "SUBAGENT",
   failingTool: "FAILTOOL",
+  failingRead: "FAILREAD",
 });
 export const DEFAULT_TEXT = "Hello from the synthetic provider.";
 export const FINAL_TEXT = "The tool ran; all done.";
@@ -38,8 +41,21 @@ export const QUESTION = Object.freeze({
     { label: "Green", description: "Paint it green" },
   ],
 });
+/**
+ * The same question as Copilot CLI 1.0.102's interactive `ask_user` tool takes it: a message, and the answer's form as
+ * a schema (`requestedSchema.properties`, a single-select string field with `enum`), from the tool's own definition in
+ * its requests.
+ */
+export const ASK_USER_INPUT = Object.freeze({
+  message: QUESTION.question,
+  requestedSchema: {
+    properties: { colour: { type: "string", title: QUESTION.header, enum: QUESTION.options.map((option) => option.label) } },
+    required: ["colour"],
+  },
+});
 /** The shell command FAILTOOL runs: `ls` of a path that does not exist exits 2. */
-export const FAILING_COMMAND = "ls /synthetic-provider-missing-file";
+export const MISSING_PATH = "/synthetic-provider-missing-file";
+export const FAILING_COMMAND = `ls ${MISSING_PATH}`;
 /** What SUBAGENT asks the subagent to do: run the shell tool (its conversation has no SUBAGENT, so it cannot recurse). */
 export const SUBAGENT_PROMPT = "Synthetic subagent task: RUNTOOL";
 
@@ -86,6 +102,8 @@ export function decide(turns, tools, { toolCommand = "echo hi" } = {}) {
   if (text.includes(MARKERS.fail)) return { kind: "error", status: 400, message: `synthetic failure requested by ${MARKERS.fail}` };
   if (text.includes(MARKERS.question) && tools.some((tool) => tool.name === "question"))
     return { kind: "tool", name: "question", input: { questions: [QUESTION] }, slow };
+  if (text.includes(MARKERS.question) && tools.some((tool) => tool.name === "ask_user"))
+    return { kind: "tool", name: "ask_user", input: ASK_USER_INPUT, slow };
   if (text.includes(MARKERS.subagent) && tools.some((tool) => tool.name === "task"))
     return {
       kind: "tool",
@@ -93,6 +111,8 @@ export function decide(turns, tools, { toolCommand = "echo hi" } = {}) {
       input: { description: "Synthetic subtask", prompt: SUBAGENT_PROMPT, subagent_type: "general" },
       slow,
     };
+  if (text.includes(MARKERS.failingRead) && tools.some((tool) => tool.name === "view"))
+    return { kind: "tool", name: "view", input: { path: MISSING_PATH }, slow };
   if (text.includes(MARKERS.tool) || text.includes(MARKERS.permission) || text.includes(MARKERS.failingTool)) {
     const tool = SHELL_TOOLS.map((name) => tools.find((candidate) => candidate.name === name)).find(Boolean);
     const command = text.includes(MARKERS.failingTool) ? FAILING_COMMAND : toolCommand;

@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEFAULT_TEXT, FAILING_COMMAND, FINAL_TEXT, QUESTION, SUBAGENT_PROMPT } from "./script.mjs";
+import { DEFAULT_TEXT, FAILING_COMMAND, FINAL_TEXT, MISSING_PATH, QUESTION, SUBAGENT_PROMPT } from "./script.mjs";
 import { startProvider } from "./server.mjs";
 
 let provider: Awaited<ReturnType<typeof startProvider>>;
@@ -99,7 +99,7 @@ describe("OpenAI Chat Completions (Pi openai-completions)", () => {
   });
 });
 
-describe("Scripted tool calls: OpenCode's question and task, a failing shell command (OpenAI Chat Completions)", () => {
+describe("Scripted tool calls: OpenCode's question and task, Copilot's ask_user, a failing shell command (OpenAI Chat Completions)", () => {
   const tool = (name: string) => ({ type: "function", function: { name, parameters: { type: "object", properties: {} } } });
   const calls = async (text: string, tools: unknown[]) => {
     const chunks = data(
@@ -126,6 +126,24 @@ describe("Scripted tool calls: OpenCode's question and task, a failing shell com
     });
     expect(await calls(SUBAGENT_PROMPT, offered)).toEqual({ name: "bash", input: { command: "echo hi" } });
     expect(await calls("FAILTOOL please", offered)).toEqual({ name: "bash", input: { command: FAILING_COMMAND } });
+  });
+
+  it("on FAILREAD calls Copilot's view on a path that does not exist", async () => {
+    expect(await calls("FAILREAD please", [tool("bash"), tool("view")])).toEqual({ name: "view", input: { path: MISSING_PATH } });
+    expect(await calls("FAILREAD please", [tool("bash")])).toEqual({ text: DEFAULT_TEXT });
+  });
+
+  it("on ASKUSER calls Copilot's ask_user with the question as a message and a one-field form", async () => {
+    expect(await calls("ASKUSER please", [tool("bash"), tool("ask_user")])).toEqual({
+      name: "ask_user",
+      input: {
+        message: QUESTION.question,
+        requestedSchema: {
+          properties: { colour: { type: "string", title: QUESTION.header, enum: ["Blue", "Green"] } },
+          required: ["colour"],
+        },
+      },
+    });
   });
 
   it("answers with text when the harness offers no such tool", async () => {
