@@ -14,7 +14,7 @@ import {
   type FocusState,
   type Operation,
 } from "./contract.ts";
-import { findSession, type FleetContext } from "../fleet/queries.ts";
+import { findSession, type FindResult, type FleetContext } from "../fleet/queries.ts";
 import { markSeen } from "../fleet/seen.ts";
 import { locateSessionUi } from "../fleet/ui-terminal.ts";
 import { terminalOfProcess } from "../fleet/process-terminal.ts";
@@ -50,11 +50,14 @@ function result(state: FocusState, detail: string, extra: Partial<FocusResult> =
 
 export async function focusSession(query: string, options: FocusServiceContext): Promise<FocusResult> {
   const found = await findSession(options, query);
-  if (!found.ok)
-    return found.reason === "state-dir"
-      ? result("unavailable", found.detail)
-      : result(found.reason, found.detail, found.reason === "ambiguous" ? { candidates: [...found.candidates] } : {});
-  return focusView(found.session, options);
+  return found.ok ? focusView(found.session, options) : unfound(found);
+}
+
+/** What focus answers for a query that resolved to no single session: not found, ambiguous, or no usable state dir. */
+export function unfound(found: Exclude<FindResult, { ok: true }>): FocusResult {
+  return found.reason === "state-dir"
+    ? result("unavailable", found.detail)
+    : result(found.reason, found.detail, found.reason === "ambiguous" ? { candidates: [...found.candidates] } : {});
 }
 
 /** Focus a session already resolved from a fresh listing (as `next` has one), without listing again. */

@@ -78,11 +78,13 @@ export async function focusOnHost(host: HostEntry, session: HostedSession, conte
   const local = await focusConnection(host, context);
   const { remote: remoteContext } = hostsOf(context);
   // The id is checked by the row schema and quoted anyway; `--` ends the options whatever it holds.
+  const focusThere = (options: readonly string[]) =>
+    readRemoteJson(host, ["focus", "--json", "--local", ...options, "--", session.id], remoteContext);
   const from = local.ssh_port?.ok ? ["--ssh-from", String(local.ssh_port.port)] : [];
-  let read = await readRemoteJson(host, ["focus", "--json", "--local", ...from, "--", session.id], remoteContext);
+  let read = await focusThere(from);
   // A host with an older tongs-agents refuses the option (a usage error, before it does anything): ask it as before.
   const older = from.length > 0 && read.value === undefined && read.report.detail.includes("Unknown option '--ssh-from'");
-  if (older) read = await readRemoteJson(host, ["focus", "--json", "--local", "--", session.id], remoteContext);
+  if (older) read = await focusThere([]);
   let remote: RemoteLeg;
   if (read.value !== undefined) {
     // A focus that did not complete exits non-zero with its JSON result: read it either way.

@@ -89,7 +89,11 @@ describe("focus --ssh-from PORT (the host's CLI)", () => {
   const sandboxes: Sandbox[] = [];
   afterEach(() => sandboxes.splice(0).forEach((sandbox) => sandbox.cleanup()));
 
-  async function focus(port: string, extra: string[] = []): Promise<{ code: number; out: string; clients: (string | undefined)[] }> {
+  async function focus(
+    port: string,
+    extra: string[] = [],
+    query = "s1",
+  ): Promise<{ code: number; out: string; clients: (string | undefined)[] }> {
     const machine = fakeMachine(sandboxes, [["s1", 300, "waiting"]], NOW, { env: { TMUX: "/tmp/tmux-b/sock,1,0", TMUX_PANE: "%5" } });
     const clients: (string | undefined)[] = [];
     const recorder = registerBackend<Terminal>({
@@ -109,7 +113,7 @@ describe("focus --ssh-from PORT (the host's CLI)", () => {
     };
     const out: string[] = [];
     const context: CliContext & FocusServiceContext = { ...machine, processes, run, environOf, backends: [recorder] };
-    const code = await runCli(["focus", "--json", "--local", "--ssh-from", port, ...extra, "--", "s1"], context, {
+    const code = await runCli(["focus", "--json", "--local", "--ssh-from", port, ...extra, "--", query], context, {
       stdout: (text) => out.push(text),
       stderr: (text) => out.push(text),
       color: false,
@@ -137,6 +141,16 @@ describe("focus --ssh-from PORT (the host's CLI)", () => {
     const result = JSON.parse(out) as SshFocusResult;
     expect(result.ssh_client).toMatchObject({ state: "none", tty: "" });
     expect(result.ssh_client.detail).toContain("chosen as without --ssh-from");
+  });
+
+  it("a query no session matches: not found, no client looked for, nothing focused", async () => {
+    const { code, out, clients } = await focus("50000", [], "no-such-session");
+    expect(code).toBe(3);
+    expect(clients).toEqual([]);
+    expect(JSON.parse(out) as SshFocusResult).toMatchObject({
+      state: "not-found",
+      ssh_client: { state: "unknown", port: 50000, tty: "", detail: 'no session matches "no-such-session"' },
+    });
   });
 
   it("refuses a port that is not a number, before anything runs", async () => {

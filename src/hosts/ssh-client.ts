@@ -5,7 +5,7 @@
 // reported and the focus picks its client as it would without the option.
 import { linuxEnvironOf } from "../core/environ.ts";
 import type { FocusResult } from "../focus/contract.ts";
-import { focusSession, focusView, type FocusServiceContext } from "../focus/service.ts";
+import { focusView, unfound, type FocusServiceContext } from "../focus/service.ts";
 import { findSession } from "../fleet/queries.ts";
 
 export interface SshClientMatch {
@@ -85,7 +85,7 @@ export async function focusForSshClient(
   context: FocusServiceContext & { readonly listClients: ListClients },
 ): Promise<SshFocusResult> {
   const found = await findSession(context, query);
-  if (!found.ok) return { ...(await focusSession(query, context)), ssh_client: { state: "unknown", port, tty: "", detail: found.detail } };
+  if (!found.ok) return { ...unfound(found), ssh_client: { state: "unknown", port, tty: "", detail: found.detail } };
   const listed = await context.listClients(found.session.terminal.env.TMUX);
   const match: Omit<SshClientMatch, "port"> = listed.ok
     ? await matchSshClient(listed.clients, port, { environOf: context.environOf ?? linuxEnvironOf, processes: context.processes })
