@@ -16,7 +16,7 @@ import { REPO_ROOT } from "./env.ts";
 import { boxVersions, createEvidence } from "./evidence.ts";
 import { startProvider, startWatcher, type HistoryEntry } from "./pi-box.ts";
 import { FINAL_TEXT, QUESTION } from "./provider/script.mjs";
-import { expectTimeline, historyOf, listSessions, showRecord, states, summary, waitForState } from "./record-timeline.ts";
+import { expectTimeline, historyOf, listSessions, showRecord, states, waitForState } from "./record-timeline.ts";
 import { BoxTmuxLab, INNER, prepareLab, waitUntil, type AttachedClient } from "./tmux-focus-lab.ts";
 
 const HARNESS = (
@@ -221,17 +221,14 @@ describe(`OpenCode ${PINNED.package}@${PINNED.version} in a container`, { timeou
       expect(idle.pid).toBe(opencodePid);
       expect(await box.exec(["test", "-e", `${PROJECT}/approved`])).toMatchObject({ code: 0 });
       const history = states((await historyOf(box, "opencode")).filter(ofFirst));
-      expect(
-        history.map(({ status, detail, tool }) => [status, detail, tool]),
-        summary(history),
-      ).toEqual([
-        ["started", "session started", ""],
-        ["running", "processing prompt", ""],
-        ["running", "bash", "bash"],
-        ["waiting", "permission: bash", "bash"],
-        ["running", "bash", "bash"],
-        ["running", "processing prompt", ""],
-        ["idle", "waiting for the next prompt", ""],
+      expectTimeline(history, [
+        { status: "started", detail: "session started" },
+        { status: "running", detail: "processing prompt" },
+        { status: "running", detail: "bash", tool: "bash" },
+        { status: "waiting", detail: "permission: bash", tool: "bash" },
+        { status: "running", detail: "bash", tool: "bash" },
+        { status: "running", detail: "processing prompt" },
+        { status: "idle", detail: "waiting for the next prompt" },
       ]);
     },
     START_MS + 240_000,
@@ -267,16 +264,13 @@ describe(`OpenCode ${PINNED.package}@${PINNED.version} in a container`, { timeou
     await waitFor("idle after the answer", (entry) => after(asked)(entry) && entry.status === "idle");
     await waitUntil(async () => (await screen()).includes(FINAL_TEXT), "the final reply", { explain: screen });
     const history = await firstSince(mark);
-    expect(
-      history.map(({ status, detail, tool }) => [status, detail, tool]),
-      summary(history),
-    ).toEqual([
-      ["running", "processing prompt", ""],
-      ["running", "question", "question"],
-      ["waiting", `question: ${QUESTION.question}`, "question"],
-      ["running", "question", "question"],
-      ["running", "processing prompt", ""],
-      ["idle", "waiting for the next prompt", ""],
+    expectTimeline(history, [
+      { status: "running", detail: "processing prompt" },
+      { status: "running", detail: "question", tool: "question" },
+      { status: "waiting", detail: `question: ${QUESTION.question}`, tool: "question" },
+      { status: "running", detail: "question", tool: "question" },
+      { status: "running", detail: "processing prompt" },
+      { status: "idle", detail: "waiting for the next prompt" },
     ]);
   });
 
@@ -335,17 +329,14 @@ describe(`OpenCode ${PINNED.package}@${PINNED.version} in a container`, { timeou
     const afterwards = (await listSessions(box)).filter((session) => session.harness === "opencode");
     expect(afterwards.map(({ session_id, status }) => [session_id, status])).toEqual([[firstSession, "idle"]]);
     const history = await firstSince(mark);
-    expect(
-      history.map(({ status, detail, tool }) => [status, detail, tool]),
-      summary(history),
-    ).toEqual([
-      ["running", "processing prompt", ""],
-      ["running", "task", "task"],
-      ["running", "bash", "bash"],
-      ["waiting", "permission: bash", "bash"],
-      ["running", "bash", "bash"],
-      ["running", "processing prompt", ""],
-      ["idle", "waiting for the next prompt", ""],
+    expectTimeline(history, [
+      { status: "running", detail: "processing prompt" },
+      { status: "running", detail: "task", tool: "task" },
+      { status: "running", detail: "bash", tool: "bash" },
+      { status: "waiting", detail: "permission: bash", tool: "bash" },
+      { status: "running", detail: "bash", tool: "bash" },
+      { status: "running", detail: "processing prompt" },
+      { status: "idle", detail: "waiting for the next prompt" },
     ]);
     // No record names another session of this process: the child's events were all its root's.
     expect(new Set((await historyOf(box, "opencode")).slice(mark).map((entry) => entry.session_id))).toEqual(new Set([firstSession]));
