@@ -242,9 +242,11 @@ describe(`Claude Code ${VERSION} in a container (live)`, { timeout: 180_000 }, (
     expect(secondRecord.pid).not.toBe(firstRecord.pid);
 
     await lab.type(second.id, "hello from the second session");
+    // Claude's own session state may say idle a moment before its Stop hook's worker writes (claude.state-idle, the
+    // race claude-waits meets); both are true reports. The Stop hook's, with the reply, follows: wait for that one.
     const idle = await lab.waitForRecord(
-      "the second session idle",
-      when(secondRecord, (record) => record.status === "idle"),
+      "the second session idle after its Stop hook",
+      when(secondRecord, (record) => record.status === "idle" && record.last_event === "claude.stop"),
       second.id,
     );
     expect(idle).toMatchObject({ detail: "Hello from the synthetic provider.", last_event: "claude.stop" });
