@@ -77,6 +77,11 @@ const BOUNDARIES = [
     "Remote hosts build on the fleet, the focus service and the config file; adapters show them.",
   ),
   boundary(["src/focus/**/*.ts"], `(^|/)(hook|tmux|install|${ADAPTERS})/|harnesses/`, "The focus service uses the fleet and the backends."),
+  boundary(
+    ["src/server/**/*.ts"],
+    `(^|/)(hook|fleet|focus|tmux|harnesses|install|hosts|${ADAPTERS})/|backends/`,
+    "The keypress server runs whatever verb runner it is given; its client is loaded by every served key.",
+  ),
 ];
 
 export default tseslint.config(

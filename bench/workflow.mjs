@@ -14,8 +14,10 @@ const CLI = join(root, "bin", "tongs-agents.js");
 const runs = Number(process.env.BENCH_RUNS ?? 40);
 const temp = mkdtempSync(join(tmpdir(), "tongs-bench-workflow-"));
 const stateDir = join(temp, "state");
-const env = { ...process.env, HOME: temp, TONGS_AGENTS_STATE_DIR: stateDir };
-for (const name of ["TMUX", "TMUX_PANE", "TONGS_AGENTS_DEBUG"]) delete env[name];
+// Every verb in its own process (no keypress server); `served` rows go through the server started below.
+const served = { ...process.env, HOME: temp, TONGS_AGENTS_STATE_DIR: stateDir };
+for (const name of ["TMUX", "TMUX_PANE", "TONGS_AGENTS_DEBUG", "TONGS_AGENTS_SERVER"]) delete served[name];
+const env = { ...served, TONGS_AGENTS_SERVER: "off" };
 const inner = join(temp, "inner");
 const outer = join(temp, "outer");
 const tmux = (socket, ...args) => execFileSync("tmux", ["-S", socket, ...args], { encoding: "utf8", env }).trim();
@@ -146,6 +148,18 @@ const contenders = [
     run: () => timeSync(process.execPath, [CLI, "focus", "bench-0", "--client", client]),
   },
   {
+    name: "keypress server: `status --format tmux`",
+    run: () => timeSync(process.execPath, [CLI, "status", "--format", "tmux"], served),
+  },
+  {
+    name: "keypress server: `next --client <tty>`",
+    run: () => timeSync(process.execPath, [CLI, "next", "--client", client], served),
+  },
+  {
+    name: "keypress server: `focus <id> --client <tty>`",
+    run: () => timeSync(process.execPath, [CLI, "focus", "bench-0", "--client", client], served),
+  },
+  {
     name: "bare `tmux switch-client -c <tty> -t %N` (same pane, unverified)",
     run: () => timeSync("tmux", ["-S", inner, "switch-client", "-c", client, "-t", pane]),
   },
@@ -168,6 +182,8 @@ const contenders = [
       ]
     : []),
 ];
+// The keypress server, as the tmux block starts it; stopped (by its socket) at the end.
+execFileSync(process.execPath, [CLI, "serve", "--detach"], { env: served, stdio: "ignore" });
 const samples = contenders.map(() => []);
 const paints = [];
 try {
@@ -198,6 +214,7 @@ try {
     );
   }
 } finally {
+  spawnSync(process.execPath, [CLI, "serve", "--stop"], { env: served, stdio: "ignore" });
   for (const socket of [outer, inner]) spawnSync("tmux", ["-S", socket, "kill-server"]);
   rmSync(temp, { recursive: true, force: true });
 }

@@ -6,4 +6,5 @@ if (Number(process.versions.node.split(".")[0]) < 22) {
   process.stderr.write(`tongs-agents needs Node.js 22 or newer; ${process.execPath} is ${process.version}.\n`);
   process.exit(1);
 }
-require("../dist/cli/main.cjs");
+// A keypress server, when one runs, answers the short verbs (docs/server.md); otherwise the CLI runs here.
+require("../dist/cli/client.cjs").main(() => require("../dist/cli/main.cjs"));

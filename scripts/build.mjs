@@ -54,7 +54,9 @@ const common = {
 // module that is not declared there fails the build instead of silently landing in the dispatcher.
 const verbs = JSON.parse(await readFile(new URL("../src/cli/verbs.json", import.meta.url), "utf8"));
 const verbModules = [...new Set(Object.values(verbs))];
-const verbsApart = {
+// `verbsDir` is where the verb bundles are, seen from the bundle being built: the dispatcher's (dist/cli/) or a verb's
+// own (the keypress server, `serve`, runs the dispatcher from dist/cli/verbs/).
+const verbsApart = (verbsDir) => ({
   name: "verbs-apart",
   setup(pluginBuild) {
     pluginBuild.onResolve({ filter: /^\.\/[a-z-]+\.ts$/ }, (args) => {
@@ -62,12 +64,12 @@ const verbsApart = {
       const module = args.path.slice(2, -3);
       if (!verbModules.includes(module))
         return { errors: [{ text: `src/cli/run.ts loads ${args.path}, which src/cli/verbs.json does not declare` }] };
-      return { path: `./verbs/${module}.cjs`, external: true };
+      return { path: `${verbsDir}${module}.cjs`, external: true };
     });
     // The MCP server is its own bundle too (dist/mcp/stdio.cjs, two levels up from dist/cli/verbs/).
     pluginBuild.onResolve({ filter: /^\.\.\/mcp\/stdio\.ts$/ }, () => ({ path: "../../mcp/stdio.cjs", external: true }));
   },
-};
+});
 
 // The picker's first screen needs neither focus (every backend) nor prune (the record lock) nor the SSH hosts (read
 // after that screen; their focus carries every backend too): each is its own bundle (dist/cli/lazy/), required when
@@ -121,7 +123,9 @@ const entries = [
     define: identity,
     alias: hookAlias,
   },
-  { name: "cli", entryPoints: ["src/cli/main.ts"], outfile: "dist/cli/main.cjs", plugins: [verbsApart] },
+  { name: "cli", entryPoints: ["src/cli/main.ts"], outfile: "dist/cli/main.cjs", plugins: [verbsApart("./verbs/")] },
+  // What the bin loads first: hands a served verb to the keypress server, else loads main.cjs. Kept small.
+  { name: "client", entryPoints: ["src/cli/client.ts"], outfile: "dist/cli/client.cjs" },
   // jsonc-parser's package "main" is a UMD wrapper whose requires esbuild cannot follow: bundle its ES module build.
   {
     name: "verbs",
@@ -129,7 +133,7 @@ const entries = [
     outdir: "dist/cli/verbs",
     outExtension: { ".js": ".cjs" },
     alias: { "jsonc-parser": "./node_modules/jsonc-parser/lib/esm/main.js" },
-    plugins: [verbsApart, pickerApart, storeApart],
+    plugins: [verbsApart("./"), pickerApart, storeApart],
   },
   {
     name: "lazy",

@@ -43,7 +43,15 @@ export const demoVerb: Verb = withHelp(DEMO_HELP, async (args, context, io) => {
   const world = startDemo({
     node: process.execPath,
     hook: join(dirname(cli), "tongs-agents-hook.cjs"),
-    configLines: blockBody({ node: process.execPath, cli, pickerKey: "a", nextKey: "N", status: true, tmuxVersion: version }),
+    configLines: blockBody({
+      node: process.execPath,
+      cli,
+      pickerKey: "a",
+      nextKey: "N",
+      status: true,
+      server: false,
+      tmuxVersion: version,
+    }),
   });
   // Interrupted (Ctrl-C before attaching, a closed terminal): the private server and its files still go.
   const onSignal = () => {

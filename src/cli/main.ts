@@ -1,4 +1,6 @@
-// Entry point of `tongs-agents` (bundled to dist/cli/main.cjs, loaded by bin/tongs-agents.js).
+// Entry point of `tongs-agents` (bundled to dist/cli/main.cjs, loaded by bin/tongs-agents.js when no keypress server
+// takes the verb: dist/cli/client.cjs decides).
+import { stdoutShape } from "../server/protocol.ts";
 import { defaultContext, runCli } from "./run.ts";
 
 const stdout = process.stdout;
@@ -10,8 +12,7 @@ stdout.on("error", (error: NodeJS.ErrnoException) => {
 void runCli(process.argv.slice(2), defaultContext(), {
   stdout: (text) => stdout.write(`${text}\n`),
   stderr: (text) => process.stderr.write(`${text}\n`),
-  color: stdout.isTTY === true && !process.env.NO_COLOR,
-  columns: stdout.columns ?? 120,
+  ...stdoutShape(stdout, process.env),
 }).then((code) => {
   process.exitCode = code;
 });

@@ -33,6 +33,7 @@ export const VERBS: Record<string, () => Promise<Verb>> = {
   install: async () => (await import("./install.ts")).installVerb,
   uninstall: async () => (await import("./install.ts")).uninstallVerb,
   doctor: async () => (await import("./install.ts")).doctorVerb,
+  serve: async () => (await import("./serve.ts")).serveVerb,
   // `help <verb>` is that verb's --help.
   help: async () => async (args, context, io) => {
     const [about] = args;

@@ -15,6 +15,8 @@ import {
   withoutBlock,
   writeConf,
 } from "../tmux/setup.ts";
+import { socketPathOf } from "../server/protocol.ts";
+import { stopServer } from "../server/server.ts";
 import { withHelp, type VerbHelp } from "./help.ts";
 import { fail, parse, type Verb } from "./io.ts";
 
@@ -30,15 +32,16 @@ export function cliPath(): string {
 }
 
 const TMUX_SETUP_HELP: VerbHelp = {
-  usage: "tmux-setup [--write | --remove] [--picker-key a] [--next-key N] [--no-status] [--file <path>]",
+  usage: "tmux-setup [--write | --remove] [--picker-key a] [--next-key N] [--no-status] [--no-server] [--file <path>]",
   summary:
-    "Print, write or remove a marked block in tmux.conf: prefix+a opens the picker in a popup, prefix+N jumps to\nthe next agent that needs you, and a status segment is put first in status-right. Writing twice changes\nnothing; removing gives the file back byte for byte.",
+    "Print, write or remove a marked block in tmux.conf: prefix+a opens the picker in a popup, prefix+N jumps to\nthe next agent that needs you, a status segment is put first in status-right, and the keypress server is\nstarted. Writing twice changes nothing; removing gives the file back byte for byte (and stops the server).",
   options: [
     ["--write", "write the block into ~/.tmux.conf (or $XDG_CONFIG_HOME/tmux/tmux.conf when that one exists)"],
     ["--remove", "remove the block"],
     ["--picker-key <key>", "the key after the prefix that opens the picker (default a)"],
     ["--next-key <key>", "the key after the prefix that runs next (default N)"],
     ["--no-status", "leave status-right alone"],
+    ["--no-server", "no keypress server: every key starts its own process (`tongs-agents serve --help`)"],
     ["--file <path>", "another tmux.conf"],
   ],
   examples: ["tongs-agents tmux-setup --write && tmux source-file ~/.tmux.conf"],
@@ -53,6 +56,7 @@ export const tmuxSetupVerb: Verb = withHelp(TMUX_SETUP_HELP, async (args, contex
       "picker-key": { type: "string", default: "a" },
       "next-key": { type: "string", default: "N" },
       "no-status": { type: "boolean" },
+      "no-server": { type: "boolean" },
       file: { type: "string" },
     },
     0,
@@ -78,6 +82,7 @@ export const tmuxSetupVerb: Verb = withHelp(TMUX_SETUP_HELP, async (args, contex
     pickerKey: values["picker-key"] as string,
     nextKey: values["next-key"] as string,
     status: values["no-status"] !== true,
+    server: values["no-server"] !== true,
     tmuxVersion: version,
   });
   const notes = [
@@ -97,7 +102,13 @@ export const tmuxSetupVerb: Verb = withHelp(TMUX_SETUP_HELP, async (args, contex
     }
     const written = await writeConf(path, original, removed.text);
     if (!written.ok) return fail({ ok: false, reason: "io", detail: written.detail }, io, false);
-    io.stdout(`Removed the tongs-agents block from ${path}. Reload tmux: tmux source-file ${path}`);
+    // The block started the keypress server; without the block nothing would start it again, so it goes too.
+    const stopped = await stopServer(socketPathOf(context.stateDir));
+    io.stdout(
+      [`Removed the tongs-agents block from ${path}. Reload tmux: tmux source-file ${path}`]
+        .concat(stopped ? [`Stopped the keypress server (pid ${stopped.pid}).`] : [])
+        .join("\n"),
+    );
     return EXIT_CODES.ok;
   }
   if (!values.write) {

@@ -11,7 +11,7 @@
 // is remembered. Anything else (a new or changed file, an entry written by another build, a damaged cache) is
 // validated as before. The cache is ours, in the private state dir, written atomically; it is best effort: when it
 // cannot be read or written, only speed changes.
-import type { BigIntStats } from "node:fs";
+import { lstatSync, type BigIntStats } from "node:fs";
 import { join } from "node:path";
 import { isRecord } from "../core/json-value.ts";
 import type { SessionRecord } from "../core/schema.ts";
@@ -76,7 +76,23 @@ export function openRecordCache(stateDir: string, { now = Date.now }: { now?: ()
   };
 }
 
-function loadEntries(path: string): Map<string, Entry> {
+/**
+ * The entries last parsed, by the identity of the file they came from: a process that lists again (the keypress
+ * server, src/server/) does not read and parse an unchanged cache each time. An entry is right for the record file
+ * identity it names whichever version of the cache held it, so a stale memo can only miss, never mislead.
+ */
+let parsed: { readonly path: string; readonly identity: string; readonly entries: ReadonlyMap<string, Entry> } | undefined;
+
+function loadEntries(path: string): ReadonlyMap<string, Entry> {
+  const stats = lstatSync(path, { bigint: true, throwIfNoEntry: false });
+  const identity = stats?.isFile() ? fileIdentity(stats) : undefined;
+  if (parsed?.path === path && parsed.identity === identity) return parsed.entries;
+  const entries = readEntries(path);
+  parsed = identity === undefined ? undefined : { path, identity, entries };
+  return entries;
+}
+
+function readEntries(path: string): Map<string, Entry> {
   const entries = new Map<string, Entry>();
   const file = readJsonFile(path, MAX_CACHE_BYTES);
   if (file.kind !== "json" || !isRecord(file.value)) return entries;

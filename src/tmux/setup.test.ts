@@ -8,6 +8,7 @@ const body = blockBody({
   pickerKey: "a",
   nextKey: "N",
   status: true,
+  server: true,
   tmuxVersion: [3, 3],
 });
 
@@ -39,11 +40,14 @@ describe("the tmux.conf block", () => {
     expect(withoutBlock(rewritten).text).toBe("set -g mouse on\nset -g base-index 1\n");
   });
 
-  it("binds the picker through run-shell and popup on tmux 3.2+, a window before that", () => {
+  it("binds the picker through run-shell and popup on tmux 3.2+, a window before that, and starts the keypress server", () => {
     expect(body.find((line) => line.startsWith("bind-key a"))).toContain('popup --client "#{client_tty}"');
-    const old = blockBody({ node: "/n", cli: "/c", pickerKey: "a", nextKey: "N", status: false, tmuxVersion: [3, 1] });
+    const old = blockBody({ node: "/n", cli: "/c", pickerKey: "a", nextKey: "N", status: false, server: false, tmuxVersion: [3, 1] });
     expect(old.find((line) => line.startsWith("bind-key a"))).toMatch(/new-window -n agents/);
     expect(old.some((line) => line.includes("status-right"))).toBe(false);
+    // The keypress server: started in the background whenever tmux reads the block, unless --no-server.
+    expect(body).toContain(`run-shell -b '"/usr/bin/node" "/opt/tongs/bin/tongs-agents.js" serve --detach >/dev/null 2>&1 || true'`);
+    expect(old.some((line) => line.includes("serve"))).toBe(false);
     expect(parseTmuxVersion("tmux 3.3a")).toEqual([3, 3]);
     expect(parseTmuxVersion("tmux next-3.5")).toEqual([3, 5]);
   });
@@ -57,7 +61,7 @@ describe("the status segment", () => {
         "set -gF status-right-length '#{?#{==:#{status-right-length},#{@tongs_agents_length}},#{status-right-length},#{e|+:#{status-right-length},20}}' ; " +
         "set -gF @tongs_agents_length '#{status-right-length}'\"",
     );
-    const old = blockBody({ node: "/n", cli: "/c", pickerKey: "a", nextKey: "N", status: true, tmuxVersion: [3, 1] });
+    const old = blockBody({ node: "/n", cli: "/c", pickerKey: "a", nextKey: "N", status: true, server: false, tmuxVersion: [3, 1] });
     expect(old.find((line) => line.startsWith("if-shell"))).toBe(
       "if-shell -F '#{m:*tongs_agents_status*,#{status-right}}' '' \"set -gF status-right '##{E:@tongs_agents_status} #{status-right}'\"",
     );

@@ -14,6 +14,8 @@ export interface SetupOptions {
   readonly pickerKey: string;
   readonly nextKey: string;
   readonly status: boolean;
+  /** Start the keypress server (docs/server.md) whenever tmux reads the file. */
+  readonly server: boolean;
   /** `tmux -V` parsed; popups need 3.2. */
   readonly tmuxVersion: readonly [number, number] | undefined;
 }
@@ -50,6 +52,8 @@ export function blockBody(options: SetupOptions): string[] {
     lines.push(`bind-key ${options.pickerKey} run-shell -b ${tmuxQuote(`${cli} popup --client "#{client_tty}" >/dev/null 2>&1 || true`)}`);
   else lines.push(`bind-key ${options.pickerKey} new-window -n agents ${tmuxQuote(`${cli} pick --client "#{client_tty}"`)}`);
   lines.push(`bind-key ${options.nextKey} run-shell -b ${tmuxQuote(`${cli} next --client "#{client_tty}" >/dev/null 2>&1 || true`)}`);
+  // In the background, at once: a no-op when this build's server runs; one of another build is replaced.
+  if (options.server) lines.push(`run-shell -b ${tmuxQuote(`${cli} serve --detach >/dev/null 2>&1 || true`)}`);
   if (options.status) {
     lines.push(`set -g @tongs_agents_status ${tmuxQuote(`#(${cli} status --format tmux)`)}`);
     lines.push(`if-shell -F '#{m:*tongs_agents_status*,#{status-right}}' '' "${statusCommands(options.tmuxVersion)}"`);

@@ -1,7 +1,8 @@
 // Live: the block tmux-setup writes, sourced by a real tmux server: the keys open the picker popup and go next, the
-// status segment appears once however often the file is sourced, and paths with spaces, quotes and $ survive.
+// status segment appears once however often the file is sourced, the keypress server starts (and goes with the block),
+// and paths with spaces, quotes and $ survive.
 import { execFileSync } from "node:child_process";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { blockBody, withBlock } from "../../src/tmux/setup.ts";
@@ -15,10 +16,15 @@ beforeEach(() => {
   sandbox = makeSandbox();
   lab = new TmuxLab(sandbox, "setup");
 });
-afterEach(() => {
+afterEach(async () => {
+  // The block starts the keypress server; whatever a test left running is stopped through its socket.
+  await runCliProcess(["serve", "--stop"], sandbox.env);
   lab.stop();
   sandbox.cleanup();
 });
+
+const served = async () =>
+  (JSON.parse((await runCliProcess(["serve", "--status", "--json"], sandbox.env)).stdout) as { served?: number }).served;
 
 describe("tmux-setup, live", () => {
   it("--write twice leaves one block; the server sources it; keys and status work", async () => {
@@ -34,6 +40,10 @@ describe("tmux-setup, live", () => {
     for (let source = 0; source < 2; source++) lab.tmux(lab.inner, "source-file", conf);
     expect(lab.tmux(lab.inner, "show-options", "-gv", "status-right").match(/tongs_agents_status/g)).toHaveLength(1);
     const client = await lab.attach("home");
+    // Sourcing started the keypress server (once: the second source found it running).
+    await waitFor(() => existsSync(join(sandbox.stateDir, "server", "socket")), "the keypress server to start");
+    const before = await served();
+    expect(before).toBeTypeOf("number");
 
     // The status segment, rendered by tmux itself on the client's status line.
     await waitFor(() => lab.seen(client).text.includes("●1"), "the status line to show one waiting session");
@@ -55,8 +65,14 @@ describe("tmux-setup, live", () => {
       "Enter to land on the waiting session",
     );
 
-    expect((await runCliProcess(["tmux-setup", "--remove"], sandbox.env)).code).toBe(0);
+    // The status line and the next key went through the server.
+    expect(await served()).toBeGreaterThanOrEqual((before ?? 0) + 2);
+
+    const removed = await runCliProcess(["tmux-setup", "--remove"], sandbox.env);
+    expect(removed.code).toBe(0);
+    expect(removed.stdout).toMatch(/Stopped the keypress server \(pid \d+\)/);
     expect(readFileSync(conf, "utf8")).toBe("set -g mouse on\n");
+    expect(await served()).toBeUndefined();
   });
 
   // A stock tmux: the default status-right (a 21-character pane title, the clock and the date) all but fills the
@@ -102,6 +118,7 @@ describe("tmux-setup, live", () => {
           pickerKey: "a",
           nextKey: "N",
           status: true,
+          server: false,
           tmuxVersion: [3, 3],
         }),
       ),

@@ -1,0 +1,111 @@
+// `tongs-agents serve`: the keypress server (src/server/server.ts, docs/server.md): run it, start it in the
+// background, stop it, or ask after it.
+import { spawn } from "node:child_process";
+import { closeSync, openSync } from "node:fs";
+import { join } from "node:path";
+import { EXIT_CODES } from "../core/errors.ts";
+import { BUILD } from "../core/version.ts";
+import { findPackageRoot } from "../install/context.ts";
+import { ensurePrivateDir } from "../store/paths.ts";
+import { serverDirOf, socketPathOf, type ServerStatus } from "../server/protocol.ts";
+import { probe, startServer, stopServer, until } from "../server/server.ts";
+import { withHelp, type VerbHelp } from "./help.ts";
+import { fail, parse, type CliIo, type Verb } from "./io.ts";
+import { defaultContext, runCli } from "./run.ts";
+
+const SERVE_HELP: VerbHelp = {
+  usage: "serve [--detach | --stop | --status] [--json]",
+  summary:
+    "The keypress server: it keeps the CLI loaded so that list, status, next, focus, show and explain answer without\nstarting Node's whole CLI each time (the tmux block starts it). One per state dir, on a private socket; every\nverb reads the records as it would without it. With no option it runs in the foreground until stopped.",
+  options: [
+    ["--detach", "start it in the background unless one of this build is running (a server of another build is stopped)"],
+    ["--stop", "stop the running server"],
+    ["--status", "say whether one is running: its pid, build, uptime, commands served and memory"],
+    ["--json", "print the status as JSON"],
+  ],
+  examples: ["tongs-agents serve --detach", "tongs-agents serve --status"],
+};
+
+/** How long --detach waits for the server it started to answer. */
+const START_WAIT_MS = 5000;
+
+function describe(status: ServerStatus): string {
+  const uptime = Math.round((Date.now() - Date.parse(status.started_at)) / 1000);
+  return `pid ${status.pid}, build ${status.build}, up ${uptime} s, ${status.served} command(s) served, ${Math.round(status.rss_bytes / 2 ** 20)} MiB resident`;
+}
+
+/** `serve --detach`: a detached `serve` whose output goes to the server dir's log, then wait until it answers. */
+async function detach(stateDir: string, io: CliIo): Promise<number> {
+  const socketPath = socketPathOf(stateDir);
+  const running = await probe(socketPath);
+  if (running?.build === BUILD) {
+    io.stdout(`tongs-agents: a server is running (${describe(running)})`);
+    return EXIT_CODES.ok;
+  }
+  if (running) await stopServer(socketPath);
+  for (const dir of [stateDir, serverDirOf(stateDir)]) {
+    const check = ensurePrivateDir(dir);
+    if (!check.ok) return fail({ ok: false, reason: "state-dir", detail: check.detail }, io, false);
+  }
+  const log = join(serverDirOf(stateDir), "log");
+  const cli = join(findPackageRoot(), "bin", "tongs-agents.js");
+  let fd: number;
+  try {
+    fd = openSync(log, "w", 0o600);
+  } catch (error) {
+    return fail({ ok: false, reason: "state-dir", detail: `cannot write ${log}: ${(error as Error).message}` }, io, false);
+  }
+  const child = spawn(process.execPath, [cli, "serve"], { detached: true, stdio: ["ignore", fd, fd] });
+  closeSync(fd);
+  child.unref();
+  const started = await until(() => probe(socketPath, 500), START_WAIT_MS);
+  if (!started)
+    return fail({ ok: false, reason: "state-dir", detail: `the server did not answer within ${START_WAIT_MS} ms; see ${log}` }, io, false);
+  io.stdout(`tongs-agents: server started (${describe(started)})`);
+  return EXIT_CODES.ok;
+}
+
+export const serveVerb: Verb = withHelp(SERVE_HELP, async (args, context, io) => {
+  const parsed = parse(
+    args,
+    { detach: { type: "boolean" }, stop: { type: "boolean" }, status: { type: "boolean" }, json: { type: "boolean" } },
+    0,
+  );
+  if ("ok" in parsed) return fail(parsed, io, false);
+  const modes = (["detach", "stop", "status"] as const).filter((mode) => parsed.values[mode] === true);
+  if (modes.length > 1) return fail({ ok: false, reason: "usage", detail: "give one of --detach, --stop, --status" }, io, false);
+  const socketPath = socketPathOf(context.stateDir);
+  switch (modes[0]) {
+    case "status": {
+      const status = await probe(socketPath);
+      if (parsed.values.json === true) io.stdout(JSON.stringify(status ? { running: true, ...status } : { running: false }));
+      else io.stdout(status ? `tongs-agents: a server is running (${describe(status)})` : "tongs-agents: no server is running");
+      return status ? EXIT_CODES.ok : EXIT_CODES["not-found"];
+    }
+    case "stop": {
+      const stopped = await stopServer(socketPath);
+      io.stdout(stopped ? `tongs-agents: stopped the server (pid ${stopped.pid})` : "tongs-agents: no server is running");
+      return EXIT_CODES.ok;
+    }
+    case "detach":
+      return detach(context.stateDir, io);
+  }
+  const log = (line: string) => io.stderr(`${new Date().toISOString()} ${line}`);
+  const outcome = await startServer({
+    stateDir: context.stateDir,
+    build: BUILD,
+    log,
+    run: (argv, env, verbIo) => runCli(argv, defaultContext(env), verbIo),
+  });
+  if (outcome.kind === "refused") return fail({ ok: false, reason: "state-dir", detail: outcome.detail }, io, false);
+  if (outcome.kind === "running") {
+    io.stdout(`tongs-agents: a server is running (${describe(outcome.status)})`);
+    return EXIT_CODES.ok;
+  }
+  const onSignal = (signal: NodeJS.Signals) => outcome.stop(`${signal}`);
+  process.once("SIGTERM", onSignal);
+  process.once("SIGINT", onSignal);
+  process.once("SIGHUP", onSignal);
+  log(`stopped: ${await outcome.stopped}`);
+  return EXIT_CODES.ok;
+});

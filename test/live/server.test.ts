@@ -1,0 +1,179 @@
+// Live: the keypress server (docs/server.md) as a user meets it: the built CLI, real agent panes in a private tmux
+// server, a real attached client. Every served verb answers exactly what the same verb answers in its own process,
+// through the server (its count of served commands says so), in the caller's environment; a server that died, was
+// stopped or removed, leaves the CLI answering as before.
+import { cpSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { ROOT, runCliProcess, runNode, type ProcessResult } from "../processes.ts";
+import { makeSandbox, type Sandbox } from "../sandbox.ts";
+import { TmuxLab, waitFor, type AgentPane, type AttachedClient } from "./tmux-lab.ts";
+
+let sandbox: Sandbox;
+let lab: TmuxLab;
+beforeEach(() => {
+  sandbox = makeSandbox();
+  lab = new TmuxLab(sandbox, "server");
+});
+afterEach(async () => {
+  // Whatever a test left running is stopped through its own socket.
+  await runCliProcess(["serve", "--stop"], sandbox.env);
+  lab.stop();
+  sandbox.cleanup();
+});
+
+const perProcess = () => ({ ...sandbox.env, TONGS_AGENTS_SERVER: "off" });
+const socket = () => join(sandbox.stateDir, "server", "socket");
+
+interface Status {
+  running: boolean;
+  pid: number;
+  build: string;
+  served: number;
+}
+async function serverStatus(): Promise<Status> {
+  return JSON.parse((await runCliProcess(["serve", "--status", "--json"], sandbox.env)).stdout) as Status;
+}
+
+/** What a user compares: exit code and both outputs, with ages ("3s", "2s ago"), which tick between two runs, as N. */
+const ageless = (text: string) => text.replace(/\b\d+(s|m|h|d)\b/g, "N$1");
+const seen = (run: ProcessResult) => ({ code: run.code, stdout: ageless(run.stdout), stderr: ageless(run.stderr) });
+
+async function fleet(): Promise<{ waiting: AgentPane; running: AgentPane; home: AgentPane; client: AttachedClient }> {
+  const home = lab.newSession("home");
+  const running = lab.newSession("build", { events: ["session-start", "prompt-submit"] });
+  const waiting = lab.newSession("review", { events: ["session-start", "prompt-submit", "permission-request"] });
+  await lab.ready(home, running, waiting);
+  const client = await lab.attach("home");
+  return { waiting, running, home, client };
+}
+
+/** A process that has not ended (a zombie has ended: only its parent's wait is left). */
+function alive(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
+  } catch {
+    return false;
+  }
+}
+
+const shows = (client: AttachedClient) => lab.clients().find((attached) => attached.tty === client.tty)?.pane;
+
+describe("the keypress server, live", () => {
+  it("answers every served verb exactly as its own process does, through the server, and moves the real client", async () => {
+    const { waiting, running, home, client } = await fleet();
+    const started = await runCliProcess(["serve", "--detach"], sandbox.env);
+    expect(started.stdout).toMatch(/server started \(pid \d+, build [0-9a-f]{16}/);
+    const first = await serverStatus();
+    expect(first).toMatchObject({ running: true, served: 0 });
+
+    // Each pair: the verb in its own process, then through the server; the same words, exit codes and outputs.
+    const verbs: string[][] = [
+      ["list", "--json"],
+      ["list"],
+      ["list", "--all"],
+      ["status", "--format", "tmux"],
+      ["status", "--format", "plain"],
+      ["status", "--format", "json"],
+      ["show", waiting.sessionId, "--json"],
+      ["explain", running.sessionId],
+      ["show", "no-such-session"],
+      ["focus", "no-such-session", "--json"],
+      ["show"],
+      ["list", "--no-such-option"],
+    ];
+    for (const args of verbs) {
+      const alone = await runCliProcess(args, perProcess());
+      const served = await runCliProcess(args, sandbox.env);
+      expect(seen(served), args.join(" ")).toEqual(seen(alone));
+    }
+    expect((await serverStatus()).served).toBe(verbs.length);
+
+    // The keys: next lands on the waiting session, focus on the named one; each as its own process would say it.
+    const nextAlone = await runCliProcess(["next", "--client", client.tty, "--json"], perProcess());
+    expect(shows(client)).toBe(waiting.pane);
+    lab.tmux(lab.inner, "switch-client", "-c", client.tty, "-t", home.pane);
+    const nextServed = await runCliProcess(["next", "--client", client.tty, "--json"], sandbox.env);
+    expect(shows(client)).toBe(waiting.pane);
+    expect(seen(nextServed)).toEqual(seen(nextAlone));
+
+    const focusServed = await runCliProcess(["focus", running.sessionId, "--client", client.tty], sandbox.env);
+    expect(focusServed.code).toBe(0);
+    expect(shows(client)).toBe(running.pane);
+    lab.tmux(lab.inner, "switch-client", "-c", client.tty, "-t", home.pane);
+    const focusAlone = await runCliProcess(["focus", running.sessionId, "--client", client.tty], perProcess());
+    expect(shows(client)).toBe(running.pane);
+    expect(seen(focusServed)).toEqual(seen(focusAlone));
+    expect((await serverStatus()).served).toBe(verbs.length + 2);
+
+    // Verbs it does not serve run in their own process with a server up (pick without a terminal says so).
+    const pick = await runCliProcess(["pick"], sandbox.env);
+    expect(pick.stderr).toMatch(/needs a terminal/);
+    expect((await serverStatus()).served).toBe(verbs.length + 2);
+  });
+
+  it("runs each verb in the caller's environment: the caller's HOME shortens the paths it lists", async () => {
+    await fleet();
+    await runCliProcess(["serve", "--detach"], sandbox.env);
+    // The sessions' cwd is the sandbox root, under this HOME only when HOME is the root.
+    const asRoot = { ...sandbox.env, HOME: sandbox.root };
+    const served = await runCliProcess(["list"], asRoot);
+    expect(served.stdout).toContain("~ ");
+    expect(seen(served)).toEqual(seen(await runCliProcess(["list"], { ...asRoot, TONGS_AGENTS_SERVER: "off" })));
+    expect((await runCliProcess(["list"], sandbox.env)).stdout).not.toContain("~ ");
+    expect((await serverStatus()).served).toBe(2);
+  });
+
+  it("a server killed outright leaves a stale socket: the CLI answers alone, and --detach replaces it", async () => {
+    await fleet();
+    await runCliProcess(["serve", "--detach"], sandbox.env);
+    const { pid } = await serverStatus();
+    process.kill(pid, "SIGKILL");
+    await waitFor(() => !alive(pid), "the server to be gone");
+    expect(existsSync(socket())).toBe(true);
+    const alone = await runCliProcess(["status", "--format", "plain"], perProcess());
+    expect(seen(await runCliProcess(["status", "--format", "plain"], sandbox.env))).toEqual(seen(alone));
+    expect((await runCliProcess(["serve", "--status"], sandbox.env)).code).toBe(3);
+    const again = await runCliProcess(["serve", "--detach"], sandbox.env);
+    expect(again.code).toBe(0);
+    expect((await serverStatus()).pid).not.toBe(pid);
+  });
+
+  it("after an upgrade: the old build's server is replaced by the new build's at the first key, which it answers alone", async () => {
+    // The installed package before the upgrade: this build's files with another build id, in its own directory.
+    const ours = (await runCliProcess(["--version"], sandbox.env)).stdout.match(/build ([0-9a-f]{16})/)?.[1] ?? "";
+    const old = join(sandbox.root, "old-install");
+    for (const part of ["bin", "dist", "package.json"]) cpSync(join(ROOT, part), join(old, part), { recursive: true });
+    for (const file of readdirSync(join(old, "dist"), { recursive: true, encoding: "utf8" }).filter((name) => name.endsWith(".cjs"))) {
+      const path = join(old, "dist", file);
+      writeFileSync(path, readFileSync(path, "utf8").replaceAll(ours, "0ld0ld0ld0ld0ld0"));
+    }
+    await runNode(join(old, "bin", "tongs-agents.js"), ["serve", "--detach"], { env: sandbox.env });
+    const before = await serverStatus();
+    expect(before.build).toBe("0ld0ld0ld0ld0ld0");
+
+    const alone = await runCliProcess(["status", "--format", "plain"], perProcess());
+    expect(seen(await runCliProcess(["status", "--format", "plain"], sandbox.env))).toEqual(seen(alone));
+    await waitFor(() => !alive(before.pid), "the old build's server to stop");
+    // The client started this build's server for the next key (in the background, as the tmux block would).
+    await expect.poll(async () => (await serverStatus()).build, { timeout: 15_000, interval: 100 }).toBe(ours);
+    expect(seen(await runCliProcess(["status", "--format", "plain"], sandbox.env))).toEqual(seen(alone));
+    expect((await serverStatus()).served).toBe(1);
+  });
+
+  it("a server whose socket is removed stops by itself; --stop stops it; --detach twice starts one", async () => {
+    await runCliProcess(["serve", "--detach"], sandbox.env);
+    expect((await runCliProcess(["serve", "--detach"], sandbox.env)).stdout).toMatch(/a server is running/);
+    const { pid } = await serverStatus();
+    rmSync(socket());
+    await waitFor(() => !alive(pid), "the server to stop once its socket is gone");
+
+    await runCliProcess(["serve", "--detach"], sandbox.env);
+    const second = await serverStatus();
+    expect((await runCliProcess(["serve", "--stop"], sandbox.env)).stdout).toBe(`tongs-agents: stopped the server (pid ${second.pid})\n`);
+    await waitFor(() => !alive(second.pid), "the stopped server's process to end");
+    expect(existsSync(socket())).toBe(false);
+    expect((await runCliProcess(["serve", "--stop"], sandbox.env)).stdout).toBe("tongs-agents: no server is running\n");
+  });
+});
