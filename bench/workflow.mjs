@@ -186,14 +186,17 @@ const contenders = [
 execFileSync(process.execPath, [CLI, "serve", "--detach"], { env: served, stdio: "ignore" });
 const samples = contenders.map(() => []);
 const paints = [];
+const servedPaints = [];
 try {
   const baselinePaints = [];
   for (const contender of contenders) contender.run();
   await pickerFirstPaint();
+  await pickerFirstPaint(CLI, served);
   if (baseline) await pickerFirstPaint(baseline, baselineEnv);
   for (let index = 0; index < runs; index++) {
     contenders.forEach((contender, at) => samples[at].push(contender.run()));
     if (index % 4 === 0) paints.push(await pickerFirstPaint());
+    if (index % 4 === 0) servedPaints.push(await pickerFirstPaint(CLI, served));
     if (baseline && index % 4 === 0) baselinePaints.push(await pickerFirstPaint(baseline, baselineEnv));
   }
   const floor = stats(samples[0]).median;
@@ -206,6 +209,10 @@ try {
   const paint = stats(paints);
   console.log(
     `| picker first screen in a pty (500 sessions) | ${fmt(paint.median)} | ${fmt(paint.p90)} | ${(paint.median / floor).toFixed(2)}x |`,
+  );
+  const servedPaint = stats(servedPaints);
+  console.log(
+    `| keypress server: picker first screen | ${fmt(servedPaint.median)} | ${fmt(servedPaint.p90)} | ${(servedPaint.median / floor).toFixed(2)}x |`,
   );
   if (baseline) {
     const before = stats(baselinePaints);

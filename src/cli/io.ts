@@ -10,6 +10,8 @@ export interface CliIo {
   readonly stderr: (text: string) => void;
   readonly color: boolean;
   readonly columns: number;
+  /** The terminal a full-screen verb draws on, when not this process's own (the keypress server's caller's). */
+  readonly terminal?: { readonly input: NodeJS.ReadStream; readonly output: NodeJS.WriteStream; readonly hangup?: AbortSignal };
 }
 
 /** A verb: parse its own arguments, do its work, print, return the exit code. */

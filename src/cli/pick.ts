@@ -18,37 +18,34 @@ export const pickVerb: Verb = withHelp(PICK_HELP, async (args, context, io) => {
   const parsed = parse(args, { client: { type: "string" } }, 0);
   if ("ok" in parsed) return fail(parsed, io, false);
   const client = typeof parsed.values.client === "string" && parsed.values.client !== "" ? parsed.values.client : undefined;
-  const exit = await runPicker(
-    { input: process.stdin, output: process.stdout },
-    {
-      stateDir: context.stateDir,
-      processes: context.processes,
-      ...(context.listProcesses ? { listProcesses: context.listProcesses } : {}),
-      // Loaded when Enter is pressed, not before the first screen.
-      focus: async (row) => {
-        if (row.host === "")
-          return (await import("../focus/service.ts")).focusSession(row.session.id, {
-            stateDir: context.stateDir,
-            processes: context.processes,
-            env: context.env,
-            client,
-          });
-        const result = await (await import("./pick-hosts.ts")).focusHostRow(row, { ...context, client });
-        if (!result) throw new Error(`${row.host} is no longer a configured host`);
-        return result;
-      },
-      // Asked after the first screen: reading the hosts' config and loading their modules costs that screen nothing.
-      hosts: async () => (await import("./pick-hosts.ts")).pickerHosts(context),
-      prune: async () => {
-        const result = await (await import("../store/prune.ts")).prune({ stateDir: context.stateDir, processes: context.processes });
-        return result.ok ? result.removed.filter((entry) => entry.kind === "record").length : 0;
-      },
-      capture: capturePane,
-      now: Date.now,
-      home: context.env.HOME ?? homedir(),
-      color: !context.env.NO_COLOR,
+  const exit = await runPicker(io.terminal ?? { input: process.stdin, output: process.stdout }, {
+    stateDir: context.stateDir,
+    processes: context.processes,
+    ...(context.listProcesses ? { listProcesses: context.listProcesses } : {}),
+    // Loaded when Enter is pressed, not before the first screen.
+    focus: async (row) => {
+      if (row.host === "")
+        return (await import("../focus/service.ts")).focusSession(row.session.id, {
+          stateDir: context.stateDir,
+          processes: context.processes,
+          env: context.env,
+          client,
+        });
+      const result = await (await import("./pick-hosts.ts")).focusHostRow(row, { ...context, client });
+      if (!result) throw new Error(`${row.host} is no longer a configured host`);
+      return result;
     },
-  );
+    // Asked after the first screen: reading the hosts' config and loading their modules costs that screen nothing.
+    hosts: async () => (await import("./pick-hosts.ts")).pickerHosts(context),
+    prune: async () => {
+      const result = await (await import("../store/prune.ts")).prune({ stateDir: context.stateDir, processes: context.processes });
+      return result.ok ? result.removed.filter((entry) => entry.kind === "record").length : 0;
+    },
+    capture: capturePane,
+    now: Date.now,
+    home: context.env.HOME ?? homedir(),
+    color: !context.env.NO_COLOR,
+  });
   if (exit.kind === "no-terminal") {
     io.stderr(`tongs-agents: ${exit.detail}`);
     return EXIT_CODES.error;

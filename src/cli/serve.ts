@@ -1,7 +1,7 @@
 // `tongs-agents serve`: the keypress server (src/server/server.ts, docs/server.md): run it, start it in the
 // background, stop it, or ask after it.
 import { spawn } from "node:child_process";
-import { closeSync, openSync } from "node:fs";
+import { closeSync, openSync, realpathSync } from "node:fs";
 import { join } from "node:path";
 import { EXIT_CODES } from "../core/errors.ts";
 import { BUILD } from "../core/version.ts";
@@ -16,7 +16,7 @@ import { defaultContext, runCli } from "./run.ts";
 const SERVE_HELP: VerbHelp = {
   usage: "serve [--detach | --stop | --status] [--json]",
   summary:
-    "The keypress server: it keeps the CLI loaded so that list, status, next, focus, show and explain answer without\nstarting Node's whole CLI each time (the tmux block starts it). One per state dir, on a private socket; every\nverb reads the records as it would without it. With no option it runs in the foreground until stopped.",
+    "The keypress server: it keeps the CLI loaded so that list, status, next, focus, show, explain and pick answer\nwithout starting Node's whole CLI each time (the tmux block starts it). One per state dir, on a private socket;\nevery verb reads the records as it would without it. With no option it runs in the foreground until stopped.",
   options: [
     ["--detach", "start it in the background unless one of this build is running (a server of another build is stopped)"],
     ["--stop", "stop the running server"],
@@ -26,12 +26,17 @@ const SERVE_HELP: VerbHelp = {
   examples: ["tongs-agents serve --detach", "tongs-agents serve --status"],
 };
 
+/** The real path of this install's bin/tongs-agents.js: the server's identity besides its build. */
+function installPath(): string {
+  return realpathSync(join(findPackageRoot(), "bin", "tongs-agents.js"));
+}
+
 /** How long --detach waits for the server it started to answer. */
 const START_WAIT_MS = 5000;
 
 function describe(status: ServerStatus): string {
   const uptime = Math.round((Date.now() - Date.parse(status.started_at)) / 1000);
-  return `pid ${status.pid}, build ${status.build}, up ${uptime} s, ${status.served} command(s) served, ${Math.round(status.rss_bytes / 2 ** 20)} MiB resident`;
+  return `pid ${status.pid}, build ${status.build}, up ${uptime} s, ${status.served} command(s) served, ${status.terminals} picker(s) open, ${Math.round(status.rss_bytes / 2 ** 20)} MiB resident`;
 }
 
 /** `serve --detach`: a detached `serve` whose output goes to the server dir's log, then wait until it answers. */
@@ -48,14 +53,15 @@ async function detach(stateDir: string, io: CliIo): Promise<number> {
     if (!check.ok) return fail({ ok: false, reason: "state-dir", detail: check.detail }, io, false);
   }
   const log = join(serverDirOf(stateDir), "log");
-  const cli = join(findPackageRoot(), "bin", "tongs-agents.js");
+  const cli = installPath();
   let fd: number;
   try {
     fd = openSync(log, "w", 0o600);
   } catch (error) {
     return fail({ ok: false, reason: "state-dir", detail: `cannot write ${log}: ${(error as Error).message}` }, io, false);
   }
-  const child = spawn(process.execPath, [cli, "serve"], { detached: true, stdio: ["ignore", fd, fd] });
+  // From `/`: the server outlives the directory it was started from, which may be deleted (a worktree).
+  const child = spawn(process.execPath, [cli, "serve"], { detached: true, stdio: ["ignore", fd, fd], cwd: "/" });
   closeSync(fd);
   child.unref();
   const started = await until(() => probe(socketPath, 500), START_WAIT_MS);
@@ -91,9 +97,12 @@ export const serveVerb: Verb = withHelp(SERVE_HELP, async (args, context, io) =>
       return detach(context.stateDir, io);
   }
   const log = (line: string) => io.stderr(`${new Date().toISOString()} ${line}`);
+  // Verbs run in their callers' directories and come back here: a directory nobody deletes.
+  process.chdir("/");
   const outcome = await startServer({
     stateDir: context.stateDir,
     build: BUILD,
+    install: installPath(),
     log,
     run: (argv, env, verbIo) => runCli(argv, defaultContext(env), verbIo),
   });
@@ -106,6 +115,16 @@ export const serveVerb: Verb = withHelp(SERVE_HELP, async (args, context, io) =>
   process.once("SIGTERM", onSignal);
   process.once("SIGINT", onSignal);
   process.once("SIGHUP", onSignal);
-  log(`stopped: ${await outcome.stopped}`);
+  // A verb's stray rejection is logged; an uncaught exception ends the server (clients then run verbs themselves).
+  process.on("unhandledRejection", (reason) => log(`unhandled rejection: ${String(reason)}`));
+  process.on("uncaughtException", (error) => {
+    log(`uncaught exception: ${error.stack ?? error.message}`);
+    outcome.stop("an uncaught exception");
+    process.exit(1);
+  });
+  const stopped = await outcome.stopped;
+  log(`stopped: ${stopped.why}`);
+  // A verb that never finished still holds the process: end it.
+  if (stopped.abandoned) process.exit(1);
   return EXIT_CODES.ok;
 });

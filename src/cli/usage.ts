@@ -22,7 +22,7 @@ Usage:
                                          SSH hosts whose agents are listed with this machine's
   tongs-agents prune [--dry-run]         remove ended and stale records
   tongs-agents serve [--detach|--stop|--status]
-                                         the keypress server: list, status, next, focus, show, explain answer faster
+                                         the keypress server: list, status, next, focus, show, explain, pick start faster
   tongs-agents install [--agent claude|codex|pi|gemini|qwen|copilot|opencode|all]... [--dry-run] [--trust-codex-hooks] [--hook shim|sync] [--json]
                                          add our hooks and MCP server (default: Claude Code and Codex)
   tongs-agents uninstall [--agent claude|codex|pi|gemini|qwen|copilot|opencode|all]... [--dry-run] [--purge] [--json]

@@ -59,6 +59,8 @@ export interface HostSource {
 export interface PickerTerminal {
   readonly input: NodeJS.ReadStream;
   readonly output: NodeJS.WriteStream;
+  /** The terminal went away (the keypress server's client left): close as on SIGHUP. */
+  readonly hangup?: AbortSignal;
 }
 
 export type PickerExit = { kind: "cancelled" } | { kind: "focused"; result: PickerFocus } | { kind: "no-terminal"; detail: string };
@@ -196,6 +198,7 @@ export async function runPicker(terminal: PickerTerminal, deps: PickerContext): 
       output.off("resize", paint);
       process.off("SIGTERM", onSignal);
       process.off("SIGHUP", onSignal);
+      terminal.hangup?.removeEventListener("abort", onSignal);
       input.setRawMode(false);
       input.pause();
       output.write(LEAVE_SCREEN);
@@ -249,6 +252,8 @@ export async function runPicker(terminal: PickerTerminal, deps: PickerContext): 
     output.on("resize", paint);
     process.on("SIGTERM", onSignal);
     process.on("SIGHUP", onSignal);
+    if (terminal.hangup?.aborted) onSignal();
+    terminal.hangup?.addEventListener("abort", onSignal);
     try {
       watcher = watch(sessionsDirOf(deps.stateDir), { persistent: false }, () => {
         clearTimeout(debounce);

@@ -6,6 +6,13 @@ import { join } from "node:path";
 /** Short verbs that print and return: what a key, a status line or a script runs. Nothing interactive or long. */
 export const SERVED_VERBS: ReadonlySet<string> = new Set(["list", "status", "next", "focus", "show", "explain"]);
 
+/**
+ * Verbs that draw on the caller's terminal (the picker): served only when the caller's stdin and stdout are a
+ * terminal, whose keys and size the client forwards. They run beside the short verbs, not after them, for as long as
+ * the user keeps them open.
+ */
+export const TERMINAL_VERBS: ReadonlySet<string> = new Set(["pick"]);
+
 /** `TONGS_AGENTS_SERVER=off`: never ask a server; every verb runs in its own process. */
 export const SERVER_ENV = "TONGS_AGENTS_SERVER";
 
@@ -23,12 +30,29 @@ export function socketPathOf(stateDir: string): string {
 /** A verb run for a client, with the client's world: its environment, directory, and what its stdout is. */
 export interface VerbRequest {
   readonly build: string;
+  /** The real path of the client's bin/tongs-agents.js: another build there is an upgrade of the server's install. */
+  readonly install: string;
   readonly argv: readonly string[];
   readonly cwd: string;
   readonly env: Readonly<Record<string, string>>;
   readonly color: boolean;
   readonly columns: number;
+  /** For a terminal verb: the caller's terminal size. */
+  readonly terminal?: TerminalSize;
 }
+
+export interface TerminalSize {
+  readonly columns: number;
+  readonly rows: number;
+}
+
+/**
+ * What the client sends after its request: `go` once the server says `ready` (unless it gave up waiting and runs the
+ * verb itself: then the server never runs it); for a terminal verb, then its keys as they come (base64 bytes) and
+ * each resize.
+ */
+export type ClientMessage = { readonly kind: "go" } | TerminalInput;
+export type TerminalInput = { readonly kind: "keys"; readonly base64: string } | ({ readonly kind: "resize" } & TerminalSize);
 
 export interface ControlRequest {
   readonly build: string;
@@ -42,24 +66,37 @@ export interface ServerStatus {
   readonly build: string;
   readonly started_at: string;
   readonly served: number;
+  /** Terminal verbs open now (pickers). */
+  readonly terminals: number;
   readonly rss_bytes: number;
 }
 
 /**
- * What the server says. `refused` comes before anything runs (the client runs the verb itself); `started` says the verb
- * is running, so a connection lost after it is an error, never a second run.
+ * What the server says. `refused` comes before anything runs (the client runs the verb itself; `replaced`: the server
+ * was of an older build of the client's own install and has stopped). `ready` says it is the verb's turn: the verb runs
+ * only after the client's `go`, so a client that gave up waiting never sees it run, and a connection lost after `go`
+ * is an error, never a second run.
  */
 export type Reply =
-  | { readonly kind: "refused"; readonly reason: "build" | "verb" | "request" | "cwd"; readonly detail: string }
-  | { readonly kind: "started" }
+  | {
+      readonly kind: "refused";
+      readonly reason: "build" | "verb" | "request" | "cwd";
+      readonly detail: string;
+      readonly replaced?: boolean;
+    }
+  | { readonly kind: "ready" }
   | { readonly kind: "out"; readonly text: string }
   | { readonly kind: "err"; readonly text: string }
+  /** A terminal verb asks for the caller's terminal in raw mode, or back. */
+  | { readonly kind: "raw"; readonly on: boolean }
   | { readonly kind: "exit"; readonly code: number }
   | { readonly kind: "status"; readonly status: ServerStatus }
   | { readonly kind: "stopping"; readonly status: ServerStatus };
 
 /** The longest line either side accepts (a request carries the client's environment). */
 export const LINE_MAX = 1 << 20;
+/** Output is sent in pieces of at most this many characters: escaped as JSON (6 bytes at most each), within LINE_MAX. */
+export const OUTPUT_PIECE = 64 * 1024;
 
 /**
  * Split a stream into lines and hand each, parsed, to `onMessage`. A line that is not JSON, or longer than LINE_MAX,

@@ -4,40 +4,62 @@
 // client's environment and directory, so the answer is the one the verb gives without a server. Verbs run one at a
 // time (the environment is the process's). The socket lives in a private directory of the state dir (0700, owned by
 // this user), so only this user reaches it.
+import { EventEmitter } from "node:events";
 import { lstatSync, rmSync, watch, type FSWatcher } from "node:fs";
 import { connect, createServer, type Server, type Socket } from "node:net";
 import { ensurePrivateDir } from "../store/paths.ts";
+import { CLIENT_BOUNDS } from "./client.ts";
 import {
   readLines,
   serverDirOf,
   SERVED_VERBS,
   SOCKET_PATH_MAX,
   socketPathOf,
+  TERMINAL_VERBS,
+  type ClientMessage,
   type ControlRequest,
+  OUTPUT_PIECE,
   type Reply,
   type Request,
   type ServerStatus,
+  type TerminalInput,
+  type TerminalSize,
   type VerbRequest,
 } from "./protocol.ts";
 
-/** Run one verb: `io` prints to the client. The environment and directory are already the client's. */
+/** The caller's terminal, for a terminal verb: keys come in, drawing goes out, through the connection. */
+export interface VerbTerminal {
+  readonly input: NodeJS.ReadStream;
+  readonly output: NodeJS.WriteStream;
+  /** Aborted when the caller goes. */
+  readonly hangup: AbortSignal;
+}
+
+/**
+ * Run one verb: `io` prints to the client. A short verb runs with the process's environment and directory already the
+ * client's (`env` is process.env); a terminal verb runs beside others, with the client's environment given as `env`.
+ */
 export type RunVerb = (
   argv: readonly string[],
   env: NodeJS.ProcessEnv,
-  io: { stdout: (text: string) => void; stderr: (text: string) => void; color: boolean; columns: number },
+  io: { stdout: (text: string) => void; stderr: (text: string) => void; color: boolean; columns: number; terminal?: VerbTerminal },
 ) => Promise<number>;
 
 export interface ServerOptions {
   readonly stateDir: string;
   readonly build: string;
+  /** The real path of this install's bin/tongs-agents.js (a client of another build there is an upgrade). */
+  readonly install: string;
   readonly run: RunVerb;
   readonly log: (line: string) => void;
-  /** How long a connection may take to send its request. */
+  /** How long a connection may take to send its request, and to say `go` once told `ready`. */
   readonly requestMs?: number;
+  /** How long a short verb may run before the server gives up on itself (stops without waiting for it). */
+  readonly verbBoundMs?: number;
 }
 
 export type StartOutcome =
-  | { readonly kind: "serving"; readonly stop: (why: string) => void; readonly stopped: Promise<string> }
+  | { readonly kind: "serving"; readonly stop: (why: string) => void; readonly stopped: Promise<Stopped> }
   | { readonly kind: "running"; readonly status: ServerStatus }
   | { readonly kind: "refused"; readonly detail: string };
 
@@ -47,6 +69,7 @@ function isVerbRequest(value: unknown): value is VerbRequest {
     typeof value === "object" &&
     value !== null &&
     typeof request.build === "string" &&
+    typeof request.install === "string" &&
     Array.isArray(request.argv) &&
     request.argv.every((word) => typeof word === "string") &&
     typeof request.cwd === "string" &&
@@ -54,8 +77,46 @@ function isVerbRequest(value: unknown): value is VerbRequest {
     request.env !== null &&
     Object.values(request.env).every((entry) => typeof entry === "string") &&
     typeof request.color === "boolean" &&
-    typeof request.columns === "number"
+    typeof request.columns === "number" &&
+    (request.terminal === undefined || (typeof request.terminal.columns === "number" && typeof request.terminal.rows === "number"))
   );
+}
+
+/**
+ * A terminal for a verb in this process that is the client's: what the verb writes is sent as output, raw mode is
+ * asked of the client, keys and resizes arrive through `feed`. Only what the picker uses of a TTY stream.
+ */
+function remoteTerminal(
+  size: TerminalSize,
+  send: (reply: Reply) => void,
+): VerbTerminal & { feed(input: TerminalInput): void; hangUp(): void } {
+  const input = Object.assign(new EventEmitter(), {
+    isTTY: true,
+    setRawMode: (on: boolean) => (send({ kind: "raw", on }), input),
+    resume: () => input,
+    pause: () => input,
+  });
+  const output = Object.assign(new EventEmitter(), {
+    isTTY: true,
+    columns: size.columns,
+    rows: size.rows,
+    write: (text: string) => (send({ kind: "out", text }), true),
+  });
+  const hangup = new AbortController();
+  return {
+    input: input as unknown as NodeJS.ReadStream,
+    output: output as unknown as NodeJS.WriteStream,
+    hangup: hangup.signal,
+    feed(message) {
+      if (message.kind === "keys") input.emit("data", Buffer.from(message.base64, "base64"));
+      else if (message.kind === "resize" && message.columns > 0 && message.rows > 0) {
+        output.columns = message.columns;
+        output.rows = message.rows;
+        output.emit("resize");
+      }
+    },
+    hangUp: () => hangup.abort(),
+  };
 }
 
 /**
@@ -125,12 +186,19 @@ function listen(server: Server, path: string): Promise<NodeJS.ErrnoException | u
   });
 }
 
+/** Why the server stopped; `abandoned`: a verb never finished, so it stopped without waiting (its process must exit). */
+export interface Stopped {
+  readonly why: string;
+  readonly abandoned: boolean;
+}
+
 /**
  * Serve the state dir's socket until stopped. When a server already answers there, say so and do nothing; a socket
- * nobody answers (a server that died) is removed first.
+ * nobody answers (a server that died) is removed first. Verbs run with the process's working directory as it is now
+ * (restored after each): `serve` starts from `/`, which no one deletes.
  */
 export async function startServer(options: ServerOptions): Promise<StartOutcome> {
-  const { stateDir, build, run, log, requestMs = 2000 } = options;
+  const { stateDir, build, install, run, log, requestMs = 2000, verbBoundMs = CLIENT_BOUNDS.finishMs } = options;
   for (const dir of [stateDir, serverDirOf(stateDir)]) {
     const check = ensurePrivateDir(dir);
     if (!check.ok) return { kind: "refused", detail: check.detail };
@@ -150,6 +218,7 @@ export async function startServer(options: ServerOptions): Promise<StartOutcome>
     if (error.code !== "EADDRINUSE" || attempt === 2)
       return { kind: "refused", detail: `cannot listen on ${socketPath}: ${error.message}` };
   }
+  server.on("error", (error) => log(`socket error: ${error.message}`));
   // Device, inode and change time: an inode number alone is reused at once by the next socket made there.
   const identityOf = () => {
     const stats = lstatSync(socketPath, { bigint: true, throwIfNoEntry: false });
@@ -157,22 +226,25 @@ export async function startServer(options: ServerOptions): Promise<StartOutcome>
   };
   const identity = identityOf();
   const ownSocket = () => identityOf() === identity;
+  const home = process.cwd();
   const startedAt = new Date().toISOString();
   let served = 0;
+  let terminals = 0;
   const status = (): ServerStatus => ({
     pid: process.pid,
     build,
     started_at: startedAt,
     served,
+    terminals,
     rss_bytes: process.memoryUsage.rss(),
   });
 
   let stopping: string | undefined;
-  let resolveStopped: (why: string) => void = () => {};
-  const stopped = new Promise<string>((resolve) => (resolveStopped = resolve));
+  let resolveStopped: (stopped: Stopped) => void = () => {};
+  const stopped = new Promise<Stopped>((resolve) => (resolveStopped = resolve));
   let watcher: FSWatcher | undefined;
   let queue: Promise<void> = Promise.resolve();
-  const stop = (why: string) => {
+  const stop = (why: string, abandoned = false) => {
     if (stopping !== undefined) return;
     stopping = why;
     log(`stopping: ${why}`);
@@ -182,8 +254,9 @@ export async function startServer(options: ServerOptions): Promise<StartOutcome>
     // (a server started in our place) the listener is left to the process's exit, which unlinks nothing.
     if (ownSocket()) server.close();
     else server.unref();
-    // The verb running now finishes and its client hears the end.
-    void queue.then(() => resolveStopped(why));
+    // The verb running now finishes and its client hears the end (unless it never will).
+    if (abandoned) resolveStopped({ why, abandoned });
+    else void queue.then(() => resolveStopped({ why, abandoned }));
   };
   // Our socket removed or replaced (the state dir deleted, another server in our place): nobody can reach us.
   const checkSocket = () => {
@@ -200,11 +273,48 @@ export async function startServer(options: ServerOptions): Promise<StartOutcome>
   const send = (socket: Socket, reply: Reply) => {
     if (!socket.destroyed) socket.write(`${JSON.stringify(reply)}\n`);
   };
-  const runFor = async (socket: Socket, request: VerbRequest) => {
-    // The client gave up waiting (it runs the verb itself) or went: never run it a second time.
-    if (socket.destroyed || socket.readableEnded) return;
-    const savedEnv = { ...process.env };
-    const savedCwd = process.cwd();
+  /** Text in pieces a line can hold. */
+  const sendText = (socket: Socket, kind: "out" | "err", text: string) => {
+    for (let at = 0; at < text.length; at += OUTPUT_PIECE) send(socket, { kind, text: text.slice(at, at + OUTPUT_PIECE) });
+  };
+  const verbIo = (socket: Socket, request: VerbRequest) => ({
+    stdout: (text: string) => sendText(socket, "out", `${text}\n`),
+    stderr: (text: string) => sendText(socket, "err", `${text}\n`),
+    color: request.color,
+    columns: request.columns,
+  });
+  /** What Node prints for an uncaught error in the verb's own process (its stack), and its exit code. */
+  const thrown = (socket: Socket, error: unknown) => {
+    sendText(socket, "err", `${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    return 1;
+  };
+  const finish = (socket: Socket, code: number) => {
+    send(socket, { kind: "exit", code });
+    socket.end();
+  };
+
+  /**
+   * Say `ready` and wait for the client's `go`: a client that gave up waiting (and runs the verb itself), went away,
+   * or does not answer within the request bound, never has its verb run here.
+   */
+  const readyAndGo = (socket: Socket, answers: Answers): Promise<boolean> => {
+    if (socket.destroyed || socket.readableEnded) return Promise.resolve(false);
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => (socket.destroy(), resolve(false)), requestMs);
+      const settle = (go: boolean) => {
+        clearTimeout(timer);
+        socket.off("close", gone);
+        resolve(go);
+      };
+      const gone = () => settle(false);
+      socket.once("close", gone);
+      answers.next = (message) => settle(message.kind === "go");
+      send(socket, { kind: "ready" });
+    });
+  };
+
+  /** A short verb, in its turn: the client's directory and environment for the verb, then ours again. */
+  const runShort = async (socket: Socket, request: VerbRequest, answers: Answers) => {
     try {
       process.chdir(request.cwd);
     } catch (error) {
@@ -212,27 +322,45 @@ export async function startServer(options: ServerOptions): Promise<StartOutcome>
       socket.end();
       return;
     }
-    send(socket, { kind: "started" });
-    served++;
-    replaceEnv(request.env);
-    let code: number;
+    const savedEnv = { ...process.env };
     try {
-      code = await run(request.argv, process.env, {
-        stdout: (text) => send(socket, { kind: "out", text: `${text}\n` }),
-        stderr: (text) => send(socket, { kind: "err", text: `${text}\n` }),
-        color: request.color,
-        columns: request.columns,
-      });
-    } catch (error) {
-      // What Node prints for an uncaught error in the verb's own process, and its exit code.
-      send(socket, { kind: "err", text: `${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n` });
-      code = 1;
+      if (!(await readyAndGo(socket, answers))) return;
+      served++;
+      replaceEnv(request.env);
+      // A verb that never settles holds every later one: the server gives up on itself, and clients fall back.
+      const bound = setTimeout(() => stop(`${request.argv[0]} ran longer than ${verbBoundMs} ms`, true), verbBoundMs);
+      let code: number;
+      try {
+        code = await run(request.argv, process.env, verbIo(socket, request));
+      } catch (error) {
+        code = thrown(socket, error);
+      } finally {
+        clearTimeout(bound);
+      }
+      finish(socket, code);
     } finally {
       replaceEnv(savedEnv);
-      process.chdir(savedCwd);
+      process.chdir(home);
     }
-    send(socket, { kind: "exit", code });
-    socket.end();
+  };
+
+  /** A terminal verb: at once, beside whatever else runs, for as long as the caller keeps it. */
+  const runTerminal = async (socket: Socket, request: VerbRequest & { terminal: TerminalSize }, answers: Answers) => {
+    const terminal = remoteTerminal(request.terminal, (reply) => send(socket, reply));
+    if (!(await readyAndGo(socket, answers))) return;
+    answers.next = (message) => message.kind !== "go" && terminal.feed(message);
+    socket.on("close", () => terminal.hangUp());
+    served++;
+    terminals++;
+    let code: number;
+    try {
+      code = await run(request.argv, { ...request.env }, { ...verbIo(socket, request), terminal });
+    } catch (error) {
+      code = thrown(socket, error);
+    } finally {
+      terminals--;
+    }
+    finish(socket, code);
   };
 
   server.on("connection", (socket) => {
@@ -242,12 +370,14 @@ export async function startServer(options: ServerOptions): Promise<StartOutcome>
     }
     socket.on("error", () => socket.destroy());
     const deadline = setTimeout(() => socket.destroy(), requestMs);
-    let answered = false;
+    // What the client says after its request goes to whoever waits for it.
+    const answers: Answers = {};
+    let asked = false;
     readLines(
       socket,
       (message) => {
-        if (answered) return;
-        answered = true;
+        if (asked) return answers.next?.(message as ClientMessage);
+        asked = true;
         clearTimeout(deadline);
         const request = message as Request;
         if (typeof request !== "object" || request === null || typeof request.build !== "string") {
@@ -263,25 +393,43 @@ export async function startServer(options: ServerOptions): Promise<StartOutcome>
           socket.end();
           return stop("asked to stop");
         }
-        if (request.build !== build) {
-          send(socket, { kind: "refused", reason: "build", detail: `this server is build ${build}, the client ${request.build}` });
-          socket.end();
-          // A client of another build is a newer (or older) install: it runs its verb itself and starts its own server.
-          return stop(`a client of build ${request.build} asked (this server is ${build})`);
-        }
         if (!isVerbRequest(request)) {
           send(socket, { kind: "refused", reason: "request", detail: "not a request" });
           return socket.end();
         }
-        if (!SERVED_VERBS.has(request.argv[0] ?? "")) {
+        if (request.build !== build) {
+          // Another build of this same install is an upgrade: this server stops, the client starts the new build's.
+          // Another install (a second copy of tongs-agents on one state dir) runs its verbs alone and leaves us be.
+          const replaced = request.install === install;
+          send(socket, {
+            kind: "refused",
+            reason: "build",
+            detail: `this server is build ${build}, the client ${request.build}`,
+            replaced,
+          });
+          socket.end();
+          if (replaced) stop(`an upgrade: a client of build ${request.build} of this install asked (this server is ${build})`);
+          return;
+        }
+        const verb = request.argv[0] ?? "";
+        if (TERMINAL_VERBS.has(verb) && request.terminal)
+          return void runTerminal(socket, { ...request, terminal: request.terminal }, answers);
+        if (!SERVED_VERBS.has(verb)) {
           send(socket, { kind: "refused", reason: "verb", detail: `${request.argv[0] ?? "(none)"} is not served` });
           return socket.end();
         }
-        queue = queue.then(() => runFor(socket, request));
+        queue = queue
+          .then(() => runShort(socket, request, answers))
+          .catch((error: unknown) => log(`a verb's run failed: ${String(error)}`));
       },
       () => socket.destroy(),
     );
   });
   log(`serving ${socketPath} (pid ${process.pid}, build ${build})`);
   return { kind: "serving", stop, stopped };
+}
+
+/** Where a connection's messages after its request go (set by whoever waits for them). */
+interface Answers {
+  next?: (message: ClientMessage) => void;
 }

@@ -40,69 +40,106 @@ function expectShows(client: AttachedClient, agent: AgentPane): void {
   expect(lab.seen(client).text).toContain(agent.marker);
 }
 
-describe("pick in a real pseudo-terminal (node-pty)", () => {
+/** `tongs-agents pick` in a real pty, 110x24; `served`: through the keypress server when one runs (else never). */
+function openPicker(args: string[], served = false) {
+  const picker = pty.spawn(process.execPath, [CLI_BIN, "pick", ...args], {
+    cols: 110,
+    rows: 24,
+    cwd: ROOT,
+    env: { ...sandbox.env, TERM: "xterm-256color", TONGS_AGENTS_SERVER: served ? "" : "off" } as Record<string, string>,
+  });
+  let output = "";
+  picker.onData((data) => (output += data));
+  const exited = new Promise<number>((resolve) => picker.onExit(({ exitCode }) => resolve(exitCode)));
+  return { picker, output: () => output, exited };
+}
+
+/** The keypress server's status (docs/server.md), through its own socket. */
+const serverStatus = () =>
+  JSON.parse(spawnSync(process.execPath, [CLI_BIN, "serve", "--status", "--json"], { env: sandbox.env, encoding: "utf8" }).stdout) as {
+    served?: number;
+    terminals?: number;
+  };
+
+// The same user-visible behaviour in the picker's own process and drawn by the keypress server on the caller's terminal.
+describe.each([
+  ["in its own process", false],
+  ["through the keypress server", true],
+])("pick in a real pseudo-terminal (node-pty), %s", (_how, served) => {
+  beforeEach(() => {
+    if (served) expect(spawnSync(process.execPath, [CLI_BIN, "serve", "--detach"], { env: sandbox.env }).status).toBe(0);
+  });
+  afterEach(() => {
+    if (served) spawnSync(process.execPath, [CLI_BIN, "serve", "--stop"], { env: sandbox.env });
+  });
+
   it("renders sessions by attention, filters as you type, updates live, and Enter focuses through the pinned client", async () => {
     const home = lab.newSession("home");
     const target = lab.newWindow("home");
     await lab.ready(home, target);
     const client = await lab.attach("home");
-    const picker = pty.spawn(process.execPath, [CLI_BIN, "pick", "--client", client.tty], {
-      cols: 110,
-      rows: 24,
-      cwd: ROOT,
-      env: { ...sandbox.env, TERM: "xterm-256color" } as Record<string, string>,
-    });
-    let output = "";
-    picker.onData((data) => (output += data));
-    const exited = new Promise<number>((resolve) => picker.onExit(({ exitCode }) => resolve(exitCode)));
+    const { picker, output: shown, exited } = openPicker(["--client", client.tty], served);
     try {
       // Count our agents' rows, not the header: process discovery also lists harness processes running elsewhere on
       // the machine.
-      const started = () => lastFrame(output).filter((line) => /^[1-9 ][ >]○ started\s+claude/.test(line)).length;
+      const started = () => lastFrame(shown()).filter((line) => /^[1-9 ][ >]○ started\s+claude/.test(line)).length;
       await waitFor(() => started() === 2, "the first screen");
-      expect(lastFrame(output)[0]).toMatch(/^tongs-agents {2}\d+ sessions/);
+      expect(lastFrame(shown())[0]).toMatch(/^tongs-agents {2}\d+ sessions/);
+
+      if (served) expect(serverStatus()).toMatchObject({ served: 1, terminals: 1 });
 
       // Live: a third agent starts while the picker is open.
       const third = lab.newWindow("home");
       await lab.ready(third);
       await waitFor(() => started() === 3, "the new session to appear without a key press");
 
+      // The terminal shrinks: the next frame fits it (through the server, the client forwards the new size).
+      picker.resize(100, 12);
+      await waitFor(() => shown().endsWith("\u001b[J") && lastFrame(shown()).length === 12, "a frame of 12 lines");
+      picker.resize(110, 24);
+
       // Letters that used to be keys (p preview, q quit) are typed into the filter; Ctrl-U clears it.
       picker.write("pq");
-      await waitFor(() => lastFrame(output)[1]?.trimEnd() === "> pq", "pq in the filter");
-      expect(lastFrame(output).some((line) => line.startsWith("── preview"))).toBe(false);
+      await waitFor(() => lastFrame(shown())[1]?.trimEnd() === "> pq", "pq in the filter");
+      expect(lastFrame(shown()).some((line) => line.startsWith("── preview"))).toBe(false);
       picker.write("\u0015");
       await waitFor(() => started() === 3, "the filter to clear");
 
       // Type the target's own session id: exactly one row remains.
       picker.write(target.sessionId);
-      await waitFor(() => lastFrame(output).filter((line) => /^[1-9][ >]/.test(line)).length === 1, "the filter to leave one row");
+      await waitFor(() => lastFrame(shown()).filter((line) => /^[1-9][ >]/.test(line)).length === 1, "the filter to leave one row");
       picker.write("\r");
       expect(await exited).toBe(0);
       expectShows(client, target);
+      if (served) expect(serverStatus()).toMatchObject({ served: 1, terminals: 0 });
     } finally {
       picker.kill();
     }
   });
 
+  it("closes when its terminal goes (the pty's process killed, as a popup closing does)", async () => {
+    const agent = lab.newSession("home");
+    await lab.ready(agent);
+    const { picker, output: shown, exited } = openPicker([], served);
+    await waitFor(() => lastFrame(shown())[0]?.startsWith("tongs-agents") === true, "the first screen");
+    picker.kill("SIGKILL");
+    await exited;
+    // Through the server, the picker it drew ends with the connection; on its own, with its process.
+    if (served) await waitFor(() => serverStatus().terminals === 0, "the server's picker to close");
+  });
+});
+
+describe("pick in a real pseudo-terminal (node-pty)", () => {
   it("Ctrl-X removes ended sessions (prune, loaded only then), says how many, and stays open", async () => {
     const live = lab.newSession("home");
     const ended = lab.newWindow("home", { events: ["session-start", "session-end"] });
     await lab.ready(live, ended);
-    const picker = pty.spawn(process.execPath, [CLI_BIN, "pick"], {
-      cols: 110,
-      rows: 24,
-      cwd: ROOT,
-      env: { ...sandbox.env, TERM: "xterm-256color" } as Record<string, string>,
-    });
-    let output = "";
-    picker.onData((data) => (output += data));
-    const exited = new Promise<number>((resolve) => picker.onExit(({ exitCode }) => resolve(exitCode)));
-    const rows = (status: string) => lastFrame(output).filter((line) => new RegExp(`^[1-9 ][ >]. ${status}\\s+claude`).test(line)).length;
+    const { picker, output: shown, exited } = openPicker([]);
+    const rows = (status: string) => lastFrame(shown()).filter((line) => new RegExp(`^[1-9 ][ >]. ${status}\\s+claude`).test(line)).length;
     try {
       await waitFor(() => rows("started") === 1 && rows("ended") === 1, "a started and an ended session");
       picker.write("\u0018");
-      await waitFor(() => lastFrame(output).some((line) => line.includes("removed 1 ended or stale session")), "the prune message");
+      await waitFor(() => lastFrame(shown()).some((line) => line.includes("removed 1 ended or stale session")), "the prune message");
       await waitFor(() => rows("ended") === 0, "the ended row to go");
       expect(rows("started")).toBe(1);
       expect(readdirSync(sessionsDirOf(sandbox.stateDir)).filter((name) => /^[0-9a-f]{64}\.json$/.test(name))).toHaveLength(1);

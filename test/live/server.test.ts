@@ -140,25 +140,38 @@ describe("the keypress server, live", () => {
     expect((await serverStatus()).pid).not.toBe(pid);
   });
 
-  it("after an upgrade: the old build's server is replaced by the new build's at the first key, which it answers alone", async () => {
-    // The installed package before the upgrade: this build's files with another build id, in its own directory.
+  it("after an upgrade in place, the old server is replaced at the first key; a second install leaves it be", async () => {
+    // An install of this package with another build id, in its own directory, serving the state dir.
     const ours = (await runCliProcess(["--version"], sandbox.env)).stdout.match(/build ([0-9a-f]{16})/)?.[1] ?? "";
-    const old = join(sandbox.root, "old-install");
-    for (const part of ["bin", "dist", "package.json"]) cpSync(join(ROOT, part), join(old, part), { recursive: true });
-    for (const file of readdirSync(join(old, "dist"), { recursive: true, encoding: "utf8" }).filter((name) => name.endsWith(".cjs"))) {
-      const path = join(old, "dist", file);
-      writeFileSync(path, readFileSync(path, "utf8").replaceAll(ours, "0ld0ld0ld0ld0ld0"));
-    }
-    await runNode(join(old, "bin", "tongs-agents.js"), ["serve", "--detach"], { env: sandbox.env });
+    const install = join(sandbox.root, "install");
+    const copyInto = (build: string) => {
+      rmSync(join(install, "dist"), { recursive: true, force: true });
+      for (const part of ["bin", "dist", "package.json"]) cpSync(join(ROOT, part), join(install, part), { recursive: true });
+      for (const file of readdirSync(join(install, "dist"), { recursive: true, encoding: "utf8" }).filter((name) =>
+        name.endsWith(".cjs"),
+      )) {
+        const path = join(install, "dist", file);
+        writeFileSync(path, readFileSync(path, "utf8").replaceAll(ours, build));
+      }
+    };
+    const cli = (args: string[], env = sandbox.env) => runNode(join(install, "bin", "tongs-agents.js"), args, { env });
+    copyInto("0ld0ld0ld0ld0ld0");
+    await cli(["serve", "--detach"]);
     const before = await serverStatus();
     expect(before.build).toBe("0ld0ld0ld0ld0ld0");
 
+    // A second install (this checkout, this build) on the same state dir: it answers alone, the server stays.
     const alone = await runCliProcess(["status", "--format", "plain"], perProcess());
     expect(seen(await runCliProcess(["status", "--format", "plain"], sandbox.env))).toEqual(seen(alone));
+    expect(await serverStatus()).toMatchObject({ pid: before.pid, served: 0 });
+
+    // The install upgraded in place (this build's files where the old ones were): its first key answers alone, the
+    // old server stops, and the new build's server is up for the next key.
+    copyInto(ours);
+    expect(seen(await cli(["status", "--format", "plain"]))).toEqual(seen(alone));
     await waitFor(() => !alive(before.pid), "the old build's server to stop");
-    // The client started this build's server for the next key (in the background, as the tmux block would).
     await expect.poll(async () => (await serverStatus()).build, { timeout: 15_000, interval: 100 }).toBe(ours);
-    expect(seen(await runCliProcess(["status", "--format", "plain"], sandbox.env))).toEqual(seen(alone));
+    expect(seen(await cli(["status", "--format", "plain"]))).toEqual(seen(alone));
     expect((await serverStatus()).served).toBe(1);
   });
 
