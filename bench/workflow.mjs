@@ -28,11 +28,11 @@ function stats(samples) {
   return { median: at(0.5), p90: at(0.9) };
 }
 const fmt = (ms) => `${ms.toFixed(1)} ms`;
-function timeSync(file, args, runEnv = env) {
+function timeSync(file, args, runEnv = env, expected = [0, 5]) {
   const started = process.hrtime.bigint();
   const result = spawnSync(file, args, { env: runEnv, stdio: "ignore" });
   const ms = Number(process.hrtime.bigint() - started) / 1e6;
-  if (result.status !== 0 && result.status !== 5) throw new Error(`${file} ${args.join(" ")} exited ${result.status}`);
+  if (!expected.includes(result.status)) throw new Error(`${file} ${args.join(" ")} exited ${result.status}`);
   return ms;
 }
 
@@ -147,6 +147,12 @@ const contenders = [
     name: "`tongs-agents focus <id> --client <tty>` (end to end, verified)",
     run: () => timeSync(process.execPath, [CLI, "focus", "bench-0", "--client", client]),
   },
+  // What any served verb costs before its own work: the client process, and one round trip (`show` with no query is
+  // a usage error: exit 2, nothing listed).
+  {
+    name: "keypress server: `show` with no query (the client and a round trip, no work)",
+    run: () => timeSync(process.execPath, [CLI, "show"], served, [2]),
+  },
   {
     name: "keypress server: `status --format tmux`",
     run: () => timeSync(process.execPath, [CLI, "status", "--format", "tmux"], served),
@@ -199,6 +205,14 @@ try {
     if (index % 4 === 0) servedPaints.push(await pickerFirstPaint(CLI, served));
     if (baseline && index % 4 === 0) baselinePaints.push(await pickerFirstPaint(baseline, baselineEnv));
   }
+  // The keypress server rows measured the server, not a silent fallback: it counts what it served.
+  const status = JSON.parse(execFileSync(process.execPath, [CLI, "serve", "--status", "--json"], { env: served, encoding: "utf8" }));
+  const servedRows = contenders.filter((contender) => contender.name.startsWith("keypress server")).length;
+  const expected = (runs + 1) * servedRows + servedPaints.length + 1;
+  if (status.served !== expected) throw new Error(`the keypress server served ${status.served} commands, not ${expected}`);
+  console.log(
+    `\nThe keypress server served all ${status.served} of its commands (pid ${status.pid}, ${Math.round(status.rss_bytes / 2 ** 20)} MiB resident).`,
+  );
   const floor = stats(samples[0]).median;
   console.log(`\n| workflow (${runs} runs interleaved; picker ${paints.length} runs) | median | p90 | median vs \`node -e 0\` |`);
   console.log("|---|---|---|---|");
