@@ -22,6 +22,7 @@ export const pickVerb: Verb = withHelp(PICK_HELP, async (args, context, io) => {
     stateDir: context.stateDir,
     processes: context.processes,
     ...(context.listProcesses ? { listProcesses: context.listProcesses } : {}),
+    env: context.env,
     // Loaded when Enter is pressed, not before the first screen.
     focus: async (row) => {
       if (row.host === "")

@@ -22,6 +22,8 @@ export interface FleetContext {
   readonly listProcesses?: ListProcesses;
   /** Defaults to the system clock. */
   readonly now?: Clock;
+  /** The caller's environment (its config dir decides the declared agents discovery looks for); this process's by default. */
+  readonly env?: NodeJS.ProcessEnv;
 }
 
 export interface Fleet {
@@ -40,7 +42,7 @@ export interface Fleet {
  * running harness processes that have no record.
  */
 export async function loadFleet(
-  { stateDir, processes, listProcesses, now: clock = Date.now }: FleetContext,
+  { stateDir, processes, listProcesses, now: clock = Date.now, env }: FleetContext,
   { discover = true }: { discover?: boolean } = {},
 ): Promise<Fleet> {
   // Readers never create the state dir: one that does not exist yet simply holds no records.
@@ -53,7 +55,7 @@ export async function loadFleet(
     // Loaded only when used: ps-list is not needed by status, next or the picker's first screen.
     discover
       ? import("./discovery.ts").then(({ discoverProcesses }) =>
-          discoverProcesses({ processes, ...(listProcesses ? { list: listProcesses } : {}) }),
+          discoverProcesses({ processes, ...(listProcesses ? { list: listProcesses } : {}), ...(env ? { env } : {}) }),
         )
       : Promise.resolve([]),
   ]);

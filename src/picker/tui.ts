@@ -29,6 +29,8 @@ export interface PickerContext {
   readonly stateDir: string;
   readonly processes: ProcessSource;
   readonly listProcesses?: ListProcesses;
+  /** The caller's environment, for process discovery. */
+  readonly env?: NodeJS.ProcessEnv;
   /** Focus a row: this machine's by id, a host's across the hop. */
   readonly focus: (row: Row) => Promise<PickerFocus>;
   /** The configured hosts, asked once after the first screen (none: this machine only). */

@@ -1,8 +1,9 @@
 // The keypress server (docs/server.md): one per state dir, started by the tmux block or `tongs-agents serve`. It keeps
 // the CLI's code loaded, so a key pays for a small client process and the verb's own work, not for starting Node and
 // loading a verb. It holds no fleet of its own: every verb reads the records as its own process would, in the
-// client's environment and directory, so the answer is the one the verb gives without a server. Verbs run one at a
-// time (the environment is the process's). The socket lives in a private directory of the state dir (0700, owned by
+// client's environment and directory, so the answer is the one the verb gives without a server. Short verbs run one
+// at a time (the environment is the process's); the picker, open as long as the user keeps it, runs beside them with
+// the client's environment in its context. The socket lives in a private directory of the state dir (0700, owned by
 // this user), so only this user reaches it.
 import { EventEmitter } from "node:events";
 import { lstatSync, rmSync, watch, type FSWatcher } from "node:fs";
