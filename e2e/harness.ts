@@ -22,6 +22,8 @@ export interface BoxHarness {
   readonly pane: string;
   /** Run argv as a child of this process, payload on stdin. */
   run(argv: readonly string[], payload: string): Promise<HookReply>;
+  /** Run each in turn, each as a child of this process (each starts after the one before ended): one request. */
+  runEach(commands: readonly { argv: readonly string[]; payload: string }[]): Promise<HookReply[]>;
 }
 
 async function request<T>(box: Box, socket: string, message: unknown): Promise<T> {
@@ -61,5 +63,6 @@ export async function startHarness(box: Box, name: string, id: string, env: Reco
     pid: ping.pid,
     pane,
     run: (argv, payload) => request<HookReply>(box, socket, { argv, payload }),
+    runEach: (commands) => request<HookReply[]>(box, socket, { batch: commands }),
   };
 }

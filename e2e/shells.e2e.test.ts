@@ -42,7 +42,11 @@ async function showRecord(sessionId: string): Promise<Record<string, unknown>> {
   return JSON.parse(shown.stdout) as Record<string, unknown>;
 }
 
-/** Run each step through the shell, as the harness's child; after each, the hook printed nothing and the record moved. */
+/**
+ * Run each step through the shell, as the harness's child; after each, the hook printed nothing and the record moved.
+ * The steps and a `tongs-agents show` after each run in one request to the harness (each its child, one after
+ * another): two `podman exec` per step were most of this suite's time.
+ */
 async function runSteps(
   harness: BoxHarness,
   shellArgv: readonly string[],
@@ -50,16 +54,22 @@ async function runSteps(
   sessionId: string,
   steps: readonly Step[],
 ): Promise<Record<string, unknown>> {
+  const show = { argv: ["tongs-agents", "show", sessionId, "--json"], payload: "" };
+  const replies = await harness.runEach(
+    steps.flatMap((step) => [{ argv: [...shellArgv, commandLine(INSTALL_ROOT, step.alias, agent)], payload: step.payload }, show]),
+  );
   let record: Record<string, unknown> = {};
   for (const [index, step] of steps.entries()) {
-    const reply = await harness.run([...shellArgv, commandLine(INSTALL_ROOT, step.alias, agent)], step.payload);
+    const [reply, shown] = [replies[2 * index], replies[2 * index + 1]];
     expect(reply, `step ${index + 1} ${step.label}: the shell and hook exit 0 and print nothing`).toMatchObject({
       code: 0,
       signal: null,
       stdout: "",
       stderr: "",
     });
-    record = await showRecord(sessionId);
+    // Rerun a failing case with TONGS_AGENTS_DEBUG=1 in the harness env to get the hook's reasons in $STATE/hook.log.
+    expect(shown?.code, `step ${index + 1} ${step.label}: tongs-agents show: ${shown?.stdout}${shown?.stderr}`).toBe(0);
+    record = JSON.parse(shown?.stdout ?? "") as Record<string, unknown>;
     expect(record, `step ${index + 1} ${step.label}: the record`).toMatchObject({
       status: step.expect.status,
       recorded_status: step.expect.status,
@@ -103,7 +113,7 @@ describe("the installer's hook command line in real shells", { timeout: 300_000 
       evidence.prove(task, {
         claim: `${id}: all 12 Claude Code transitions through \`${argv.join(" ")} "<command line>"\`, install path with spaces, quotes, $, backticks, globs`,
         kind: "synthetic",
-        how: "captured SessionStart..SessionEnd payloads; a process named claude runs the shell; tongs-agents show after each step",
+        how: "captured SessionStart..SessionEnd payloads; a process named claude runs the shell, and tongs-agents show after each step",
       });
       const claude = await startHarness(box, "claude", `claude-${id}`, env);
       const sessionId = `e2e-claude-${id}-${randomBytes(4).toString("hex")}`;
