@@ -4,6 +4,7 @@ import { mkdirSync, readFileSync, symlinkSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { createInterface } from "node:readline";
 import type { FocusResult } from "../src/focus/contract.ts";
+import type { ServerStatus } from "../src/server/protocol.ts";
 import { hookCommandLine } from "../src/install/command.ts";
 import type { Sandbox } from "./sandbox.ts";
 
@@ -40,6 +41,12 @@ export function runNode(
 
 export const runHook = (args: readonly string[], input: string | Buffer, env: NodeJS.ProcessEnv) => runNode(HOOK_BIN, args, { input, env });
 export const runCliProcess = (args: readonly string[], env: NodeJS.ProcessEnv) => runNode(CLI_BIN, args, { env });
+
+/** `tongs-agents serve --status --json` (docs/server.md): the keypress server's status, `running: false` when none. */
+export function keypressServerStatus(env: NodeJS.ProcessEnv): { running: boolean } & Partial<ServerStatus> {
+  const shown = spawnSync(process.execPath, [CLI_BIN, "serve", "--status", "--json"], { env, encoding: "utf8" });
+  return JSON.parse(shown.stdout) as { running: boolean } & Partial<ServerStatus>;
+}
 
 /** `tongs-agents focus <query> --json [extra args]` as a process: its exit code and the result it printed. */
 export async function runFocus(

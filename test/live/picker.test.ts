@@ -5,7 +5,7 @@ import { readdirSync } from "node:fs";
 import pty from "node-pty";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { sessionsDirOf } from "../../src/store/paths.ts";
-import { CLI_BIN, ROOT } from "../processes.ts";
+import { CLI_BIN, keypressServerStatus, ROOT } from "../processes.ts";
 import { makeSandbox, type Sandbox } from "../sandbox.ts";
 import { TmuxLab, waitFor, type AgentPane, type AttachedClient } from "./tmux-lab.ts";
 
@@ -54,12 +54,7 @@ function openPicker(args: string[], served = false) {
   return { picker, output: () => output, exited };
 }
 
-/** The keypress server's status (docs/server.md), through its own socket. */
-const serverStatus = () =>
-  JSON.parse(spawnSync(process.execPath, [CLI_BIN, "serve", "--status", "--json"], { env: sandbox.env, encoding: "utf8" }).stdout) as {
-    served?: number;
-    terminals?: number;
-  };
+const serverStatus = () => keypressServerStatus(sandbox.env);
 
 // The same user-visible behaviour in the picker's own process and drawn by the keypress server on the caller's terminal.
 describe.each([

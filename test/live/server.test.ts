@@ -5,7 +5,8 @@
 import { cpSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { ROOT, runCliProcess, runNode, type ProcessResult } from "../processes.ts";
+import { parseProcStat } from "../../src/core/proc.ts";
+import { keypressServerStatus, ROOT, runCliProcess, runNode, type ProcessResult } from "../processes.ts";
 import { makeSandbox, type Sandbox } from "../sandbox.ts";
 import { TmuxLab, waitFor, type AgentPane, type AttachedClient } from "./tmux-lab.ts";
 
@@ -25,15 +26,7 @@ afterEach(async () => {
 const perProcess = () => ({ ...sandbox.env, TONGS_AGENTS_SERVER: "off" });
 const socket = () => join(sandbox.stateDir, "server", "socket");
 
-interface Status {
-  running: boolean;
-  pid: number;
-  build: string;
-  served: number;
-}
-async function serverStatus(): Promise<Status> {
-  return JSON.parse((await runCliProcess(["serve", "--status", "--json"], sandbox.env)).stdout) as Status;
-}
+const serverStatus = () => keypressServerStatus(sandbox.env);
 
 /** What a user compares: exit code and both outputs, with ages ("3s", "2s ago"), which tick between two runs, as N. */
 const ageless = (text: string) => text.replace(/\b\d+(s|m|h|d)\b/g, "N$1");
@@ -49,13 +42,9 @@ async function fleet(): Promise<{ waiting: AgentPane; running: AgentPane; home: 
 }
 
 /** A process that has not ended (a zombie has ended: only its parent's wait is left). */
-function alive(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
-  } catch {
-    return false;
-  }
+function alive(pid: number | undefined): boolean {
+  const state = existsSync(`/proc/${pid}/stat`) ? parseProcStat(readFileSync(`/proc/${pid}/stat`, "utf8"))?.state : undefined;
+  return state !== undefined && state !== "Z" && state !== "X";
 }
 
 const shows = (client: AttachedClient) => lab.clients().find((attached) => attached.tty === client.tty)?.pane;
@@ -65,7 +54,7 @@ describe("the keypress server, live", () => {
     const { waiting, running, home, client } = await fleet();
     const started = await runCliProcess(["serve", "--detach"], sandbox.env);
     expect(started.stdout).toMatch(/server started \(pid \d+, build [0-9a-f]{16}/);
-    const first = await serverStatus();
+    const first = serverStatus();
     expect(first).toMatchObject({ running: true, served: 0 });
 
     // Each pair: the verb in its own process, then through the server; the same words, exit codes and outputs.
@@ -88,7 +77,7 @@ describe("the keypress server, live", () => {
       const served = await runCliProcess(args, sandbox.env);
       expect(seen(served), args.join(" ")).toEqual(seen(alone));
     }
-    expect((await serverStatus()).served).toBe(verbs.length);
+    expect(serverStatus().served).toBe(verbs.length);
 
     // The keys: next lands on the waiting session, focus on the named one; each as its own process would say it.
     const nextAlone = await runCliProcess(["next", "--client", client.tty, "--json"], perProcess());
@@ -105,12 +94,12 @@ describe("the keypress server, live", () => {
     const focusAlone = await runCliProcess(["focus", running.sessionId, "--client", client.tty], perProcess());
     expect(shows(client)).toBe(running.pane);
     expect(seen(focusServed)).toEqual(seen(focusAlone));
-    expect((await serverStatus()).served).toBe(verbs.length + 2);
+    expect(serverStatus().served).toBe(verbs.length + 2);
 
     // Verbs it does not serve run in their own process with a server up (pick without a terminal says so).
     const pick = await runCliProcess(["pick"], sandbox.env);
     expect(pick.stderr).toMatch(/needs a terminal/);
-    expect((await serverStatus()).served).toBe(verbs.length + 2);
+    expect(serverStatus().served).toBe(verbs.length + 2);
   });
 
   it("runs each verb in the caller's environment: the caller's HOME shortens the paths it lists", async () => {
@@ -122,13 +111,14 @@ describe("the keypress server, live", () => {
     expect(served.stdout).toContain("~ ");
     expect(seen(served)).toEqual(seen(await runCliProcess(["list"], { ...asRoot, TONGS_AGENTS_SERVER: "off" })));
     expect((await runCliProcess(["list"], sandbox.env)).stdout).not.toContain("~ ");
-    expect((await serverStatus()).served).toBe(2);
+    expect(serverStatus().served).toBe(2);
   });
 
   it("a server killed outright leaves a stale socket: the CLI answers alone, and --detach replaces it", async () => {
     await fleet();
     await runCliProcess(["serve", "--detach"], sandbox.env);
-    const { pid } = await serverStatus();
+    const { pid } = serverStatus();
+    if (pid === undefined) throw new Error("no server is running");
     process.kill(pid, "SIGKILL");
     await waitFor(() => !alive(pid), "the server to be gone");
     expect(existsSync(socket())).toBe(true);
@@ -137,7 +127,7 @@ describe("the keypress server, live", () => {
     expect((await runCliProcess(["serve", "--status"], sandbox.env)).code).toBe(3);
     const again = await runCliProcess(["serve", "--detach"], sandbox.env);
     expect(again.code).toBe(0);
-    expect((await serverStatus()).pid).not.toBe(pid);
+    expect(serverStatus().pid).not.toBe(pid);
   });
 
   it("after an upgrade in place, the old server is replaced at the first key; a second install leaves it be", async () => {
@@ -157,33 +147,33 @@ describe("the keypress server, live", () => {
     const cli = (args: string[], env = sandbox.env) => runNode(join(install, "bin", "tongs-agents.js"), args, { env });
     copyInto("0ld0ld0ld0ld0ld0");
     await cli(["serve", "--detach"]);
-    const before = await serverStatus();
+    const before = serverStatus();
     expect(before.build).toBe("0ld0ld0ld0ld0ld0");
 
     // A second install (this checkout, this build) on the same state dir: it answers alone, the server stays.
     const alone = await runCliProcess(["status", "--format", "plain"], perProcess());
     expect(seen(await runCliProcess(["status", "--format", "plain"], sandbox.env))).toEqual(seen(alone));
-    expect(await serverStatus()).toMatchObject({ pid: before.pid, served: 0 });
+    expect(serverStatus()).toMatchObject({ pid: before.pid, served: 0 });
 
     // The install upgraded in place (this build's files where the old ones were): its first key answers alone, the
     // old server stops, and the new build's server is up for the next key.
     copyInto(ours);
     expect(seen(await cli(["status", "--format", "plain"]))).toEqual(seen(alone));
     await waitFor(() => !alive(before.pid), "the old build's server to stop");
-    await expect.poll(async () => (await serverStatus()).build, { timeout: 15_000, interval: 100 }).toBe(ours);
+    await expect.poll(() => serverStatus().build, { timeout: 15_000, interval: 100 }).toBe(ours);
     expect(seen(await cli(["status", "--format", "plain"]))).toEqual(seen(alone));
-    expect((await serverStatus()).served).toBe(1);
+    expect(serverStatus().served).toBe(1);
   });
 
   it("a server whose socket is removed stops by itself; --stop stops it; --detach twice starts one", async () => {
     await runCliProcess(["serve", "--detach"], sandbox.env);
     expect((await runCliProcess(["serve", "--detach"], sandbox.env)).stdout).toMatch(/a server is running/);
-    const { pid } = await serverStatus();
+    const { pid } = serverStatus();
     rmSync(socket());
     await waitFor(() => !alive(pid), "the server to stop once its socket is gone");
 
     await runCliProcess(["serve", "--detach"], sandbox.env);
-    const second = await serverStatus();
+    const second = serverStatus();
     expect((await runCliProcess(["serve", "--stop"], sandbox.env)).stdout).toBe(`tongs-agents: stopped the server (pid ${second.pid})\n`);
     await waitFor(() => !alive(second.pid), "the stopped server's process to end");
     expect(existsSync(socket())).toBe(false);

@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { blockBody, withBlock } from "../../src/tmux/setup.ts";
-import { runCliProcess } from "../processes.ts";
+import { keypressServerStatus, runCliProcess } from "../processes.ts";
 import { makeSandbox, type Sandbox } from "../sandbox.ts";
 import { TmuxLab, waitFor, type AttachedClient } from "./tmux-lab.ts";
 
@@ -23,8 +23,7 @@ afterEach(async () => {
   sandbox.cleanup();
 });
 
-const served = async () =>
-  (JSON.parse((await runCliProcess(["serve", "--status", "--json"], sandbox.env)).stdout) as { served?: number }).served;
+const served = () => keypressServerStatus(sandbox.env).served;
 
 describe("tmux-setup, live", () => {
   it("--write twice leaves one block; the server sources it; keys and status work", async () => {
@@ -42,7 +41,7 @@ describe("tmux-setup, live", () => {
     const client = await lab.attach("home");
     // Sourcing started the keypress server (once: the second source found it running).
     await waitFor(() => existsSync(join(sandbox.stateDir, "server", "socket")), "the keypress server to start");
-    const before = await served();
+    const before = served();
     expect(before).toBeTypeOf("number");
 
     // The status segment, rendered by tmux itself on the client's status line.
@@ -66,13 +65,13 @@ describe("tmux-setup, live", () => {
     );
 
     // The status line and the next key went through the server.
-    expect(await served()).toBeGreaterThanOrEqual((before ?? 0) + 2);
+    expect(served()).toBeGreaterThanOrEqual((before ?? 0) + 2);
 
     const removed = await runCliProcess(["tmux-setup", "--remove"], sandbox.env);
     expect(removed.code).toBe(0);
     expect(removed.stdout).toMatch(/Stopped the keypress server \(pid \d+\)/);
     expect(readFileSync(conf, "utf8")).toBe("set -g mouse on\n");
-    expect(await served()).toBeUndefined();
+    expect(served()).toBeUndefined();
   });
 
   // A stock tmux: the default status-right (a 21-character pane title, the clock and the date) all but fills the
