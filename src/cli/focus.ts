@@ -5,7 +5,6 @@ import { findOnHosts, splitHostQuery } from "../hosts/find.ts";
 import { focusOnHost, type HostFocusResult } from "../hosts/focus.ts";
 import { focusForSshClient, parsePort } from "../hosts/ssh-client.ts";
 import { listTmuxClients } from "../tmux/clients.ts";
-import type { Runner } from "../core/exec.ts";
 import type { FocusResult } from "../focus/contract.ts";
 import { formatFocus } from "./format.ts";
 import { withHelp, type VerbHelp } from "./help.ts";
@@ -47,9 +46,7 @@ export const focusVerb: Verb = withHelp(FOCUS_HELP, async (args, context, io) =>
   const hosts = parsed.values.local === true ? [] : hostsOf(context).hosts;
   // The host's half of a focus across the hop: this machine's tmux client that came in over the user's ssh connection.
   if (port !== undefined) {
-    // Tests inject the process runner beside the CLI context, as the focus service reads it.
-    const { run } = context as { run?: Runner };
-    const listClients = (tmuxEnv: string | undefined) => listTmuxClients(tmuxEnv, { run });
+    const listClients = (tmuxEnv: string | undefined) => listTmuxClients(tmuxEnv, { run: context.run });
     return printLocal(await focusForSshClient(query, port, { ...context, client, listClients }), io, json);
   }
   const split = splitHostQuery(query, hosts);

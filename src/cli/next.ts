@@ -48,6 +48,7 @@ export const nextVerb: Verb = withHelp(NEXT_HELP, async (args, context, io) => {
     env: context.env,
     client,
     now: context.now,
+    run: context.run,
   });
   if (json) io.stdout(JSON.stringify(result, null, 2));
   else (result.state === "complete" ? io.stdout : io.stderr)(formatFocus(result));

@@ -31,6 +31,7 @@ export const pickVerb: Verb = withHelp(PICK_HELP, async (args, context, io) => {
           processes: context.processes,
           env: context.env,
           client,
+          run: context.run,
         });
       const result = await (await import("./pick-hosts.ts")).focusHostRow(row, { ...context, client });
       if (!result) throw new Error(`${row.host} is no longer a configured host`);
@@ -42,7 +43,7 @@ export const pickVerb: Verb = withHelp(PICK_HELP, async (args, context, io) => {
       const result = await (await import("../store/prune.ts")).prune({ stateDir: context.stateDir, processes: context.processes });
       return result.ok ? result.removed.filter((entry) => entry.kind === "record").length : 0;
     },
-    capture: capturePane,
+    capture: (session, lines) => capturePane(session, lines, context.run),
     now: Date.now,
     home: context.env.HOME ?? homedir(),
     color: !context.env.NO_COLOR,

@@ -9,6 +9,7 @@ import { findPackageRoot } from "../install/context.ts";
 import { ensurePrivateDir } from "../store/paths.ts";
 import { serverDirOf, socketPathOf, type ServerStatus } from "../server/protocol.ts";
 import { probe, startServer, stopServer, until } from "../server/server.ts";
+import { shellRunner } from "../core/shell-runner.ts";
 import { withHelp, type VerbHelp } from "./help.ts";
 import { fail, parse, type CliIo, type Verb } from "./io.ts";
 import { defaultContext, runCli } from "./run.ts";
@@ -99,13 +100,16 @@ export const serveVerb: Verb = withHelp(SERVE_HELP, async (args, context, io) =>
   const log = (line: string) => io.stderr(`${new Date().toISOString()} ${line}`);
   // Verbs run in their callers' directories and come back here: a directory nobody deletes.
   process.chdir("/");
+  // The programs verbs start (a focus's tmux) come from a resident shell: Node forking this process costs more.
+  const shells = shellRunner(join(serverDirOf(context.stateDir), "run"));
   const outcome = await startServer({
     stateDir: context.stateDir,
     build: BUILD,
     install: installPath(),
     log,
-    run: (argv, env, verbIo) => runCli(argv, defaultContext(env), verbIo),
+    run: (argv, env, verbIo) => runCli(argv, { ...defaultContext(env), run: shells.run }, verbIo),
   });
+  if (outcome.kind !== "serving") shells.close();
   if (outcome.kind === "refused") return fail({ ok: false, reason: "state-dir", detail: outcome.detail }, io, false);
   if (outcome.kind === "running") {
     io.stdout(`tongs-agents: a server is running (${describe(outcome.status)})`);
@@ -123,6 +127,7 @@ export const serveVerb: Verb = withHelp(SERVE_HELP, async (args, context, io) =>
     process.exit(1);
   });
   const stopped = await outcome.stopped;
+  shells.close();
   log(`stopped: ${stopped.why}`);
   // A verb that never finished still holds the process: end it.
   if (stopped.abandoned) process.exit(1);

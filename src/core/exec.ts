@@ -1,5 +1,6 @@
 // The one process runner: every program tongs-agents starts and waits for (tmux, kitty, wezterm, osascript, xdotool,
-// the harnesses' own CLIs) goes through `run` or `runSync`. Never throws, never waits forever, and maps the outcome into
+// the harnesses' own CLIs) goes through `run` or `runSync` (or, in the keypress server, through the same contract in
+// shell-runner.ts). Never throws, never waits forever, and maps the outcome into
 // a plain result. Built on node:child_process alone: the focus and picker bundles load nothing heavier. It is required
 // at the first run, not at the top: it loads net, dgram and the streams, which `status` and the picker's first screen,
 // whose bundles carry this file, never use (docs/benchmarks.md).
@@ -35,14 +36,17 @@ export type Runner = (file: string, args: readonly string[], options?: RunOption
 
 export const DEFAULT_TIMEOUT_MS = 3000;
 /** Output kept per stream: a program that prints more is not one whose output we parse. */
-const MAX_OUTPUT_BYTES = 4 * 1024 * 1024;
+export const MAX_OUTPUT_BYTES = 4 * 1024 * 1024;
 /** After the timeout's SIGTERM, a program that has not exited gets SIGKILL this much later. */
-const KILL_AFTER_MS = 2000;
+export const KILL_AFTER_MS = 2000;
 
-const stripFinalNewline = (text: string): string =>
+export const stripFinalNewline = (text: string): string =>
   text.endsWith("\r\n") ? text.slice(0, -2) : text.endsWith("\n") ? text.slice(0, -1) : text;
 
-function failureOf(error: NodeJS.ErrnoException | undefined, timedOutAfterMs: number | undefined): Pick<RunResult, "failure" | "detail"> {
+export function failureOf(
+  error: NodeJS.ErrnoException | undefined,
+  timedOutAfterMs: number | undefined,
+): Pick<RunResult, "failure" | "detail"> {
   if (timedOutAfterMs !== undefined) return { failure: "timeout", detail: `timed out after ${timedOutAfterMs} ms` };
   if (error?.code === "ENOENT") return { failure: "not-found", detail: `${error.path ?? "program"} not found` };
   return error ? { failure: "error", detail: error.message } : {};
