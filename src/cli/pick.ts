@@ -23,6 +23,7 @@ export const pickVerb: Verb = withHelp(PICK_HELP, async (args, context, io) => {
     processes: context.processes,
     ...(context.listProcesses ? { listProcesses: context.listProcesses } : {}),
     env: context.env,
+    watch: context.watch,
     // Loaded when Enter is pressed, not before the first screen.
     focus: async (row) => {
       if (row.host === "")

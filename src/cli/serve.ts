@@ -6,7 +6,8 @@ import { join } from "node:path";
 import { EXIT_CODES } from "../core/errors.ts";
 import { BUILD } from "../core/version.ts";
 import { findPackageRoot } from "../install/context.ts";
-import { ensurePrivateDir } from "../store/paths.ts";
+import { ensurePrivateDir, sessionsDirOf } from "../store/paths.ts";
+import { watchSessions } from "../store/sessions-watch.ts";
 import { serverDirOf, socketPathOf, type ServerStatus } from "../server/protocol.ts";
 import { probe, startServer, stopServer, until } from "../server/server.ts";
 import { shellRunner } from "../core/shell-runner.ts";
@@ -102,14 +103,19 @@ export const serveVerb: Verb = withHelp(SERVE_HELP, async (args, context, io) =>
   process.chdir("/");
   // The programs verbs start (a focus's tmux) come from a resident shell: Node forking this process costs more.
   const shells = shellRunner(join(serverDirOf(context.stateDir), "run"));
+  // Listings here take unchanged records on the word of a watch on the sessions dir (no lstat each).
+  const watch = watchSessions(sessionsDirOf(context.stateDir));
   const outcome = await startServer({
     stateDir: context.stateDir,
     build: BUILD,
     install: installPath(),
     log,
-    run: (argv, env, verbIo) => runCli(argv, { ...defaultContext(env), run: shells.run }, verbIo),
+    run: (argv, env, verbIo) => runCli(argv, { ...defaultContext(env), run: shells.run, watch }, verbIo),
   });
-  if (outcome.kind !== "serving") shells.close();
+  if (outcome.kind !== "serving") {
+    shells.close();
+    watch.close();
+  }
   if (outcome.kind === "refused") return fail({ ok: false, reason: "state-dir", detail: outcome.detail }, io, false);
   if (outcome.kind === "running") {
     io.stdout(`tongs-agents: a server is running (${describe(outcome.status)})`);
@@ -128,6 +134,7 @@ export const serveVerb: Verb = withHelp(SERVE_HELP, async (args, context, io) =>
   });
   const stopped = await outcome.stopped;
   shells.close();
+  watch.close();
   log(`stopped: ${stopped.why}`);
   // A verb that never finished still holds the process: end it.
   if (stopped.abandoned) process.exit(1);

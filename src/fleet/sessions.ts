@@ -5,6 +5,7 @@ import { digestOf } from "../core/identity.ts";
 import type { ProcessSource } from "../core/proc.ts";
 import { stateDirsIfPresent } from "../store/paths.ts";
 import { openRecordCache } from "../store/record-cache.ts";
+import type { SessionsWatch } from "../store/sessions-watch.ts";
 import { listRecords, type RecordListing } from "../store/records.ts";
 import { sortByAttention } from "./attention.ts";
 import type { ListProcesses } from "./discovery.ts";
@@ -22,6 +23,8 @@ export interface FleetContext {
   readonly listProcesses?: ListProcesses;
   /** Defaults to the system clock. */
   readonly now?: Clock;
+  /** A watch on the sessions dir that a long-lived process (the keypress server) keeps: fewer `lstat`s per listing. */
+  readonly watch?: SessionsWatch;
   /** The caller's environment (its config dir decides the declared agents discovery looks for); this process's by default. */
   readonly env?: NodeJS.ProcessEnv;
 }
@@ -42,14 +45,17 @@ export interface Fleet {
  * running harness processes that have no record.
  */
 export async function loadFleet(
-  { stateDir, processes, listProcesses, now: clock = Date.now, env }: FleetContext,
+  { stateDir, processes, listProcesses, now: clock = Date.now, env, watch }: FleetContext,
   { discover = true }: { discover?: boolean } = {},
 ): Promise<Fleet> {
   // Readers never create the state dir: one that does not exist yet simply holds no records.
   const dirs = stateDirsIfPresent(stateDir);
   if (!dirs.ok && dirs.reason !== "missing") return { sessions: [], invalid: [], seen: {}, problem: dirs.detail };
+  // In the keypress server, a watch on the sessions dir spares the lstat of records that did not change (once it has
+  // seen every change made before this listing).
+  const settled = watch?.dir === dirs.sessionsDir && (await watch.settle());
   const now = clock();
-  const validated = openRecordCache(stateDir);
+  const validated = openRecordCache(stateDir, settled ? { watch } : {});
   const [listing, discovered] = await Promise.all([
     Promise.resolve(listRecords(dirs.sessionsDir, now, validated)),
     // Loaded only when used: ps-list is not needed by status, next or the picker's first screen.

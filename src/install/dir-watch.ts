@@ -2,9 +2,10 @@
 // can tell whether anything else touched a file between its last comparison and its rename: a rename cannot be made
 // conditional, but what came before it in the event stream can be checked afterwards. Marker files, created and removed
 // by us, say where in the stream a point in our own code falls.
-import { closeSync, constants, openSync, unlinkSync, watch, type FSWatcher } from "node:fs";
+import { watch, type FSWatcher } from "node:fs";
 import { join } from "node:path";
 import { uniqueSuffix } from "../store/records.ts";
+import { createAndRemove } from "../store/sessions-watch.ts";
 
 export interface DirWatch {
   /**
@@ -50,10 +51,7 @@ export async function watchDir(dir: string, base: string): Promise<DirWatch | un
       timer = setTimeout(() => resolve(false), MARKER_TIMEOUT_MS);
     });
     waiting = { name, seen: done };
-    try {
-      closeSync(openSync(join(dir, name), constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600));
-      unlinkSync(join(dir, name));
-    } catch {
+    if (!createAndRemove(join(dir, name))) {
       broken = true;
       done();
     }

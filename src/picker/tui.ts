@@ -2,6 +2,7 @@
 // refresh every two seconds, process discovery every few seconds), a pane preview, and focus on Enter. Configured SSH
 // hosts are read after the first screen, each on its own: a host's rows join when its read returns, so a slow host
 // never delays this machine's rows, and a host that gave none is shown as one line saying why.
+import type { SessionsWatch } from "../store/sessions-watch.ts";
 import { watch, type FSWatcher } from "node:fs";
 import type { ListProcesses } from "../fleet/discovery.ts";
 import type { FocusResult } from "../focus/contract.ts";
@@ -31,6 +32,8 @@ export interface PickerContext {
   readonly listProcesses?: ListProcesses;
   /** The caller's environment, for process discovery. */
   readonly env?: NodeJS.ProcessEnv;
+  /** The keypress server's watch on the sessions dir (src/store/sessions-watch.ts). */
+  readonly watch?: SessionsWatch;
   /** Focus a row: this machine's by id, a host's across the hop. */
   readonly focus: (row: Row) => Promise<PickerFocus>;
   /** The configured hosts, asked once after the first screen (none: this machine only). */

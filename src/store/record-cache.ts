@@ -17,6 +17,7 @@ import { isRecord } from "../core/json-value.ts";
 import type { SessionRecord } from "../core/schema.ts";
 import { readJsonFile, writeFileAtomic, type ValidatedRecords } from "./records.ts";
 import { BUILD, VERSION } from "../core/version.ts";
+import type { SessionsWatch } from "./sessions-watch.ts";
 
 export const RECORD_CACHE_FILE = "validated-records.json";
 const CACHE_FORMAT = 2;
@@ -45,8 +46,14 @@ export function fileIdentity(stats: BigIntStats): string {
   return `${stats.dev}:${stats.ino}:${stats.size}:${stats.mtimeNs}:${stats.ctimeNs}`;
 }
 
-/** `now` is read once, when the cache is opened: before the listing stats or reads any record. */
-export function openRecordCache(stateDir: string, { now = Date.now }: { now?: () => number } = {}): RecordCache {
+/**
+ * `now` is read once, when the cache is opened: before the listing stats or reads any record. `watch`: a settled
+ * watch on the sessions dir (sessions-watch.ts), which vouches for the files it saw no change to since they were read.
+ */
+export function openRecordCache(
+  stateDir: string,
+  { now = Date.now, watch }: { now?: () => number; watch?: Pick<SessionsWatch, "trusted" | "verified"> } = {},
+): RecordCache {
   const path = join(stateDir, RECORD_CACHE_FILE);
   const racyFrom = BigInt(Math.floor(now() - RACY_MS)) * 1_000_000n;
   const loaded = loadEntries(path);
@@ -57,9 +64,18 @@ export function openRecordCache(stateDir: string, { now = Date.now }: { now?: ()
       const entry = loaded.get(digest);
       if (entry?.file !== fileIdentity(stats)) return undefined;
       current.set(digest, entry);
+      watch?.verified(digest, entry.record, Number(stats.nlink));
       return entry.record;
     },
+    trusted(digest) {
+      const record = watch?.trusted(digest);
+      // Its entry stays in the cache for the processes that check files (an entry of another identity only misses).
+      const entry = record && loaded.get(digest);
+      if (entry) current.set(digest, entry);
+      return record;
+    },
     remember(digest, stats, record) {
+      watch?.verified(digest, record, Number(stats.nlink));
       // Racy: a write within the same tick may follow unseen. Dropping a loaded entry is a change to save.
       if (stats.ctimeNs >= racyFrom || stats.mtimeNs >= racyFrom) changed ||= loaded.has(digest);
       else {

@@ -252,6 +252,8 @@ export interface ValidatedRecords {
   lookup(digest: string, stats: BigIntStats): SessionRecord | undefined;
   /** A valid record and the stats of its file taken before it was read. */
   remember(digest: string, stats: BigIntStats, record: SessionRecord): void;
+  /** The record of a file known unchanged without looking at it (a settled watch: sessions-watch.ts). */
+  trusted?(digest: string): SessionRecord | undefined;
 }
 
 /**
@@ -282,8 +284,11 @@ export function listRecords(sessionsDir: string, now: number = Date.now(), valid
     if (validated) {
       // One lstat instead of open, fstat, read and close: a symlink, a directory or a vanished file is no cached
       // record's file, and is read below to report it as before.
-      const stats = lstatSync(path, { bigint: true, throwIfNoEntry: false });
-      const known = stats?.isFile() ? validated.lookup(digest, stats) : undefined;
+      let known = validated.trusted?.(digest);
+      if (!known) {
+        const stats = lstatSync(path, { bigint: true, throwIfNoEntry: false });
+        known = stats?.isFile() ? validated.lookup(digest, stats) : undefined;
+      }
       if (known) {
         const read = checkTimestamps(known, now);
         if (read.kind === "record") records.push({ digest, record: read.record });

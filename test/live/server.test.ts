@@ -6,6 +6,8 @@ import { cpSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } 
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { parseProcStat } from "../../src/core/proc.ts";
+import type { SessionView } from "../../src/fleet/view.ts";
+import { writeFileAtomic } from "../../src/store/records.ts";
 import { keypressServerStatus, ROOT, runCliProcess, runNode, type ProcessResult } from "../processes.ts";
 import { makeSandbox, type Sandbox } from "../sandbox.ts";
 import { TmuxLab, waitFor, type AgentPane, type AttachedClient } from "./tmux-lab.ts";
@@ -45,6 +47,21 @@ async function fleet(): Promise<{ waiting: AgentPane; running: AgentPane; home: 
 function alive(pid: number | undefined): boolean {
   const state = existsSync(`/proc/${pid}/stat`) ? parseProcStat(readFileSync(`/proc/${pid}/stat`, "utf8"))?.state : undefined;
   return state !== undefined && state !== "Z" && state !== "X";
+}
+
+/** The processes whose parent is `pid`, by their /proc stat. */
+function childrenOf(pid: number): { pid: number; comm: string }[] {
+  return readdirSync("/proc")
+    .filter((name) => /^\d+$/.test(name))
+    .flatMap((name) => {
+      let stat: ReturnType<typeof parseProcStat>;
+      try {
+        stat = parseProcStat(readFileSync(`/proc/${name}/stat`, "utf8"));
+      } catch {
+        return []; // ended meanwhile
+      }
+      return stat?.ppid === pid ? [{ pid: Number(name), comm: stat.comm }] : [];
+    });
 }
 
 const shows = (client: AttachedClient) => lab.clients().find((attached) => attached.tty === client.tty)?.pane;
@@ -100,6 +117,32 @@ describe("the keypress server, live", () => {
     const pick = await runCliProcess(["pick"], sandbox.env);
     expect(pick.stderr).toMatch(/needs a terminal/);
     expect(serverStatus().served).toBe(verbs.length + 2);
+  });
+
+  it("shows each change to a record at the next key (replaced as a hook replaces it, or rewritten in place); its programs come from its shell", async () => {
+    const { waiting, client } = await fleet();
+    await runCliProcess(["serve", "--detach"], sandbox.env);
+    const show = async () => JSON.parse((await runCliProcess(["show", waiting.sessionId, "--json"], sandbox.env)).stdout) as SessionView;
+    const { id } = await show();
+    await show(); // now the server's watch vouches for the unchanged record
+    const path = join(sandbox.stateDir, "sessions", `${id.split(":").at(-1)}.json`);
+    const writes: [string, (text: string) => void][] = [
+      ["replaced", (text) => expect(writeFileAtomic(path, text)).toEqual({ ok: true })],
+      ["in place", (text) => writeFileSync(path, text)],
+    ];
+    for (const [how, write] of writes) {
+      write(JSON.stringify({ ...(JSON.parse(readFileSync(path, "utf8")) as object), detail: `changed: ${how}` }));
+      expect((await show()).detail).toBe(`changed: ${how}`);
+    }
+    expect(serverStatus().served).toBe(4);
+
+    // The focus's tmux came from the server's resident shell, which stays for the next key.
+    const focused = await runCliProcess(["focus", waiting.sessionId, "--client", client.tty], sandbox.env);
+    expect(focused.code).toBe(0);
+    expect(shows(client)).toBe(waiting.pane);
+    const { pid } = serverStatus();
+    const shells = childrenOf(pid as number).filter((child) => child.comm === "sh");
+    expect(shells).toHaveLength(1);
   });
 
   it("runs each verb in the caller's environment: the caller's HOME shortens the paths it lists", async () => {

@@ -1,0 +1,131 @@
+import { chmodSync, linkSync, readdirSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { sampleRecord } from "../../test/records.ts";
+import { makeSandbox, type Sandbox } from "../../test/sandbox.ts";
+import type { SessionRecord } from "../core/schema.ts";
+import { ensureStateDirs } from "./paths.ts";
+import { openRecordCache } from "./record-cache.ts";
+import { listRecords, recordPath, writeJsonAtomic } from "./records.ts";
+import { watchSessions, type SessionsWatch } from "./sessions-watch.ts";
+
+// Real files and the kernel's inotify (the temp dir is on ext4 or tmpfs here): the watch is only as good as what the
+// kernel reports, which a fake cannot show.
+const NOW = Date.parse("2026-11-29T12:00:00.000Z");
+const A = "a".repeat(64);
+const B = "b".repeat(64);
+
+let sandbox: Sandbox;
+let sessions: string;
+let watch: SessionsWatch;
+beforeEach(() => {
+  sandbox = makeSandbox();
+  sessions = ensureStateDirs(sandbox.stateDir).sessionsDir;
+  watch = watchSessions(sessions);
+});
+afterEach(() => {
+  watch.close();
+  sandbox.cleanup();
+});
+
+const put = (digest: string, detail: string) =>
+  writeJsonAtomic(recordPath(sessions, digest), sampleRecord({ canonical_id: `fleet:v1:claude:${digest}`, detail }));
+
+/** A listing as loadFleet makes it in the server: settle, then the records, counting those taken on the watch's word. */
+async function list(): Promise<{ details: Record<string, string>; trusted: number }> {
+  const settled = await watch.settle();
+  let trusted = 0;
+  const counting = {
+    trusted: (digest: string) => {
+      const record = watch.trusted(digest);
+      if (record) trusted++;
+      return record;
+    },
+    verified: (digest: string, record: SessionRecord, links: number) => watch.verified(digest, record, links),
+  };
+  const cache = openRecordCache(sandbox.stateDir, settled ? { watch: counting } : {});
+  const listing = listRecords(sessions, NOW, cache);
+  cache.save();
+  return { details: Object.fromEntries(listing.records.map(({ digest, record }) => [digest, record.detail])), trusted };
+}
+
+describe("a watch on the sessions dir", () => {
+  it("vouches for records unchanged since a listing read them, and for nothing else", async () => {
+    put(A, "first");
+    put(B, "first");
+    expect(await list()).toEqual({ details: { [A]: "first", [B]: "first" }, trusted: 0 });
+    expect(await list()).toEqual({ details: { [A]: "first", [B]: "first" }, trusted: 2 });
+    put(A, "second");
+    expect(await list()).toEqual({ details: { [A]: "second", [B]: "first" }, trusted: 1 });
+  });
+
+  const changes: [string, (path: string) => void][] = [
+    ["written in place", (path) => writeFileSync(path, readFileSync(path, "utf8").replace('"first"', '"other"'))],
+    [
+      "replaced by a rename",
+      (path) => (writeFileSync(`${path}.new`, readFileSync(path, "utf8").replace('"first"', '"other"')), renameSync(`${path}.new`, path)),
+    ],
+    ["its mode changed", (path) => chmodSync(path, 0o644)],
+    ["removed", (path) => unlinkSync(path)],
+  ];
+  it.each(changes)("a record %s is read again at the next listing", async (_name, change) => {
+    put(A, "first");
+    await list();
+    expect((await list()).trusted).toBe(1);
+    change(recordPath(sessions, A));
+    const after = await list();
+    expect(after.trusted).toBe(0);
+    expect(after.details[A]).toBe(
+      readdirSync(sessions).includes(`${A}.json`)
+        ? (JSON.parse(readFileSync(recordPath(sessions, A), "utf8")) as SessionRecord).detail
+        : undefined,
+    );
+  });
+
+  it("never vouches for a file with another link, through which it could change unseen", async () => {
+    put(A, "first");
+    linkSync(recordPath(sessions, A), join(sandbox.root, "elsewhere.json"));
+    await list();
+    expect((await list()).trusted).toBe(0);
+    writeFileSync(join(sandbox.root, "elsewhere.json"), readFileSync(recordPath(sessions, A), "utf8").replace('"first"', '"other"'));
+    expect((await list()).details[A]).toBe("other");
+  });
+
+  it("starts over when the sessions dir is replaced", async () => {
+    put(A, "first");
+    await list();
+    expect((await list()).trusted).toBe(1);
+    renameSync(sessions, `${sessions}.old`);
+    ensureStateDirs(sandbox.stateDir);
+    put(A, "new dir");
+    expect(await list()).toEqual({ details: { [A]: "new dir" }, trusted: 0 });
+    rmSync(`${sessions}.old`, { recursive: true });
+  });
+
+  it("settles false with no sessions dir, and leaves no marker behind", async () => {
+    await list();
+    expect(readdirSync(sessions)).toEqual([]);
+    rmSync(sessions, { recursive: true });
+    expect(await watch.settle()).toBe(false);
+  });
+
+  it("under a stream of changes, every listing shows each record as last written before it", async () => {
+    const digests = Array.from({ length: 6 }, (_, index) => String(index).repeat(64));
+    const written = new Map<string, string>();
+    for (const digest of digests) {
+      put(digest, "0");
+      written.set(digest, "0");
+    }
+    for (let step = 1; step <= 150; step++) {
+      const digest = digests[step % digests.length] as string;
+      const detail = String(step);
+      const path = recordPath(sessions, digest);
+      // Atomic replacement as the hook writes, or in place as nothing of ours does but a person might.
+      if (step % 3 === 0)
+        writeFileSync(path, readFileSync(path, "utf8").replace(`"detail": "${written.get(digest)}"`, `"detail": "${detail}"`));
+      else put(digest, detail);
+      written.set(digest, detail);
+      expect((await list()).details).toEqual(Object.fromEntries(written));
+    }
+  });
+});

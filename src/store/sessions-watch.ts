@@ -1,0 +1,113 @@
+// For a process that lists the sessions dir again and again (the keypress server, src/server/): a record file whose
+// contents were verified at a listing, and that has not changed since, is used without the `lstat` each listing
+// otherwise pays per record (docs/server.md). "Not changed since" is what the kernel says: an inotify watch on the
+// sessions dir reports every change to a name in it (a record replaced, written in place, its attributes changed,
+// removed), and a change forgets the name's verified record.
+//
+// The watch is only believed once it has caught up: before a listing trusts it, `settle` creates a file of a new name
+// in the dir and waits for that file's own event. inotify delivers one watch's events in the order the changes
+// happened, so when the marker's event arrives, the event of every change made before the listing started has been
+// seen. Anything the watch cannot vouch for (no marker event in time, the dir replaced, an error, a file with another
+// link through which it could change unseen) falls back to the `lstat`s.
+import { watch as watchDir, closeSync, constants, lstatSync, openSync, statfsSync, unlinkSync, type FSWatcher } from "node:fs";
+import { join } from "node:path";
+import type { SessionRecord } from "../core/schema.ts";
+
+/** The names of the settle markers (made and removed at once), which no reader takes for a record or a spool. */
+const MARKER_PREFIX = ".settle-";
+/** How long `settle` waits for its marker's event: beyond it, the listing checks every record as without a watch. */
+const SETTLE_MS = 250;
+/**
+ * Filesystems whose every change is made by this machine's kernel, which inotify then reports: ext2-4, XFS, Btrfs,
+ * tmpfs, overlayfs, ZFS, F2FS. On others (NFS, SMB, FUSE, 9p) another machine can change a file unseen. Linux only:
+ * elsewhere `fs.watch` is not inotify and promises no order.
+ */
+const LOCAL_FILESYSTEMS = new Set([0xef53, 0x58465342, 0x9123683e, 0x01021994, 0x794c7630, 0x2fc12fc1, 0xf2f52010]);
+
+export interface SessionsWatch {
+  /** The sessions dir watched. */
+  readonly dir: string;
+  /** Resolves true once every change made to the dir before the call has been seen; false: trust nothing now. */
+  settle(): Promise<boolean>;
+  /** The record verified for this digest's file, unchanged since. */
+  trusted(digest: string): SessionRecord | undefined;
+  /** A listing read or confirmed this record from its file (`links`: the file's link count) after the watch began. */
+  verified(digest: string, record: SessionRecord, links: number): void;
+  close(): void;
+}
+
+/** Keep a watch on `sessionsDir` for this process's listings until `close`. */
+export function watchSessions(sessionsDir: string, { settleMs = SETTLE_MS }: { settleMs?: number } = {}): SessionsWatch {
+  let watcher: FSWatcher | undefined;
+  let watched: string | undefined; // the identity of the dir being watched
+  const verified = new Map<string, SessionRecord>(); // by file name
+  const markers = new Map<string, (seen: boolean) => void>();
+  let count = 0;
+
+  const stop = () => {
+    watcher?.close();
+    watcher = undefined;
+    watched = undefined;
+    verified.clear();
+    for (const resolve of markers.values()) resolve(false);
+  };
+
+  /** Watch the directory now at the path (a new one: from scratch). False when there is none to watch. */
+  const ensure = (): boolean => {
+    const stats = lstatSync(sessionsDir, { bigint: true, throwIfNoEntry: false });
+    const identity = stats?.isDirectory() ? `${stats.dev}:${stats.ino}` : undefined;
+    if (identity !== watched) stop();
+    if (identity === undefined) return false;
+    if (watcher) return true;
+    try {
+      if (process.platform !== "linux" || !LOCAL_FILESYSTEMS.has(statfsSync(sessionsDir).type)) return false;
+      watcher = watchDir(sessionsDir, { persistent: false }, (_event, name) => {
+        if (name === null) return verified.clear();
+        markers.get(name)?.(true);
+        verified.delete(name);
+      });
+    } catch {
+      return false;
+    }
+    watcher.on("error", stop);
+    watched = identity;
+    return true;
+  };
+
+  return {
+    dir: sessionsDir,
+    async settle() {
+      if (!ensure()) return false;
+      const name = `${MARKER_PREFIX}${process.pid}-${++count}`;
+      let timer: NodeJS.Timeout | undefined;
+      const seen = new Promise<boolean>((resolve) => {
+        markers.set(name, resolve);
+        timer = setTimeout(() => resolve(false), settleMs);
+      });
+      // Made and removed at once: its creation's event is the one waited for, and a stopped process leaves none.
+      if (!createAndRemove(join(sessionsDir, name))) markers.get(name)?.(false);
+      const settled = await seen;
+      markers.delete(name);
+      clearTimeout(timer);
+      if (!settled) verified.clear();
+      return settled && watcher !== undefined;
+    },
+    trusted: (digest) => verified.get(`${digest}.json`),
+    verified(digest, record, links) {
+      // Another link to the file is a path through which it can change without an event in this dir.
+      if (watcher && links === 1) verified.set(`${digest}.json`, record);
+    },
+    close: stop,
+  };
+}
+
+/** Create `path` (never through a symlink, never an existing file) and remove it; false when it could not. */
+export function createAndRemove(path: string): boolean {
+  try {
+    closeSync(openSync(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600));
+    unlinkSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
