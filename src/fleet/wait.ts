@@ -3,6 +3,7 @@
 // sessions directory changes, and at least once a second for liveness (a process that dies sends no event).
 import { watch, type FSWatcher } from "node:fs";
 import { sessionsDirOf } from "../store/paths.ts";
+import { isSettleMarker } from "../store/sessions-watch.ts";
 import { findSession, type FindResult, type FleetContext } from "./queries.ts";
 import { loadFleet } from "./sessions.ts";
 import type { SessionView } from "./view.ts";
@@ -40,7 +41,10 @@ export async function waitForSession(
   let wake: (() => void) | undefined;
   let watcher: FSWatcher | undefined;
   try {
-    watcher = watch(sessionsDirOf(context.stateDir), () => wake?.());
+    watcher = watch(sessionsDirOf(context.stateDir), (_event, name) => {
+      // The keypress server's settle markers say nothing about any session.
+      if (!isSettleMarker(name)) wake?.();
+    });
     watcher.on("error", () => undefined);
   } catch {
     // No watch (the directory vanished, too many watches): the once-a-second re-check still sees every change.

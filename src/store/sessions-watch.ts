@@ -15,6 +15,9 @@ import type { SessionRecord } from "../core/schema.ts";
 
 /** The names of the settle markers (made and removed at once), which no reader takes for a record or a spool. */
 const MARKER_PREFIX = ".settle-";
+
+/** A settle marker's name: a change to the dir that says nothing about any session (`wait` ignores it). */
+export const isSettleMarker = (name: string | null): boolean => name?.startsWith(MARKER_PREFIX) === true;
 /** How long `settle` waits for its marker's event: beyond it, the listing checks every record as without a watch. */
 const SETTLE_MS = 250;
 /**
