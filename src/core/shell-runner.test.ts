@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -25,6 +25,12 @@ function gone(pid: number): boolean {
   } catch {
     return true;
   }
+}
+
+/** Wait (up to 2 s) until `check` holds, then assert it. */
+async function settled(check: () => boolean): Promise<void> {
+  for (let waited = 0; !check() && waited < 2000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+  expect(check()).toBe(true);
 }
 
 const env = {
@@ -89,9 +95,46 @@ describe("shellRunner's shells", () => {
     const result = await shells.run("sh", ["-c", "echo $$; exec sleep 20"], { env, timeoutMs: 300, killSignal: "SIGKILL" });
     expect(result).toMatchObject({ ok: false, code: undefined, failure: "timeout" });
     expect(performance.now() - started).toBeLessThan(2500);
-    expect(gone(Number(result.stdout))).toBe(true); // the sleep
-    expect(gone(Number(first))).toBe(true); // and its shell
+    // The signal went to the whole group at once; the sleep may take a moment more than its shell to end.
+    await settled(() => gone(Number(result.stdout)) && gone(Number(first))); // the sleep and its shell
     expect((await shells.run("sh", ["-c", "echo $PPID"], { env })).stdout).not.toBe(first);
+  });
+
+  it("a process an earlier program left writing to its output does not reach a later program's result", async () => {
+    const first = await shells.run("sh", ["-c", "echo first; (sleep 0.3; echo LATE) & exit 0"], { env });
+    expect(first.stdout).toBe("first");
+    const second = await shells.run("sh", ["-c", "sleep 0.5; echo second"], { env });
+    expect(second.stdout).toBe("second");
+  });
+
+  it("finds the program as execvp does (a directory of its name earlier in PATH is passed over), and keeps exit 255", async () => {
+    mkdirSync(join(temp, "bin", "true"), { recursive: true });
+    const path = { ...env, PATH: `${join(temp, "bin")}:${env.PATH}` };
+    expect(await shells.run("true", [], { env: path })).toEqual(await run("true", [], { env: path }));
+    expect(await shells.run("sh", ["-c", "exit 255"], { env })).toEqual(await run("sh", ["-c", "exit 255"], { env }));
+  });
+
+  it("runs in a working directory deleted since, and makes its work dir again when it was removed", async () => {
+    const before = process.cwd();
+    const gone = join(temp, "gone");
+    mkdirSync(gone);
+    try {
+      process.chdir(gone);
+      rmSync(gone, { recursive: true });
+      expect(await shells.run("sh", ["-c", "echo ok"], { env })).toEqual(await run("sh", ["-c", "echo ok"], { env }));
+    } finally {
+      process.chdir(before);
+    }
+    await shells.run("true", [], { env });
+    rmSync(join(temp, "run"), { recursive: true });
+    expect(await shells.run("sh", ["-c", "echo again"], { env })).toMatchObject({ ok: true, stdout: "again" });
+  });
+
+  it("with no shell to start, every program runs through Node's spawn", async () => {
+    const without = shellRunner(join(temp, "none"), { shell: join(temp, "no-such-shell") });
+    expect(await without.run("sh", ["-c", "echo $PPID"], { env })).toEqual({ ok: true, code: 0, stdout: String(process.pid), stderr: "" });
+    expect(await without.run("sh", ["-c", "echo again"], { env })).toMatchObject({ ok: true, stdout: "again" });
+    without.close();
   });
 
   it("what a shell cannot pass faithfully runs through Node's spawn, with the same result", async () => {
@@ -104,7 +147,7 @@ describe("shellRunner's shells", () => {
     shells.close();
     for (let tries = 0; tries < 50 && readdirSync(join(temp, "run")).length > 0; tries++) await new Promise((r) => setTimeout(r, 20));
     expect(readdirSync(join(temp, "run"))).toEqual([]);
-    expect(gone(shell)).toBe(true);
+    await settled(() => gone(shell));
     // After close, programs still run (through Node's spawn).
     expect(await shells.run("sh", ["-c", "echo ok"], { env })).toMatchObject({ ok: true, stdout: "ok" });
   });

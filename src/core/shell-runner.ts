@@ -3,12 +3,14 @@
 // 5 ms more than the same `tmux` started by a small shell (docs/benchmarks.md); a key that focuses a pane runs one.
 //
 // Same contract as `run` (src/core/exec.ts): the program gets exactly the environment asked for (exported one by one
-// in a subshell of a shell started with an empty environment; the variables the shell itself sets are removed), the
-// caller's working directory, the input, and a bound. Its output goes to files in a private directory, so that a
-// program that hands its output to another process (an ssh master) cannot hold the result back. Anything the shell
-// cannot pass faithfully (an environment variable name it cannot export, a NUL byte) runs through `run` instead.
+// in a subshell of a shell started with an empty environment; the variables the shell itself sets are removed; where
+// /bin/sh is bash, `_` is the program's path, as bash sets it), the caller's working directory, the input, and a
+// bound. Its output goes to new files in a private directory, so that a program that hands its output to another
+// process (an ssh master) cannot hold the result back. Anything the shell cannot pass faithfully (an environment
+// variable name it cannot export, a NUL byte, a directory it cannot enter) and any shell that cannot be started or
+// prepared runs through `run` instead.
 import { spawn, type ChildProcessByStdio } from "node:child_process";
-import { accessSync, closeSync, constants, fstatSync, mkdirSync, openSync, readSync, rmSync, writeFileSync } from "node:fs";
+import { accessSync, closeSync, constants, fstatSync, mkdirSync, openSync, readSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { delimiter, join } from "node:path";
 import type { Readable, Writable } from "node:stream";
 import {
@@ -38,6 +40,13 @@ const DEFAULT_PATH = "/usr/bin:/bin";
 /** The shells kept idle for the next program; more start when programs run at once (the picker beside a key). */
 const IDLE_SHELLS = 2;
 
+/**
+ * The shell says 128 + N for a program ended by signal N (1-64 on Linux); Node's spawn gives no exit code then. A
+ * program that exits with such a status itself (130, say) cannot be told apart: it is reported as ended by the signal.
+ * Statuses above 192 (255, which ssh uses) are exit codes.
+ */
+const endedBySignal = (status: number): boolean => status > 128 && status <= 128 + 64;
+
 const quote = (text: string): string => `'${text.replaceAll("'", `'\\''`)}'`;
 
 interface Shell {
@@ -50,27 +59,34 @@ interface Shell {
 /** The file `execvp` would start for `file` with this environment's PATH; undefined when there is none. */
 function resolveProgram(file: string, env: NodeJS.ProcessEnv): string | undefined {
   const candidates = file.includes("/") ? [file] : (env.PATH ?? DEFAULT_PATH).split(delimiter).map((dir) => join(dir || ".", file));
+  // As execvp: the first regular file there that may be executed (a directory of that name is passed over).
   return candidates.find((candidate) => {
     try {
       accessSync(candidate, constants.X_OK);
-      return true;
+      return statSync(candidate).isFile();
     } catch {
       return false;
     }
   });
 }
 
-/** `workDir`: where the programs' input and output files go, made (private) when the first shell starts. */
-export function shellRunner(workDir: string): ShellRunner {
+/** `workDir`: where the programs' input and output files go (private; made when needed). `shell`: for tests. */
+export function shellRunner(workDir: string, { shell: shellPath = "/bin/sh" }: { shell?: string } = {}): ShellRunner {
   const idle: Shell[] = [];
   let started = 0;
   let closed = false;
+  /** No shell could be started (no /bin/sh, no processes left): Node's spawn from then on. */
+  let unusable = false;
 
-  function startShell(): Shell {
-    if (started === 0) mkdirSync(workDir, { recursive: true, mode: 0o700 });
+  function startShell(): Shell | undefined {
     const id = started++;
     // Its own process group: a program past its bound is killed with everything it started that stayed in the group.
-    const child = spawn("/bin/sh", [], { env: {}, cwd: "/", detached: true, stdio: ["pipe", "pipe", "ignore"] });
+    const child = spawn(shellPath, [], { env: {}, cwd: "/", detached: true, stdio: ["pipe", "pipe", "ignore"] });
+    child.on("error", () => undefined); // a shell that could not start (no pid, below) or ended: reported by `close`
+    if (child.pid === undefined) {
+      unusable = true;
+      return undefined;
+    }
     const shell: Shell = {
       child,
       files: { input: join(workDir, `${id}.in`), out: join(workDir, `${id}.out`), err: join(workDir, `${id}.err`) },
@@ -95,33 +111,45 @@ export function shellRunner(workDir: string): ShellRunner {
     return shell;
   }
 
-  const runInShell: Runner = (file, args, { env = process.env, timeoutMs = DEFAULT_TIMEOUT_MS, input, killSignal = "SIGTERM" } = {}) => {
+  /** A shell ready for a program: its files new (a process an earlier program left writes to the old ones). */
+  function shellFor(input: string | undefined): Shell | undefined {
+    const shell = idle.pop() ?? startShell();
+    if (!shell) return undefined;
+    try {
+      mkdirSync(workDir, { recursive: true, mode: 0o700 });
+      for (const file of Object.values(shell.files)) rmSync(file, { force: true });
+      if (input !== undefined) writeFileSync(shell.files.input, input, { flag: "wx", mode: 0o600 });
+      return shell;
+    } catch {
+      shell.child.stdin.end();
+      return undefined;
+    }
+  }
+
+  const runInShell: Runner = (file, args, options = {}) => {
+    const { env = process.env, timeoutMs = DEFAULT_TIMEOUT_MS, input, killSignal = "SIGTERM" } = options;
+    const elsewhere = () => run(file, args, { env, timeoutMs, input, killSignal });
     const names = Object.keys(env).filter((name) => env[name] !== undefined);
     const faithful =
       !closed &&
+      !unusable &&
       names.every((name) => EXPORTABLE.test(name) && !READ_ONLY_IN_BASH.has(name)) &&
       ![file, ...args, ...names.map((name) => env[name] as string), input ?? ""].some((text) => text.includes("\0"));
-    if (!faithful) return run(file, args, { env, timeoutMs, input, killSignal });
+    if (!faithful) return elsewhere();
     const program = resolveProgram(file, env);
     if (program === undefined) return Promise.resolve(notFound(file));
     let cwd: string;
     try {
       cwd = process.cwd();
-    } catch (error) {
-      return Promise.resolve({
-        ok: false,
-        code: undefined,
-        stdout: "",
-        stderr: "",
-        ...failureOf(error as NodeJS.ErrnoException, undefined),
-      });
+    } catch {
+      return elsewhere(); // a deleted working directory, which Node's spawn still starts a program in
     }
-    const shell = idle.pop() ?? startShell();
+    const shell = shellFor(input);
+    if (!shell) return elsewhere();
     const { files } = shell;
-    if (input !== undefined) writeFileSync(files.input, input, { mode: 0o600 });
     const exports = names.map((name) => `${name}=${env[name] as string}`).map(quote);
     const unset = SHELL_SET.filter((name) => !names.includes(name));
-    // `cd` first (a directory deleted since is an error, as for Node's spawn); then exactly this environment.
+    // `cd` first (a directory the shell cannot enter: nothing ran, Node's spawn runs it); then exactly this environment.
     const script =
       `if cd -- ${quote(cwd)} 2>/dev/null; then ( ${unset.length > 0 ? `unset ${unset.join(" ")}; ` : ""}` +
       `${exports.length > 0 ? `export ${exports.join(" ")}; ` : ""}exec ${[program, ...args].map(quote).join(" ")} ) ` +
@@ -145,13 +173,11 @@ export function shellRunner(workDir: string): ShellRunner {
         if (line !== undefined && !timedOut && !closed && idle.length < IDLE_SHELLS) idle.push(shell);
         else shell.child.stdin.end();
         if (timedOut) return resolve({ ok: false, code: undefined, ...output, ...failureOf(undefined, timeoutMs) });
-        if (line === "nocwd") return resolve({ ok: false, code: undefined, ...output, failure: "error", detail: `cannot enter ${cwd}` });
+        if (line === "nocwd") return void elsewhere().then(resolve);
         const status = line === undefined ? undefined : Number(line.slice("ran ".length));
         if (status === undefined || !Number.isInteger(status))
           return resolve({ ok: false, code: undefined, ...output, failure: "error", detail: "the shell that ran it ended" });
-        // The shell says 128 + N for a program ended by signal N; Node's spawn gives no exit code then.
-        const code = status > 128 ? undefined : status;
-        resolve({ ok: status === 0, code, ...output });
+        resolve({ ok: status === 0, code: endedBySignal(status) ? undefined : status, ...output });
       };
       shell.child.stdin.write(script);
     });

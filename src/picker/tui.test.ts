@@ -4,6 +4,8 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { writeLiveRecord } from "../../test/records.ts";
 import { makeSandbox, type Sandbox } from "../../test/sandbox.ts";
 import { linuxProcessSource } from "../core/proc.ts";
+import { sessionsDirOf } from "../store/paths.ts";
+import { watchSessions, type SessionsWatch } from "../store/sessions-watch.ts";
 import { runPicker, type PickerContext, type PickerTerminal } from "./tui.ts";
 
 let sandbox: Sandbox;
@@ -59,5 +61,43 @@ describe("runPicker", () => {
     await until(() => screen().includes("> q"), "q in the filter");
     input.write("\u0003");
     expect(await exit).toEqual({ kind: "cancelled" });
+  });
+
+  it("in the keypress server, reloads on a change to a record, not on the settle markers of its own listings", async () => {
+    await writeLiveRecord(sandbox.stateDir, "tui-session", { env: {} });
+    const watch = watchSessions(sessionsDirOf(sandbox.stateDir));
+    let listings = 0;
+    const counted: SessionsWatch = {
+      ...watch,
+      settle: () => {
+        listings++;
+        return watch.settle();
+      },
+    };
+    const { terminal, input, screen } = fakeTerminal();
+    const exit = runPicker(terminal, {
+      stateDir: sandbox.stateDir,
+      processes: linuxProcessSource(),
+      listProcesses: async () => [],
+      watch: counted,
+      focus: async () => ({ state: "failed", detail: "not here" }) as never,
+      prune: async () => 0,
+      capture: async () => ({ note: "no preview" }),
+      now: Date.now,
+      home: sandbox.home,
+      color: false,
+      refreshMs: 60_000,
+      discoverMs: 60_000,
+    });
+    await until(() => screen().includes("1 session"), "the first screen");
+    await new Promise((resolve) => setTimeout(resolve, 800));
+    const quiet = listings;
+    expect(quiet).toBeLessThanOrEqual(2);
+    await writeLiveRecord(sandbox.stateDir, "tui-session-2", { env: {} });
+    await until(() => screen().includes("2 sessions"), "the second session");
+    expect(listings).toBeGreaterThan(quiet);
+    input.write("\u0003");
+    expect(await exit).toEqual({ kind: "cancelled" });
+    watch.close();
   });
 });

@@ -2,7 +2,7 @@
 // refresh every two seconds, process discovery every few seconds), a pane preview, and focus on Enter. Configured SSH
 // hosts are read after the first screen, each on its own: a host's rows join when its read returns, so a slow host
 // never delays this machine's rows, and a host that gave none is shown as one line saying why.
-import type { SessionsWatch } from "../store/sessions-watch.ts";
+import { isSettleMarker, type SessionsWatch } from "../store/sessions-watch.ts";
 import { watch, type FSWatcher } from "node:fs";
 import type { ListProcesses } from "../fleet/discovery.ts";
 import type { FocusResult } from "../focus/contract.ts";
@@ -260,7 +260,9 @@ export async function runPicker(terminal: PickerTerminal, deps: PickerContext): 
     if (terminal.hangup?.aborted) onSignal();
     terminal.hangup?.addEventListener("abort", onSignal);
     try {
-      watcher = watch(sessionsDirOf(deps.stateDir), { persistent: false }, () => {
+      watcher = watch(sessionsDirOf(deps.stateDir), { persistent: false }, (_event, name) => {
+        // The keypress server's listings (this picker's own, when it runs there) make and remove settle markers.
+        if (isSettleMarker(name)) return;
         clearTimeout(debounce);
         debounce = setTimeout(() => void reload(false), 100);
       });

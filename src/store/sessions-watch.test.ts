@@ -102,6 +102,35 @@ describe("a watch on the sessions dir", () => {
     rmSync(`${sessions}.old`, { recursive: true });
   });
 
+  it("believes a verification for a while only: a write through a link made after it shows by then", async () => {
+    watch.close();
+    watch = watchSessions(sessions, { trustMs: 300 });
+    put(A, "first");
+    await list();
+    expect((await list()).trusted).toBe(1);
+    // No event reaches the dir's watch for the link, nor for a write through the other name.
+    linkSync(recordPath(sessions, A), join(sandbox.root, "elsewhere.json"));
+    writeFileSync(join(sandbox.root, "elsewhere.json"), readFileSync(recordPath(sessions, A), "utf8").replace('"first"', '"other"'));
+    await new Promise((resolve) => setTimeout(resolve, 350));
+    expect(await list()).toEqual({ details: { [A]: "other" }, trusted: 0 });
+    expect((await list()).trusted).toBe(0); // two links now: never vouched for
+  });
+
+  it("a sessions dir removed and made again (the same inode, as ext4 often gives) is watched again", async () => {
+    watch.close();
+    watch = watchSessions(sessions, { settleMs: 100 });
+    put(A, "first");
+    await list();
+    rmSync(sessions, { recursive: true });
+    ensureStateDirs(sandbox.stateDir);
+    put(A, "again");
+    expect((await list()).details).toEqual({ [A]: "again" });
+    await list();
+    const started = performance.now();
+    expect(await list()).toEqual({ details: { [A]: "again" }, trusted: 1 });
+    expect(performance.now() - started).toBeLessThan(100); // its marker's event came: the watch works again
+  });
+
   it("settles false with no sessions dir, and leaves no marker behind", async () => {
     await list();
     expect(readdirSync(sessions)).toEqual([]);

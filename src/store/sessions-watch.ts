@@ -21,6 +21,12 @@ export const isSettleMarker = (name: string | null): boolean => name?.startsWith
 /** How long `settle` waits for its marker's event: beyond it, the listing checks every record as without a watch. */
 const SETTLE_MS = 250;
 /**
+ * How long a verification is believed. Node's watch does not say when the kernel's event queue overflowed (events are
+ * then lost), nor can a dir watch see a write through a hard link made after the verification: either shows at most
+ * this late, when the record is checked again.
+ */
+const TRUST_MS = 5000;
+/**
  * Filesystems whose every change is made by this machine's kernel, which inotify then reports: ext2-4, XFS, Btrfs,
  * tmpfs, overlayfs, ZFS, F2FS. On others (NFS, SMB, FUSE, 9p) another machine can change a file unseen. Linux only:
  * elsewhere `fs.watch` is not inotify and promises no order.
@@ -40,10 +46,13 @@ export interface SessionsWatch {
 }
 
 /** Keep a watch on `sessionsDir` for this process's listings until `close`. */
-export function watchSessions(sessionsDir: string, { settleMs = SETTLE_MS }: { settleMs?: number } = {}): SessionsWatch {
+export function watchSessions(
+  sessionsDir: string,
+  { settleMs = SETTLE_MS, trustMs = TRUST_MS }: { settleMs?: number; trustMs?: number } = {},
+): SessionsWatch {
   let watcher: FSWatcher | undefined;
   let watched: string | undefined; // the identity of the dir being watched
-  const verified = new Map<string, SessionRecord>(); // by file name
+  const verified = new Map<string, { readonly record: SessionRecord; readonly at: number }>(); // by file name
   const markers = new Map<string, (seen: boolean) => void>();
   let count = 0;
 
@@ -92,13 +101,17 @@ export function watchSessions(sessionsDir: string, { settleMs = SETTLE_MS }: { s
       const settled = await seen;
       markers.delete(name);
       clearTimeout(timer);
-      if (!settled) verified.clear();
+      // No event for a marker: a watch that reports nothing (a dir removed and made again, even with the same inode).
+      if (!settled) stop();
       return settled && watcher !== undefined;
     },
-    trusted: (digest) => verified.get(`${digest}.json`),
+    trusted(digest) {
+      const entry = verified.get(`${digest}.json`);
+      return entry && performance.now() - entry.at <= trustMs ? entry.record : undefined;
+    },
     verified(digest, record, links) {
       // Another link to the file is a path through which it can change without an event in this dir.
-      if (watcher && links === 1) verified.set(`${digest}.json`, record);
+      if (watcher && links === 1) verified.set(`${digest}.json`, { record, at: performance.now() });
     },
     close: stop,
   };
