@@ -10,7 +10,19 @@
 // variable name it cannot export, a NUL byte, a directory it cannot enter) and any shell that cannot be started or
 // prepared runs through `run` instead.
 import { spawn, type ChildProcessByStdio } from "node:child_process";
-import { accessSync, closeSync, constants, fstatSync, mkdirSync, openSync, readSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  accessSync,
+  closeSync,
+  constants,
+  fstatSync,
+  mkdirSync,
+  openSync,
+  readSync,
+  rmSync,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { delimiter, join } from "node:path";
 import type { Readable, Writable } from "node:stream";
 import {
@@ -117,7 +129,7 @@ export function shellRunner(workDir: string, { shell: shellPath = "/bin/sh" }: {
     if (!shell) return undefined;
     try {
       mkdirSync(workDir, { recursive: true, mode: 0o700 });
-      for (const file of Object.values(shell.files)) rmSync(file, { force: true });
+      for (const file of Object.values(shell.files)) unlinkAbsent(file);
       if (input !== undefined) writeFileSync(shell.files.input, input, { flag: "wx", mode: 0o600 });
       return shell;
     } catch {
@@ -202,6 +214,15 @@ function killGroup(shell: Shell, signal: NodeJS.Signals): void {
     if (shell.child.pid !== undefined) process.kill(-shell.child.pid, signal);
   } catch {
     // Already gone.
+  }
+}
+
+/** Remove `path` if it is there. */
+function unlinkAbsent(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
   }
 }
 
