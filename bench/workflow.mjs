@@ -11,6 +11,8 @@ import pty from "node-pty";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const CLI = join(root, "bin", "tongs-agents.js");
+// The shell client (what the tmux block's next key and status segment run): `sh <it> <node> <verb> ...`.
+const KEY = ["/bin/sh", join(root, "bin", "tongs-agents-key.sh"), process.execPath];
 const runs = Number(process.env.BENCH_RUNS ?? 40);
 const temp = mkdtempSync(join(tmpdir(), "tongs-bench-workflow-"));
 const stateDir = join(temp, "state");
@@ -166,6 +168,22 @@ const contenders = [
     run: () => timeSync(process.execPath, [CLI, "focus", "bench-0", "--client", client], served),
   },
   {
+    name: "keypress server, shell client: `show` with no query (the client and a round trip, no work)",
+    run: () => timeSync(KEY[0], [...KEY.slice(1), "show"], served, [2]),
+  },
+  {
+    name: "keypress server, shell client: `status --format tmux`",
+    run: () => timeSync(KEY[0], [...KEY.slice(1), "status", "--format", "tmux"], served),
+  },
+  {
+    name: "keypress server, shell client: `next --client <tty>`",
+    run: () => timeSync(KEY[0], [...KEY.slice(1), "next", "--client", client], served),
+  },
+  {
+    name: "keypress server, shell client: `focus <id> --client <tty>`",
+    run: () => timeSync(KEY[0], [...KEY.slice(1), "focus", "bench-0", "--client", client], served),
+  },
+  {
     name: "bare `tmux switch-client -c <tty> -t %N` (same pane, unverified)",
     run: () => timeSync("tmux", ["-S", inner, "switch-client", "-c", client, "-t", pane]),
   },
@@ -210,8 +228,11 @@ try {
   const servedRows = contenders.filter((contender) => contender.name.startsWith("keypress server")).length;
   const expected = (runs + 1) * servedRows + servedPaints.length + 1;
   if (status.served !== expected) throw new Error(`the keypress server served ${status.served} commands, not ${expected}`);
+  const shellRows = contenders.filter((contender) => contender.name.startsWith("keypress server, shell client")).length;
+  if (status.served_shell !== (runs + 1) * shellRows)
+    throw new Error(`the shell client was served ${status.served_shell} commands, not ${(runs + 1) * shellRows}`);
   console.log(
-    `\nThe keypress server served all ${status.served} of its commands (pid ${status.pid}, ${Math.round(status.rss_bytes / 2 ** 20)} MiB resident).`,
+    `\nThe keypress server served all ${status.served} of its commands, ${status.served_shell} of them to the shell client (pid ${status.pid}, ${Math.round(status.rss_bytes / 2 ** 20)} MiB resident).`,
   );
   const floor = stats(samples[0]).median;
   console.log(`\n| workflow (${runs} runs interleaved; picker ${paints.length} runs) | median | p90 | median vs \`node -e 0\` |`);

@@ -17,7 +17,8 @@ const importMeta = { "import.meta.url": "__import_meta_url", "import.meta.dirnam
 // the hook: execa in the CLI depends on signal-exit 4, whose API differs.)
 const hookAlias = { "graceful-fs": "./scripts/graceful-fs-shim.cjs", "signal-exit": "./scripts/signal-exit-shim.cjs" };
 const { version } = JSON.parse(await readFile(new URL("../package.json", import.meta.url), "utf8"));
-// TONGS_AGENTS_BUILD (src/core/version.ts): a digest of every source file that can reach a bundle.
+// TONGS_AGENTS_BUILD (src/core/version.ts): a digest of every source file that can reach a bundle, and of the shell
+// client, which speaks to the server this build is (it reads the build from dist/build).
 const sources = (
   await Promise.all(
     ["src", "backends"].map(async (dir) => (await readdir(`${root}${dir}`, { recursive: true })).map((name) => `${dir}/${name}`)),
@@ -25,6 +26,7 @@ const sources = (
 )
   .flat()
   .filter((path) => path.endsWith(".ts") && !path.endsWith(".test.ts"))
+  .concat("bin/tongs-agents-key.sh")
   .sort();
 const digest = createHash("sha256");
 for (const path of sources)
@@ -32,7 +34,8 @@ for (const path of sources)
     .update(`${path}\0`)
     .update(await readFile(`${root}${path}`))
     .update("\0");
-const identity = { TONGS_AGENTS_VERSION: JSON.stringify(version), TONGS_AGENTS_BUILD: JSON.stringify(digest.digest("hex").slice(0, 16)) };
+const buildId = digest.digest("hex").slice(0, 16);
+const identity = { TONGS_AGENTS_VERSION: JSON.stringify(version), TONGS_AGENTS_BUILD: JSON.stringify(buildId) };
 const common = {
   define: { ...identity, ...importMeta },
   bundle: true,
@@ -161,3 +164,4 @@ await Promise.all(
     await writeFile(`${root}.cache/${name}.meta.json`, JSON.stringify(result.metafile));
   }),
 );
+await writeFile(`${root}dist/build`, `${buildId}\n`);

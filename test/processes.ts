@@ -20,14 +20,24 @@ export interface ProcessResult {
   readonly ms: number;
 }
 
+export const KEY_CLIENT = join(ROOT, "bin", "tongs-agents-key.sh");
+
 export function runNode(
   script: string,
+  args: readonly string[],
+  options: { input?: string | Buffer; env: NodeJS.ProcessEnv; cwd?: string },
+): Promise<ProcessResult> {
+  return runProgram(process.execPath, [script, ...args], options);
+}
+
+export function runProgram(
+  program: string,
   args: readonly string[],
   { input = "", env, cwd }: { input?: string | Buffer; env: NodeJS.ProcessEnv; cwd?: string },
 ): Promise<ProcessResult> {
   return new Promise((done, fail) => {
     const started = performance.now();
-    const child = spawn(process.execPath, [script, ...args], { env, cwd });
+    const child = spawn(program, args, { env, cwd });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk) => (stdout += chunk));
@@ -41,6 +51,9 @@ export function runNode(
 
 export const runHook = (args: readonly string[], input: string | Buffer, env: NodeJS.ProcessEnv) => runNode(HOOK_BIN, args, { input, env });
 export const runCliProcess = (args: readonly string[], env: NodeJS.ProcessEnv) => runNode(CLI_BIN, args, { env });
+/** A verb through the shell client (bin/tongs-agents-key.sh), as the tmux keys run it. */
+export const runKeyClient = (args: readonly string[], env: NodeJS.ProcessEnv) =>
+  runProgram("/bin/sh", [KEY_CLIENT, process.execPath, ...args], { env });
 
 /** `tongs-agents serve --status --json` (docs/server.md): the keypress server's status, `running: false` when none. */
 export function keypressServerStatus(env: NodeJS.ProcessEnv): { running: boolean } & Partial<ServerStatus> {

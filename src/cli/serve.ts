@@ -38,7 +38,7 @@ const START_WAIT_MS = 5000;
 
 function describe(status: ServerStatus): string {
   const uptime = Math.round((Date.now() - Date.parse(status.started_at)) / 1000);
-  return `pid ${status.pid}, build ${status.build}, up ${uptime} s, ${status.served} command(s) served, ${status.terminals} picker(s) open, ${Math.round(status.rss_bytes / 2 ** 20)} MiB resident`;
+  return `pid ${status.pid}, build ${status.build}, up ${uptime} s, ${status.served} command(s) served (${status.served_shell ?? 0} to the shell client), ${status.terminals} picker(s) open, ${Math.round(status.rss_bytes / 2 ** 20)} MiB resident`;
 }
 
 /** `serve --detach`: a detached `serve` whose output goes to the server dir's log, then wait until it answers. */

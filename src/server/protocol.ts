@@ -66,6 +66,8 @@ export interface ServerStatus {
   readonly build: string;
   readonly started_at: string;
   readonly served: number;
+  /** Of those, how many came from the shell client (bin/tongs-agents-key.sh). */
+  readonly served_shell: number;
   /** Terminal verbs open now (pickers). */
   readonly terminals: number;
   readonly rss_bytes: number;

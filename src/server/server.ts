@@ -6,10 +6,13 @@
 // the client's environment in its context. The socket lives in a private directory of the state dir (0700, owned by
 // this user), so only this user reaches it.
 import { EventEmitter } from "node:events";
-import { lstatSync, rmSync, watch, type FSWatcher } from "node:fs";
-import { connect, createServer, type Server, type Socket } from "node:net";
+import { lstatSync, realpathSync, rmSync, watch, type FSWatcher } from "node:fs";
+import { connect, createServer, type Server } from "node:net";
+import { dirname, join } from "node:path";
 import { ensurePrivateDir } from "../store/paths.ts";
 import { CLIENT_BOUNDS } from "./client.ts";
+import { socketConnection, type Answers, type Connection } from "./connection.ts";
+import { listenForKeys, type KeysListener } from "./keys.ts";
 import {
   readLines,
   serverDirOf,
@@ -230,12 +233,14 @@ export async function startServer(options: ServerOptions): Promise<StartOutcome>
   const home = process.cwd();
   const startedAt = new Date().toISOString();
   let served = 0;
+  let servedShell = 0;
   let terminals = 0;
   const status = (): ServerStatus => ({
     pid: process.pid,
     build,
     started_at: startedAt,
     served,
+    served_shell: servedShell,
     terminals,
     rss_bytes: process.memoryUsage.rss(),
   });
@@ -244,6 +249,7 @@ export async function startServer(options: ServerOptions): Promise<StartOutcome>
   let resolveStopped: (stopped: Stopped) => void = () => {};
   const stopped = new Promise<Stopped>((resolve) => (resolveStopped = resolve));
   let watcher: FSWatcher | undefined;
+  let keys: KeysListener | undefined;
   let queue: Promise<void> = Promise.resolve();
   const stop = (why: string, abandoned = false) => {
     if (stopping !== undefined) return;
@@ -255,9 +261,14 @@ export async function startServer(options: ServerOptions): Promise<StartOutcome>
     // (a server started in our place) the listener is left to the process's exit, which unlinks nothing.
     if (ownSocket()) server.close();
     else server.unref();
+    keys?.refuse();
     // The verb running now finishes and its client hears the end (unless it never will).
-    if (abandoned) resolveStopped({ why, abandoned });
-    else void queue.then(() => resolveStopped({ why, abandoned }));
+    const close = () => {
+      keys?.close();
+      resolveStopped({ why, abandoned });
+    };
+    if (abandoned) close();
+    else void queue.then(close);
   };
   // Our socket removed or replaced (the state dir deleted, another server in our place): nobody can reach us.
   const checkSocket = () => {
@@ -271,74 +282,71 @@ export async function startServer(options: ServerOptions): Promise<StartOutcome>
   }
   const recheck = setInterval(checkSocket, 30_000);
 
-  const send = (socket: Socket, reply: Reply) => {
-    if (!socket.destroyed) socket.write(`${JSON.stringify(reply)}\n`);
-  };
   /** Text in pieces a line can hold. */
-  const sendText = (socket: Socket, kind: "out" | "err", text: string) => {
-    for (let at = 0; at < text.length; at += OUTPUT_PIECE) send(socket, { kind, text: text.slice(at, at + OUTPUT_PIECE) });
+  const sendText = (connection: Connection, kind: "out" | "err", text: string) => {
+    for (let at = 0; at < text.length; at += OUTPUT_PIECE) connection.send({ kind, text: text.slice(at, at + OUTPUT_PIECE) });
   };
-  const verbIo = (socket: Socket, request: VerbRequest) => ({
-    stdout: (text: string) => sendText(socket, "out", `${text}\n`),
-    stderr: (text: string) => sendText(socket, "err", `${text}\n`),
+  const verbIo = (connection: Connection, request: VerbRequest) => ({
+    stdout: (text: string) => sendText(connection, "out", `${text}\n`),
+    stderr: (text: string) => sendText(connection, "err", `${text}\n`),
     color: request.color,
     columns: request.columns,
   });
   /** What Node prints for an uncaught error in the verb's own process (its stack), and its exit code. */
-  const thrown = (socket: Socket, error: unknown) => {
-    sendText(socket, "err", `${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  const thrown = (connection: Connection, error: unknown) => {
+    sendText(connection, "err", `${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
     return 1;
   };
-  const finish = (socket: Socket, code: number) => {
-    send(socket, { kind: "exit", code });
-    socket.end();
+  const finish = (connection: Connection, code: number) => {
+    connection.send({ kind: "exit", code });
+    connection.end();
   };
 
   /**
    * Say `ready` and wait for the client's `go`: a client that gave up waiting (and runs the verb itself), went away,
    * or does not answer within the request bound, never has its verb run here.
    */
-  const readyAndGo = (socket: Socket, answers: Answers): Promise<boolean> => {
-    if (socket.destroyed || socket.readableEnded) return Promise.resolve(false);
+  const readyAndGo = (connection: Connection, answers: Answers): Promise<boolean> => {
+    if (!connection.open) return Promise.resolve(false);
     return new Promise((resolve) => {
-      const timer = setTimeout(() => (socket.destroy(), resolve(false)), requestMs);
+      const timer = setTimeout(() => (connection.destroy(), resolve(false)), requestMs);
       const settle = (go: boolean) => {
         clearTimeout(timer);
-        socket.off("close", gone);
+        cancel();
         resolve(go);
       };
-      const gone = () => settle(false);
-      socket.once("close", gone);
+      const cancel = connection.onClose(() => settle(false));
       answers.next = (message) => settle(message.kind === "go");
-      send(socket, { kind: "ready" });
+      connection.send({ kind: "ready" });
     });
   };
 
   /** A short verb, in its turn: the client's directory and environment for the verb, then ours again. */
-  const runShort = async (socket: Socket, request: VerbRequest, answers: Answers) => {
+  const runShort = async (connection: Connection, request: VerbRequest, answers: Answers) => {
     try {
       process.chdir(request.cwd);
     } catch (error) {
-      send(socket, { kind: "refused", reason: "cwd", detail: (error as Error).message });
-      socket.end();
+      connection.send({ kind: "refused", reason: "cwd", detail: (error as Error).message });
+      connection.end();
       return;
     }
     const savedEnv = { ...process.env };
     try {
-      if (!(await readyAndGo(socket, answers))) return;
+      if (!(await readyAndGo(connection, answers))) return;
       served++;
+      if (connection.way === "shell") servedShell++;
       replaceEnv(request.env);
       // A verb that never settles holds every later one: the server gives up on itself, and clients fall back.
       const bound = setTimeout(() => stop(`${request.argv[0]} ran longer than ${verbBoundMs} ms`, true), verbBoundMs);
       let code: number;
       try {
-        code = await run(request.argv, process.env, verbIo(socket, request));
+        code = await run(request.argv, process.env, verbIo(connection, request));
       } catch (error) {
-        code = thrown(socket, error);
+        code = thrown(connection, error);
       } finally {
         clearTimeout(bound);
       }
-      finish(socket, code);
+      finish(connection, code);
     } finally {
       replaceEnv(savedEnv);
       process.chdir(home);
@@ -346,22 +354,36 @@ export async function startServer(options: ServerOptions): Promise<StartOutcome>
   };
 
   /** A terminal verb: at once, beside whatever else runs, for as long as the caller keeps it. */
-  const runTerminal = async (socket: Socket, request: VerbRequest & { terminal: TerminalSize }, answers: Answers) => {
-    const terminal = remoteTerminal(request.terminal, (reply) => send(socket, reply));
-    if (!(await readyAndGo(socket, answers))) return;
+  const runTerminal = async (connection: Connection, request: VerbRequest & { terminal: TerminalSize }, answers: Answers) => {
+    const terminal = remoteTerminal(request.terminal, (reply) => connection.send(reply));
+    if (!(await readyAndGo(connection, answers))) return;
     answers.next = (message) => message.kind !== "go" && terminal.feed(message);
-    socket.on("close", () => terminal.hangUp());
+    connection.onClose(() => terminal.hangUp());
     served++;
     terminals++;
     let code: number;
     try {
-      code = await run(request.argv, { ...request.env }, { ...verbIo(socket, request), terminal });
+      code = await run(request.argv, { ...request.env }, { ...verbIo(connection, request), terminal });
     } catch (error) {
-      code = thrown(socket, error);
+      code = thrown(connection, error);
     } finally {
       terminals--;
     }
-    finish(socket, code);
+    finish(connection, code);
+  };
+
+  /** A verb request, from either way in, in its turn: a terminal verb at once, a short one after those before it. */
+  const take = (request: VerbRequest, connection: Connection, answers: Answers) => {
+    const verb = request.argv[0] ?? "";
+    if (TERMINAL_VERBS.has(verb) && request.terminal)
+      return void runTerminal(connection, { ...request, terminal: request.terminal }, answers);
+    if (!SERVED_VERBS.has(verb)) {
+      connection.send({ kind: "refused", reason: "verb", detail: `${request.argv[0] ?? "(none)"} is not served` });
+      return connection.end();
+    }
+    queue = queue
+      .then(() => runShort(connection, request, answers))
+      .catch((error: unknown) => log(`a verb's run failed: ${String(error)}`));
   };
 
   server.on("connection", (socket) => {
@@ -370,10 +392,15 @@ export async function startServer(options: ServerOptions): Promise<StartOutcome>
       return;
     }
     socket.on("error", () => socket.destroy());
+    const connection = socketConnection(socket);
     const deadline = setTimeout(() => socket.destroy(), requestMs);
     // What the client says after its request goes to whoever waits for it.
     const answers: Answers = {};
     let asked = false;
+    const answer = (reply: Reply) => {
+      connection.send(reply);
+      connection.end();
+    };
     readLines(
       socket,
       (message) => {
@@ -381,56 +408,40 @@ export async function startServer(options: ServerOptions): Promise<StartOutcome>
         asked = true;
         clearTimeout(deadline);
         const request = message as Request;
-        if (typeof request !== "object" || request === null || typeof request.build !== "string") {
-          send(socket, { kind: "refused", reason: "request", detail: "not a request" });
-          return socket.end();
-        }
-        if ("control" in request && request.control === "status") {
-          send(socket, { kind: "status", status: status() });
-          return socket.end();
-        }
+        if (typeof request !== "object" || request === null || typeof request.build !== "string")
+          return answer({ kind: "refused", reason: "request", detail: "not a request" });
+        if ("control" in request && request.control === "status") return answer({ kind: "status", status: status() });
         if ("control" in request && request.control === "stop") {
-          send(socket, { kind: "stopping", status: status() });
-          socket.end();
+          answer({ kind: "stopping", status: status() });
           return stop("asked to stop");
         }
-        if (!isVerbRequest(request)) {
-          send(socket, { kind: "refused", reason: "request", detail: "not a request" });
-          return socket.end();
-        }
+        if (!isVerbRequest(request)) return answer({ kind: "refused", reason: "request", detail: "not a request" });
         if (request.build !== build) {
           // Another build of this same install is an upgrade: this server stops, the client starts the new build's.
           // Another install (a second copy of tongs-agents on one state dir) runs its verbs alone and leaves us be.
           const replaced = request.install === install;
-          send(socket, {
-            kind: "refused",
-            reason: "build",
-            detail: `this server is build ${build}, the client ${request.build}`,
-            replaced,
-          });
-          socket.end();
+          answer({ kind: "refused", reason: "build", detail: `this server is build ${build}, the client ${request.build}`, replaced });
           if (replaced) stop(`an upgrade: a client of build ${request.build} of this install asked (this server is ${build})`);
           return;
         }
-        const verb = request.argv[0] ?? "";
-        if (TERMINAL_VERBS.has(verb) && request.terminal)
-          return void runTerminal(socket, { ...request, terminal: request.terminal }, answers);
-        if (!SERVED_VERBS.has(verb)) {
-          send(socket, { kind: "refused", reason: "verb", detail: `${request.argv[0] ?? "(none)"} is not served` });
-          return socket.end();
-        }
-        queue = queue
-          .then(() => runShort(socket, request, answers))
-          .catch((error: unknown) => log(`a verb's run failed: ${String(error)}`));
+        take(request, connection, answers);
       },
       () => socket.destroy(),
     );
   });
+  // The shell client (bin/tongs-agents-key.sh, beside this install's bin/tongs-agents.js) comes in through a FIFO.
+  const keyClient = keyClientOf(install);
+  if (keyClient) keys = listenForKeys({ serverDir: serverDirOf(stateDir), keyClient, build, install, take, log });
   log(`serving ${socketPath} (pid ${process.pid}, build ${build})`);
   return { kind: "serving", stop, stopped };
 }
 
-/** Where a connection's messages after its request go (set by whoever waits for them). */
-interface Answers {
-  next?: (message: ClientMessage) => void;
+/** The real path of the shell client beside `install` (bin/tongs-agents.js), on Linux (it needs /proc). */
+function keyClientOf(install: string): string | undefined {
+  if (process.platform !== "linux") return undefined;
+  try {
+    return realpathSync(join(dirname(install), "tongs-agents-key.sh"));
+  } catch {
+    return undefined;
+  }
 }

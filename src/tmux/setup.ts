@@ -1,7 +1,7 @@
 // The tmux block tongs-agents owns in the user's tmux.conf: a picker key (a popup), a next key, and a status segment.
 // Written between markers, replaced in place, and removed leaving the file exactly as it was.
 import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { deleteConfigFile, writeConfigFile } from "../install/file-edit.ts";
 
 export const BEGIN = "# >>> tongs-agents >>>";
@@ -43,6 +43,9 @@ export function popupsSupported(version: readonly [number, number] | undefined):
 /** The block's lines (without markers). */
 export function blockBody(options: SetupOptions): string[] {
   const cli = `${shWord(options.node)} ${shWord(options.cli)}`;
+  // With the server, the keys that print and return go through the shell client (bin/tongs-agents-key.sh, beside
+  // bin/tongs-agents.js): no Node process per key or status tick while the server runs.
+  const key = options.server ? `/bin/sh ${shWord(join(dirname(options.cli), "tongs-agents-key.sh"))} ${shWord(options.node)}` : cli;
   const lines = [
     "# Managed by `tongs-agents tmux-setup --write`; `tongs-agents tmux-setup --remove` takes it out. Edits here are replaced.",
   ];
@@ -51,11 +54,11 @@ export function blockBody(options: SetupOptions): string[] {
   if (popupsSupported(options.tmuxVersion))
     lines.push(`bind-key ${options.pickerKey} run-shell -b ${tmuxQuote(`${cli} popup --client "#{client_tty}" >/dev/null 2>&1 || true`)}`);
   else lines.push(`bind-key ${options.pickerKey} new-window -n agents ${tmuxQuote(`${cli} pick --client "#{client_tty}"`)}`);
-  lines.push(`bind-key ${options.nextKey} run-shell -b ${tmuxQuote(`${cli} next --client "#{client_tty}" >/dev/null 2>&1 || true`)}`);
+  lines.push(`bind-key ${options.nextKey} run-shell -b ${tmuxQuote(`${key} next --client "#{client_tty}" >/dev/null 2>&1 || true`)}`);
   // In the background, at once: a no-op when this build's server runs; one of another build is replaced.
   if (options.server) lines.push(`run-shell -b ${tmuxQuote(`${cli} serve --detach >/dev/null 2>&1 || true`)}`);
   if (options.status) {
-    lines.push(`set -g @tongs_agents_status ${tmuxQuote(`#(${cli} status --format tmux)`)}`);
+    lines.push(`set -g @tongs_agents_status ${tmuxQuote(`#(${key} status --format tmux)`)}`);
     lines.push(`if-shell -F '#{m:*tongs_agents_status*,#{status-right}}' '' "${statusCommands(options.tmuxVersion)}"`);
   }
   return lines;

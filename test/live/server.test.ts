@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { parseProcStat } from "../../src/core/proc.ts";
 import type { SessionView } from "../../src/fleet/view.ts";
 import { writeFileAtomic } from "../../src/store/records.ts";
-import { keypressServerStatus, ROOT, runCliProcess, runNode, type ProcessResult } from "../processes.ts";
+import { keypressServerStatus, ROOT, runCliProcess, runKeyClient, runNode, type ProcessResult } from "../processes.ts";
 import { makeSandbox, type Sandbox } from "../sandbox.ts";
 import { TmuxLab, waitFor, type AgentPane, type AttachedClient } from "./tmux-lab.ts";
 
@@ -117,6 +117,37 @@ describe("the keypress server, live", () => {
     const pick = await runCliProcess(["pick"], sandbox.env);
     expect(pick.stderr).toMatch(/needs a terminal/);
     expect(serverStatus().served).toBe(verbs.length + 2);
+  });
+
+  it("answers the shell client's verbs exactly as their own processes do, and its keys move the real client", async () => {
+    const { waiting, running, home, client } = await fleet();
+    await runCliProcess(["serve", "--detach"], sandbox.env);
+    const verbs: string[][] = [
+      ["list", "--json"],
+      ["status", "--format", "tmux"],
+      ["show", waiting.sessionId],
+      ["explain", running.sessionId, "--json"],
+      ["show", "no-such-session"],
+      ["focus", "no-such-session", "--json"],
+      ["list", "--no-such-option"],
+    ];
+    for (const args of verbs) {
+      const alone = await runCliProcess(args, perProcess());
+      const served = await runKeyClient(args, sandbox.env);
+      expect(seen(served), args.join(" ")).toEqual(seen(alone));
+    }
+    const nextAlone = await runCliProcess(["next", "--client", client.tty, "--json"], perProcess());
+    expect(shows(client)).toBe(waiting.pane);
+    lab.tmux(lab.inner, "switch-client", "-c", client.tty, "-t", home.pane);
+    const nextServed = await runKeyClient(["next", "--client", client.tty, "--json"], sandbox.env);
+    expect(shows(client)).toBe(waiting.pane);
+    expect(seen(nextServed)).toEqual(seen(nextAlone));
+    lab.tmux(lab.inner, "switch-client", "-c", client.tty, "-t", home.pane);
+    expect((await runKeyClient(["focus", running.sessionId, "--client", client.tty], sandbox.env)).code).toBe(0);
+    expect(shows(client)).toBe(running.pane);
+    // Every one of them came through the FIFO, none through a Node client.
+    expect(serverStatus()).toMatchObject({ served: verbs.length + 2, served_shell: verbs.length + 2 });
+    expect(readdirSync(join(sandbox.stateDir, "server")).filter((name) => name.startsWith("reply."))).toEqual([]);
   });
 
   it("shows each change to a record at the next key (replaced as a hook replaces it, or rewritten in place); its programs come from its shell", async () => {

@@ -24,6 +24,7 @@ afterEach(async () => {
 });
 
 const served = () => keypressServerStatus(sandbox.env).served;
+const servedShell = () => keypressServerStatus(sandbox.env).served_shell;
 
 describe("tmux-setup, live", () => {
   it("--write twice leaves one block; the server sources it; keys and status work", async () => {
@@ -43,6 +44,7 @@ describe("tmux-setup, live", () => {
     await waitFor(() => existsSync(join(sandbox.stateDir, "server", "socket")), "the keypress server to start");
     const before = served();
     expect(before).toBeTypeOf("number");
+    const shellBefore = servedShell() ?? 0;
 
     // The status segment, rendered by tmux itself on the client's status line.
     await waitFor(() => lab.seen(client).text.includes("●1"), "the status line to show one waiting session");
@@ -64,8 +66,9 @@ describe("tmux-setup, live", () => {
       "Enter to land on the waiting session",
     );
 
-    // The status line and the next key went through the server.
+    // The status line and the next key went through the server, by the shell client (bin/tongs-agents-key.sh).
     expect(served()).toBeGreaterThanOrEqual((before ?? 0) + 2);
+    expect(servedShell()).toBeGreaterThanOrEqual(Math.max(shellBefore + 1, 2));
 
     const removed = await runCliProcess(["tmux-setup", "--remove"], sandbox.env);
     expect(removed.code).toBe(0);
@@ -117,7 +120,7 @@ describe("tmux-setup, live", () => {
           pickerKey: "a",
           nextKey: "N",
           status: true,
-          server: false,
+          server: true,
           tmuxVersion: [3, 3],
         }),
       ),
@@ -132,6 +135,12 @@ describe("tmux-setup, live", () => {
       .trimEnd()
       .split("\n");
     expect(words).toEqual([join(odd, "node"), join(odd, "tongs-agents.js")]);
+    // The next key goes through the shell client, beside tongs-agents.js, with the node it hands verbs to.
+    const next = /run-shell -b (.*)$/.exec(lab.tmux(lab.inner, "list-keys", "-T", "prefix", "N"))?.[1] ?? "";
+    const nextWords = execFileSync("/bin/sh", ["-c", `set -- ${tmuxUnquote(next)}; printf '%s\n' "$1" "$2" "$3" "$4"`], {
+      encoding: "utf8",
+    });
+    expect(nextWords).toBe(`/bin/sh\n${join(odd, "tongs-agents-key.sh")}\n${join(odd, "node")}\nnext\n`);
   });
 });
 
