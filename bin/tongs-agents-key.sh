@@ -1,103 +1,161 @@
 #!/bin/sh
 # tongs-agents-key.sh: the keypress client in POSIX sh (docs/server.md, "The shell client"): what the tmux keys and
-# status line run. A served verb costs a shell, one mkfifo and the verb's work in the running keypress server, not a
-# Node process. It sends the server only its PID, its argument count and its build: the server reads this process's
-# arguments, environment and working directory from /proc/PID (exactly what the Node client would send), and answers
-# on a FIFO of ours, one line each: r (ready: say go), o/e (a line of stdout/stderr), x (the exit code), f (refused:
-# nothing ran). Whatever it cannot do as the Node client would (no server, no /proc, a terminal on stdout, another
-# build, no answer within 2 s), the Node client does instead, with the same arguments. POSIX sh only (a test runs it
-# under dash and bash).
+# status line run. A served verb costs a shell, one mkfifo, a background sleep and the verb's work in the running
+# keypress server, not a Node process. It sends the server only its PID, its argument count and its build: the server
+# reads this process's arguments, environment and working directory from /proc/PID, and answers on a FIFO of ours,
+# one line each: r (ready: say go), o/e (a line of stdout/stderr), x (the exit code), f (refused: nothing ran).
+# Whatever it cannot do as the Node client would (no server, no /proc, a terminal on stdout, another build, no answer
+# within 2 s), the Node client does instead, with the same arguments; a verb runs only after our go, so never twice.
+# POSIX sh only (tests run it under dash and bash --posix).
 #
 # usage: sh tongs-agents-key.sh <node> <verb> [arguments...]
 
 node=$1
 shift
-here=${0%/*}
+case $0 in
+*/*) here=${0%/*} ;;
+*) here=. ;;
+esac
 
+node_client() {
+  exec "$node" "$here/tongs-agents.js" "$@" 4<&- 5>&- 6>&-
+}
+
+# `list` can be long, and a shell reads a line a byte at a time: the Node client prints it faster.
 case ${1-} in
-list | status | next | focus | show | explain) ;;
-*) exec "$node" "$here/tongs-agents.js" "$@" ;;
+status | next | focus | show | explain) ;;
+*) node_client "$@" ;;
 esac
 # On a terminal the verb draws for its width and colours: the Node client knows them.
 if [ -t 1 ] || [ "${TONGS_AGENTS_SERVER-}" = off ] || [ ! -r "/proc/$$/environ" ]; then
-  exec "$node" "$here/tongs-agents.js" "$@"
+  node_client "$@"
 fi
 
 case ${TONGS_AGENTS_STATE_DIR-} in
-/*) state=$TONGS_AGENTS_STATE_DIR ;;
+/*) dir=$TONGS_AGENTS_STATE_DIR/server ;;
 *) case ${XDG_STATE_HOME-} in
-  /*) state=$XDG_STATE_HOME/tongs-agents ;;
-  *) state=${HOME-}/.local/state/tongs-agents ;;
+  /*) dir=$XDG_STATE_HOME/tongs-agents/server ;;
+  *) dir=${HOME-}/.local/state/tongs-agents/server ;;
   esac ;;
 esac
-dir=$state/server
+# Ours, as the server made it (the Node client checks its mode too, before sending its environment; we send none).
+if [ ! -O "$dir" ] || [ -h "$dir" ]; then
+  node_client "$@"
+fi
 
-# The server's FIFO is named for its PID: one whose process is gone (killed) is passed over.
-fifo=
-for candidate in "$dir"/keys.*; do
-  if [ -p "$candidate" ] && kill -0 "${candidate##*.}" 2>/dev/null; then
-    fifo=$candidate
+# The state of process $1 from its stat line (R, S, D... T stopped, Z ended), in $state; empty when there is none.
+# The command name may hold spaces and parentheses: the fields are counted after its last ")".
+state_of() {
+  state=
+  IFS= read -r stat 2>/dev/null <"/proc/$1/stat" || return 0
+  set -f
+  # shellcheck disable=SC2086 # word splitting is the point
+  set -- ${stat##*) }
+  set +f
+  state=${1-}
+}
+
+# The server's FIFO is named for its PID: one whose process ended (killed) or is stopped (^Z) is passed over; a
+# stopped one would not answer the Node client either, so that runs the verb itself at once.
+server=
+for fifo in "$dir"/keys.*; do
+  [ -p "$fifo" ] || continue
+  state_of "${fifo##*.}"
+  case $state in
+  '' | Z | X | x) ;;
+  T | t) export TONGS_AGENTS_SERVER_UNANSWERED=1 ;;
+  *)
+    server=${fifo##*.}
+    unset TONGS_AGENTS_SERVER_UNANSWERED
     break
-  fi
+    ;;
+  esac
 done
 build=
-[ -n "$fifo" ] && IFS= read -r build <"$here/../dist/build" 2>/dev/null
+[ -n "$server" ] && IFS= read -r build <"$here/../dist/build" 2>/dev/null
 reply=$dir/reply.$$
-if [ -z "$build" ] || ! mkfifo -m 600 "$reply" 2>/dev/null; then
-  exec "$node" "$here/tongs-agents.js" "$@"
+# A reply FIFO a killed client of our PID left: made again.
+if [ -z "$build" ] || ! { mkfifo -m 600 "$reply" || { rm -f "$reply" && mkfifo -m 600 "$reply"; }; } 2>/dev/null; then
+  node_client "$@"
 fi
 
-# Ours is open before we ask, so the server, which opens it for writing without waiting, finds us reading: fd 4
-# reads, and fd 3 holds a writer until the server's is open (a FIFO with no writer reads as its end). The server's
-# is fd 5, for the request, `go` and `cancel` (a stopping server takes its name away first). O_RDWR opens (<>) never
-# wait for the other end; `command` keeps a failed redirection from ending the shell.
-if ! { command exec 3<>"$reply" 4<"$reply" 5<>"$fifo"; } 2>/dev/null; then
+# Ours is open before we ask, so the server, which opens it for writing without waiting, finds us reading (fd 4).
+# The watchdog holds its writing end (fd 6): no end of file before the server's is open, and the watchdog's word
+# when the server says nothing. The server's FIFO is fd 5 (a stopping server takes its name away first), checked to
+# be one: a name removed just now is made as a plain file by <>. O_RDWR opens (<>) never wait for the other end;
+# `command` keeps a failed redirection from ending the shell.
+if ! { command exec 3<>"$reply" 4<"$reply" 6>"$reply" 3<&- 5<>"$fifo"; } 2>/dev/null || [ ! -p /dev/fd/5 ]; then
+  [ -f "$fifo" ] && rm -f "$fifo"
   rm -f "$reply"
-  exec "$node" "$here/tongs-agents.js" "$@" 3>&- 4<&- 5>&-
+  node_client "$@"
 fi
-# A server that never answers (it died, or runs another verb past 2 s): the watchdog says t in its place, through
-# fd 3 (the server may have taken our FIFO's name away already). A signal caught while a command runs is acted on
-# after it, so $! in the trap is the sleep whenever one started; KILL, because a TERM that reaches the sleep between
-# its fork and its exec is taken by the shell's trap, and lost.
+
+# The watchdog, once a second: t when the server has not said r within 2 s (busy past that, or stopped), d when it
+# ended, l when the verb has run 60 s (the Node client's bound). USR1 says r came. Its sleep runs in the foreground,
+# so a signal is acted on when that second ends: a TERM ends it within a second, with nothing of it left.
 (
-  trap 'kill -s KILL $! 2>/dev/null; exit 0' TERM
-  sleep 2 3>&- &
-  wait $!
-  printf 't\n' >&3
+  ready=
+  seconds=0
+  trap 'ready=1 seconds=0' USR1
+  trap 'exit 0' TERM
+  while :; do
+    sleep 1 6>&-
+    seconds=$((seconds + 1))
+    state_of "$server"
+    case $state in
+    '' | Z | X | x) word=d ;;
+    *) if [ -z "$ready" ] && [ $seconds -ge 2 ]; then word=t; elif [ $seconds -ge 60 ]; then word=l; else continue; fi ;;
+    esac
+    printf '%s\n' "$word" >&6
+    exit 0
+  done
 ) </dev/null >/dev/null 2>&1 4<&- 5>&- &
 watchdog=$!
+exec 6>&-
+# A reader gone (`| head`): stop quietly, as the Node client does.
+trap '' PIPE
 printf '%s %s %s\n' "$$" "$#" "$build" >&5
 
 ready=
 code=
 while IFS= read -r line; do
   case $line in
-  o*) printf '%s\n' "${line#o}" ;;
+  o*) printf '%s\n' "${line#o}" 2>/dev/null || break ;;
   e*) printf '%s\n' "${line#e}" >&2 ;;
   x*)
     code=${line#x}
     break
     ;;
   r)
-    # The server holds its end now: ours goes, so the server's closing reads as the end.
     ready=1
-    exec 3>&-
-    kill "$watchdog" 2>/dev/null
+    kill -s USR1 "$watchdog" 2>/dev/null
     printf 'g %s\n' "$$" >&5
     ;;
-  *) [ -z "$ready" ] && break ;;
+  t | d | f*) [ -z "$ready" ] && break ;;
+  l)
+    printf 'tongs-agents: the server did not finish within 60000 ms while running the command\n' >&2
+    code=1
+    break
+    ;;
   esac
 done <&4
+kill "$watchdog" 2>/dev/null
 
 if [ -z "$ready" ]; then
-  # Nothing ran: tell the server not to wait for us, then the Node client runs the verb.
-  kill "$watchdog" 2>/dev/null
-  printf 'c %s\n' "$$" >&5
   rm -f "$reply"
-  exec "$node" "$here/tongs-agents.js" "$@" 3>&- 4<&- 5>&-
+  # Nothing ran. The server does not wait for a go from us (cancel); refused (f), the Node client asks the server
+  # itself (an older build is replaced that way); unanswered (t, d), it runs the verb in its own process at once.
+  printf 'c %s\n' "$$" >&5
+  case $line in
+  f*) ;;
+  *) export TONGS_AGENTS_SERVER_UNANSWERED=1 ;;
+  esac
+  node_client "$@"
 fi
 case $code in
 '' | *[!0-9]*)
+  # An end of file or d after r: the server went away.
+  [ -n "$line" ] && [ "$line" != d ] && exit 0 # our stdout's reader went away (o, above)
   printf 'tongs-agents: the server went away while running the command\n' >&2
   exit 1
   ;;

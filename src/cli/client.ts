@@ -6,11 +6,15 @@ import { join } from "node:path";
 import { checkPrivateDir, resolveStateDir } from "../store/paths.ts";
 import { BUILD } from "../core/version.ts";
 import { askServer, CLIENT_BOUNDS, type ClientTerminal } from "../server/client.ts";
-import { SERVED_VERBS, SERVER_ENV, serverDirOf, socketPathOf, stdoutShape, TERMINAL_VERBS } from "../server/protocol.ts";
+import { SERVED_VERBS, SERVER_ENV, serverDirOf, socketPathOf, stdoutShape, TERMINAL_VERBS, UNANSWERED_ENV } from "../server/protocol.ts";
 
 export function main(runHere: () => void): void {
   const argv = process.argv.slice(2);
   const env = process.env;
+  if (env[UNANSWERED_ENV] !== undefined) {
+    delete env[UNANSWERED_ENV];
+    return runHere();
+  }
   const verb = argv[0] ?? "";
   // A terminal verb (the picker) is served only on a terminal: elsewhere it says it needs one, in this process.
   const onTerminal = TERMINAL_VERBS.has(verb) && process.stdin.isTTY && process.stdout.isTTY;

@@ -9,6 +9,7 @@ import { execFileSync } from "node:child_process";
 import {
   closeSync,
   constants,
+  existsSync,
   fstatSync,
   openSync,
   readdirSync,
@@ -19,6 +20,7 @@ import {
   statSync,
 } from "node:fs";
 import { Socket } from "node:net";
+import type { Writable } from "node:stream";
 import { join, resolve } from "node:path";
 import type { Answers, Connection } from "./connection.ts";
 import type { VerbRequest } from "./protocol.ts";
@@ -79,7 +81,7 @@ export function listenForKeys(options: KeysOptions): KeysListener | undefined {
     }
     const answers: Answers = {};
     callers.set(pid, { connection, answers });
-    connection.onClose(() => callers.delete(pid));
+    connection.onClose(() => callers.get(pid)?.connection === connection && callers.delete(pid));
     const { argv, env, cwd } = client;
     // What the Node client sends when its stdout is not a terminal (the shell client hands terminals to it).
     options.take({ build, install: options.install, argv, env, cwd, color: false, columns: 120 }, connection, answers);
@@ -105,17 +107,26 @@ export function listenForKeys(options: KeysOptions): KeysListener | undefined {
     }
     if (pending.length > LINE_MAX) pending = "";
   });
+  // A client killed before we opened its FIFO leaves it: removed once its process is gone.
+  const sweep = setInterval(() => {
+    for (const name of readdirSync(serverDir))
+      if (/^reply\.\d+$/.test(name) && !existsSync(`/proc/${name.slice("reply.".length)}`)) rmSync(join(serverDir, name), { force: true });
+  }, SWEEP_MS).unref();
   return {
     refuse() {
       refusing = true;
       rmSync(path, { force: true });
     },
     close() {
+      clearInterval(sweep);
       rmSync(path, { force: true });
       reader.destroy();
     },
   };
 }
+
+/** How often FIFOs of clients that are gone are looked for. */
+const SWEEP_MS = 30_000;
 
 function refuse(connection: Connection, reason: "build" | "request", detail: string): void {
   connection.send({ kind: "refused", reason, detail });
@@ -144,7 +155,7 @@ function openReply(serverDir: string, pid: number): Connection | undefined {
 }
 
 /** Replies as the shell client reads them: one line each, text split into its lines (a piece may end mid-line). */
-export function fifoConnection(out: Socket): Connection {
+export function fifoConnection(out: Writable): Connection {
   out.on("error", () => out.destroy());
   const partial = { out: "", err: "" };
   const lines = (kind: "out" | "err", text: string) => {

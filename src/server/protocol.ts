@@ -16,6 +16,13 @@ export const TERMINAL_VERBS: ReadonlySet<string> = new Set(["pick"]);
 /** `TONGS_AGENTS_SERVER=off`: never ask a server; every verb runs in its own process. */
 export const SERVER_ENV = "TONGS_AGENTS_SERVER";
 
+/**
+ * Set by the shell client (bin/tongs-agents-key.sh) for the Node client it hands a verb to when the server did not
+ * answer (busy past the bound, stopped, gone): run the verb here at once, not wait for the server a second time. The
+ * Node client removes it before the verb runs: it is not the caller's.
+ */
+export const UNANSWERED_ENV = "TONGS_AGENTS_SERVER_UNANSWERED";
+
 /** Linux's limit for a socket's path (sun_path, 108 bytes with the terminating NUL). */
 export const SOCKET_PATH_MAX = 107;
 

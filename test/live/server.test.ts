@@ -123,13 +123,15 @@ describe("the keypress server, live", () => {
     const { waiting, running, home, client } = await fleet();
     await runCliProcess(["serve", "--detach"], sandbox.env);
     const verbs: string[][] = [
-      ["list", "--json"],
       ["status", "--format", "tmux"],
+      ["status", "--format", "json"],
       ["show", waiting.sessionId],
       ["explain", running.sessionId, "--json"],
       ["show", "no-such-session"],
       ["focus", "no-such-session", "--json"],
-      ["list", "--no-such-option"],
+      ["show", "--no-such-option"],
+      // Handed to the Node client (long output), which the server answers on its socket.
+      ["list", "--json"],
     ];
     for (const args of verbs) {
       const alone = await runCliProcess(args, perProcess());
@@ -145,9 +147,26 @@ describe("the keypress server, live", () => {
     lab.tmux(lab.inner, "switch-client", "-c", client.tty, "-t", home.pane);
     expect((await runKeyClient(["focus", running.sessionId, "--client", client.tty], sandbox.env)).code).toBe(0);
     expect(shows(client)).toBe(running.pane);
-    // Every one of them came through the FIFO, none through a Node client.
-    expect(serverStatus()).toMatchObject({ served: verbs.length + 2, served_shell: verbs.length + 2 });
+    // Every one of them was served, all but `list` through the FIFO.
+    expect(serverStatus()).toMatchObject({ served: verbs.length + 2, served_shell: verbs.length + 1 });
     expect(readdirSync(join(sandbox.stateDir, "server")).filter((name) => name.startsWith("reply."))).toEqual([]);
+  });
+
+  it("a stopped server (^Z): the shell client's verb runs in its own process at once, not after the socket's 2 s", async () => {
+    await fleet();
+    await runCliProcess(["serve", "--detach"], sandbox.env);
+    const { pid } = serverStatus();
+    const alone = await runCliProcess(["status", "--format", "plain"], perProcess());
+    process.kill(pid ?? 0, "SIGSTOP");
+    try {
+      const served = await runKeyClient(["status", "--format", "plain"], sandbox.env);
+      expect(seen(served)).toEqual(seen(alone));
+      // The Node client asking the stopped server would wait out its 2 s bound first.
+      expect(served.ms).toBeLessThan(1900);
+    } finally {
+      process.kill(pid ?? 0, "SIGCONT");
+    }
+    expect(serverStatus()).toMatchObject({ served: 0 });
   });
 
   it("shows each change to a record at the next key (replaced as a hook replaces it, or rewritten in place); its programs come from its shell", async () => {
