@@ -6,77 +6,89 @@
 # one line each: r (ready: say go), o/e (a line of stdout/stderr), x (the exit code), f (refused: nothing ran).
 # Whatever it cannot do as the Node client would (no server, no /proc, a terminal on stdout, another build, no answer
 # within 2 s), the Node client does instead, with the same arguments; a verb runs only after our go, so never twice.
-# POSIX sh only (tests run it under dash and bash --posix).
+# POSIX sh only (tests run it under dash and bash --posix). Every variable of ours is ta_*: a shell exports what it
+# got from its environment, so a caller's variable of the same name would reach the Node client changed.
 #
 # usage: sh tongs-agents-key.sh <node> <verb> [arguments...]
 
-node=$1
+ta_node=$1
 shift
 case $0 in
-*/*) here=${0%/*} ;;
-*) here=. ;;
+*/*) ta_here=${0%/*} ;;
+*) ta_here=. ;;
 esac
 
-node_client() {
-  exec "$node" "$here/tongs-agents.js" "$@" 4<&- 5>&- 6>&-
+ta_node_client() {
+  exec "$ta_node" "$ta_here/tongs-agents.js" "$@" 4<&- 5>&- 6>&-
 }
 
 # `list` can be long, and a shell reads a line a byte at a time: the Node client prints it faster.
 case ${1-} in
 status | next | focus | show | explain) ;;
-*) node_client "$@" ;;
+*) ta_node_client "$@" ;;
 esac
-# On a terminal the verb draws for its width and colours: the Node client knows them.
-if [ -t 1 ] || [ "${TONGS_AGENTS_SERVER-}" = off ] || [ ! -r "/proc/$$/environ" ]; then
-  node_client "$@"
+# On a terminal the verb draws for its width and colours: the Node client knows them. Our mark for the Node client
+# already in the environment: the Node client, which takes it away before the verb sees it.
+if [ -t 1 ] || [ "${TONGS_AGENTS_SERVER-}" = off ] || [ -n "${TONGS_AGENTS_SERVER_UNANSWERED+set}" ] ||
+  [ ! -r "/proc/$$/environ" ]; then
+  ta_node_client "$@"
 fi
 
 case ${TONGS_AGENTS_STATE_DIR-} in
-/*) dir=$TONGS_AGENTS_STATE_DIR/server ;;
+/*) ta_dir=$TONGS_AGENTS_STATE_DIR/server ;;
 *) case ${XDG_STATE_HOME-} in
-  /*) dir=$XDG_STATE_HOME/tongs-agents/server ;;
-  *) dir=${HOME-}/.local/state/tongs-agents/server ;;
+  /*) ta_dir=$XDG_STATE_HOME/tongs-agents/server ;;
+  *) ta_dir=${HOME-}/.local/state/tongs-agents/server ;;
   esac ;;
 esac
 # Ours, as the server made it (the Node client checks its mode too, before sending its environment; we send none).
-if [ ! -O "$dir" ] || [ -h "$dir" ]; then
-  node_client "$@"
+if [ ! -O "$ta_dir" ] || [ -h "$ta_dir" ]; then
+  ta_node_client "$@"
 fi
 
-# The state of process $1 from its stat line (R, S, D... T stopped, Z ended), in $state; empty when there is none.
-# The command name may hold spaces and parentheses: the fields are counted after its last ")".
-state_of() {
-  state=
-  IFS= read -r stat 2>/dev/null <"/proc/$1/stat" || return 0
+# Process $1's state (R, S, D... T stopped, Z ended) and start time (clock ticks since boot), from its stat line, in
+# ta_state and ta_started; empty when there is none. The command name may hold spaces and parentheses: the fields
+# are counted after its last ")".
+ta_state_of() {
+  ta_state=
+  ta_started=
+  IFS= read -r ta_stat 2>/dev/null <"/proc/$1/stat" || return 0
   set -f
   # shellcheck disable=SC2086 # word splitting is the point
-  set -- ${stat##*) }
+  set -- ${ta_stat##*) }
   set +f
-  state=${1-}
+  ta_state=${1-}
+  ta_started=${20-}
 }
 
-# The server's FIFO is named for its PID: one whose process ended (killed) or is stopped (^Z) is passed over; a
-# stopped one would not answer the Node client either, so that runs the verb itself at once.
-server=
-for fifo in "$dir"/keys.*; do
-  [ -p "$fifo" ] || continue
-  state_of "${fifo##*.}"
-  case $state in
+# The server's FIFO is keys.<pid>.<start time>: one whose process ended (killed), or whose PID another process has
+# now, is passed over; so is a stopped one (^Z), which would not answer the Node client either: that runs the verb
+# itself at once.
+ta_server=
+for ta_fifo in "$ta_dir"/keys.*.*; do
+  [ -p "$ta_fifo" ] || continue
+  ta_name=${ta_fifo##*/keys.}
+  ta_state_of "${ta_name%%.*}"
+  [ "$ta_started" = "${ta_name#*.}" ] || continue
+  case $ta_state in
   '' | Z | X | x) ;;
-  T | t) export TONGS_AGENTS_SERVER_UNANSWERED=1 ;;
+  T | t) ta_stopped=1 ;;
   *)
-    server=${fifo##*.}
-    unset TONGS_AGENTS_SERVER_UNANSWERED
+    ta_server=${ta_name%%.*}
     break
     ;;
   esac
 done
-build=
-[ -n "$server" ] && IFS= read -r build <"$here/../dist/build" 2>/dev/null
-reply=$dir/reply.$$
+if [ -z "$ta_server" ] && [ -n "${ta_stopped-}" ]; then
+  export TONGS_AGENTS_SERVER_UNANSWERED=1
+  ta_node_client "$@"
+fi
+ta_build=
+[ -n "$ta_server" ] && IFS= read -r ta_build <"$ta_here/../dist/build" 2>/dev/null
+ta_reply=$ta_dir/reply.$$
 # A reply FIFO a killed client of our PID left: made again.
-if [ -z "$build" ] || ! { mkfifo -m 600 "$reply" || { rm -f "$reply" && mkfifo -m 600 "$reply"; }; } 2>/dev/null; then
-  node_client "$@"
+if [ -z "$ta_build" ] || ! { mkfifo -m 600 "$ta_reply" || { rm -f "$ta_reply" && mkfifo -m 600 "$ta_reply"; }; } 2>/dev/null; then
+  ta_node_client "$@"
 fi
 
 # Ours is open before we ask, so the server, which opens it for writing without waiting, finds us reading (fd 4).
@@ -84,80 +96,86 @@ fi
 # when the server says nothing. The server's FIFO is fd 5 (a stopping server takes its name away first), checked to
 # be one: a name removed just now is made as a plain file by <>. O_RDWR opens (<>) never wait for the other end;
 # `command` keeps a failed redirection from ending the shell.
-if ! { command exec 3<>"$reply" 4<"$reply" 6>"$reply" 3<&- 5<>"$fifo"; } 2>/dev/null || [ ! -p /dev/fd/5 ]; then
-  [ -f "$fifo" ] && rm -f "$fifo"
-  rm -f "$reply"
-  node_client "$@"
+if ! { command exec 3<>"$ta_reply" 4<"$ta_reply" 6>"$ta_reply" 3<&- 5<>"$ta_fifo"; } 2>/dev/null || [ ! -p "/proc/$$/fd/5" ]; then
+  [ -f "$ta_fifo" ] && rm -f "$ta_fifo"
+  rm -f "$ta_reply"
+  ta_node_client "$@"
 fi
 
-# The watchdog, once a second: t when the server has not said r within 2 s (busy past that, or stopped), d when it
-# ended, l when the verb has run 60 s (the Node client's bound). USR1 says r came. Its sleep runs in the foreground,
-# so a signal is acted on when that second ends: a TERM ends it within a second, with nothing of it left.
+# The watchdog wakes once a second: t at 2 s (we ignore it once the server said r: no word to the watchdog, which a
+# signal sent at once could kill before its trap is set), d when the server's process ended, l at 62 s (2 s to
+# start, then the Node client's bound of 60 s); it ends when we do. Its sleep runs in the foreground, so a TERM is
+# acted on when that second ends: within a second, nothing of it left. $$ is ours in the subshell too.
 (
-  ready=
-  seconds=0
-  trap 'ready=1 seconds=0' USR1
   trap 'exit 0' TERM
+  ta_seconds=0
   while :; do
     sleep 1 6>&-
-    seconds=$((seconds + 1))
-    state_of "$server"
-    case $state in
-    '' | Z | X | x) word=d ;;
-    *) if [ -z "$ready" ] && [ $seconds -ge 2 ]; then word=t; elif [ $seconds -ge 60 ]; then word=l; else continue; fi ;;
+    ta_seconds=$((ta_seconds + 1))
+    ta_state_of $$
+    case $ta_state in '' | Z | X | x) exit 0 ;; esac
+    ta_state_of "$ta_server"
+    case $ta_state in
+    '' | Z | X | x)
+      printf 'd\n' >&6
+      exit 0
+      ;;
     esac
-    printf '%s\n' "$word" >&6
-    exit 0
+    if [ $ta_seconds -eq 2 ]; then
+      printf 't\n' >&6
+    elif [ $ta_seconds -ge 62 ]; then
+      printf 'l\n' >&6
+      exit 0
+    fi
   done
 ) </dev/null >/dev/null 2>&1 4<&- 5>&- &
-watchdog=$!
+ta_watchdog=$!
 exec 6>&-
 # A reader gone (`| head`): stop quietly, as the Node client does.
 trap '' PIPE
-printf '%s %s %s\n' "$$" "$#" "$build" >&5
+printf '%s %s %s\n' "$$" "$#" "$ta_build" >&5
 
-ready=
-code=
-while IFS= read -r line; do
-  case $line in
-  o*) printf '%s\n' "${line#o}" 2>/dev/null || break ;;
-  e*) printf '%s\n' "${line#e}" >&2 ;;
+ta_ready=
+ta_code=
+while IFS= read -r ta_line; do
+  case $ta_line in
+  o*) printf '%s\n' "${ta_line#o}" 2>/dev/null || break ;;
+  e*) printf '%s\n' "${ta_line#e}" >&2 ;;
   x*)
-    code=${line#x}
+    ta_code=${ta_line#x}
     break
     ;;
   r)
-    ready=1
-    kill -s USR1 "$watchdog" 2>/dev/null
+    ta_ready=1
     printf 'g %s\n' "$$" >&5
     ;;
-  t | d | f*) [ -z "$ready" ] && break ;;
+  t | d | f*) [ -z "$ta_ready" ] && break ;;
   l)
     printf 'tongs-agents: the server did not finish within 60000 ms while running the command\n' >&2
-    code=1
+    ta_code=1
     break
     ;;
   esac
 done <&4
-kill "$watchdog" 2>/dev/null
+kill "$ta_watchdog" 2>/dev/null
 
-if [ -z "$ready" ]; then
-  rm -f "$reply"
+if [ -z "$ta_ready" ]; then
+  rm -f "$ta_reply"
   # Nothing ran. The server does not wait for a go from us (cancel); refused (f), the Node client asks the server
   # itself (an older build is replaced that way); unanswered (t, d), it runs the verb in its own process at once.
   printf 'c %s\n' "$$" >&5
-  case $line in
+  case $ta_line in
   f*) ;;
   *) export TONGS_AGENTS_SERVER_UNANSWERED=1 ;;
   esac
-  node_client "$@"
+  ta_node_client "$@"
 fi
-case $code in
+case $ta_code in
 '' | *[!0-9]*)
   # An end of file or d after r: the server went away.
-  [ -n "$line" ] && [ "$line" != d ] && exit 0 # our stdout's reader went away (o, above)
+  [ -n "$ta_line" ] && [ "$ta_line" != d ] && exit 0 # our stdout's reader went away (o, above)
   printf 'tongs-agents: the server went away while running the command\n' >&2
   exit 1
   ;;
 esac
-exit "$code"
+exit "$ta_code"

@@ -153,12 +153,14 @@ async function sleepsLeft(): Promise<number[]> {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+const startTimeOf = (pid: number) => parseProcStat(readFileSync(`/proc/${pid}/stat`, "utf8"))?.startTime ?? "";
+
 /** A stand-in server process: alive, its FIFO in the server dir, reading nothing unless the test does. */
 function fakeServer(): { pid: number; fifo: string; process: ChildProcess } {
   const process = spawn("sleep", ["30"]);
   children.push(process);
   mkdirSync(serverDirOf(stateDir), { recursive: true, mode: 0o700 });
-  const fifo = join(serverDirOf(stateDir), `keys.${process.pid}`);
+  const fifo = join(serverDirOf(stateDir), `keys.${process.pid}.${startTimeOf(process.pid ?? 0)}`);
   spawnSync("mkfifo", [fifo]);
   return { pid: process.pid ?? 0, fifo, process };
 }
@@ -260,6 +262,33 @@ describe("the shell client and a server that cannot answer", () => {
     } finally {
       server.process.kill("SIGCONT");
     }
+  });
+
+  it("a FIFO whose server's PID another process has now (killed outright, the PID reused): the Node client at once", async () => {
+    const other = spawn("sleep", ["30"]);
+    children.push(other);
+    mkdirSync(serverDirOf(stateDir), { recursive: true, mode: 0o700 });
+    spawnSync("mkfifo", [join(serverDirOf(stateDir), `keys.${other.pid}.1`)]);
+    const ran = await key(["next"]);
+    expect(ran).toMatchObject({ code: 7, out: nodeClient(["next"]) });
+    expect(ran.ms).toBeLessThan(1500);
+  });
+
+  it("our mark already in the caller's environment: the Node client, which takes it away, never the server", async () => {
+    let runs = 0;
+    await serve(async () => (runs++, 0));
+    const ran = await key(["next"], { env: clientEnv({ TONGS_AGENTS_SERVER_UNANSWERED: "1" }) });
+    expect(ran).toMatchObject({ code: 7, out: nodeClient(["next"], true) });
+    expect(runs).toBe(0);
+  });
+
+  it("a client killed mid-verb: its watchdog ends within its next second", async () => {
+    const { release } = await serveSlow();
+    const client = start(["show", "slow"]);
+    await sleep(1300);
+    client.kill("SIGKILL");
+    expect(await sleepsLeft()).toEqual([]);
+    release();
   });
 
   it("a live process that never reads the FIFO: the Node client after the 2 s bound, nothing left behind", async () => {

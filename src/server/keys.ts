@@ -1,10 +1,10 @@
 // The shell client's way into the keypress server (docs/server.md, "The shell client"). bin/tongs-agents-key.sh writes
-// one line to the server's FIFO, `keys.<server pid>` in the server dir: its PID, its argument count and the build it
-// belongs to. The server reads that process's arguments, environment and working directory from /proc, which are
-// exactly what the Node client would have sent, and answers on the client's own FIFO, `reply.<client pid>`, one line
-// each: `r` (ready: the client answers `g <pid>` on our FIFO, or `c <pid>` when it gave up), `o`/`e` and a line of
-// stdout/stderr, `x` and the exit code, or `f` and why it was refused (nothing ran). Linux only: elsewhere there is
-// no FIFO and the shell client hands every verb to the Node client.
+// one line to the server's FIFO, `keys.<server pid>.<its start time>` in the server dir: its PID, its argument count
+// and the build it belongs to. The server reads that process's arguments, environment and working directory from
+// /proc, which are exactly what the Node client would have sent, and answers on the client's own FIFO,
+// `reply.<client pid>`, one line each: `r` (ready: the client answers `g <pid>` on our FIFO, or `c <pid>` when it
+// gave up), `o`/`e` and a line of stdout/stderr, `x` and the exit code, or `f` and why it was refused (nothing ran).
+// Linux only: elsewhere there is no FIFO and the shell client hands every verb to the Node client.
 import { execFileSync } from "node:child_process";
 import {
   closeSync,
@@ -22,6 +22,7 @@ import {
 import { Socket } from "node:net";
 import type { Writable } from "node:stream";
 import { join, resolve } from "node:path";
+import { parseProcStat } from "../core/proc.ts";
 import type { Answers, Connection } from "./connection.ts";
 import type { VerbRequest } from "./protocol.ts";
 
@@ -53,16 +54,21 @@ export function listenForKeys(options: KeysOptions): KeysListener | undefined {
   const { serverDir, log } = options;
   for (const name of readdirSync(serverDir))
     if (name.startsWith("keys.") || name.startsWith("reply.")) rmSync(join(serverDir, name), { force: true });
-  const path = join(serverDir, `keys.${process.pid}`);
   let reader: Socket;
+  let path = "";
   try {
+    // Named for this process and its start time: a FIFO left by a server killed outright is passed over by clients
+    // even once another process has its PID.
+    const started = parseProcStat(readFileSync("/proc/self/stat", "utf8"))?.startTime;
+    if (started === undefined) throw new Error("no start time in /proc/self/stat");
+    path = join(serverDir, `keys.${process.pid}.${started}`);
     // Node makes no FIFOs; this runs once, as the server starts.
     execFileSync("mkfifo", ["-m", "600", path], { stdio: "ignore" });
     // Read and write: no open end ever waits for the other, and there is never an end of file while we hold it.
     reader = new Socket({ fd: openSync(path, constants.O_RDWR | constants.O_NONBLOCK), readable: true, writable: false });
   } catch (error) {
     log(`no FIFO for the shell client: ${(error as Error).message}`);
-    rmSync(path, { force: true });
+    if (path) rmSync(path, { force: true });
     return undefined;
   }
   reader.on("error", (error) => log(`the shell client's FIFO: ${error.message}`));

@@ -8,7 +8,16 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { parseProcStat } from "../../src/core/proc.ts";
 import type { SessionView } from "../../src/fleet/view.ts";
 import { writeFileAtomic } from "../../src/store/records.ts";
-import { keypressServerStatus, ROOT, runCliProcess, runKeyClient, runNode, type ProcessResult } from "../processes.ts";
+import {
+  KEY_CLIENT,
+  keypressServerStatus,
+  ROOT,
+  runCliProcess,
+  runKeyClient,
+  runNode,
+  runProgram,
+  type ProcessResult,
+} from "../processes.ts";
 import { makeSandbox, type Sandbox } from "../sandbox.ts";
 import { TmuxLab, waitFor, type AgentPane, type AttachedClient } from "./tmux-lab.ts";
 
@@ -149,6 +158,15 @@ describe("the keypress server, live", () => {
     expect(shows(client)).toBe(running.pane);
     // Every one of them was served, all but `list` through the FIFO.
     expect(serverStatus()).toMatchObject({ served: verbs.length + 2, served_shell: verbs.length + 1 });
+    // Under bash as /bin/sh (Fedora, Arch) too, run after run: nothing more on stderr (bash reports a background job
+    // killed by a signal other than TERM), the same answer.
+    const status = await runCliProcess(["status", "--format", "plain"], perProcess());
+    for (let run = 0; run < 20; run++) {
+      const served = await runProgram("bash", ["--posix", KEY_CLIENT, process.execPath, "status", "--format", "plain"], {
+        env: sandbox.env,
+      });
+      expect(seen(served)).toEqual(seen(status));
+    }
     expect(readdirSync(join(sandbox.stateDir, "server")).filter((name) => name.startsWith("reply."))).toEqual([]);
   });
 
