@@ -85,8 +85,9 @@ describe("firedAt", () => {
   it("is the shim's start time on the epoch clock: uptime and start ticks (10 ms each) give how long ago", () => {
     const read = parseShimEntry(entry([stat(30, "sh", 20, 90_000)]));
     if (!read.ok) throw new Error(read.detail);
-    // Started at 900.00 s of uptime, now 901.25 s: fired 1250 ms ago.
-    expect(firedAt(read.entry, { now: 1_000_000, uptimeSeconds: 901.25 })).toBe(998_750);
+    // Started at 900.00 s of uptime, now 901.25 s: fired 1250 ms ago, and up to 10 ms more (both readings are cut to
+    // 10 ms: started as late as 900.009, now as late as 901.259): taken as 1260 ms ago, never later than it was.
+    expect(firedAt(read.entry, { now: 1_000_000, uptimeSeconds: 901.25 })).toBe(998_740);
     expect(firedAt(read.entry, { now: 1_000_000, uptimeSeconds: 899 })).toBeUndefined();
   });
 });

@@ -161,8 +161,13 @@ export function scanSpool(
  * When the harness fired the hook, as epoch milliseconds: the shim's start time (clock ticks since boot, 100 a second
  * on Linux) against the system's uptime now (same clock, 10 ms resolution). The worker applies the event at this
  * time, as the synchronous hook would have, so a fact the harness states in its own files after firing the hook (a
- * failed turn in Codex's rollout) still counts as later than the event.
+ * failed turn in Codex's rollout) still counts as later than the event. Both readings are cut to 10 ms, so their
+ * difference can be 10 ms off either way: the answer is taken 10 ms earlier, never later than the real start (a fact
+ * stated within those milliseconds after it would otherwise count as older than the event, and be lost).
  */
+/** The resolution of both clocks firedAt reads. */
+const TICK_MS = 10;
+
 export function firedAt(
   entry: ShimEntry,
   { now = Date.now(), uptimeSeconds }: { now?: number; uptimeSeconds: number },
@@ -171,5 +176,5 @@ export function firedAt(
   const start = stat === undefined ? undefined : Number(parseProcStat(stat)?.startTime);
   if (start === undefined || !Number.isFinite(start)) return undefined;
   const ago = uptimeSeconds * 1000 - start * 10;
-  return ago >= 0 ? now - ago : undefined;
+  return ago >= 0 ? now - ago - TICK_MS : undefined;
 }
