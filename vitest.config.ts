@@ -1,4 +1,5 @@
 import { configDefaults, defineConfig } from "vitest/config";
+import { TimingReporter } from "./test/timing-reporter.ts";
 
 // Hermetic by construction: test/setup.ts points HOME, XDG dirs and every harness config dir into a temp dir before
 // any test runs; test/global-setup.ts builds the bundles the process-level tests execute.
@@ -6,6 +7,8 @@ import { configDefaults, defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     globalSetup: ["test/global-setup.ts"],
+    // The run ends with each project's and each file's wall time (test/timing-reporter.ts).
+    reporters: ["default", new TimingReporter()],
     setupFiles: ["test/setup.ts"],
     restoreMocks: true,
     unstubEnvs: true,

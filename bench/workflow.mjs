@@ -7,7 +7,7 @@ import { chmodSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeF
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import pty from "node-pty";
+import pty from "@lydell/node-pty";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const CLI = join(root, "bin", "tongs-agents.js");

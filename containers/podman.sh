@@ -10,6 +10,10 @@
 #   bash containers/podman.sh purge      teardown, then remove every image and the e2e build cache (a bare state)
 #   bash containers/podman.sh podman ARGS...   run podman as the user (for poking around by hand)
 set -euo pipefail
+# Everything below runs from /, never from the caller's directory: the podman user may not enter it (a clone in a 0700
+# directory, or anywhere under /root), and podman's rootless re-exec then fails with "cannot chdir to <dir>".
+SELF="$(realpath "$0")"
+cd /
 
 PODMAN_USER="${TONGS_E2E_PODMAN_USER:-tongs-e2e}"
 PACKAGES=(podman runc uidmap slirp4netns debootstrap catatonit netavark aardvark-dns conmon iptables)
@@ -228,7 +232,7 @@ purge() {
   rm -rf "$CACHE_DIR"
 }
 
-[[ $# -ge 1 ]] || { sed -n '2,12p' "$0" >&2; exit 2; }
+[[ $# -ge 1 ]] || { sed -n '2,12p' "$SELF" >&2; exit 2; }
 command="$1"
 shift
 case "$command" in

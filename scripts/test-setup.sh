@@ -4,6 +4,7 @@
 # Idempotent: on a machine that has it all, a few seconds. Runs as npm's `pretest`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+started=$SECONDS
 
 packages=(
   tmux            # tmux focus, the picker, tmux-setup, the demo, Pi's UI, tmux inside kitty/xterm
@@ -33,7 +34,12 @@ if ((${#missing[@]} > 0)); then
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
+echo "test-setup: apt packages took $((SECONDS - started)) s" >&2
+
 # The real harness CLIs the live suites drive (pinned in test/live/harnesses.json), outside the repository.
+phase=$SECONDS
 node test/live/install-harnesses.mjs
+echo "test-setup: the harness CLIs took $((SECONDS - phase)) s" >&2
 # Rootless Podman, its API socket and the e2e image (containers/ci.sh explains each step).
 bash containers/ci.sh
+echo "test-setup: done in $((SECONDS - started)) s" >&2

@@ -5,7 +5,7 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { closeSync, constants, mkdirSync, openSync, readFileSync, writeFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
-import pty from "node-pty";
+import pty from "@lydell/node-pty";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { canonicalId, digestOf, placeholderCanonicalId, processInstanceId } from "../src/core/identity.ts";
 import { sessionsDirOf } from "../src/store/paths.ts";

@@ -1,7 +1,7 @@
 // Live: the demo in a real terminal (node-pty): simulated agents on a private tmux server, the picker opens on
 // attach, and leaving the demo takes the server and its temporary files with it. Without a terminal it prints.
 import { existsSync } from "node:fs";
-import pty from "node-pty";
+import pty from "@lydell/node-pty";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { dirname, join } from "node:path";
 import { DEMO_AGENTS, startDemo, type DemoAgent } from "../../src/tmux/demo.ts";

@@ -2,7 +2,7 @@
 // hook from agents running in real tmux panes.
 import { spawnSync } from "node:child_process";
 import { readdirSync } from "node:fs";
-import pty from "node-pty";
+import pty from "@lydell/node-pty";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { sessionsDirOf } from "../../src/store/paths.ts";
 import { CLI_BIN, keypressServerStatus, ROOT } from "../processes.ts";
