@@ -1,10 +1,11 @@
 #!/bin/sh
 # tongs-agents-hook.sh: the hook command harnesses wait for (docs/contract.md, "The hook shim"). It costs the agent a
-# POSIX shell (builtins only, one fork) instead of a whole Node process: it captures the evidence that must be read
-# before it returns (its own spawn order and the stat line of every ancestor, so identity rests on the harness process
-# as it was, even if it exits before the worker looks), spools it, starts the Node worker detached with stdin (the
-# payload) handed over, and exits 0 with nothing on stdout. Anything it cannot do ends in exit 0 (fail-open); before
-# the worker is started, the synchronous Node hook takes the event instead where it can. POSIX sh only: no arrays, no `local`, no bashisms (a test runs it under dash).
+# POSIX shell and one small program, never a Node process: it captures what only it can (its own spawn order and the
+# stat line of every ancestor, so identity rests on the harness process as it was; the allowlisted environment; the
+# working directory; the payload, copied from stdin by `head` in the background) into one queue entry, makes sure the
+# drainer runs (it applies every queued event, in batches: src/hook/drainer.ts), and exits 0 with nothing on stdout.
+# Anything it cannot do ends in exit 0 (fail-open); before the entry is written, the synchronous Node hook takes the
+# event instead where it can. POSIX sh only: no arrays, no `local`, no bashisms (a test runs it under dash).
 #
 # usage: sh tongs-agents-hook.sh <node> <alias> --agent <harness>
 
@@ -32,13 +33,15 @@ case ${TONGS_AGENTS_STATE_DIR-} in
 esac
 spool=$state/incoming
 
-# Field 4 (ppid) and field 22 (start time in clock ticks) of a /proc/PID/stat line. The command name (field 2) may hold
-# spaces and parentheses, so the fields are counted after its last ")". A function has its own positional parameters.
+# Field 4 (ppid) and field 22 (start time in clock ticks) of a /proc/PID/stat line, and field 3 (state). The command
+# name (field 2) may hold spaces and parentheses, so the fields are counted after its last ")". A function has its own
+# positional parameters.
 stat_fields() {
   set -f
   # shellcheck disable=SC2086 # word splitting is the point
   set -- ${1##*) }
   set +f
+  pstate=${1-}
   ppid=${2-}
   start=${20-}
 }
@@ -64,26 +67,67 @@ if [ ! -d "$spool" ]; then
 fi
 [ -L "$spool" ] && sync_hook "$@"
 [ -x "$node" ] || exit 0
+command -v head >/dev/null || sync_hook "$@"
+entry=$spool/$key
 
-# The first line names the format, then the parent PID, the number of stat lines, the stat lines (this process first).
-# Only this entry's worker reads it, and it starts once the file is whole; other workers only look at the names, to
-# wait for every entry spawned before theirs. printf is a builtin: writing it starts no program.
-entry=$spool/$key.ev
-printf 'tongs-agents-spool 1\n%s\n%s\n%s\n' "$PPID" $((depth + 1)) "$evidence" >"$entry" || {
-  rm -f "$entry"
+# The payload: `head` copies stdin (up to the 16 MiB read cap and one byte more, so a longer one shows as cut) into
+# the entry's .in file, in the background, so a harness that holds stdin open cannot hold us. A background command's
+# stdin would be /dev/null, so it goes through fd 3. A terminal is never read (someone running the hook by hand).
+# (No stdin at all, fd 0 closed: nothing to copy either.)
+reader=none
+if [ ! -t 0 ] && { true <&0; } 2>/dev/null; then
+  { head -c 16777217 <&3 3<&- >"$entry.in" & } 3<&0
+  copier=$!
+  reader="$copier -"
+  if IFS= read -r line <"/proc/$copier/stat"; then
+    stat_fields "$line"
+    reader="$copier $start"
+  fi
+fi
+
+# One entry, in one file: the format, the parent PID, the stat lines (this process first), the payload's reader, then
+# NUL-terminated fields (the arguments, the working directory, the allowlisted environment: src/hook/shim-entry.ts,
+# HOOK_ENV_KEYS; empty means unset) and a last line that says the entry is whole. printf is a builtin: writing it
+# starts no program.
+# (Simple commands, each with its own redirection: a failed redirection of one never ends the shell.)
+gone() {
+  rm -f "$entry.ev" "$entry.in"
   exit 0
 }
+printf 'tongs-agents-spool 2\n%s\n%s\n%s\n%s\n' "$PPID" $((depth + 1)) "$evidence" "$reader" >"$entry.ev" || gone
+printf '%s\0' "$#" "$@" "$PWD" \
+  "TMUX=${TMUX-}" "TMUX_PANE=${TMUX_PANE-}" "KITTY_WINDOW_ID=${KITTY_WINDOW_ID-}" "KITTY_LISTEN_ON=${KITTY_LISTEN_ON-}" \
+  "KITTY_PID=${KITTY_PID-}" "WEZTERM_PANE=${WEZTERM_PANE-}" "WEZTERM_UNIX_SOCKET=${WEZTERM_UNIX_SOCKET-}" \
+  "ITERM_SESSION_ID=${ITERM_SESSION_ID-}" "TERM_SESSION_ID=${TERM_SESSION_ID-}" "TERM_PROGRAM=${TERM_PROGRAM-}" \
+  "WINDOWID=${WINDOWID-}" "DISPLAY=${DISPLAY-}" "STY=${STY-}" "WINDOW=${WINDOW-}" "SCREENDIR=${SCREENDIR-}" \
+  "TONGS_AGENTS_LAUNCH_ID=${TONGS_AGENTS_LAUNCH_ID-}" "TONGS_AGENTS_PROFILE=${TONGS_AGENTS_PROFILE-}" \
+  "TONGS_AGENTS_NOTIFY=${TONGS_AGENTS_NOTIFY-}" "TONGS_AGENTS_DEBUG=${TONGS_AGENTS_DEBUG-}" "HOME=${HOME-}" \
+  "XDG_CONFIG_HOME=${XDG_CONFIG_HOME-}" "XDG_RUNTIME_DIR=${XDG_RUNTIME_DIR-}" \
+  "DBUS_SESSION_BUS_ADDRESS=${DBUS_SESSION_BUS_ADDRESS-}" "WAYLAND_DISPLAY=${WAYLAND_DISPLAY-}" "PATH=${PATH-}" \
+  "TERM=${TERM-}" "SSH_CONNECTION=${SSH_CONNECTION-}" >>"$entry.ev" || gone
+printf 'end\n' >>"$entry.ev" || gone
 
-# The worker reads the payload from our stdin itself, with the hook's bounds (a harness that holds stdin open cannot
-# hold us: we never read it). A background command's stdin would be /dev/null, so it goes through fd 3. Detached: its
-# own session when setsid exists (no SIGHUP from the terminal, no signal to our process group); stdout and stderr to
-# /dev/null, so the harness sees our pipes close as soon as we exit.
-# (A failed redirection of a compound command, unlike one of `exec`, does not end the shell: exit 0 still follows.)
-{
-  if command -v setsid >/dev/null; then
-    setsid "$node" "$here/tongs-agents-hook-worker.cjs" "$entry" "$@" <&3 3<&- >/dev/null 2>&1 &
-  else
-    nohup "$node" "$here/tongs-agents-hook-worker.cjs" "$entry" "$@" <&3 3<&- >/dev/null 2>&1 &
-  fi
-} 3<&0
+# The drainer: alive when the PID in drainer.pid still has the start time written beside it. Otherwise start one,
+# detached (its own session, so no hangup or signal of the agent's terminal reaches it), with an environment of its
+# own (each event brings its allowlisted one), and name it at once, so the hooks that follow do not start more.
+dpid=
+dstart=
+read -r dpid dstart <"$state/drainer.pid"
+case $dpid in
+'' | *[!0-9]*) ;;
+*) if IFS= read -r line <"/proc/$dpid/stat"; then
+  stat_fields "$line"
+  [ "$start" = "$dstart" ] && case $pstate in Z | X) ;; *) exit 0 ;; esac
+fi ;;
+esac
+if command -v setsid >/dev/null; then
+  setsid env -i PATH="${PATH-}" HOME="${HOME-}" TONGS_AGENTS_DEBUG="${TONGS_AGENTS_DEBUG-}" "$node" "$here/tongs-agents-drainer.cjs" "$state" </dev/null >/dev/null 2>&1 &
+else
+  nohup env -i PATH="${PATH-}" HOME="${HOME-}" TONGS_AGENTS_DEBUG="${TONGS_AGENTS_DEBUG-}" "$node" "$here/tongs-agents-drainer.cjs" "$state" </dev/null >/dev/null 2>&1 &
+fi
+drainer=$!
+if IFS= read -r line <"/proc/$drainer/stat"; then
+  stat_fields "$line"
+  printf '%s %s\n' "$drainer" "$start" >"$state/drainer.pid"
+fi
 exit 0

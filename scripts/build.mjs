@@ -116,14 +116,14 @@ const entries = [
     define: identity,
     alias: hookAlias,
   },
-  // The worker the hook shim (bin/tongs-agents-hook.sh) starts detached: the same pipeline, built the same way.
+  // The drainer the hook shim (bin/tongs-agents-hook.sh) starts on demand: the same pipeline, built the same way.
   {
-    name: "hook-worker",
-    entryPoints: ["src/hook/worker-main.ts"],
-    outfile: "dist/hook-worker.cjs",
+    name: "hook-drainer",
+    entryPoints: ["src/hook/drainer-main.ts"],
+    outfile: "dist/hook-drainer.cjs",
     minify: true,
     banner: {},
-    define: identity,
+    define: { ...identity, "import.meta.dirname": "__dirname" },
     alias: hookAlias,
   },
   { name: "cli", entryPoints: ["src/cli/main.ts"], outfile: "dist/cli/main.cjs", plugins: [verbsApart("./verbs/")] },

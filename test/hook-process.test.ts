@@ -1,11 +1,12 @@
 // The hook as harnesses run it: real processes, a real process tree (fake harness processes with exact names), the
 // real file system. Fail-open is checked on every path: exit 0, nothing on stdout or stderr.
 import { execFileSync, spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, symlinkSync, utimesSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, utimesSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { canonicalId, digestOf, processInstanceId } from "../src/core/identity.ts";
 import { sessionsDirOf } from "../src/store/paths.ts";
+import { liveStartTime } from "../src/store/drainer-process.ts";
 import { linuxProcessSource } from "../src/core/proc.ts";
 import { readRecord, recordPath } from "../src/store/records.ts";
 import { makeSandbox, type Sandbox } from "./sandbox.ts";
@@ -255,8 +256,10 @@ describe("fail-open", () => {
     expectSilentSuccess(await runHook(["fleet-event", "--agent", "pi"], payload(1), sandbox.env));
     const path = recordPath(sessionsDirOf(sandbox.stateDir), digestOf(canonicalId("pi", "held", "i")) as string);
     const before = readFileSync(path, "utf8");
-    mkdirSync(`${path}.lock`);
-    const keepFresh = setInterval(() => utimesSync(`${path}.lock`, new Date(), new Date()), 200);
+    // A lock held by a live process (this one) that keeps making progress (record-lock.ts).
+    const holder = `${path}.lock/holder-${process.pid}-${liveStartTime(process.pid)}-00000000`;
+    mkdirSync(holder, { recursive: true });
+    const keepFresh = setInterval(() => utimesSync(holder, new Date(), new Date()), 200);
     try {
       const result = await runHook(["fleet-event", "--agent", "pi"], payload(2), sandbox.env);
       expectSilentSuccess(result);
@@ -267,7 +270,7 @@ describe("fail-open", () => {
     expect(readFileSync(path, "utf8")).toBe(before);
     expect(readFileSync(join(sandbox.stateDir, "hook.log"), "utf8")).toContain("the event stays queued for the next lock holder");
     // Once the lock is free, the next event applies the queued one first: deferred, not lost.
-    rmdirSync(`${path}.lock`);
+    rmSync(`${path}.lock`, { recursive: true });
     expectSilentSuccess(await runHook(["fleet-event", "--agent", "pi"], payload(3), sandbox.env));
     expect(await readRecord(path)).toMatchObject({ kind: "record", record: { sequence: 3, arrival_sequence: 3 } });
   });
@@ -330,7 +333,7 @@ describe("the CLI process", () => {
 });
 
 describe("the hook's import graph", () => {
-  it.each(["hook", "hook-worker"])("%s: stays small and never pulls in the CLI, MCP server, picker or process listing", (bundle) => {
+  it.each(["hook", "hook-drainer"])("%s: stays small and never pulls in the CLI, MCP server, picker or process listing", (bundle) => {
     const meta = JSON.parse(readFileSync(join(ROOT, `.cache/${bundle}.meta.json`), "utf8")) as {
       inputs: Record<string, unknown>;
       outputs: Record<string, { bytes: number }>;

@@ -1,8 +1,9 @@
 // The hook shim as harnesses run it (bin/tongs-agents-hook.sh under the system's /bin/sh, dash here), with the real
-// detached Node worker: real processes, real process trees (fake harness processes with exact names), the real file
+// drainer it starts: real processes, real process trees (fake harness processes with exact names), the real file
 // system. Proves order (events applied in the order the harness spawned their hooks, delivered with random delays,
-// and with their workers started in reverse), identity (from the harness process the shim captured, after the
-// harness and the shim's parent exited) and fail-open (exit 0, nothing on stdout or stderr, whatever fails).
+// and when the drainer starts only after they were all queued), identity (from the harness process the shim
+// captured, after the harness and the shim's parent exited) and fail-open (exit 0, nothing on stdout or stderr,
+// whatever fails).
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -19,7 +20,7 @@ import { HOOK_BIN, ROOT, startFakeHarness, type FakeHarness, type HookRun } from
 import { makeSandbox, type Sandbox } from "./sandbox.ts";
 
 const SHIM = join(ROOT, "bin", "tongs-agents-hook.sh");
-const WORKER = join(ROOT, "bin", "tongs-agents-hook-worker.cjs");
+const DRAINER = join(ROOT, "bin", "tongs-agents-drainer.cjs");
 
 let sandbox: Sandbox;
 const harnesses: FakeHarness[] = [];
@@ -46,7 +47,7 @@ const entries = () =>
     .sort((a, b) => compareStarts(entryOrder(a), entryOrder(b)));
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Wait until every spooled event was taken by its worker (never sleep-and-hope: the spool says when). */
+/** Wait until the drainer took every queued event (never sleep-and-hope: the queue says when). */
 async function spoolDrained(timeoutMs = 20_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (entries().length > 0) {
@@ -55,15 +56,15 @@ async function spoolDrained(timeoutMs = 20_000): Promise<void> {
   }
 }
 
-/** What the workers applied, in the order they applied it (each logs before its entry goes; the next one waits). */
+/** What the drainer applied, in the order it applied it (it logs each event before the event's entry goes). */
 function applied(canonical: string): string[] {
   const path = join(sandbox.stateDir, "hook.log");
   if (!existsSync(path)) return [];
   return readFileSync(path, "utf8")
     .trim()
     .split("\n")
-    .map((line) => JSON.parse(line) as { worker?: boolean; ok?: boolean; event?: string; canonicalId?: string })
-    .filter((entry) => entry.worker === true && entry.ok === true && entry.canonicalId === canonical)
+    .map((line) => JSON.parse(line) as { drainer?: boolean; action?: string; event?: string; canonicalId?: string })
+    .filter((entry) => entry.drainer === true && entry.action === "written" && entry.canonicalId === canonical)
     .map((entry) => entry.event as string);
 }
 
@@ -83,7 +84,7 @@ function expectSilentSuccess(run: Pick<HookRun, "code" | "stdout" | "stderr">): 
 
 const expected = (step: Step) => ({ status: step.expect.status, detail: step.expect.detail, last_event: step.expect.last_event });
 
-// Many Node workers at once on a small machine: minutes-long stalls of a loaded CI box are not a failure of order.
+// A loaded CI box can stall for a long while: that is not a failure of order.
 describe("the hook shim: order", { timeout: 90_000 }, () => {
   it("applies real Claude Code event streams of three sessions in spawn order, delivered with random delays", async () => {
     const sessions = await Promise.all(
@@ -96,7 +97,7 @@ describe("the hook shim: order", { timeout: 90_000 }, () => {
     await Promise.all(
       sessions.map(async ({ steps, claude }) => {
         for (const step of steps) {
-          // A harness waits for its hook before its next event: the shim returns at once, its worker applies later.
+          // A harness waits for its hook before its next event: the shim returns at once, the drainer applies later.
           expectSilentSuccess(await claude.emit(step.alias, "claude", step.payload, { shell: true, command: shimCommand(step.alias) }));
           await sleep(Math.random() * 15);
         }
@@ -110,36 +111,32 @@ describe("the hook shim: order", { timeout: 90_000 }, () => {
     }
   });
 
-  it("applies events in spawn order even when their workers start in reverse order, at random times", async () => {
+  it("applies events queued while no drainer ran, in spawn order, once one starts", async () => {
     const claude = await harness("claude");
     const steps = claudeSteps("s-rev", "/work/rev").slice(0, 8);
-    // `true` as the Node: the shim spools every event but no worker runs; this test starts them, last first.
+    // `true` as the Node: the shim queues every event (its payload copied from stdin) but the drainer it starts is
+    // `true` too, which exits at once; this test starts the real one afterwards.
     for (const step of steps)
       expectSilentSuccess(
         await claude.emit(step.alias, "claude", step.payload, { shell: true, command: shimCommand(step.alias, "/bin/true") }),
       );
-    const spooled = entries();
-    expect(spooled).toHaveLength(steps.length);
-    const workers = spooled
-      .map((name, index) => ({ name, step: steps[index] as Step }))
-      .reverse()
-      .map(async ({ name, step }, index) => {
-        await sleep(index * 5 + Math.random() * 20);
-        // The shim hands its stdin to the worker; here the test is the harness, so it writes the payload.
-        const child = spawn(process.execPath, [WORKER, join(spool(), name), step.alias, "--agent", "claude"], {
-          env: sandbox.env,
-          stdio: ["pipe", "ignore", "ignore"],
-        });
-        child.stdin.end(step.payload);
-        await new Promise((resolve) => child.on("exit", resolve));
-      });
-    await Promise.all(workers);
-    await spoolDrained();
+    expect(entries()).toHaveLength(steps.length);
+    await runDrainer();
     const canonical = canonicalId("claude", "s-rev", await identityOf(claude.pid));
     expect(applied(canonical)).toEqual(steps.map((step) => step.expect.last_event));
     expect(await recordAt(canonical)).toMatchObject({ kind: "record", record: expected(steps.at(-1) as Step) });
   });
 });
+
+/** Start the real drainer (as the shim would) and wait until the queue is empty; it stays for the next test's sandbox no longer. */
+async function runDrainer(): Promise<void> {
+  const drainer = spawn(process.execPath, [DRAINER, sandbox.stateDir], { env: sandbox.env, stdio: "ignore" });
+  try {
+    await spoolDrained();
+  } finally {
+    drainer.kill("SIGKILL");
+  }
+}
 
 describe("the hook shim: identity", () => {
   it("rests on the harness process the shim captured, even when the harness and the shim's parent are gone", async () => {
@@ -154,13 +151,8 @@ describe("the hook shim: identity", () => {
     expectSilentSuccess(run);
     await claude.stop();
     expect(await linuxProcessSource().basics(claude.pid)).toBeUndefined();
-    const [entry] = entries();
-    const worker = spawnSync(process.execPath, [WORKER, join(spool(), entry as string), "session-start", "--agent", "claude"], {
-      env: sandbox.env,
-      encoding: "utf8",
-      input: start?.payload,
-    });
-    expectSilentSuccess({ code: worker.status, stdout: worker.stdout, stderr: worker.stderr });
+    expect(entries()).toHaveLength(1);
+    await runDrainer();
     const record = await recordAt(canonicalId("claude", "s-gone", identity));
     expect(record).toMatchObject({ kind: "record", record: { status: "started", identity: "process", pid: claude.pid } });
     expect(record.kind === "record" && `pid:${record.record.pid}@${record.record.process_start}`).toBe(identity);
@@ -182,7 +174,7 @@ describe("the hook shim: fail-open", () => {
     expect(entries()).toEqual([]);
   });
 
-  it("returns at once when the harness holds stdin open (the worker reads it, within the hook's input bound)", async () => {
+  it("returns at once when the harness holds stdin open (the drainer reads the copy, within the hook's input bound)", async () => {
     const child = spawn("/bin/sh", [SHIM, process.execPath, "session-start", "--agent", "claude"], { env: sandbox.env });
     let stdout = "";
     child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
@@ -192,7 +184,7 @@ describe("the hook shim: fail-open", () => {
     const ms = performance.now() - started;
     expect({ code, stdout }).toEqual({ code: 0, stdout: "" });
     expect(ms).toBeLessThan(2000);
-    // The whole JSON object was written: the worker needs no end of file to apply it.
+    // The whole JSON object was written: the drainer needs no end of file to apply it.
     await spoolDrained();
     child.stdin.end();
   });

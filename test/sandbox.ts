@@ -1,5 +1,6 @@
 // Temp homes for tests: every config and state location a test could reach points into a fresh directory.
 import { mkdtempSync, mkdirSync, rmSync } from "node:fs";
+import { namedDrainer } from "../src/store/drainer-process.ts";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -85,7 +86,22 @@ export function makeSandbox(prefix = "tongs-test-"): Sandbox {
     home,
     stateDir: dirs.TONGS_AGENTS_STATE_DIR,
     env,
-    // A harness killed with its tmux server may still write into its home while it exits: retry on ENOTEMPTY.
-    cleanup: () => rmSync(root, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 }),
+    cleanup: () => {
+      // The drainer a hook shim started for this sandbox's state dir (it names itself there) goes with it.
+      stopDrainer(dirs.TONGS_AGENTS_STATE_DIR);
+      // A harness killed with its tmux server may still write into its home while it exits: retry on ENOTEMPTY.
+      rmSync(root, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
+    },
   };
+}
+
+/** Stop the drainer named in a state dir's drainer.pid (by its PID, checked against its start time). */
+export function stopDrainer(stateDir: string): void {
+  const named = namedDrainer(stateDir);
+  if (named === undefined) return;
+  try {
+    process.kill(Number(named.split(" ")[0]), "SIGKILL");
+  } catch {
+    // gone meanwhile
+  }
 }

@@ -184,6 +184,8 @@ export type StartOrder = z.infer<typeof StartOrderSchema>;
 
 /** Names of a record's spool entries (spool.ts). */
 export const SPOOL_ENTRY_PATTERN = /^\d{20}-\d+-[0-9a-f]{8}\.json$/;
+/** Names of the hook shim's queue entries (`<state>/incoming/<start>-<pid>.ev`, hook/shim-entry.ts). */
+export const SHIM_ENTRY_PATTERN = /^\d{1,20}-\d{1,10}\.ev$/;
 
 /**
  * A stored session record. Unknown keys (from a newer writer) are dropped on read; fields added after the first
@@ -224,8 +226,17 @@ export const SessionRecordSchema = lazySchema(() =>
     /** The last events that changed the record, oldest first. */
     history: z.optional(z.array(HistoryEntrySchema).check(z.maxLength(LIMITS.historyEntries))),
     start_order: z.optional(StartOrderSchema),
-    /** Spool entries this write applied: a reader that still finds them queued must not apply them again. */
-    queue_applied: z.optional(z.array(z.string().check(z.regex(SPOOL_ENTRY_PATTERN))).check(z.maxLength(LIMITS.queueBatch))),
+    /**
+     * Queue entries (the record's spool, the shim's queue) this write applied: a holder or reader that still finds one
+     * queued must not apply it again (store/transaction.ts, "Exactly once").
+     */
+    queue_applied: z.optional(
+      z
+        .array(
+          z.string().check(z.refine((name) => SPOOL_ENTRY_PATTERN.test(name) || SHIM_ENTRY_PATTERN.test(name), "not a queue entry name")),
+        )
+        .check(z.maxLength(2 * LIMITS.queueBatch)),
+    ),
   }),
 );
 /** A record as held in memory: every timestamp present (parseRecord fills the defaults). */

@@ -1,4 +1,5 @@
-// The hook's time budgets, shared by the synchronous hook (main.ts) and the shim's worker (worker-main.ts).
+// The hook's time budgets, shared by the synchronous hook (main.ts) and the drainer (drainer.ts), which applies the
+// shim's events.
 
 /**
  * Budgets (docs/contract.md, "Fail-open"). The harness writes the event and closes stdin at once; waiting longer for

@@ -84,23 +84,7 @@ export function parseHookArgs(argv: readonly string[]): { alias: string; agent: 
 }
 
 export async function runHook(argv: readonly string[], input: HookInput, context: HookContext): Promise<HookOutcome> {
-  const args = parseHookArgs(argv);
-  if (!args) return reject("usage", "usage: tongs-agents-hook <alias> --agent <harness-id>");
-  const harness = findHarness(args.agent);
-  let event: LifecycleEvent | HookOutcome;
-  if (!harness) event = await declaredEvent(args.agent, args.alias, input, context);
-  else {
-    if (!acceptsEvent(harness, args.alias))
-      return reject("event", `${harness.id} does not accept ${JSON.stringify(args.alias.slice(0, 64))}`);
-    if (context.progress) context.progress.phase = "validating";
-    const read = args.alias === FLEET_EVENT ? fleetPayload(input) : nativePayload(input, harness.nativeFields);
-    if (!read.ok) return reject(read.stage, read.detail);
-    const json = read.value;
-    event =
-      args.alias === FLEET_EVENT
-        ? await fleetEvent(harness, json, context)
-        : await nativeEvent(harness, args.alias as NativeAlias, json, context);
-  }
+  const event = await identifyEvent(argv, input, context);
   if ("ok" in event) return event;
   if (context.progress) Object.assign(context.progress, { event, phase: "storing" });
   const progress = context.progress;
@@ -111,6 +95,29 @@ export async function runHook(argv: readonly string[], input: HookInput, context
   });
   if (progress) progress.settled = true;
   return outcome.ok ? outcome : reject("store", outcome.detail);
+}
+
+/**
+ * Validate one event and resolve who sent it: the event to store, or why there is none (a rejection, or an event the
+ * harness sends that changes no state). Touches no record: the synchronous hook stores the event at once (runHook),
+ * the drainer with the others of its batch (drainer.ts).
+ */
+export async function identifyEvent(
+  argv: readonly string[],
+  input: HookInput,
+  context: HookContext,
+): Promise<LifecycleEvent | HookOutcome> {
+  const args = parseHookArgs(argv);
+  if (!args) return reject("usage", "usage: tongs-agents-hook <alias> --agent <harness-id>");
+  const harness = findHarness(args.agent);
+  if (!harness) return declaredEvent(args.agent, args.alias, input, context);
+  if (!acceptsEvent(harness, args.alias))
+    return reject("event", `${harness.id} does not accept ${JSON.stringify(args.alias.slice(0, 64))}`);
+  if (context.progress) context.progress.phase = "validating";
+  const read = args.alias === FLEET_EVENT ? fleetPayload(input) : nativePayload(input, harness.nativeFields);
+  if (!read.ok) return reject(read.stage, read.detail);
+  const json = read.value;
+  return args.alias === FLEET_EVENT ? fleetEvent(harness, json, context) : nativeEvent(harness, args.alias as NativeAlias, json, context);
 }
 
 async function fleetEvent(harness: Harness, json: unknown, context: HookContext): Promise<LifecycleEvent | HookOutcome> {

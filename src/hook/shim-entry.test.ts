@@ -5,16 +5,48 @@ import { capturedProcessSource, entryOrder, firedAt, parseShimEntry } from "./sh
 // /proc/PID/stat lines as the shim captures them: pid (comm) state ppid ... starttime (field 22).
 const stat = (pid: number, comm: string, ppid: number, start: number, ttyNr = 0) =>
   `${pid} (${comm}) S ${ppid} ${pid} ${pid} ${ttyNr} -1 4194304 0 0 0 0 0 0 0 0 20 0 1 0 ${start} 1000 100`;
-const entry = (lines: string[], ppid = 20) => Buffer.from(`tongs-agents-spool 1\n${ppid}\n${lines.length}\n${lines.join("\n")}\n`);
+const entry = (
+  lines: string[],
+  ppid = 20,
+  { reader = "44 812", argv = ["stop", "--agent", "claude"], cwd = "/w", env = ["TMUX=/tmp/t,1,0", "TMUX_PANE=", "HOME=/h"] } = {},
+) =>
+  Buffer.from(
+    `tongs-agents-spool 2\n${ppid}\n${lines.length}\n${lines.join("\n")}\n${reader}\n` +
+      [String(argv.length), ...argv, cwd, ...env].map((field) => `${field}\0`).join("") +
+      "end\n",
+  );
 
 describe("parseShimEntry", () => {
-  it("reads the shim's parent, its own PID and the captured stat lines", () => {
+  it("reads the shim's parent, its own PID, the captured stat lines, the reader, the arguments, cwd and environment", () => {
     const read = parseShimEntry(entry([stat(30, "sh", 20, 900), stat(20, "claude", 1, 500, 34816)]));
     expect(read.ok).toBe(true);
     if (!read.ok) return;
-    expect(read.entry.ppid).toBe(20);
-    expect(read.entry.pid).toBe(30);
+    expect(read.entry).toMatchObject({ ppid: 20, pid: 30, chain: [30, 20], reader: { pid: 44, start: "812" } });
     expect([...read.entry.stats.keys()]).toEqual([30, 20]);
+    expect(read.entry.argv).toEqual(["stop", "--agent", "claude"]);
+    expect(read.entry.cwd).toBe("/w");
+    // An empty value is an unset variable.
+    expect(read.entry.env).toEqual({ TMUX: "/tmp/t,1,0", HOME: "/h" });
+  });
+
+  it("keeps arguments and values with newlines and spaces whole (fields end in NUL)", () => {
+    const read = parseShimEntry(entry([stat(30, "sh", 20, 900)], 20, { argv: ["a\nb", "c d"], cwd: "/w/x\ny", env: ["PATH=/a b\n/c"] }));
+    expect(read.ok && [read.entry.argv, read.entry.cwd, read.entry.env]).toEqual([["a\nb", "c d"], "/w/x\ny", { PATH: "/a b\n/c" }]);
+  });
+
+  it("reads a reader that was gone before the shim looked, and none for a terminal", () => {
+    expect(parseShimEntry(entry([stat(30, "sh", 20, 900)], 20, { reader: "44 -" }))).toMatchObject({
+      entry: { reader: { pid: 44, start: undefined } },
+    });
+    expect(parseShimEntry(entry([stat(30, "sh", 20, 900)], 20, { reader: "none" }))).toMatchObject({ entry: { reader: undefined } });
+  });
+
+  it("says an entry without its end mark is incomplete (its shim is still writing), and refuses a whole one that is wrong", () => {
+    const whole = entry([stat(30, "sh", 20, 900)]);
+    for (const cut of [0, 10, whole.length - 1])
+      expect(parseShimEntry(whole.subarray(0, cut))).toMatchObject({ ok: false, incomplete: true });
+    expect(parseShimEntry(entry([stat(30, "sh", 20, 900)], 20, { env: ["SECRET=x"] }))).toMatchObject({ ok: false, incomplete: false });
+    expect(parseShimEntry(entry([stat(30, "sh", 20, 900)], 20, { reader: "x" }))).toMatchObject({ ok: false, incomplete: false });
   });
 
   it("keeps a command name with spaces and parentheses, and ends the chain at a line that does not parse", () => {
@@ -23,9 +55,9 @@ describe("parseShimEntry", () => {
   });
 
   it("refuses what is not an entry", () => {
-    expect(parseShimEntry(Buffer.from("{}")).ok).toBe(false);
-    expect(parseShimEntry(Buffer.from("tongs-agents-spool 1\nx\n1\n")).ok).toBe(false);
-    expect(parseShimEntry(Buffer.from("tongs-agents-spool 1\n20\n2\n" + stat(30, "sh", 20, 900))).ok).toBe(false);
+    expect(parseShimEntry(Buffer.from("{}\0end\n")).ok).toBe(false);
+    expect(parseShimEntry(Buffer.from("tongs-agents-spool 1\nx\n1\n\0end\n")).ok).toBe(false);
+    expect(parseShimEntry(Buffer.from("tongs-agents-spool 2\n20\n2\n" + stat(30, "sh", 20, 900) + "\0end\n")).ok).toBe(false);
     expect(parseShimEntry(entry(["garbage"])).ok).toBe(false);
   });
 });

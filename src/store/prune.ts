@@ -8,7 +8,7 @@ import { ensureStateDirs } from "./paths.ts";
 import type { Clock } from "../core/clock.ts";
 import type { ProcessSource } from "../core/proc.ts";
 import { RECORD_FILE, readInstancePointer, readRecord, recordPath } from "./records.ts";
-import { withRecordLock } from "./record-lock.ts";
+import { sweepLockStaging, withRecordLock, type RecordLock } from "./record-lock.ts";
 import type { SessionRecord } from "../core/schema.ts";
 import { queuedEvents, removeSpool, withQueuedEntries } from "./spool.ts";
 
@@ -43,8 +43,13 @@ export async function prune({
   const { sessionsDir } = dirs;
   const names = readdirSync(sessionsDir);
   const removed: PrunedEntry[] = [];
-  const remove = async (path: string, entry: PrunedEntry) => {
-    if (!dryRun) unlinkSync(path);
+  // Under a lock, removed through it: a pruner whose lock was taken over (it stalled) removes nothing.
+  const remove = async (path: string, entry: PrunedEntry, lock?: RecordLock) => {
+    if (!dryRun) {
+      if (lock) {
+        if (!lock.remove(path)) return;
+      } else unlinkSync(path);
+    }
     removed.push(entry);
   };
   const verdict = async (record: SessionRecord) => {
@@ -61,7 +66,7 @@ export async function prune({
   const digests = [...new Set([...names.map((name) => RECORD_FILE.exec(name)?.[1]).filter((digest) => digest !== undefined), ...spools])];
   for (const digest of digests) {
     const path = recordPath(sessionsDir, digest);
-    const locked = await withRecordLock(sessionsDir, digest, LOCK_WAIT_MS, async () => {
+    const locked = await withRecordLock(sessionsDir, digest, LOCK_WAIT_MS, async (lock) => {
       const read = readRecord(path, now);
       // A tombstone's queue never applies (the drain drops it); an unreadable record is left for a person to look at.
       if (read.kind === "invalid") return false;
@@ -71,7 +76,7 @@ export async function prune({
       const found = effective ? await verdict(effective) : undefined;
       if (effective && !found) return false;
       if (found && read.kind === "record")
-        await remove(path, { kind: "record", id: found.id, short_id: shortId(found.id), reason: found.reason });
+        await remove(path, { kind: "record", id: found.id, short_id: shortId(found.id), reason: found.reason }, lock);
       if (spools.has(digest) && removeSpool(sessionsDir, digest, queued, { dryRun, now, maxAgeMs: TEMP_MAX_AGE_MS })) {
         const reason = found
           ? `queue of a removed session (${found.reason})`
@@ -112,17 +117,20 @@ export async function prune({
       }
     } else if (name.startsWith("instance-") && name.endsWith(".json")) {
       // Under the pointer's own lock, as session switching writes it (transaction.ts).
-      await withRecordLock(sessionsDir, name.slice(0, -".json".length), LOCK_WAIT_MS, async () => {
+      await withRecordLock(sessionsDir, name.slice(0, -".json".length), LOCK_WAIT_MS, async (lock) => {
         const target = readInstancePointer(path);
         const targetDigest = target === undefined ? undefined : digestOf(target);
         if (lstatSync(path, { throwIfNoEntry: false }) && (targetDigest === undefined || !remaining.has(targetDigest))) {
-          await remove(path, { kind: "pointer", id: name, short_id: "", reason: "points to a removed session" });
+          await remove(path, { kind: "pointer", id: name, short_id: "", reason: "points to a removed session" }, lock);
         }
       });
     } else if (name.endsWith(".tmp") && abandonedTemp(path)) {
       await remove(path, { kind: "temp", id: name, short_id: "", reason: "left by an interrupted write" });
     }
   }
+  // Lock directories a process was making, or had taken over, when it was killed (record-lock.ts).
+  for (const name of sweepLockStaging(sessionsDir, { olderThanMs: TEMP_MAX_AGE_MS, dryRun, now }))
+    removed.push({ kind: "temp", id: name, short_id: "", reason: "left by a lock holder that was killed" });
   // Transcript cursors (transcript-cursor.ts) whose record is gone.
   const cursors = join(stateDir, "transcripts");
   for (const name of lstatSync(cursors, { throwIfNoEntry: false })?.isDirectory() ? readdirSync(cursors) : []) {

@@ -1,5 +1,5 @@
 import { execFileSync, spawn } from "node:child_process";
-import { chmodSync, mkdirSync, readFileSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { makeSandbox, type Sandbox } from "../../test/sandbox.ts";
@@ -249,23 +249,57 @@ describe("record locks", () => {
     expect(await withRecordLock(dir, DIGEST, 100, async () => 1)).toMatchObject({ ok: false, reason: "symlink" });
   });
 
-  it("takes over the lock of a holder that was killed, once the lock is stale", async () => {
+  /** A holder in its own process: it takes the lock, says so, and on each line "write" writes "theirs" through it. */
+  function holderProcess() {
     const script = `
       import { withRecordLock } from ${JSON.stringify(resolve("src/store/record-lock.ts"))};
-      await withRecordLock(${JSON.stringify(dir)}, ${JSON.stringify(DIGEST)}, 1000, async () => {
+      import { createInterface } from "node:readline";
+      await withRecordLock(${JSON.stringify(dir)}, ${JSON.stringify(DIGEST)}, 1000, async (lock) => {
         process.stdout.write("locked\\n");
-        await new Promise(() => setInterval(() => {}, 1000));
+        for await (const line of createInterface({ input: process.stdin }))
+          if (line === "write") process.stdout.write(JSON.stringify(lock.write(${JSON.stringify(recordPath(dir, DIGEST))}, "theirs")) + "\\n");
       });`;
     const holder = spawn(process.execPath, ["--input-type=module", "-e", script]);
-    await new Promise<void>((resolve) => holder.stdout.once("data", () => resolve()));
+    const lines: string[] = [];
+    let waiting: (() => void) | undefined;
+    holder.stdout.on("data", (chunk: Buffer) => {
+      lines.push(...chunk.toString().split("\n").filter(Boolean));
+      waiting?.();
+    });
+    const line = async () => {
+      while (lines.length === 0) await new Promise<void>((resolve) => (waiting = resolve));
+      return lines.shift() as string;
+    };
+    return { holder, line };
+  }
+
+  it("takes over at once the lock of a holder that was killed", async () => {
+    const { holder, line } = holderProcess();
+    expect(await line()).toBe("locked");
     process.kill(holder.pid as number, "SIGKILL");
     await new Promise((resolve) => holder.on("exit", resolve));
-    const killedAt = Date.now();
-    // A fresh lock of a dead holder still counts as held: a hook waiting briefly gives up (and drops its event).
-    expect(await withRecordLock(dir, DIGEST, 200, async () => 1)).toMatchObject({ ok: false, reason: "timeout" });
-    // Age the lock as the passing of STALE_LOCK_MS would, then it is taken over.
-    const old = new Date(killedAt - STALE_LOCK_MS - 1000);
-    utimesSync(`${recordPath(dir, DIGEST)}.lock`, old, old);
     expect(await withRecordLock(dir, DIGEST, 200, async () => "mine")).toEqual({ ok: true, value: "mine" });
+  });
+
+  it("takes over a stopped holder's lock once stale, and fences off its write when it wakes", async () => {
+    const { holder, line } = holderProcess();
+    expect(await line()).toBe("locked");
+    process.kill(holder.pid as number, "SIGSTOP");
+    try {
+      // Alive and recent: busy.
+      expect(await withRecordLock(dir, DIGEST, 200, async () => 1)).toMatchObject({ ok: false, reason: "timeout" });
+      // Age the holder's directory as the passing of STALE_LOCK_MS would: taken over.
+      const lockDir = `${recordPath(dir, DIGEST)}.lock`;
+      const old = new Date(Date.now() - STALE_LOCK_MS - 1000);
+      for (const name of readdirSync(lockDir)) utimesSync(join(lockDir, name), old, old);
+      const mine = await withRecordLock(dir, DIGEST, 200, async (lock) => lock.write(recordPath(dir, DIGEST), "mine"));
+      expect(mine).toEqual({ ok: true, value: { ok: true } });
+    } finally {
+      process.kill(holder.pid as number, "SIGCONT");
+    }
+    holder.stdin.write("write\n");
+    expect(JSON.parse(await line())).toMatchObject({ ok: false, reason: "io" });
+    expect(readFileSync(recordPath(dir, DIGEST), "utf8")).toBe("mine");
+    holder.kill("SIGKILL");
   });
 });

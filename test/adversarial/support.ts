@@ -54,9 +54,9 @@ export function tree(dir: string, skip: readonly string[] = []): Map<string, str
 }
 
 /** Names the hook may leave in a sessions dir: records, pointers, spools and their entries, locks, temp files. */
-const SESSION_ENTRY = /^((instance-)?[0-9a-f]{64}\.json|[0-9a-f]{64}\.spool|[0-9a-f]{64}\.json\.lock|.+\.tmp)$/;
+const SESSION_ENTRY = /^((instance-)?[0-9a-f]{64}\.json|[0-9a-f]{64}\.spool|(instance-)?[0-9a-f]{64}\.json\.lock|\.lock-staging|.+\.tmp)$/;
 const SPOOL_ENTRY = /^(\d{20}-\d+-[0-9a-f]{8}\.json|.+\.tmp)$/;
-const STATE_ENTRY = /^(sessions|hook\.log|hook\.log\.1|validated-records\.json|.+\.tmp)$/;
+const STATE_ENTRY = /^(sessions|incoming|drainer\.pid|drainer\.log|hook\.log|hook\.log\.1|validated-records\.json|.+\.tmp)$/;
 
 export interface StateCheck {
   readonly records: number;

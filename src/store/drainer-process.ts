@@ -1,0 +1,75 @@
+// Which process drains the hook shim's queue (`<state>/incoming/`, hook/drainer.ts), and starting one when events are
+// queued and none runs. The drainer names itself in `<state>/drainer.pid` as "<pid> <start time>", the way the shim
+// checks it (bin/tongs-agents-hook.sh): a PID is taken for the drainer only while it has that start time. Readers call
+// ensureDrainer, so events queued while no drainer ran (one was killed, a hook could not start one) are applied as soon
+// as anyone looks; they never wait on the queue themselves.
+import { spawn } from "node:child_process";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+
+export const DRAINER_PID_FILE = "drainer.pid";
+export const SHIM_QUEUE_DIR = "incoming";
+
+/** The start time (clock ticks) of a live process, or undefined when it is gone or a zombie. */
+export function liveStartTime(pid: string | number): string | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "latin1");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return fields[0] === "Z" || fields[0] === "X" ? undefined : fields[19];
+  } catch {
+    return undefined;
+  }
+}
+
+/** What drainer.pid says: "<pid> <start>" of a live process, or undefined. */
+export function namedDrainer(stateDir: string): string | undefined {
+  let text: string;
+  try {
+    text = readFileSync(join(stateDir, DRAINER_PID_FILE), "latin1").trim();
+  } catch {
+    return undefined;
+  }
+  const [pid = "", start = ""] = text.split(" ");
+  return /^\d+$/.test(pid) && start !== "" && liveStartTime(pid) === start ? `${pid} ${start}` : undefined;
+}
+
+/** Are hook events queued for the drainer? */
+export function drainerQueued(stateDir: string): boolean {
+  try {
+    return readdirSync(join(stateDir, SHIM_QUEUE_DIR)).some((name) => name.endsWith(".ev"));
+  } catch {
+    return false;
+  }
+}
+
+/** bin/tongs-agents-drainer.cjs, found from this file wherever it was bundled to (src/store/, dist/, dist/cli/verbs/). */
+function drainerScript(): string | undefined {
+  let dir = typeof __dirname === "string" ? __dirname : import.meta.dirname;
+  for (let up = 0; up < 5; up++) {
+    const candidate = join(dir, "bin", "tongs-agents-drainer.cjs");
+    if (existsSync(candidate)) return candidate;
+    dir = dirname(dir);
+  }
+  return undefined;
+}
+
+/**
+ * Start a drainer when events are queued and none runs. Detached, in its own session, with only PATH and HOME of the
+ * caller's environment (each event carries its own). Best effort: false when none was started.
+ */
+export function ensureDrainer(stateDir: string, { env = process.env }: { env?: NodeJS.ProcessEnv } = {}): boolean {
+  if (process.platform !== "linux" || !drainerQueued(stateDir) || namedDrainer(stateDir) !== undefined) return false;
+  const script = drainerScript();
+  if (script === undefined) return false;
+  try {
+    const minimal: NodeJS.ProcessEnv = {};
+    if (env.PATH !== undefined) minimal.PATH = env.PATH;
+    if (env.HOME !== undefined) minimal.HOME = env.HOME;
+    const child = spawn(process.execPath, [script, stateDir], { detached: true, stdio: "ignore", env: minimal, cwd: "/" });
+    child.on("error", () => undefined);
+    child.unref();
+    return true;
+  } catch {
+    return false;
+  }
+}
