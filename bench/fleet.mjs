@@ -206,7 +206,9 @@ function watchRecords(state) {
   };
 }
 
+/** Until every sent event is applied and nothing is queued (the jq append is done when its hook returns). */
 async function drained(setup, reports, timeoutMs) {
+  if (setup.command.startsWith("jq")) return 0;
   const started = Date.now();
   for (;;) {
     const records = recordsOf(setup.state);

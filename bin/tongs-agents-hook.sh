@@ -107,7 +107,8 @@ printf '%s\0' "$#" "$@" "$PWD" \
   "TERM=${TERM-}" "SSH_CONNECTION=${SSH_CONNECTION-}" >>"$entry.ev" || gone
 printf 'end\n' >>"$entry.ev" || gone
 
-# The drainer: alive when the PID in drainer.pid still has the start time written beside it. Otherwise start one,
+# The drainer: alive when the PID in drainer.pid still has the start time written beside it, and is not stopped (the
+# queue would wait for as long as it is; when it runs again it finds another named and leaves). Otherwise start one,
 # detached (its own session, so no hangup or signal of the agent's terminal reaches it), with an environment of its
 # own (each event brings its allowlisted one), and name it at once, so the hooks that follow do not start more.
 dpid=
@@ -117,7 +118,7 @@ case $dpid in
 '' | *[!0-9]*) ;;
 *) if IFS= read -r line <"/proc/$dpid/stat"; then
   stat_fields "$line"
-  [ "$start" = "$dstart" ] && case $pstate in Z | X) ;; *) exit 0 ;; esac
+  [ "$start" = "$dstart" ] && case $pstate in Z | X | T | t) ;; *) exit 0 ;; esac
 fi ;;
 esac
 if command -v setsid >/dev/null; then

@@ -5,18 +5,30 @@
 // captured, after the harness and the shim's parent exited) and fail-open (exit 0, nothing on stdout or stderr,
 // whatever fails).
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+  writeSync,
+} from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { claudeSteps, type Step } from "../e2e/lifecycles.ts";
 import { canonicalId, digestOf, processInstanceId } from "../src/core/identity.ts";
 import { linuxProcessSource } from "../src/core/proc.ts";
 import { compareStarts } from "../src/core/spawn-order.ts";
-import { entryOrder } from "../src/hook/shim-entry.ts";
+import { ABANDONED_MS, drainPass } from "../src/hook/drainer.ts";
+import { HOOK_ENV_KEYS, entryOrder, parseShimEntry } from "../src/hook/shim-entry.ts";
 import { hookCommand } from "../src/install/command.ts";
 import { sessionsDirOf } from "../src/store/paths.ts";
 import { readRecord, recordPath } from "../src/store/records.ts";
-import { HOOK_BIN, ROOT, startFakeHarness, type FakeHarness, type HookRun } from "./processes.ts";
+import { CLI_BIN, HOOK_BIN, ROOT, runNode, startFakeHarness, type FakeHarness, type HookRun } from "./processes.ts";
 import { makeSandbox, type Sandbox } from "./sandbox.ts";
 
 const SHIM = join(ROOT, "bin", "tongs-agents-hook.sh");
@@ -111,7 +123,7 @@ describe("the hook shim: order", { timeout: 90_000 }, () => {
     }
   });
 
-  it("applies events queued while no drainer ran, in spawn order, once one starts", async () => {
+  it("applies events queued while no drainer ran, in spawn order, once a reader starts one", async () => {
     const claude = await harness("claude");
     const steps = claudeSteps("s-rev", "/work/rev").slice(0, 8);
     // `true` as the Node: the shim queues every event (its payload copied from stdin) but the drainer it starts is
@@ -121,7 +133,9 @@ describe("the hook shim: order", { timeout: 90_000 }, () => {
         await claude.emit(step.alias, "claude", step.payload, { shell: true, command: shimCommand(step.alias, "/bin/true") }),
       );
     expect(entries()).toHaveLength(steps.length);
-    await runDrainer();
+    // A reader finds events queued and no drainer: it starts one (and shows what is on disk meanwhile).
+    expect((await runNode(CLI_BIN, ["list"], { env: sandbox.env })).code).toBe(0);
+    await spoolDrained();
     const canonical = canonicalId("claude", "s-rev", await identityOf(claude.pid));
     expect(applied(canonical)).toEqual(steps.map((step) => step.expect.last_event));
     expect(await recordAt(canonical)).toMatchObject({ kind: "record", record: expected(steps.at(-1) as Step) });
@@ -224,5 +238,120 @@ describe("the hook shim: fail-open", () => {
       expectSilentSuccess(runShim(["/bin/true", "stop", "--agent", "claude"], env, shell));
     }
     expect(entries()).toHaveLength(2);
+  });
+});
+
+/**
+ * Run `command` through `/bin/sh -c` with `bytes` on a stdin this test holds open after the command exits (a FIFO: Node
+ * closes a child's stdin pipe when the child exits). Returns the end to close.
+ */
+async function withHeldStdin(command: string, bytes: string): Promise<{ close(): void }> {
+  const fifo = join(sandbox.root, `stdin-${Math.random().toString(16).slice(2)}`);
+  expect(spawnSync("mkfifo", [fifo]).status).toBe(0);
+  const fd = openSync(fifo, "r+"); // read and write: opening does not wait for a reader, and the FIFO stays open
+  writeSync(fd, bytes);
+  const run = spawnSync("/bin/sh", ["-c", `${command} <'${fifo}'`], { env: sandbox.env, encoding: "utf8" });
+  expectSilentSuccess({ code: run.status, stdout: run.stdout, stderr: run.stderr });
+  return { close: () => closeSync(fd) };
+}
+
+describe("the drainer", () => {
+  const payload = claudeSteps("s-drain", "/work/drain")[0]?.payload as string;
+  const context = () => ({
+    stateDir: sandbox.stateDir,
+    env: { PATH: process.env.PATH ?? "", TMUX: "/drainer/own,1,0", TMUX_PANE: "%99" },
+    bootId: readFileSync("/proc/sys/kernel/random/boot_id", "utf8").trim(),
+    uptimeSeconds: () => Number(readFileSync("/proc/uptime", "utf8").split(" ")[0]),
+  });
+  /** Queue one event through the real shim from a fake claude, with no drainer (`true` as the Node). */
+  async function queued(env: NodeJS.ProcessEnv = {}): Promise<FakeHarness> {
+    const claude = await harness("claude");
+    expectSilentSuccess(
+      await claude.emit("session-start", "claude", payload, { shell: true, command: shimCommand("session-start", "/bin/true"), env }),
+    );
+    return claude;
+  }
+  const record = async (claude: FakeHarness) => recordAt(canonicalId("claude", "s-drain", await identityOf(claude.pid)));
+
+  it("applies the event with the terminal and launch identity its shim captured, never the drainer's own", async () => {
+    const claude = await queued({ TMUX: "/agent/tmux,5,0", TMUX_PANE: "%7", TONGS_AGENTS_PROFILE: "work", ANTHROPIC_API_KEY: "secret" });
+    const entry = readFileSync(join(spool(), entries()[0] as string), "latin1");
+    expect(entry).not.toContain("secret");
+    expect(await drainPass(context())).toEqual({ done: 1, waiting: 0 });
+    expect(await record(claude)).toMatchObject({
+      kind: "record",
+      record: { status: "started", terminal: { env: { TMUX: "/agent/tmux,5,0", TMUX_PANE: "%7" } }, launch: { profile_id: "work" } },
+    });
+    expect(readdirSync(spool())).toEqual([]);
+  });
+
+  it("captures exactly the allowlisted variables (HOOK_ENV_KEYS), in the shim as in the code", async () => {
+    // PATH stays a real one: the shim needs `head`.
+    const all = Object.fromEntries(HOOK_ENV_KEYS.map((key) => [key, key === "PATH" ? (process.env.PATH ?? "") : `value of ${key}`]));
+    await queued({ ...all, SOMETHING_ELSE: "x" });
+    const read = parseShimEntry(readFileSync(join(spool(), entries()[0] as string)));
+    expect(read.ok && read.entry.env).toEqual(all);
+  });
+
+  it("a harness that holds stdin open: the event is applied once its JSON is whole, and the copy of stdin is stopped", async () => {
+    // The shim runs as a child of this test, not of a fake claude: it finds no harness and makes a placeholder.
+    const held = await withHeldStdin(shimCommand("session-start", "/bin/true"), payload);
+    const read = parseShimEntry(readFileSync(join(spool(), entries()[0] as string)));
+    const reader = read.ok ? read.entry.reader : undefined;
+    expect(reader?.start).toBeDefined();
+    // Until the copy has it all (it may not have run yet): never longer than the input bound.
+    let done = 0;
+    for (let tries = 0; done === 0 && tries < 40; tries++) {
+      done = (await drainPass(context())).done;
+      if (done === 0) await sleep(50);
+    }
+    expect(done).toBe(1);
+    const alive = () => {
+      try {
+        return !/\) [ZX] /.test(readFileSync(`/proc/${reader?.pid}/stat`, "latin1"));
+      } catch {
+        return false;
+      }
+    };
+    for (let tries = 0; alive() && tries < 20; tries++) await sleep(50);
+    expect(alive()).toBe(false);
+    held.close();
+  });
+
+  it("holds back a later entry of the same agent while an earlier one's payload is still coming, not another agent's", async () => {
+    const other = await harness("claude");
+    // Two events from this test process (the same two nearest ancestors: `sh -c`'s parent is this process): the first
+    // with its payload half written and stdin held open.
+    const held = await withHeldStdin(shimCommand("session-start", "/bin/true"), payload.slice(0, 20));
+    const later = spawnSync("/bin/sh", ["-c", shimCommand("prompt-submit", "/bin/true")], { env: sandbox.env, input: payload });
+    expect(later.status).toBe(0);
+    // Another agent's event, after both.
+    expectSilentSuccess(
+      await other.emit("session-start", "claude", payload, { shell: true, command: shimCommand("session-start", "/bin/true") }),
+    );
+    expect(entries()).toHaveLength(3);
+    expect(await drainPass(context())).toEqual({ done: 1, waiting: 2 });
+    expect(await recordAt(canonicalId("claude", "s-drain", await identityOf(other.pid)))).toMatchObject({ kind: "record" });
+    // The held payload ends cut (malformed JSON): refused; then the later event goes.
+    held.close();
+    let passes = 0;
+    while (entries().length > 0 && passes++ < 40) {
+      await drainPass(context());
+      await sleep(50);
+    }
+    expect(entries()).toEqual([]);
+  });
+
+  it("removes an entry its shim never finished once abandoned, and refuses what is not an entry, writing nothing", async () => {
+    mkdirSync(spool(), { recursive: true, mode: 0o700 });
+    writeFileSync(join(spool(), "100-1.ev"), "tongs-agents-spool 2\n1\n1\n");
+    writeFileSync(join(spool(), "100-2.ev"), "not an entry\0end\n");
+    expect(await drainPass(context())).toEqual({ done: 1, waiting: 1 });
+    expect(readdirSync(spool())).toEqual(["100-1.ev"]);
+    const old = new Date(Date.now() - ABANDONED_MS - 1000);
+    utimesSync(join(spool(), "100-1.ev"), old, old);
+    expect(await drainPass(context())).toEqual({ done: 1, waiting: 0 });
+    expect(readdirSync(spool())).toEqual([]);
+    expect(existsSync(sessionsDirOf(sandbox.stateDir)) ? readdirSync(sessionsDirOf(sandbox.stateDir)) : []).toEqual([]);
   });
 });

@@ -3,6 +3,7 @@
 import type { Clock } from "../core/clock.ts";
 import { digestOf } from "../core/identity.ts";
 import type { ProcessSource } from "../core/proc.ts";
+import { ensureDrainer } from "../store/drainer-process.ts";
 import { stateDirsIfPresent } from "../store/paths.ts";
 import { openRecordCache } from "../store/record-cache.ts";
 import type { SessionsWatch } from "../store/sessions-watch.ts";
@@ -51,6 +52,8 @@ export async function loadFleet(
   // Readers never create the state dir: one that does not exist yet simply holds no records.
   const dirs = stateDirsIfPresent(stateDir);
   if (!dirs.ok && dirs.reason !== "missing") return { sessions: [], invalid: [], seen: {}, problem: dirs.detail };
+  // Hook events queued with no drainer running (one was killed, a hook could not start one) are applied from now on.
+  ensureDrainer(stateDir, { env: env ?? process.env });
   // In the keypress server, a watch on the sessions dir spares the lstat of records that did not change (once it has
   // seen every change made before this listing).
   const settled = watch?.dir === dirs.sessionsDir && (await watch.settle());

@@ -3,7 +3,6 @@
 // checks it (bin/tongs-agents-hook.sh): a PID is taken for the drainer only while it has that start time. Readers call
 // ensureDrainer, so events queued while no drainer ran (one was killed, a hook could not start one) are applied as soon
 // as anyone looks; they never wait on the queue themselves.
-import { spawn } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 
@@ -12,16 +11,25 @@ export const SHIM_QUEUE_DIR = "incoming";
 
 /** The start time (clock ticks) of a live process, or undefined when it is gone or a zombie. */
 export function liveStartTime(pid: string | number): string | undefined {
+  const stat = procStat(pid);
+  return stat === undefined || stat.state === "Z" || stat.state === "X" ? undefined : stat.start;
+}
+
+function procStat(pid: string | number): { state: string; start: string | undefined } | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, "latin1");
     const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return fields[0] === "Z" || fields[0] === "X" ? undefined : fields[19];
+    return { state: fields[0] ?? "", start: fields[19] };
   } catch {
     return undefined;
   }
 }
 
-/** What drainer.pid says: "<pid> <start>" of a live process, or undefined. */
+/**
+ * What drainer.pid says: "<pid> <start>" of a process that is alive and running, or undefined. A stopped one (SIGSTOP,
+ * a debugger) counts as none, so that another is started: the queue would otherwise wait for as long as it is stopped.
+ * When it runs again, it finds another named and leaves (two at once are safe: store/transaction.ts).
+ */
 export function namedDrainer(stateDir: string): string | undefined {
   let text: string;
   try {
@@ -30,7 +38,9 @@ export function namedDrainer(stateDir: string): string | undefined {
     return undefined;
   }
   const [pid = "", start = ""] = text.split(" ");
-  return /^\d+$/.test(pid) && start !== "" && liveStartTime(pid) === start ? `${pid} ${start}` : undefined;
+  if (!/^\d+$/.test(pid) || start === "") return undefined;
+  const stat = procStat(pid);
+  return stat !== undefined && stat.start === start && !["Z", "X", "T", "t"].includes(stat.state) ? `${pid} ${start}` : undefined;
 }
 
 /** Are hook events queued for the drainer? */
@@ -65,6 +75,8 @@ export function ensureDrainer(stateDir: string, { env = process.env }: { env?: N
     const minimal: NodeJS.ProcessEnv = {};
     if (env.PATH !== undefined) minimal.PATH = env.PATH;
     if (env.HOME !== undefined) minimal.HOME = env.HOME;
+    // Loaded here: a reader pays for child_process only when it has a drainer to start.
+    const { spawn } = process.getBuiltinModule("node:child_process");
     const child = spawn(process.execPath, [script, stateDir], { detached: true, stdio: "ignore", env: minimal, cwd: "/" });
     child.on("error", () => undefined);
     child.unref();

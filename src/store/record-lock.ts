@@ -29,6 +29,7 @@ import {
 import { basename, dirname, join } from "node:path";
 import { recordPath, uniqueSuffix, type WriteResult } from "./records.ts";
 import { LIMITS, byteLength } from "../core/bounds.ts";
+import { faultPoint } from "./fault-points.ts";
 
 export type LockResult<T> = { ok: true; value: T } | { ok: false; reason: "timeout" | "not-needed" | "symlink" | "io"; detail: string };
 
@@ -43,13 +44,6 @@ export interface RecordLock {
   remove(path: string): boolean;
   /** Is the lock still this holder's? (Advisory: only the fenced calls above are safe against a takeover.) */
   held(): boolean;
-}
-
-/** Test hook: called at each step of a locked write, so the adversarial suite can stop or kill a holder there. */
-export type LockStep = "acquired" | "temp-written" | "before-rename" | "renamed";
-let stepHook: ((step: LockStep) => void) | undefined;
-export function setLockStepHook(hook: ((step: LockStep) => void) | undefined): void {
-  stepHook = hook;
 }
 
 const HOLDER = /^holder-(\d+)-(\d*)-[0-9a-f]+$/;
@@ -124,7 +118,7 @@ export async function withRecordLock<T>(
   } finally {
     watcher?.close();
   }
-  stepHook?.("acquired");
+  faultPoint("locked");
   const own = join(lockPath, holder);
   try {
     return { ok: true, value: await fn(fencedLock(own)) };
@@ -255,10 +249,10 @@ function fencedLock(own: string): RecordLock {
         for (let written = 0; written < bytes.length;) written += writeSync(fd, bytes, written, bytes.length - written);
         closeSync(fd);
         fd = undefined;
-        stepHook?.("temp-written");
-        stepHook?.("before-rename");
+        faultPoint("temp-written");
+        faultPoint("before-rename");
         renameSync(temp, path);
-        stepHook?.("renamed");
+        faultPoint("written");
         return { ok: true };
       } catch (error) {
         if (fd !== undefined) closeSync(fd);

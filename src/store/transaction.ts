@@ -17,6 +17,7 @@ import type { LifecycleEvent, SessionRecord, Tombstone } from "../core/schema.ts
 import { applyEvent, endedBySuccessor, startOrderOf, tombstoneFor } from "./apply.ts";
 import { LIMITS } from "../core/bounds.ts";
 import { compareStarts } from "../core/spawn-order.ts";
+import { faultPoint } from "./fault-points.ts";
 import { fitted } from "./fit.ts";
 import { sourceOf } from "./history.ts";
 import { ensureStateDirs } from "./paths.ts";
@@ -200,6 +201,7 @@ function commit(
   if (current.kind === "invalid" && current.reason === "newer-schema") return { applied, outcomes, failure: current.detail };
   const migrated = current.kind === "tombstone";
   let record: SessionRecord | undefined = current.kind === "record" ? current.record : undefined;
+  faultPoint("read");
 
   const spooled: Pending[] = queuedEvents(sessionsDir, digest).map((entry) => ({
     name: basename(entry.path),
