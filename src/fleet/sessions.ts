@@ -1,5 +1,6 @@
 // The fleet as users see it: records checked for liveness, plus discovered processes, sorted by who needs attention.
 // Read by the queries (queries.ts) that list, show, status, focus, next, the picker and the MCP server answer from.
+import { readdirSync } from "node:fs";
 import type { Clock } from "../core/clock.ts";
 import { digestOf } from "../core/identity.ts";
 import type { ProcessSource } from "../core/proc.ts";
@@ -53,12 +54,13 @@ export async function loadFleet(
   const dirs = stateDirsIfPresent(stateDir);
   if (!dirs.ok && dirs.reason !== "missing") return { sessions: [], invalid: [], seen: {}, problem: dirs.detail };
   // Hook events queued with no drainer running (one was killed, a hook could not start one) are applied from now on.
-  ensureDrainer(stateDir, { env: env ?? process.env });
+  const draining = ensureDrainer(stateDir, { env: env ?? process.env });
   // In the keypress server, a watch on the sessions dir spares the lstat of records that did not change (once it has
   // seen every change made before this listing).
   const settled = watch?.dir === dirs.sessionsDir && (await watch.settle());
   const now = clock();
-  const validated = openRecordCache(stateDir, settled ? { watch } : {});
+  // While a drainer runs, a cache saved for the whole quiet directory is used as it is (record-cache.ts).
+  const validated = openRecordCache(stateDir, { ...(settled ? { watch } : {}), sessionsDir: dirs.sessionsDir, wholeDir: draining });
   const [listing, discovered] = await Promise.all([
     Promise.resolve(listRecords(dirs.sessionsDir, now, validated)),
     // Loaded only when used: ps-list is not needed by status, next or the picker's first screen.
@@ -68,17 +70,20 @@ export async function loadFleet(
         )
       : Promise.resolve([]),
   ]);
-  validated.save();
+  validated.save(listing);
   // What no hook reported but the harness wrote itself (Esc in Claude Code, an API error in Codex): stated.ts.
   const stated = await applyStatedStates(listing.records, { stateDir, now: clock });
   const records =
     stated.size === 0
       ? listing.records
       : listing.records.map((listed) => ({ ...listed, record: stated.get(listed.digest) ?? listed.record }));
-  // Many records usually share a few processes: look each PID up once.
+  // Many records usually share a few processes: look each PID up once. Many distinct PIDs (thousands of records):
+  // one look at /proc says which are gone, without a failed open each.
   const byPid = new Map<number, ReturnType<ProcessSource["basics"]>>();
+  const running = runningPids(records);
   const cached: ProcessSource = {
-    basics: (pid) => byPid.get(pid) ?? byPid.set(pid, processes.basics(pid)).get(pid)!,
+    basics: (pid) =>
+      byPid.get(pid) ?? byPid.set(pid, running && !running.has(pid) ? Promise.resolve(undefined) : processes.basics(pid)).get(pid)!,
     argv: (pid) => processes.argv(pid),
   };
   // Events still queued for a record (its lock was busy) are part of what it says: applied in memory, no lock taken.
@@ -131,4 +136,23 @@ export function resolveQuery(
     if (matches.length > 1) return { kind: "ambiguous", candidates: matches };
   }
   return { kind: "none" };
+}
+
+/** Past this many distinct PIDs, listing /proc once costs less than a failed open per process that is gone. */
+const MANY_PIDS = 64;
+
+/** The PIDs running now (Linux), when the records name many; undefined otherwise (each is looked up). */
+function runningPids(records: readonly { record: { pid: number | null } }[]): ReadonlySet<number> | undefined {
+  if (process.platform !== "linux") return undefined;
+  const pids = new Set(records.map(({ record }) => record.pid));
+  if (pids.size <= MANY_PIDS) return undefined;
+  try {
+    return new Set(
+      readdirSync("/proc")
+        .filter((name) => /^\d+$/.test(name))
+        .map(Number),
+    );
+  } catch {
+    return undefined;
+  }
 }

@@ -12,6 +12,8 @@ import { checkPrivateDir, ensurePrivateDir, sessionsDirOf } from "../store/paths
 import { uniqueSuffix } from "../store/records.ts";
 import { ABANDONED_MS, drainPass } from "./drainer.ts";
 import { sweepLockStaging } from "../store/record-lock.ts";
+import { RACY_MS, openRecordCache } from "../store/record-cache.ts";
+import { listRecords } from "../store/records.ts";
 import { SHIM_SPOOL_DIR } from "./shim-entry.ts";
 import { DRAINER_PID_FILE, liveStartTime, namedDrainer } from "../store/drainer-process.ts";
 
@@ -76,6 +78,8 @@ let running = false;
 let again = false;
 let timer: NodeJS.Timeout | undefined;
 let lastWork = Date.now();
+/** Records were written since the validated-record cache was last made whole (refreshCache). */
+let cacheStale = true;
 
 /** Run a pass now, or right after the one running; then again soon while something waits. */
 function schedule(delay: number): void {
@@ -95,6 +99,7 @@ async function pass(): Promise<void> {
   try {
     const result = await drainPass(context);
     if (result.done > 0 || result.waiting > 0) lastWork = Date.now();
+    if (result.done > 0) cacheStale = true;
     if (result.waiting > 0) schedule(RETRY_MS);
   } finally {
     running = false;
@@ -139,10 +144,22 @@ async function main(): Promise<void> {
       void finish("idle");
       return;
     }
+    // The directory quiet for longer than the racy window: the cache made to stand for all of it, for the readers.
+    if (cacheStale && !running && Date.now() - lastWork > RACY_MS + SWEEP_MS) {
+      cacheStale = false;
+      refreshCache();
+    }
     // What killed lock holders left (record-lock.ts), now and then.
     if (++sweeps % 60 === 0) sweepLockStaging(sessionsDirOf(stateDir), { olderThanMs: ABANDONED_MS });
     schedule(0);
   }, SWEEP_MS);
+}
+
+/** A listing through the validated-record cache, saved: readers then read no record file (record-cache.ts, whole). */
+function refreshCache(): void {
+  const sessionsDir = sessionsDirOf(stateDir);
+  const cache = openRecordCache(stateDir, { sessionsDir });
+  cache.save(listRecords(sessionsDir, Date.now(), cache));
 }
 
 /** The last passes: until nothing waits (an entry's payload, a busy record), within the bound of the longest wait. */

@@ -65,10 +65,12 @@ function drainerScript(): string | undefined {
 
 /**
  * Start a drainer when events are queued and none runs. Detached, in its own session, with only PATH and HOME of the
- * caller's environment (each event carries its own). Best effort: false when none was started.
+ * caller's environment (each event carries its own). Best effort. True when a drainer runs (or was just started).
  */
 export function ensureDrainer(stateDir: string, { env = process.env }: { env?: NodeJS.ProcessEnv } = {}): boolean {
-  if (process.platform !== "linux" || !drainerQueued(stateDir) || namedDrainer(stateDir) !== undefined) return false;
+  if (process.platform !== "linux") return false;
+  if (namedDrainer(stateDir) !== undefined) return true;
+  if (!drainerQueued(stateDir)) return false;
   const script = drainerScript();
   if (script === undefined) return false;
   try {

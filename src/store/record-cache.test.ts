@@ -30,10 +30,10 @@ function put(digest: string, overrides: Partial<SessionRecord> = {}): void {
 const later = () => Date.now() + RACY_MS + 60_000;
 
 /** One listing through a freshly opened cache, saved afterwards, as loadFleet does. */
-function list(now = NOW, clock: () => number = later) {
-  const cache = openRecordCache(sandbox.stateDir, { now: clock });
+function list(now = NOW, clock: () => number = later, wholeDir = false) {
+  const cache = openRecordCache(sandbox.stateDir, { now: clock, sessionsDir: sessions, wholeDir });
   const listing = listRecords(sessions, now, cache);
-  cache.save();
+  cache.save(listing);
   return { ...listing, details: Object.fromEntries(listing.records.map(({ digest, record }) => [digest, record.detail])) };
 }
 
@@ -205,5 +205,28 @@ describe("validated record cache", () => {
     rewriteInPlace(A, '"detail": "first"', '"detail": "again"');
     expect(list(NOW, Date.now).details[A]).toBe("again");
     expect(cachedEntries()[A]).toBeUndefined();
+  });
+
+  describe("standing for the whole directory (while a drainer runs)", () => {
+    it("reads and stats no record while the directory keeps its identity, and every file again once it changes", () => {
+      put(A, { detail: "first" });
+      put(B, { detail: "first" });
+      expect(list(NOW, later, true).details).toEqual({ [A]: "first", [B]: "first" });
+      // A rewrite in place (no writer of ours does that) changes no directory entry: the whole directory is trusted.
+      rewriteInPlace(A, '"first"', '"other"');
+      expect(list(NOW, later, true).details).toEqual({ [A]: "first", [B]: "first" });
+      // Without a drainer every file is checked, as before.
+      expect(list(NOW, later, false).details).toEqual({ [A]: "other", [B]: "first" });
+      put(B, { detail: "second" });
+      expect(list(NOW, later, true).details).toEqual({ [A]: "other", [B]: "second" });
+    });
+
+    it("is not saved for a directory changed within the racy window", () => {
+      put(A, { detail: "first" });
+      list(NOW, () => Date.now(), true);
+      expect(existsSync(cachePath) ? readCache() : {}).not.toHaveProperty("dir");
+      put(A, { detail: "second" });
+      expect(list(NOW, () => Date.now(), true).details).toEqual({ [A]: "second" });
+    });
   });
 });

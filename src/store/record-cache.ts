@@ -20,7 +20,7 @@ import { BUILD, VERSION } from "../core/version.ts";
 import type { SessionsWatch } from "./sessions-watch.ts";
 
 export const RECORD_CACHE_FILE = "validated-records.json";
-const CACHE_FORMAT = 2;
+const CACHE_FORMAT = 3;
 /** Entries are used only by the build that validated them: another build may validate or parse differently. */
 const WRITER = `${VERSION}+${BUILD}`;
 /** A cache larger than this is neither read nor written (about 60,000 typical records). */
@@ -39,7 +39,7 @@ interface Entry {
 
 export interface RecordCache extends ValidatedRecords {
   /** Write the entries of this listing back when anything changed: new entries, or entries no longer listed. */
-  save(): void;
+  save(listing: { readonly spools: readonly string[]; readonly invalid: readonly unknown[] }): void;
 }
 
 export function fileIdentity(stats: BigIntStats): string {
@@ -49,19 +49,49 @@ export function fileIdentity(stats: BigIntStats): string {
 /**
  * `now` is read once, when the cache is opened: before the listing stats or reads any record. `watch`: a settled
  * watch on the sessions dir (sessions-watch.ts), which vouches for the files it saw no change to since they were read.
+ *
+ * The whole directory: every writer of records replaces a file by renaming another over it, or removes it, and each
+ * of those changes the sessions dir's own modification and change times. A cache saved by a listing that found every
+ * record valid and remembered, while the directory kept the identity it had when that listing began (and had kept it
+ * for RACY_MS already, so no change within the clock's last tick can hide behind it), stands for the whole directory
+ * for as long as the directory keeps that identity: a listing then reads no record and stats none (`whole()`). The
+ * caller allows it (`wholeDir`) only while the drainer runs (it writes nearly every record, and keeps the cache whole
+ * when the directory is quiet: hook/drainer-main.ts): a file changed in place by another program is then seen at the
+ * next change of the directory. Otherwise every file is checked as before.
  */
 export function openRecordCache(
   stateDir: string,
-  { now = Date.now, watch }: { now?: () => number; watch?: Pick<SessionsWatch, "trusted" | "verified"> } = {},
+  {
+    now = Date.now,
+    watch,
+    sessionsDir,
+    wholeDir = false,
+  }: {
+    now?: () => number;
+    watch?: Pick<SessionsWatch, "trusted" | "verified">;
+    /** The sessions dir, for the whole-directory stamp the cache saves. */
+    sessionsDir?: string;
+    /** May a cache that stands for the whole directory be used without looking at any file (see above)? */
+    wholeDir?: boolean;
+  } = {},
 ): RecordCache {
   const path = join(stateDir, RECORD_CACHE_FILE);
-  const racyFrom = BigInt(Math.floor(now() - RACY_MS)) * 1_000_000n;
+  const opened = now();
+  const racyFrom = BigInt(Math.floor(opened - RACY_MS)) * 1_000_000n;
   const loaded = loadEntries(path);
+  const dirStats = sessionsDir === undefined ? undefined : lstatSync(sessionsDir, { bigint: true, throwIfNoEntry: false });
+  const dir = dirStats?.isDirectory() ? fileIdentity(dirStats) : undefined;
   const current = new Map<string, Entry>();
   let changed = false;
+  let racy = false;
   return {
+    whole() {
+      if (!wholeDir || dir === undefined || loaded.dir?.identity !== dir) return undefined;
+      for (const [digest, entry] of loaded.entries) current.set(digest, entry);
+      return { records: new Map([...loaded.entries].map(([digest, entry]) => [digest, entry.record])), spools: loaded.dir.spools };
+    },
     lookup(digest, stats) {
-      const entry = loaded.get(digest);
+      const entry = loaded.entries.get(digest);
       if (entry?.file !== fileIdentity(stats)) return undefined;
       current.set(digest, entry);
       watch?.verified(digest, entry.record, Number(stats.nlink));
@@ -70,23 +100,36 @@ export function openRecordCache(
     trusted(digest) {
       const record = watch?.trusted(digest);
       // Its entry stays in the cache for the processes that check files (an entry of another identity only misses).
-      const entry = record && loaded.get(digest);
+      const entry = record && loaded.entries.get(digest);
       if (entry) current.set(digest, entry);
       return record;
     },
     remember(digest, stats, record) {
       watch?.verified(digest, record, Number(stats.nlink));
       // Racy: a write within the same tick may follow unseen. Dropping a loaded entry is a change to save.
-      if (stats.ctimeNs >= racyFrom || stats.mtimeNs >= racyFrom) changed ||= loaded.has(digest);
-      else {
+      if (stats.ctimeNs >= racyFrom || stats.mtimeNs >= racyFrom) {
+        changed ||= loaded.entries.has(digest);
+        racy = true;
+      } else {
         current.set(digest, { file: fileIdentity(stats), record });
         changed = true;
       }
     },
-    save() {
-      if (!changed && current.size === loaded.size) return;
+    save({ spools, invalid }) {
+      // The directory as it is now, if the cache can stand for all of it (see above).
+      const after = sessionsDir === undefined ? undefined : lstatSync(sessionsDir, { bigint: true, throwIfNoEntry: false });
+      const whole =
+        dir !== undefined &&
+        after !== undefined &&
+        fileIdentity(after) === dir &&
+        !racy &&
+        invalid.length === 0 &&
+        (dirStats as BigIntStats).mtimeNs < racyFrom &&
+        (dirStats as BigIntStats).ctimeNs < racyFrom;
+      const dirEntry = whole ? { identity: dir, spools: [...spools] } : undefined;
+      if (!changed && current.size === loaded.entries.size && loaded.dir?.identity === dirEntry?.identity) return;
       // Too large a cache is refused by the write (only speed changes).
-      const text = JSON.stringify({ format: CACHE_FORMAT, writer: WRITER, entries: Object.fromEntries(current) });
+      const text = JSON.stringify({ format: CACHE_FORMAT, writer: WRITER, dir: dirEntry, entries: Object.fromEntries(current) });
       writeFileAtomic(path, text, { maxBytes: MAX_CACHE_BYTES });
     },
   };
@@ -97,9 +140,15 @@ export function openRecordCache(
  * server, src/server/) does not read and parse an unchanged cache each time. An entry is right for the record file
  * identity it names whichever version of the cache held it, so a stale memo can only miss, never mislead.
  */
-let parsed: { readonly path: string; readonly identity: string; readonly entries: ReadonlyMap<string, Entry> } | undefined;
+let parsed: { readonly path: string; readonly identity: string; readonly entries: Loaded } | undefined;
 
-function loadEntries(path: string): ReadonlyMap<string, Entry> {
+interface Loaded {
+  readonly entries: ReadonlyMap<string, Entry>;
+  /** The sessions dir the entries stand for whole (its identity, and the spools in it), if they do. */
+  readonly dir?: { readonly identity: string; readonly spools: readonly string[] };
+}
+
+function loadEntries(path: string): Loaded {
   const stats = lstatSync(path, { bigint: true, throwIfNoEntry: false });
   const identity = stats?.isFile() ? fileIdentity(stats) : undefined;
   if (parsed?.path === path && parsed.identity === identity) return parsed.entries;
@@ -108,16 +157,20 @@ function loadEntries(path: string): ReadonlyMap<string, Entry> {
   return entries;
 }
 
-function readEntries(path: string): Map<string, Entry> {
+function readEntries(path: string): Loaded {
   const entries = new Map<string, Entry>();
   const file = readJsonFile(path, MAX_CACHE_BYTES);
-  if (file.kind !== "json" || !isRecord(file.value)) return entries;
-  const { format, writer, entries: stored } = file.value;
-  if (format !== CACHE_FORMAT || writer !== WRITER || !isRecord(stored)) return entries;
+  if (file.kind !== "json" || !isRecord(file.value)) return { entries };
+  const { format, writer, dir, entries: stored } = file.value;
+  if (format !== CACHE_FORMAT || writer !== WRITER || !isRecord(stored)) return { entries };
   for (const [digest, entry] of Object.entries(stored)) {
     // The shape a listing relies on; the record's content was validated when it was remembered.
     if (!isRecord(entry) || typeof entry.file !== "string" || !isRecord(entry.record)) continue;
     entries.set(digest, { file: entry.file, record: entry.record as unknown as SessionRecord });
   }
-  return entries;
+  const whole =
+    isRecord(dir) && typeof dir.identity === "string" && Array.isArray(dir.spools) && dir.spools.every((name) => typeof name === "string")
+      ? { identity: dir.identity, spools: dir.spools as string[] }
+      : undefined;
+  return whole ? { entries, dir: whole } : { entries };
 }

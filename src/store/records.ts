@@ -254,6 +254,8 @@ export interface ValidatedRecords {
   remember(digest: string, stats: BigIntStats, record: SessionRecord): void;
   /** The record of a file known unchanged without looking at it (a settled watch: sessions-watch.ts). */
   trusted?(digest: string): SessionRecord | undefined;
+  /** Every record and spool of the directory, when known unchanged as a whole (record-cache.ts): nothing is read. */
+  whole?(): { records: ReadonlyMap<string, SessionRecord>; spools: readonly string[] } | undefined;
 }
 
 /**
@@ -262,6 +264,16 @@ export interface ValidatedRecords {
  * other file is, and a valid one is remembered.
  */
 export function listRecords(sessionsDir: string, now: number = Date.now(), validated?: ValidatedRecords): RecordListing {
+  const whole = validated?.whole?.();
+  if (whole) {
+    const listing: RecordListing = { records: [], invalid: [], spools: [...whole.spools] };
+    for (const [digest, known] of whole.records) {
+      const read = checkTimestamps(known, now);
+      if (read.kind === "record") listing.records.push({ digest, record: read.record });
+      else if (read.kind === "invalid") listing.invalid.push({ digest, reason: read.reason, detail: read.detail });
+    }
+    return listing;
+  }
   let names: string[];
   try {
     names = readdirSync(sessionsDir);

@@ -45,7 +45,7 @@ async function list(): Promise<{ details: Record<string, string>; trusted: numbe
   };
   const cache = openRecordCache(sandbox.stateDir, settled ? { watch: counting } : {});
   const listing = listRecords(sessions, NOW, cache);
-  cache.save();
+  cache.save(listing);
   return { details: Object.fromEntries(listing.records.map(({ digest, record }) => [digest, record.detail])), trusted };
 }
 
