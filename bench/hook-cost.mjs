@@ -3,12 +3,11 @@
 // way of running a command hook). Our hook as the installer writes it in both modes (the shim and the synchronous
 // Node hook) beside the peers, interleaved run by run so machine noise hits every contender alike: `node -e 0`, a
 // bash+jq append and a minimal Python 3 standard-library hook (bench/peer-hook.py). For the shim, the time until its
-// detached worker has applied the event is printed too (the agent does not wait for it; the next run starts after it,
-// so workers never pile up). Runs inside a process named `claude` (bench/as-claude.mjs): the hook finds its harness.
+// drainer has applied the event is printed too (the agent does not wait for it; the next run starts after it). Runs inside a process named `claude` (bench/as-claude.mjs): the hook finds its harness.
 // Gemini CLI and Qwen Code, which the installer also gives the shim, run a hook's command with `bash -c`, not
 // `/bin/sh -c`: their rows, and a jq append to compare them with, are timed that way (Codex, whose hook is the codex
 // process's own child, is not timed separately). Copilot CLI keeps the synchronous hook (copilot/install.ts says why).
-// The shim never reads the payload, so one payload serves every row; only Claude's worker finds its harness.
+// One payload serves every row; only Claude's events find their harness.
 import { spawnSync } from "node:child_process";
 import { cpus } from "node:os";
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
@@ -51,11 +50,11 @@ function timeShell(command, shell = "/bin/sh") {
   return ms;
 }
 
-/** Wait (polling) until the shim's worker has taken the event: the spool holds no entry. */
+/** Wait (polling) until the drainer has taken the event: the queue holds no entry. */
 function drained(since, applied) {
   const deadline = Date.now() + 30_000;
   while (existsSync(spool) && readdirSync(spool).some((name) => name.endsWith(".ev"))) {
-    if (Date.now() > deadline) throw new Error("the shim's worker did not apply the event within 30 s");
+    if (Date.now() > deadline) throw new Error("the drainer did not apply the event within 30 s");
     spawnSync("sleep", ["0.002"]);
   }
   applied.push(Number(process.hrtime.bigint() - since) / 1e6);
@@ -139,6 +138,6 @@ for (const row of rows) {
 }
 const behind = stats(applied[contenders.findIndex((contender) => contender.command.includes("--agent claude") && contender.after)]);
 print(
-  `| (shim) until its detached worker applied the event (not agent-visible) | ${fmt(behind.median)} | ${fmt(behind.p90)} | ${fmt(behind.mean)} | |`,
+  `| (shim) until the drainer applied the event (not agent-visible) | ${fmt(behind.median)} | ${fmt(behind.p90)} | ${fmt(behind.mean)} | |`,
 );
 if (process.env.BENCH_OUT) writeFileSync(process.env.BENCH_OUT, `${lines.join("\n")}\n`);
