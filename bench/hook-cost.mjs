@@ -2,8 +2,9 @@
 // with the payload on stdin, from the spawn to the moment the shell has exited and its pipes closed (Claude Code's
 // way of running a command hook). Our hook as the installer writes it in both modes (the shim and the synchronous
 // Node hook) beside the peers, interleaved run by run so machine noise hits every contender alike: `node -e 0`, a
-// bash+jq append and a minimal Python 3 standard-library hook (bench/peer-hook.py). For the shim, the time until its
-// drainer has applied the event is printed too (the agent does not wait for it; the next run starts after it). Runs inside a process named `claude` (bench/as-claude.mjs): the hook finds its harness.
+// bash+jq append and a minimal Python 3 standard-library hook (bench/peer-hook.py). For the shim, the time until the
+// drainer has applied the event is printed too (the agent does not wait for it; the next run starts after it). Runs
+// inside a process named `claude` (bench/as-claude.mjs): the hook finds its harness.
 // Gemini CLI and Qwen Code, which the installer also gives the shim, run a hook's command with `bash -c`, not
 // `/bin/sh -c`: their rows, and a jq append to compare them with, are timed that way (Codex, whose hook is the codex
 // process's own child, is not timed separately). Copilot CLI keeps the synchronous hook (copilot/install.ts says why).
