@@ -186,7 +186,9 @@ export async function drainPass(context: DrainContext): Promise<PassResult> {
     if (outcome.ok) {
       done += batch.items.length;
       for (const item of batch.items) stopReader(entryOf(ready, item.path), context);
-    } else waiting += batch.items.length; // left queued: the next pass tries again
+    } else if (outcome.reason === "busy")
+      waiting += batch.items.length; // left queued: the next pass tries again soon
+    else log(context, context.env, { outcome: "not applied", detail: outcome.detail, entries: batch.items.length }); // tried again at the next sweep
   }
   return { done, waiting };
 }

@@ -4,7 +4,7 @@
 // drainer with a batch of events from the hook shim's queue (applyBatch), the synchronous hook and the readers that
 // apply what a harness stated in its own files with one event each (applyToStore).
 //
-// Exactly once (docs/reliability.md, "Exactly once"): an event leaves its queue only after a write that names it in
+// Exactly once (docs/contract.md, "The hook shim"; docs/reliability.md, "Stalled and killed writers"): an event leaves its queue only after a write that names it in
 // the record (`queue_applied`), and every holder first removes the entries the record names, then applies the others,
 // so an entry that was applied but is still queued is always named in the record it is in: a holder killed or stopped
 // between its write and its dequeue never has its batch applied twice. Writes are fenced by the lock (record-lock.ts):
@@ -191,14 +191,16 @@ function commit(
   given: readonly Pending[] = [],
 ): Committed {
   const outcomes: Committed["outcomes"] = new Map();
+  // Applied in memory since the last write; moved to `committed` once a write has them on disk.
   const applied: Committed["applied"] = [];
+  const committed: Committed["applied"] = [];
   const settle = (entry: Pending, outcome: { applied: boolean; detail: string }) => {
     outcomes.set(entry.name, outcome);
     entry.onDone?.(outcome);
   };
   const path = recordPath(sessionsDir, digest);
   const current = readRecord(path, context.now());
-  if (current.kind === "invalid" && current.reason === "newer-schema") return { applied, outcomes, failure: current.detail };
+  if (current.kind === "invalid" && current.reason === "newer-schema") return { applied: committed, outcomes, failure: current.detail };
   const migrated = current.kind === "tombstone";
   let record: SessionRecord | undefined = current.kind === "record" ? current.record : undefined;
   faultPoint("read");
@@ -253,8 +255,10 @@ function commit(
       if (names.length > 0) stamped.queue_applied = names;
       record = stamped;
       const written = lock.write(path, recordText(record));
-      // Leave the queue as it is: the next holder retries every event not yet removed.
-      if (!written.ok) return { applied: [], outcomes: new Map(), failure: written.detail };
+      // Leave the rest of the queue as it is: the next holder retries every event not yet removed. What earlier
+      // writes of this holder applied stays applied (their entries are gone), and is reported as such.
+      if (!written.ok) return { applied: committed, outcomes: new Map(), failure: written.detail };
+      committed.push(...applied.splice(0));
       carried = [];
     }
     for (const entry of queued) {
@@ -262,10 +266,11 @@ function commit(
       if (!removeEntry(entry)) carried.push(entry.name);
     }
   } while (next < queue.length);
+  committed.push(...applied);
   // An empty queue goes, so readers (status, every few seconds) look only at queues that hold something. An enqueue
   // that finds its directory gone creates it again (spool.ts).
   if (spooled.length > 0) removeEmptySpool(sessionsDir, digest);
-  return { applied, outcomes };
+  return { applied: committed, outcomes };
 }
 
 /** Remove a queue entry and its companions; false when the entry itself is still there afterwards. */
