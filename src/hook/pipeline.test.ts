@@ -10,7 +10,7 @@ import type { ProcessInfo, ProcessSource } from "../core/proc.ts";
 import { fakeProcess, fakeProcessSource } from "../../test/fake-processes.ts";
 import { listRecords, readRecord, recordPath } from "../store/records.ts";
 import { spoolDirOf } from "../store/spool.ts";
-import { withRecordLock } from "../store/record-lock.ts";
+import { LOCK_STAGING_DIR, withRecordLock } from "../store/record-lock.ts";
 
 const proc = fakeProcess;
 
@@ -343,9 +343,9 @@ describe("rejections never touch an existing record", () => {
   });
   afterEach(() => {
     expect(readFileSync(recordPath(sessions(), digestOf(piId) as string), "utf8")).toBe(before);
-    expect(readdirSync(sessions()).filter((name) => !name.startsWith("instance-") && !name.endsWith(".spool"))).toEqual([
-      `${digestOf(piId)}.json`,
-    ]);
+    expect(
+      readdirSync(sessions()).filter((name) => !name.startsWith("instance-") && !name.endsWith(".spool") && name !== LOCK_STAGING_DIR),
+    ).toEqual([`${digestOf(piId)}.json`]);
   });
 
   const big = (bytes: number) => "x".repeat(bytes);
@@ -400,7 +400,7 @@ describe("hostile ids", () => {
         async (id) => {
           if (id.includes("\0") || !id.isWellFormed()) return;
           await runHook(["fleet-event", "--agent", "pi"], fleet({ session_id: id, instance_id: id, sequence: 1 }), context);
-          for (const name of readdirSync(sessions())) expect(name).toMatch(/^((instance-)?[0-9a-f]{64}\.json|[0-9a-f]{64}\.spool)$/);
+          for (const name of readdirSync(sessions())) expect(name).toMatch(/^((instance-)?[0-9a-f]{64}\.json|[0-9a-f]{64}\.spool|\.lock-staging)$/);
         },
       ),
       { numRuns: 40 },
