@@ -7,7 +7,7 @@ import { lazySchema } from "../core/lazy-schema.ts";
 import { ATTENTION_ORDER, type AttentionRank } from "../fleet/attention.ts";
 import type { SessionView } from "../fleet/view.ts";
 import { run as defaultRun, type Runner } from "../core/exec.ts";
-import { CANONICAL_ID_PATTERN, LIFECYCLE_STATUSES, TerminalSchema } from "../core/schema.ts";
+import { CANONICAL_ID_PATTERN, LIFECYCLE_STATUSES, TerminalSchema, describeIssue } from "../core/schema.ts";
 import { cutChars, displayLine } from "../core/terminal-text.ts";
 import type { HostEntry } from "./config.ts";
 import { controlPath, masterArgs, sshArgs } from "./ssh.ts";
@@ -173,7 +173,15 @@ export async function readRemoteSessions(
 
 export function rowsOf(host: HostEntry, value: unknown, report: HostReport): { sessions: HostedSession[]; report: HostReport } {
   const listing = ListingSchema.safeParse(value);
-  if (!listing.success) return { sessions: [], report: { ...report, state: "failed", detail: "answer is not a session listing" } };
+  if (!listing.success)
+    return {
+      sessions: [],
+      report: {
+        ...report,
+        state: "failed",
+        detail: `answer is not a session listing (${describeIssue(listing.error, value, ListingSchema)})`,
+      },
+    };
   const sessions: HostedSession[] = [];
   let invalid = 0;
   for (const item of listing.data.sessions) {
@@ -201,6 +209,9 @@ export async function readRemoteCounts(host: HostEntry, context: RemoteContext):
   if (!read.ok) return { report: read.report };
   const shape = Object.fromEntries([...ATTENTION_ORDER, "total"].map((key) => [key, z.int().check(z.gte(0), z.lte(1_000_000))]));
   const parsed = z.object(shape).safeParse(read.value);
-  if (!parsed.success) return { report: { ...read.report, state: "failed", detail: "answer is not a status count" } };
+  if (!parsed.success)
+    return {
+      report: { ...read.report, state: "failed", detail: `answer is not a status count (${describeIssue(parsed.error, read.value)})` },
+    };
   return { counts: parsed.data as RemoteCounts, report: read.report };
 }
