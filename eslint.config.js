@@ -113,10 +113,22 @@ export default tseslint.config(
     rules: { "@typescript-eslint/no-require-imports": "off" },
   },
   {
-    // Only the CLI layer talks to the terminal; the hook must never print.
+    // One writer for the terminal: a verb prints through its io (src/cli/io.ts `verbIo`, which makes every text safe,
+    // src/core/terminal-text.ts), never to the process's streams; the hook must never print. Only the entry points that
+    // hand the writer its channels touch them: the CLI's, the served client's relay, and the MCP server's stdio.
     files: ["src/**/*.ts", "backends/**/*.ts"],
-    ignores: ["src/cli/**", "**/*.test.ts"],
-    rules: { "no-console": "error" },
+    ignores: ["**/*.test.ts", "src/cli/main.ts", "src/cli/client.ts", "src/mcp/stdio.ts"],
+    rules: {
+      "no-console": "error",
+      "no-restricted-properties": [
+        "error",
+        ...["stdout", "stderr"].map((property) => ({
+          object: "process",
+          property,
+          message: "Print through the verb's io (src/cli/io.ts): it makes the text safe for the terminal.",
+        })),
+      ],
+    },
   },
   ...BOUNDARIES,
 );

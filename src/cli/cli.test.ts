@@ -161,7 +161,8 @@ describe("list", () => {
     expect(await runCli(["list"], context, io)).toBe(0);
     const [header, row] = out.join("\n").split("\n");
     expect(header).toMatch(/^ID\s+AGENT\s+STATUS\s+AGE\s+DIRECTORY\s+DETAIL$/);
-    expect(row).toMatch(/^[0-9a-f]{10}\s+claude\s+waiting\s+1m\s+\/work\/s1\s+permission: Bash \[2J$/);
+    // The escape is shown, never sent to the terminal.
+    expect(row).toMatch(/^[0-9a-f]{10}\s+claude\s+waiting\s+1m\s+\/work\/s1\s+permission: Bash\\u001b\[2J$/);
   });
 
   it("reports a state dir it refuses to use", async () => {

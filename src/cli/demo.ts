@@ -71,11 +71,13 @@ export const demoVerb: Verb = withHelp(DEMO_HELP, async (args, context, io) => {
       if ((sessions.length >= DEMO_AGENTS.length && expected.every((state) => states.has(state))) || Date.now() - started > 20_000) break;
       await settle(200);
     }
+    // Only asks whether this is a terminal; what the demo prints goes through io.
+    // eslint-disable-next-line no-restricted-properties
     const interactive = process.stdin.isTTY && process.stdout.isTTY && parsed.values["no-attach"] !== true;
     if (!interactive) {
       const { sessions } = await fleet();
       io.stdout("Simulated agents on a private tmux server, real hook events. `tongs-agents list`:\n");
-      io.stdout(formatTable(sessions, { now: Date.now(), color: false, width: 110 }));
+      io.stdout(formatTable(sessions, { now: Date.now(), width: 110 }));
       io.stdout("\nThe picker (`tongs-agents pick`, prefix+a in the demo's tmux) shows:\n");
       const branches = new Map<string, string | undefined>();
       const model = initialModel(buildRows(sessions, readSeen(world.stateDir), (cwd) => branchOf(cwd, branches)));

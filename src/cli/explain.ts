@@ -2,14 +2,14 @@
 // open waits and the last events oldest first; --json prints the explanation as the MCP tool returns it. A session on an
 // SSH host (`HOST:query`, or a query nothing here matches) is explained by the host (src/cli/remote-session.ts).
 import { formatAge } from "../core/age.ts";
-import { toDisplayLine } from "../core/bounds.ts";
+import { displayLine } from "../core/terminal-text.ts";
 import { EXIT_CODES } from "../core/errors.ts";
 import { explainSession, type Explanation } from "../fleet/explain.ts";
 import { hostsOf } from "../hosts/everywhere.ts";
 import { splitHostQuery } from "../hosts/find.ts";
 import { colorStatus, shortenHome, statusLabel } from "./format.ts";
 import { withHelp, type VerbHelp } from "./help.ts";
-import { fail, parse, type CliIo, type Verb } from "./io.ts";
+import { fail, parse, type Styled, type Verb } from "./io.ts";
 
 const EXPLAIN_HELP: VerbHelp = {
   usage: "explain <query> [--json] [--local]",
@@ -36,34 +36,32 @@ export const explainVerb: Verb = withHelp(EXPLAIN_HELP, async (args, context, io
   if (!result.ok && result.reason === "not-found" && hosts.length > 0)
     return (await import("./remote-session.ts")).explainRemote(context, io, json, { query, localMiss: result });
   if (!result.ok) return fail(result, io, json);
-  io.stdout(json ? JSON.stringify(result.explanation, null, 2) : formatExplanation(result.explanation, context.now(), io));
+  io.stdout(json ? JSON.stringify(result.explanation, null, 2) : formatExplanation(result.explanation, context.now()));
   return EXIT_CODES.ok;
 });
 
-export function formatExplanation(
-  { session, pending, entries, unwritten, note }: Explanation,
-  now: number,
-  io: Pick<CliIo, "color">,
-): string {
-  const lines = [`${session.short_id}  ${session.harness}  ${toDisplayLine(shortenHome(session.cwd))}`];
-  lines.push(
-    `  ${colorStatus(session.status, statusLabel(session), io.color)}${session.detail ? `: ${toDisplayLine(session.detail)}` : ""}`,
-  );
+export function formatExplanation({ session, pending, entries, unwritten, note }: Explanation, now: number): (string | Styled)[] {
+  const head: (string | Styled)[] = [
+    `${session.short_id}  ${session.harness}  ${displayLine(shortenHome(session.cwd))}\n  `,
+    colorStatus(session.status, statusLabel(session)),
+    `${session.detail ? `: ${displayLine(session.detail)}` : ""}`,
+  ];
+  const lines: string[] = [];
   if (pending.length > 0) {
     lines.push("Open waits (the newest is shown):");
     for (const wait of pending)
       lines.push(
-        `  ${wait.kind}${wait.tool ? ` ${toDisplayLine(wait.tool)}` : ""}  ${formatAge(wait.since, now)} ago  ${toDisplayLine(wait.detail)}`,
+        `  ${wait.kind}${wait.tool ? ` ${displayLine(wait.tool)}` : ""}  ${formatAge(wait.since, now)} ago  ${displayLine(wait.detail)}`,
       );
   }
   if (entries.length > 0) {
     lines.push("Last events, oldest first (source, event, state after it, what changed):");
-    const width = Math.max(...entries.map((entry) => toDisplayLine(entry.event).length));
+    const width = Math.max(...entries.map((entry) => displayLine(entry.event).length));
     for (const entry of entries) {
       const when = `${formatAge(entry.at, now)} ago`.padStart(8);
-      const event = toDisplayLine(entry.event).padEnd(width);
+      const event = displayLine(entry.event).padEnd(width);
       lines.push(
-        `  ${when}  ${entry.source.padEnd(8)}  ${event}  ${entry.status.padEnd(7)}  ${toDisplayLine(entry.change)}${entry.recorded ? "" : "  (not written)"}`,
+        `  ${when}  ${entry.source.padEnd(8)}  ${event}  ${entry.status.padEnd(7)}  ${displayLine(entry.change)}${entry.recorded ? "" : "  (not written)"}`,
       );
     }
   }
@@ -71,6 +69,6 @@ export function formatExplanation(
     lines.push(
       `${unwritten} change(s) shown are not written yet: events queued while the record's lock was busy, or a session replaced meanwhile; the next event writes them.`,
     );
-  if (note) lines.push(toDisplayLine(note));
-  return lines.join("\n");
+  if (note) lines.push(displayLine(note));
+  return lines.length === 0 ? head : [...head, `\n${lines.join("\n")}`];
 }

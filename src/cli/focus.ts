@@ -8,8 +8,9 @@ import { listTmuxClients } from "../tmux/clients.ts";
 import type { FocusResult } from "../focus/contract.ts";
 import { formatFocus } from "./format.ts";
 import { withHelp, type VerbHelp } from "./help.ts";
-import { fail, parse, type CliIo, type Verb } from "./io.ts";
+import { fail, parse, type VerbIo, type Verb } from "./io.ts";
 import type { CliContext } from "./context.ts";
+import { quoted } from "../core/terminal-text.ts";
 
 const FOCUS_HELP: VerbHelp = {
   usage: "focus <query> [--json] [--client <tty>] [--local]",
@@ -35,11 +36,7 @@ export const focusVerb: Verb = withHelp(FOCUS_HELP, async (args, context, io) =>
   const sshFrom = parsed.values["ssh-from"];
   const port = typeof sshFrom === "string" ? parsePort(sshFrom) : undefined;
   if (typeof sshFrom === "string" && port === undefined)
-    return fail(
-      { ok: false, reason: "usage", detail: `--ssh-from takes a port number (1-65535), not ${JSON.stringify(sshFrom)}` },
-      io,
-      false,
-    );
+    return fail({ ok: false, reason: "usage", detail: `--ssh-from takes a port number (1-65535), not ${quoted(sshFrom)}` }, io, false);
   const json = parsed.values.json === true;
   const client = typeof parsed.values.client === "string" && parsed.values.client !== "" ? parsed.values.client : undefined;
   const query = parsed.positionals[0] as string;
@@ -56,7 +53,7 @@ export const focusVerb: Verb = withHelp(FOCUS_HELP, async (args, context, io) =>
   return printLocal(result, io, json);
 });
 
-function printLocal(result: FocusResult, io: CliIo, json: boolean): number {
+function printLocal(result: FocusResult, io: VerbIo, json: boolean): number {
   if (json) io.stdout(JSON.stringify(result, null, 2));
   else (result.state === "complete" ? io.stdout : io.stderr)(formatFocus(result));
   return exitCodeOfFocus(result.state);
@@ -64,7 +61,7 @@ function printLocal(result: FocusResult, io: CliIo, json: boolean): number {
 
 async function focusRemote(
   context: CliContext,
-  io: CliIo,
+  io: VerbIo,
   json: boolean,
   client: string | undefined,
   query: string,

@@ -1,9 +1,11 @@
-// Human output for the CLI: one line per session, safe for any terminal (control characters are neutralized).
+// Human output for the CLI: one line per session. Fields are single display lines (src/core/terminal-text.ts); the
+// writer (io.ts) makes the whole output safe for the terminal and adds the status colours.
 import { homedir } from "node:os";
 import { formatAge } from "../core/age.ts";
-import { toDisplayLine } from "../core/bounds.ts";
+import { cutChars, displayLine } from "../core/terminal-text.ts";
 import type { FocusResult } from "../focus/contract.ts";
 import type { SessionView, ViewStatus } from "../fleet/view.ts";
+import type { Styled } from "./io.ts";
 
 export function shortenHome(path: string, home: string = homedir()): string {
   return home !== "/" && (path === home || path.startsWith(`${home}/`)) ? `~${path.slice(home.length)}` : path;
@@ -11,8 +13,9 @@ export function shortenHome(path: string, home: string = homedir()): string {
 
 const STATUS_COLOR: Record<ViewStatus, number> = { waiting: 33, error: 31, idle: 32, running: 36, started: 36, discovered: 35, ended: 90 };
 
-export function colorStatus(status: ViewStatus, text: string, color: boolean): string {
-  return color ? `\u001b[${STATUS_COLOR[status]}m${text}\u001b[0m` : text;
+/** `text` in the colour of `status` (shown only on a colour terminal). */
+export function colorStatus(status: ViewStatus, text: string): Styled {
+  return { sgr: STATUS_COLOR[status], text };
 }
 
 export function statusLabel(session: SessionView): string {
@@ -24,23 +27,15 @@ function pad(text: string, width: number): string {
   return length >= width ? text : text + " ".repeat(width - length);
 }
 
-function cut(text: string, width: number): string {
-  const chars = [...text];
-  return chars.length <= width ? text : `${chars.slice(0, Math.max(0, width - 1)).join("")}…`;
-}
-
-export function formatTable(
-  sessions: readonly SessionView[],
-  { now, color, width }: { now: number; color: boolean; width: number },
-): string {
+export function formatTable(sessions: readonly SessionView[], { now, width }: { now: number; width: number }): (string | Styled)[] {
   const rows = sessions.map((session) => ({
     id: session.short_id,
     harness: session.harness,
     status: statusLabel(session),
     view: session.status,
     age: formatAge(session.status_changed_at, now),
-    dir: toDisplayLine(shortenHome(session.cwd)),
-    detail: toDisplayLine(session.stale ? session.stale_reason : session.detail),
+    dir: displayLine(shortenHome(session.cwd)),
+    detail: displayLine(session.stale ? session.stale_reason : session.detail),
   }));
   const header = { id: "ID", harness: "AGENT", status: "STATUS", age: "AGE", dir: "DIRECTORY", detail: "DETAIL" };
   const widths = {
@@ -50,21 +45,17 @@ export function formatTable(
     age: Math.max(3, ...rows.map((row) => row.age.length)),
     dir: Math.min(40, Math.max(9, ...rows.map((row) => [...row.dir].length))),
   };
-  const line = (row: typeof header, status: string) =>
-    [
-      pad(row.id, widths.id),
-      pad(row.harness, widths.harness),
-      status,
-      pad(row.age, widths.age),
-      pad(cut(row.dir, widths.dir), widths.dir),
-      row.detail,
-    ].join("  ");
+  const line = (row: typeof header, status: string | Styled): (string | Styled)[] => [
+    `${pad(row.id, widths.id)}  ${pad(row.harness, widths.harness)}  `,
+    status,
+    `  ${pad(row.age, widths.age)}  ${pad(cutChars(row.dir, widths.dir), widths.dir)}  ${row.detail}`,
+  ];
   const fixed = widths.id + widths.harness + widths.status + widths.age + widths.dir + 10;
   const detailWidth = Math.max(10, width - fixed);
-  const out = [line(header, pad(header.status, widths.status))];
+  const out = line(header, pad(header.status, widths.status));
   for (const row of rows)
-    out.push(line({ ...row, detail: cut(row.detail, detailWidth) }, colorStatus(row.view, pad(row.status, widths.status), color)));
-  return out.join("\n");
+    out.push("\n", ...line({ ...row, detail: cutChars(row.detail, detailWidth) }, colorStatus(row.view, pad(row.status, widths.status))));
+  return out;
 }
 
 /** Only the hexadecimal form of an X11 window id is usual (xdotool, xwininfo); a record holds the decimal one. */
@@ -125,22 +116,22 @@ export function formatDetails(session: SessionView, now: number, { tmuxPlace }: 
   if (session.terminal.unprovable) fields.push(["terminal note", session.terminal.unprovable]);
   const shown = fields.filter(([, value]) => value !== "");
   const width = Math.max(...shown.map(([key]) => key.length)) + 2;
-  return shown.map(([key, value]) => `${pad(`${key}:`, width)}${toDisplayLine(value)}`).join("\n");
+  return shown.map(([key, value]) => `${pad(`${key}:`, width)}${displayLine(value)}`).join("\n");
 }
 
 /** One line saying what focus did, then what each operation did. */
 export function formatFocus(focus: FocusResult): string {
   const who = focus.session ? `${focus.session.short_id} ${focus.session.harness} ${shortenHome(focus.session.cwd)}` : "";
   const head = `${focus.state}${who ? `: ${who}` : ""}${focus.target ? ` -> ${focus.target}` : ""}`;
-  const lines = [toDisplayLine(head)];
+  const lines = [displayLine(head)];
   if (focus.state === "unavailable" || focus.state === "not-found" || focus.state === "ambiguous")
-    lines.push(`  ${toDisplayLine(focus.detail)}`);
+    lines.push(`  ${displayLine(focus.detail)}`);
   else {
     const mark = (succeeded: boolean, attempted: boolean) => (succeeded ? "ok" : attempted ? "FAILED" : "not done");
-    lines.push(`  selection:  ${mark(focus.selection.succeeded, focus.selection.attempted)} (${toDisplayLine(focus.selection.detail)})`);
-    lines.push(`  activation: ${mark(focus.activation.succeeded, focus.activation.attempted)} (${toDisplayLine(focus.activation.detail)})`);
+    lines.push(`  selection:  ${mark(focus.selection.succeeded, focus.selection.attempted)} (${displayLine(focus.selection.detail)})`);
+    lines.push(`  activation: ${mark(focus.activation.succeeded, focus.activation.attempted)} (${displayLine(focus.activation.detail)})`);
   }
   for (const candidate of focus.candidates)
-    lines.push(`  ${candidate.short_id}  ${candidate.harness}  ${candidate.status}  ${shortenHome(candidate.cwd)}`);
+    lines.push(`  ${candidate.short_id}  ${candidate.harness}  ${candidate.status}  ${displayLine(shortenHome(candidate.cwd))}`);
   return lines.join("\n");
 }

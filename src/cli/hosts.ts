@@ -5,7 +5,8 @@ import { loadHosts } from "../hosts/config.ts";
 import { addHost, removeHost } from "../hosts/edit.ts";
 import { HOST_TIMEOUT_MS } from "../hosts/everywhere.ts";
 import { withHelp, type VerbHelp } from "./help.ts";
-import { fail, parse, type Verb } from "./io.ts";
+import { fail, parse, type Verb, type VerbIo } from "./io.ts";
+import { quoted } from "../core/terminal-text.ts";
 
 const HOSTS_HELP: VerbHelp = {
   usage: "hosts [list [--json] | add NAME [DESTINATION] [--command PATH] [--timeout SECONDS] | remove NAME]",
@@ -47,11 +48,11 @@ export const hostsVerb: Verb = withHelp(HOSTS_HELP, async (args, context, io) =>
     const timeout = parsed.values.timeout;
     // Digits and one point only: "0x10", "1e1" and " 5" are not what a user meant by seconds.
     if (typeof timeout === "string" && !/^\d{1,3}(\.\d{1,3})?$/.test(timeout))
-      return usage(`--timeout takes seconds (0.5-30), not ${JSON.stringify(timeout)}`);
+      return usage(`--timeout takes seconds (0.5-30), not ${quoted(timeout)}`);
     const added = addHost(context.env, name, destination, command, typeof timeout === "string" ? Number(timeout) : undefined);
     if (!added.ok) return fail(added, io, json);
     io.stdout(json ? JSON.stringify(added) : `${added.changed ? "added" : "unchanged"}: ${name} in ${added.path}`);
-    return EXIT_CODES.ok;
+    return hostsInUse(context.env, io);
   }
   if (action === "remove") {
     const [name] = rest;
@@ -59,7 +60,15 @@ export const hostsVerb: Verb = withHelp(HOSTS_HELP, async (args, context, io) =>
     const removed = removeHost(context.env, name);
     if (!removed.ok) return fail(removed, io, json);
     io.stdout(json ? JSON.stringify(removed) : `removed: ${name} from ${removed.path}`);
-    return EXIT_CODES.ok;
+    return hostsInUse(context.env, io);
   }
-  return usage(`unknown hosts action ${JSON.stringify(action)} (list, add, remove)`);
+  return usage(`unknown hosts action ${quoted(action)} (list, add, remove)`);
 });
+
+/** After an edit: the file holds the change, but a mistake elsewhere in its hosts keeps every host unused; say so. */
+function hostsInUse(env: NodeJS.ProcessEnv, io: VerbIo): number {
+  const problem = loadHosts(env).problem;
+  if (problem === undefined) return EXIT_CODES.ok;
+  io.stderr(`tongs-agents: no host is used until this is fixed: ${problem}`);
+  return EXIT_CODES.error;
+}

@@ -15,7 +15,8 @@ import type { CliContext } from "./context.ts";
 import { shortenHome } from "./format.ts";
 import { formatDoctorReport, formatInstallReport } from "./format-install.ts";
 import { withHelp, type VerbHelp } from "./help.ts";
-import { fail, parse, type CliIo, type Verb } from "./io.ts";
+import { fail, parse, type VerbIo, type Verb } from "./io.ts";
+import { quoted } from "../core/terminal-text.ts";
 
 export interface InstallArgs {
   readonly agents: readonly string[];
@@ -32,7 +33,7 @@ export function selectHarnesses(agents: readonly string[], fallback: readonly Ha
   for (const agent of agents) {
     if (agent === "all") INSTALLABLE_IDS.forEach((id) => selected.add(id));
     else if ((INSTALLABLE_IDS as readonly string[]).includes(agent)) selected.add(agent as HarnessId);
-    else return { ok: false, reason: "usage", detail: `unknown agent ${JSON.stringify(agent)} (${INSTALLABLE_IDS.join(", ")} or all)` };
+    else return { ok: false, reason: "usage", detail: `unknown agent ${quoted(agent)} (${INSTALLABLE_IDS.join(", ")} or all)` };
   }
   return INSTALLABLE_IDS.filter((id) => selected.has(id));
 }
@@ -61,7 +62,7 @@ function homeOf(context: CliContext): string {
   return context.install?.home ?? context.env.HOME ?? "/";
 }
 
-async function installOrUninstall(args: string[], context: CliContext, io: CliIo, mode: "install" | "uninstall"): Promise<number> {
+async function installOrUninstall(args: string[], context: CliContext, io: VerbIo, mode: "install" | "uninstall"): Promise<number> {
   const options: ParseArgsConfig["options"] = {
     agent: { type: "string", multiple: true },
     "dry-run": { type: "boolean" },
@@ -75,7 +76,7 @@ async function installOrUninstall(args: string[], context: CliContext, io: CliIo
   const dryRun = parsed.values["dry-run"] === true;
   const hook = parsed.values.hook as string | undefined;
   if (hook !== undefined && !(HOOK_MODES as readonly string[]).includes(hook))
-    return fail({ ok: false, reason: "usage", detail: `--hook takes ${HOOK_MODES.join(" or ")}, not ${JSON.stringify(hook)}` }, io, json);
+    return fail({ ok: false, reason: "usage", detail: `--hook takes ${HOOK_MODES.join(" or ")}, not ${quoted(hook)}` }, io, json);
   const result = await installAgents(
     context,
     {

@@ -18,6 +18,8 @@ export const pickVerb: Verb = withHelp(PICK_HELP, async (args, context, io) => {
   const parsed = parse(args, { client: { type: "string" } }, 0);
   if ("ok" in parsed) return fail(parsed, io, false);
   const client = typeof parsed.values.client === "string" && parsed.values.client !== "" ? parsed.values.client : undefined;
+  // The picker draws on the terminal itself: every text in a frame goes through render.ts fit(), which makes it safe.
+  // eslint-disable-next-line no-restricted-properties
   const exit = await runPicker(io.terminal ?? { input: process.stdin, output: process.stdout }, {
     stateDir: context.stateDir,
     processes: context.processes,

@@ -6,6 +6,7 @@ import { EXIT_CODES } from "../core/errors.ts";
 import { withHelp, type VerbHelp } from "./help.ts";
 import { fail, parse, type Verb } from "./io.ts";
 import { cliPath } from "./tmux-setup.ts";
+import { quoted } from "../core/terminal-text.ts";
 
 const POPUP_HELP: VerbHelp = {
   usage: "popup --client <tty> [--width 80%] [--height 70%]",
@@ -27,10 +28,26 @@ export const popupVerb: Verb = withHelp(POPUP_HELP, async (args, context, io) =>
   if ("ok" in parsed) return fail(parsed, io, false);
   const client = parsed.values.client;
   if (typeof client !== "string" || !client.startsWith("/dev/"))
-    return fail({ ok: false, reason: "usage", detail: "--client <tty> is required (bind it with '#{client_tty}')" }, io, false);
+    return fail(
+      {
+        ok: false,
+        reason: "usage",
+        detail: `--client takes the client's terminal, /dev/... (bind it with '#{client_tty}'), not ${client === undefined ? "nothing" : quoted(client)}`,
+      },
+      io,
+      false,
+    );
   const size = /^\d{1,3}%?$/;
   if (!size.test(String(parsed.values.width)) || !size.test(String(parsed.values.height)))
-    return fail({ ok: false, reason: "usage", detail: "--width/--height take a number or a percentage" }, io, false);
+    return fail(
+      {
+        ok: false,
+        reason: "usage",
+        detail: `--width and --height take a number of cells or a percentage (80, 70%), not ${quoted(size.test(String(parsed.values.width)) ? parsed.values.height : parsed.values.width)}`,
+      },
+      io,
+      false,
+    );
   const picker = [process.execPath, cliPath(), "pick", "--client", client].map(shellQuote).join(" ");
   // `; true`: the popup command always succeeds, so tmux shows no exit status over the pane when the picker closes.
   // No timeout: the popup lasts as long as the user keeps the picker open.

@@ -13,7 +13,7 @@ import { waitOnHost } from "../hosts/wait.ts";
 import type { CliContext } from "./context.ts";
 import { formatExplanation } from "./explain.ts";
 import { formatDetails } from "./format.ts";
-import { fail, type CliIo } from "./io.ts";
+import { fail, type VerbIo } from "./io.ts";
 
 /** A query that is not this machine's: `only` when it named a host, `localMiss` when this machine was asked first. */
 export interface Lookup {
@@ -25,7 +25,7 @@ export interface Lookup {
 /** Where the query leads: one host's session, or the exit code already printed. */
 async function locate(
   context: CliContext,
-  io: CliIo,
+  io: VerbIo,
   json: boolean,
   { query, only, localMiss }: Lookup,
 ): Promise<{ host: HostEntry; query: string } | number> {
@@ -42,7 +42,7 @@ async function locate(
 }
 
 /** Print a failure the host gave (or the failure to reach it). */
-function failOnHost(failure: Exclude<HostShow, { ok: true }>, io: CliIo, json: boolean): number {
+function failOnHost(failure: Exclude<HostShow, { ok: true }>, io: VerbIo, json: boolean): number {
   if ("report" in failure) {
     if (json) io.stdout(JSON.stringify({ ok: false, reason: failure.reason, detail: failure.detail, host: failure.report }, null, 2));
     else io.stderr(`tongs-agents: ${failure.detail}`);
@@ -59,7 +59,7 @@ export function formatHostDetails(session: HostedSession, destination: string, n
   ].join("\n");
 }
 
-export async function showRemote(context: CliContext, io: CliIo, json: boolean, lookup: Lookup): Promise<number> {
+export async function showRemote(context: CliContext, io: VerbIo, json: boolean, lookup: Lookup): Promise<number> {
   const target = await locate(context, io, json, lookup);
   if (typeof target === "number") return target;
   const shown = await showOnHost(target.host, target.query, hostsOf(context).remote);
@@ -68,7 +68,7 @@ export async function showRemote(context: CliContext, io: CliIo, json: boolean, 
   return EXIT_CODES.ok;
 }
 
-export async function explainRemote(context: CliContext, io: CliIo, json: boolean, lookup: Lookup): Promise<number> {
+export async function explainRemote(context: CliContext, io: VerbIo, json: boolean, lookup: Lookup): Promise<number> {
   const target = await locate(context, io, json, lookup);
   if (typeof target === "number") return target;
   const result = await explainOnHost(target.host, target.query, hostsOf(context).remote);
@@ -78,16 +78,14 @@ export async function explainRemote(context: CliContext, io: CliIo, json: boolea
   io.stdout(
     json
       ? JSON.stringify(explanation, null, 2)
-      : [`host: ${target.host.name} (${target.host.destination})`, formatExplanation({ ...explanation, session }, context.now(), io)].join(
-          "\n",
-        ),
+      : [`host: ${target.host.name} (${target.host.destination})\n`, ...formatExplanation({ ...explanation, session }, context.now())],
   );
   return EXIT_CODES.ok;
 }
 
 export async function waitRemote(
   context: CliContext,
-  io: CliIo,
+  io: VerbIo,
   json: boolean,
   lookup: Lookup,
   request: { until: WaitTarget; timeoutMs: number },

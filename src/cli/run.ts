@@ -6,8 +6,9 @@ import { defaultProcessSource } from "../core/proc.ts";
 import { BUILD, VERSION } from "../core/version.ts";
 import type { CliContext } from "./context.ts";
 import { asksForHelp } from "./help.ts";
-import { fail, type CliIo, type Verb } from "./io.ts";
+import { fail, verbIo, type CliIo, type Verb } from "./io.ts";
 import { USAGE } from "./usage.ts";
+import { quoted } from "../core/terminal-text.ts";
 
 export type { CliIo } from "./io.ts";
 
@@ -42,7 +43,7 @@ export const VERBS: Record<string, () => Promise<Verb>> = {
       return EXIT_CODES.ok;
     }
     const load = Object.hasOwn(VERBS, about) ? VERBS[about] : undefined;
-    if (!load) return fail({ ok: false, reason: "usage", detail: `unknown command ${JSON.stringify(about)}` }, io, false);
+    if (!load) return fail({ ok: false, reason: "usage", detail: `unknown command ${quoted(about)}` }, io, false);
     return (await load())(["--help"], context, io);
   },
 };
@@ -58,7 +59,9 @@ export function defaultContext(env: NodeJS.ProcessEnv = process.env): CliContext
   return env[DISCOVERY_ENV] === "off" ? { ...context, listProcesses: async () => [] } : context;
 }
 
-export async function runCli(argv: readonly string[], context: CliContext, io: CliIo): Promise<number> {
+/** Run one command line; whatever it prints reaches `sink` through the one writer (io.ts `verbIo`). */
+export async function runCli(argv: readonly string[], context: CliContext, sink: CliIo): Promise<number> {
+  const io = verbIo(sink);
   const [verb = "help", ...rest] = argv;
   if (verb === "--version") {
     io.stdout(`tongs-agents ${VERSION} (build ${BUILD})`);
@@ -66,6 +69,6 @@ export async function runCli(argv: readonly string[], context: CliContext, io: C
   }
   const name = verb === "--help" || verb === "-h" ? "help" : verb;
   const load = Object.hasOwn(VERBS, name) ? VERBS[name] : undefined;
-  if (!load) return fail({ ok: false, reason: "usage", detail: `unknown command ${JSON.stringify(verb)}` }, io, false);
+  if (!load) return fail({ ok: false, reason: "usage", detail: `unknown command ${quoted(verb)}` }, io, false);
   return (await load())(rest, context, io);
 }

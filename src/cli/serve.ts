@@ -12,7 +12,7 @@ import { serverDirOf, socketPathOf, type ServerStatus } from "../server/protocol
 import { probe, startServer, stopServer, until } from "../server/server.ts";
 import { shellRunner } from "../core/shell-runner.ts";
 import { withHelp, type VerbHelp } from "./help.ts";
-import { fail, parse, type CliIo, type Verb } from "./io.ts";
+import { fail, parse, type VerbIo, type Verb } from "./io.ts";
 import { defaultContext, runCli } from "./run.ts";
 
 const SERVE_HELP: VerbHelp = {
@@ -42,7 +42,7 @@ function describe(status: ServerStatus): string {
 }
 
 /** `serve --detach`: a detached `serve` whose output goes to the server dir's log, then wait until it answers. */
-async function detach(stateDir: string, io: CliIo): Promise<number> {
+async function detach(stateDir: string, io: VerbIo): Promise<number> {
   const socketPath = socketPathOf(stateDir);
   const running = await probe(socketPath);
   if (running?.build === BUILD) {
@@ -81,7 +81,16 @@ export const serveVerb: Verb = withHelp(SERVE_HELP, async (args, context, io) =>
   );
   if ("ok" in parsed) return fail(parsed, io, false);
   const modes = (["detach", "stop", "status"] as const).filter((mode) => parsed.values[mode] === true);
-  if (modes.length > 1) return fail({ ok: false, reason: "usage", detail: "give one of --detach, --stop, --status" }, io, false);
+  if (modes.length > 1)
+    return fail(
+      {
+        ok: false,
+        reason: "usage",
+        detail: `give one of --detach, --stop, --status, not ${modes.map((mode) => `--${mode}`).join(" and ")}`,
+      },
+      io,
+      false,
+    );
   const socketPath = socketPathOf(context.stateDir);
   switch (modes[0]) {
     case "status": {

@@ -7,6 +7,7 @@ import { countsEverywhere } from "../hosts/everywhere.ts";
 import type { HostReport } from "../hosts/remote.ts";
 import { withHelp, type VerbHelp } from "./help.ts";
 import { fail, parse, type Verb } from "./io.ts";
+import { quoted, tmuxFormatText } from "../core/terminal-text.ts";
 
 /** What the tmux status line shows, most urgent first; zero counts are left out. */
 const SEGMENTS: readonly { rank: AttentionRank; glyph: string; style: string }[] = [
@@ -36,7 +37,8 @@ export function formatStatus(counts: StatusCounts, format: "tmux" | "plain", hos
     return missing.length === 0 ? text : `${text}; unreachable: ${missing.join(", ")}`;
   }
   const shown = SEGMENTS.filter((segment) => counts[segment.rank] > 0);
-  const unreachable = missing.length === 0 ? [] : [`#[fg=red]?${missing.join(",")}`];
+  // Host names are checked when read; tmux reads this line as a format all the same, so any `#` of theirs is doubled.
+  const unreachable = missing.length === 0 ? [] : [`#[fg=red]?${missing.map(tmuxFormatText).join(",")}`];
   const segments = [...shown.map((segment) => `#[${segment.style}]${segment.glyph}${counts[segment.rank]}`), ...unreachable];
   return segments.length === 0 ? "" : `${segments.join(" ")}#[default]`;
 }
@@ -57,7 +59,7 @@ export const statusVerb: Verb = withHelp(STATUS_HELP, async (args, context, io) 
   if ("ok" in parsed) return fail(parsed, io, false);
   const format = parsed.values.format;
   if (format !== "tmux" && format !== "plain" && format !== "json")
-    return fail({ ok: false, reason: "usage", detail: "--format is tmux, plain or json" }, io, false);
+    return fail({ ok: false, reason: "usage", detail: `--format takes tmux, plain or json, not ${quoted(format)}` }, io, false);
   const local = parsed.values.local === true;
   const result = await countsEverywhere(context, { local });
   if ("problem" in result) {

@@ -19,6 +19,7 @@ import { socketPathOf } from "../server/protocol.ts";
 import { stopServer } from "../server/server.ts";
 import { withHelp, type VerbHelp } from "./help.ts";
 import { fail, parse, type Verb } from "./io.ts";
+import { quoted } from "../core/terminal-text.ts";
 
 /** bin/tongs-agents.js of this installation: the nearest one above this module (bundled chunks sit in dist/cli/chunks). */
 export function cliPath(): string {
@@ -69,7 +70,7 @@ export const tmuxSetupVerb: Verb = withHelp(TMUX_SETUP_HELP, async (args, contex
   for (const key of [values["picker-key"], values["next-key"]]) {
     if (typeof key !== "string" || !keyPattern.test(key))
       return fail(
-        { ok: false, reason: "usage", detail: `not a key tongs-agents binds: ${JSON.stringify(key)} (use e.g. a, N, C-a, M-p, F5)` },
+        { ok: false, reason: "usage", detail: `not a key tongs-agents binds: ${quoted(key)} (use e.g. a, N, C-a, M-p, F5)` },
         io,
         false,
       );

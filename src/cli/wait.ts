@@ -7,6 +7,7 @@ import { splitHostQuery } from "../hosts/find.ts";
 import { withHelp, type VerbHelp } from "./help.ts";
 import { fail, parse, type Verb } from "./io.ts";
 import { waitRemote } from "./remote-session.ts";
+import { quoted } from "../core/terminal-text.ts";
 
 /** With no --timeout, wait this long (a day): a script that wants to wait longer says so. */
 const DEFAULT_TIMEOUT_SECONDS = 86_400;
@@ -35,10 +36,14 @@ export const waitVerb: Verb = withHelp(WAIT_HELP, async (args, context, io) => {
   const json = parsed.values.json === true;
   const until = parsed.values.until as string;
   if (!(WAIT_TARGETS as readonly string[]).includes(until))
-    return fail({ ok: false, reason: "usage", detail: `--until is one of ${WAIT_TARGETS.join(", ")}` }, io, json);
+    return fail({ ok: false, reason: "usage", detail: `--until takes ${WAIT_TARGETS.join(", ")}, not ${quoted(until)}` }, io, json);
   const timeout = parsed.values.timeout === undefined ? DEFAULT_TIMEOUT_SECONDS : Number(parsed.values.timeout);
   if (!Number.isFinite(timeout) || timeout < 0)
-    return fail({ ok: false, reason: "usage", detail: "--timeout takes a number of seconds" }, io, json);
+    return fail(
+      { ok: false, reason: "usage", detail: `--timeout takes a number of seconds (0 or more), not ${quoted(parsed.values.timeout)}` },
+      io,
+      json,
+    );
   const query = parsed.positionals[0] as string;
   const request = { until: until as WaitTarget, timeoutMs: timeout * 1000 };
   const hosts = parsed.values.local === true ? [] : hostsOf(context).hosts;

@@ -51,18 +51,17 @@ export function isStorableText(text: string): boolean {
 }
 
 // C0/C1 controls (ESC included, so ANSI sequences lose their teeth), DEL, and the bidirectional overrides and isolates
-// that can make a terminal line read differently from what it contains.
+// that can make a line read differently from what it contains.
 // eslint-disable-next-line no-control-regex
-const UNSAFE_FOR_DISPLAY = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+const NOT_STORED = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 
-/** Collapse text for one display line: unsafe characters become spaces, runs of whitespace one space. */
+/**
+ * One line of a harness's free text as a record keeps it (a tool name, a last reply): those characters become spaces,
+ * runs of whitespace one space. What reaches a terminal is made safe apart, whatever its source
+ * (src/core/terminal-text.ts).
+ */
 export function toDisplayLine(text: string): string {
-  return withoutControls(text).replace(/\s+/g, " ").trim();
-}
-
-/** Unsafe characters become spaces; layout (indentation, runs of spaces) is kept, as for a pane preview. */
-export function withoutControls(text: string): string {
-  return text.replace(UNSAFE_FOR_DISPLAY, " ");
+  return text.replace(NOT_STORED, " ").replace(/\s+/g, " ").trim();
 }
 
 /** Cut text to at most `maxBytes` UTF-8 bytes on a code point boundary, marking the cut with an ellipsis. */

@@ -318,10 +318,5 @@ export const LifecycleEventSchema = lazySchema(() =>
 );
 export type LifecycleEvent = z.infer<typeof LifecycleEventSchema>;
 
-/** First issue of a zod error as one short line. */
-export function describeIssue(error: z.core.$ZodError): string {
-  const issue = error.issues[0];
-  if (!issue) return "schema mismatch";
-  const where = issue.path.length > 0 ? issue.path.join(".") : "payload";
-  return `${where}: ${issue.message}`;
-}
+// The words for a schema mismatch are made in one place (issue-words.ts); readers of this module find them here too.
+export { describeIssue } from "./issue-words.ts";

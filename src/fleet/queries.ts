@@ -8,6 +8,7 @@ import { loadFleet, resolveQuery, type Fleet, type FleetContext } from "./sessio
 import type { EffectiveRecord } from "./queued.ts";
 import type { SeenMarks } from "./seen.ts";
 import type { SessionView } from "./view.ts";
+import { quoted } from "../core/terminal-text.ts";
 
 export type { FleetContext };
 
@@ -40,14 +41,13 @@ export type FindResult =
   | Extract<Failure, { reason: "not-found" | "state-dir" }>
   | { ok: false; reason: "ambiguous"; detail: string; candidates: readonly SessionView[] };
 
-export const notFound = (query: string) =>
-  ({ ok: false, reason: "not-found", detail: `no session matches ${JSON.stringify(query)}` }) as const;
+export const notFound = (query: string) => ({ ok: false, reason: "not-found", detail: `no session matches ${quoted(query)}` }) as const;
 
 export function ambiguous(query: string, candidates: readonly SessionView[]) {
   return {
     ok: false,
     reason: "ambiguous",
-    detail: `${candidates.length} sessions match ${JSON.stringify(query)}; use a longer id`,
+    detail: `${candidates.length} sessions match ${quoted(query)}; use a longer id`,
     candidates,
   } as const;
 }

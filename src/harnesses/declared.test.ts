@@ -33,14 +33,37 @@ describe("agents declared in config.json", () => {
   });
 
   it.each([
-    ["a bad id charset", { ...good, id: "My Agent" }, "agents[0]: id: not a lowercase id"],
+    [
+      "a bad id charset",
+      { ...good, id: "My Agent" },
+      `agents[0]: id: "My Agent": not a lowercase id (a-z, 0-9, -; at most 32, starting with a letter)`,
+    ],
     ["a built-in id", { ...good, id: "claude" }, 'agents[0] (claude): id "claude" is a built-in harness'],
     ["a built-in's process name", { ...good, process_names: ["codex"] }, `process name "codex" is already codex's`],
-    ["an unknown state", { ...good, events: { start: "busy" } }, "agents[0] (aider): events.start:"],
-    ["a bad event name", { ...good, events: { "Start Now": "started" } }, "events.Start Now"],
-    ["a path as process name", { ...good, process_names: ["/usr/bin/aider"] }, "process_names.0: not a plain process name"],
-    ["no process name", { ...good, process_names: [] }, "process_names"],
-    ["an unknown key", { ...good, argv_contains: "aider" }, "agents[0] (aider)"],
+    [
+      "an unknown state",
+      { ...good, events: { start: "busy" } },
+      'agents[0] (aider): events.start: "busy" is not one of started, running, waiting, idle, error, ended',
+    ],
+    [
+      "a bad event name",
+      { ...good, events: { "Start Now": "started" } },
+      `agents[0] (aider): events: key "Start Now": not an event name (a-z, 0-9, -; starting with a letter)`,
+    ],
+    [
+      "a path as process name",
+      { ...good, process_names: ["/usr/bin/aider"] },
+      `process_names[0]: "/usr/bin/aider": not a plain process name (no /, no whitespace or control characters)`,
+    ],
+    ["no process name", { ...good, process_names: [] }, "process_names: 0 entries; it needs at least 1"],
+    [
+      "an unknown key",
+      { ...good, argv_contains: "aider" },
+      'agents[0] (aider): unknown key "argv_contains" (allowed: id, process_names, events)',
+    ],
+    ["not an object", "aider", 'agents[0]: "aider" is a string, not an object'],
+    ["a number as process name", { ...good, process_names: [7] }, "process_names[0]: 7 is a number, not a string"],
+    ["no process names at all", { id: "aider" }, "agents[0] (aider): process_names: missing (a list is required)"],
     ["an oversized entry", { ...good, process_names: ["a".repeat(5000)] }, "entry larger than 4096 bytes"],
     [
       "too many events",

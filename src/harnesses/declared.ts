@@ -20,7 +20,10 @@ const processName = lazySchema(() =>
   z.string().check(
     z.minLength(1),
     z.maxLength(DECLARED_LIMITS.processNameBytes),
-    z.refine((name) => isStorableText(name) && !name.includes("/") && !/[\s\p{Cc}]/u.test(name), "not a plain process name"),
+    z.refine(
+      (name) => isStorableText(name) && !name.includes("/") && !/[\s\p{Cc}]/u.test(name),
+      "not a plain process name (no /, no whitespace or control characters)",
+    ),
   ),
 );
 
@@ -89,7 +92,7 @@ export function parseDeclaredAgents(section: unknown, path = "config.json", buil
     const size = Buffer.byteLength(JSON.stringify(entry) ?? "");
     if (size > DECLARED_LIMITS.entryBytes) return refuse(`entry larger than ${DECLARED_LIMITS.entryBytes} bytes`);
     const parsed = DeclaredAgentSchema.safeParse(entry);
-    if (!parsed.success) return refuse(describeIssue(parsed.error));
+    if (!parsed.success) return refuse(describeIssue(parsed.error, entry, DeclaredAgentSchema));
     const { id, process_names: names, events = {} } = parsed.data;
     if (builtIns.some((harness) => harness.id === id)) return refuse(`id ${JSON.stringify(id)} is a built-in harness`);
     if (ids.has(id)) return refuse(`id ${JSON.stringify(id)} is declared twice`);

@@ -3,11 +3,8 @@
 // Everything else about reaching a host (user, port, keys, jump hosts) stays in the user's own ssh config.
 import * as z from "zod/mini";
 import { lazySchema } from "../core/lazy-schema.ts";
-import en from "zod/v4/locales/en.js";
 import { describeIssue } from "../core/schema.ts";
 import { CONFIG_FILE_BYTES, readConfigFile } from "../core/config-file.ts";
-
-z.config(en());
 
 /** A host's name: what rows show in their `host` field and what `NAME:query` selects. */
 export const HOST_NAME_PATTERN = /^[a-z0-9][a-z0-9_-]{0,31}$/;
@@ -30,10 +27,12 @@ export const isHostTimeout = (seconds: number): boolean =>
 
 const HostSchema = lazySchema(() =>
   z.strictObject({
-    destination: z.string().check(z.regex(DESTINATION_PATTERN, "not an ssh destination")),
-    command: z.optional(z.string().check(z.regex(COMMAND_PATTERN, "not a command name or path"))),
+    destination: z
+      .string()
+      .check(z.regex(DESTINATION_PATTERN, "not an ssh destination (letters, digits and _ . @ : / [ ] -, not starting with -)")),
+    command: z.optional(z.string().check(z.regex(COMMAND_PATTERN, "not a command name or path (letters, digits and _ . / -)"))),
     timeout_s: z.optional(
-      z.number().check(z.refine(isHostTimeout, `a number of seconds from ${TIMEOUT_RANGE_S.min} to ${TIMEOUT_RANGE_S.max}`)),
+      z.number().check(z.refine(isHostTimeout, `not a number of seconds from ${TIMEOUT_RANGE_S.min} to ${TIMEOUT_RANGE_S.max}`)),
     ),
   }),
 );
@@ -41,7 +40,7 @@ const HostSchema = lazySchema(() =>
 const HostsSchema = lazySchema(() =>
   z
     .record(z.string().check(z.regex(HOST_NAME_PATTERN, "host names are [a-z0-9][a-z0-9_-]{0,31}")), HostSchema)
-    .check(z.refine((hosts) => Object.keys(hosts).length <= 32, "at most 32 hosts")),
+    .check(z.refine((hosts) => Object.keys(hosts).length <= 32, "more than 32 hosts (at most 32)")),
 );
 
 export interface HostEntry {
@@ -65,7 +64,8 @@ export function loadHosts(env: NodeJS.ProcessEnv): HostsLoad {
   if (file.kind === "absent") return { hosts: [], path };
   if (file.kind === "invalid") return { hosts: [], path, problem: file.detail };
   const parsed = HostsSchema.safeParse(file.sections.hosts ?? {});
-  if (!parsed.success) return { hosts: [], path, problem: `${path}: hosts: ${describeIssue(parsed.error)}` };
+  if (!parsed.success)
+    return { hosts: [], path, problem: `${path}: hosts: ${describeIssue(parsed.error, file.sections.hosts, HostsSchema)}` };
   return {
     hosts: Object.entries(parsed.data).map(([name, entry]) => ({
       name,

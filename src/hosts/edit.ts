@@ -6,6 +6,7 @@ import { parseJsonDocument, removeJsonValue, setJsonValue } from "../install/jso
 import { configPath } from "../notify/config.ts";
 import { readTextFile, writeFileAtomic } from "../store/records.ts";
 import { COMMAND_PATTERN, DESTINATION_PATTERN, HOST_NAME_PATTERN, isHostTimeout, MAX_CONFIG_BYTES, TIMEOUT_RANGE_S } from "./config.ts";
+import { quoted } from "../core/terminal-text.ts";
 
 export type HostsEdit = { ok: true; path: string; changed: boolean } | { ok: false; reason: "usage" | "config" | "io"; detail: string };
 
@@ -15,17 +16,21 @@ export type HostsEdit = { ok: true; path: string; changed: boolean } | { ok: fal
  */
 export function addHost(env: NodeJS.ProcessEnv, name: string, destination: string = name, command?: string, timeoutS?: number): HostsEdit {
   if (!HOST_NAME_PATTERN.test(name))
-    return { ok: false, reason: "usage", detail: `not a host name: ${JSON.stringify(name)} (use [a-z0-9][a-z0-9_-]{0,31})` };
+    return { ok: false, reason: "usage", detail: `not a host name: ${quoted(name)} (use [a-z0-9][a-z0-9_-]{0,31})` };
   if (!DESTINATION_PATTERN.test(destination))
     return {
       ok: false,
       reason: "usage",
-      detail: `not an ssh destination: ${JSON.stringify(destination)} (user@host, host or ssh://user@host:port)`,
+      detail: `not an ssh destination: ${quoted(destination)} (user@host, host or ssh://user@host:port)`,
     };
   if (command !== undefined && !COMMAND_PATTERN.test(command))
-    return { ok: false, reason: "usage", detail: `not a command name or path: ${JSON.stringify(command)}` };
+    return { ok: false, reason: "usage", detail: `not a command name or path: ${quoted(command)} (letters, digits and _ . / -)` };
   if (timeoutS !== undefined && !isHostTimeout(timeoutS))
-    return { ok: false, reason: "usage", detail: `--timeout takes seconds from ${TIMEOUT_RANGE_S.min} to ${TIMEOUT_RANGE_S.max}` };
+    return {
+      ok: false,
+      reason: "usage",
+      detail: `--timeout takes seconds from ${TIMEOUT_RANGE_S.min} to ${TIMEOUT_RANGE_S.max}, not ${timeoutS}`,
+    };
   return edit(env, (text, style, hosts) => {
     if (!(name in hosts) && Object.keys(hosts).length >= 32) return { ok: false, reason: "config", detail: "at most 32 hosts" };
     const entry = {
@@ -41,7 +46,7 @@ export function removeHost(env: NodeJS.ProcessEnv, name: string): HostsEdit {
   return edit(env, (text, _style, hosts) =>
     name in hosts
       ? { ok: true, text: removeJsonValue(text, ["hosts", name]) }
-      : { ok: false, reason: "usage", detail: `no host ${JSON.stringify(name)}` },
+      : { ok: false, reason: "usage", detail: `no host ${quoted(name)}` },
   );
 }
 

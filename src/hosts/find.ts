@@ -5,6 +5,7 @@ import { resolveQuery, type QueryResult } from "../fleet/sessions.ts";
 import type { HostEntry } from "./config.ts";
 import { hostsOf, type HostsContext } from "./everywhere.ts";
 import { readRemoteSessions, type HostReport, type HostedSession } from "./remote.ts";
+import { quoted } from "../core/terminal-text.ts";
 
 export type RemoteFind =
   | { ok: true; host: HostEntry; session: HostedSession }
@@ -53,7 +54,7 @@ export async function findOnHosts(context: HostsContext, query: string, only?: H
     return {
       ok: false,
       reason: "unreachable",
-      detail: `no session matches ${JSON.stringify(query)} on the hosts that answered; not read: ${missing.map((report) => `${report.host} (${report.detail})`).join(", ")}`,
+      detail: `no session matches ${quoted(query)} on the hosts that answered; not read: ${missing.map((report) => `${report.host} (${report.detail})`).join(", ")}`,
       reports: missing,
     };
   return notFound(query);

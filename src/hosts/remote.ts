@@ -7,7 +7,8 @@ import { lazySchema } from "../core/lazy-schema.ts";
 import { ATTENTION_ORDER, type AttentionRank } from "../fleet/attention.ts";
 import type { SessionView } from "../fleet/view.ts";
 import { run as defaultRun, type Runner } from "../core/exec.ts";
-import { CANONICAL_ID_PATTERN, LIFECYCLE_STATUSES, TerminalSchema } from "../core/schema.ts";
+import { CANONICAL_ID_PATTERN, LIFECYCLE_STATUSES, TerminalSchema, describeIssue } from "../core/schema.ts";
+import { cutChars, displayLine } from "../core/terminal-text.ts";
 import type { HostEntry } from "./config.ts";
 import { controlPath, masterArgs, sshArgs } from "./ssh.ts";
 
@@ -141,7 +142,8 @@ export async function readRemoteJson(host: HostEntry, words: readonly string[], 
     return { ok: false, report: report("failed", `answer is not JSON (exit ${result.code ?? "?"}${said ? `: ${said}` : ""})`) };
   }
   if (!result.ok) {
-    const detail = typeof value === "object" && value !== null && "detail" in value ? String(value.detail).slice(0, 512) : said;
+    const detail =
+      typeof value === "object" && value !== null && "detail" in value ? cutChars(displayLine(String(value.detail)), 512) : said;
     return { ok: false, report: report("failed", `exit ${result.code ?? "?"}${detail ? `: ${detail}` : ""}`), value };
   }
   return { ok: true, value, report: report("ok", "") };
@@ -153,8 +155,9 @@ export function boundOf(host: HostEntry, context: RemoteContext): number {
   return context.limitMs === undefined ? bound : Math.min(bound, context.limitMs);
 }
 
+/** What a host said on stderr, as one line safe to show: a host's text never reaches a terminal raw. */
 function firstLine(text: string): string {
-  return (text.split("\n").find((line) => line.trim() !== "") ?? "").slice(0, 300);
+  return cutChars(displayLine(text.split("\n").find((line) => line.trim() !== "") ?? ""), 300);
 }
 
 /** The host's sessions (`list --json --local`), each row checked and tagged with this host's name. */
@@ -170,7 +173,15 @@ export async function readRemoteSessions(
 
 export function rowsOf(host: HostEntry, value: unknown, report: HostReport): { sessions: HostedSession[]; report: HostReport } {
   const listing = ListingSchema.safeParse(value);
-  if (!listing.success) return { sessions: [], report: { ...report, state: "failed", detail: "answer is not a session listing" } };
+  if (!listing.success)
+    return {
+      sessions: [],
+      report: {
+        ...report,
+        state: "failed",
+        detail: `answer is not a session listing (${describeIssue(listing.error, value, ListingSchema)})`,
+      },
+    };
   const sessions: HostedSession[] = [];
   let invalid = 0;
   for (const item of listing.data.sessions) {
@@ -198,6 +209,9 @@ export async function readRemoteCounts(host: HostEntry, context: RemoteContext):
   if (!read.ok) return { report: read.report };
   const shape = Object.fromEntries([...ATTENTION_ORDER, "total"].map((key) => [key, z.int().check(z.gte(0), z.lte(1_000_000))]));
   const parsed = z.object(shape).safeParse(read.value);
-  if (!parsed.success) return { report: { ...read.report, state: "failed", detail: "answer is not a status count" } };
+  if (!parsed.success)
+    return {
+      report: { ...read.report, state: "failed", detail: `answer is not a status count (${describeIssue(parsed.error, read.value)})` },
+    };
   return { counts: parsed.data as RemoteCounts, report: read.report };
 }

@@ -61,13 +61,16 @@ export async function runStep(step: Step, world: InstallContext): Promise<{ ok: 
 
 export function reportOf(plan: HarnessPlan, steps: StepReport[]): HarnessReport {
   const failed = steps.some((step) => step.status === "failed");
+  const changed = steps.some((step) => step.status === "done" || step.status === "planned");
   return {
     harness: plan.harness,
     ok: !failed && !plan.findings.some(isBlocking),
-    changed: steps.some((step) => step.status === "done" || step.status === "planned"),
+    changed,
     steps,
     findings: plan.findings,
-    todo: plan.todo,
+    // What is left to do once the steps are done (restart the sessions, trust the hooks): after a failure that changed
+    // nothing, it would speak of changes that did not happen.
+    todo: failed && !changed ? [] : plan.todo,
   };
 }
 

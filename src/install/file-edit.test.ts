@@ -4,12 +4,16 @@ import {
   chmodSync,
   chownSync,
   closeSync,
+  existsSync,
+  lstatSync,
   mkdirSync,
   openSync,
   readdirSync,
   readFileSync,
+  readlinkSync,
   renameSync,
   statSync,
+  symlinkSync,
   writeFileSync,
   writeSync,
   ftruncateSync,
@@ -17,7 +21,7 @@ import {
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { makeSandbox, type Sandbox } from "../../test/sandbox.ts";
-import { deleteConfigFile, writeConfigFile } from "./file-edit.ts";
+import { creationTarget, deleteConfigFile, readConfigFile, writeConfigFile } from "./file-edit.ts";
 
 let sandbox: Sandbox;
 let dir: string;
@@ -139,5 +143,43 @@ describe("writeConfigFile: owner and mode", () => {
     for (const made of [join(sandbox.home, ".codex"), join(sandbox.home, ".codex", "sub"), created])
       expect(statSync(made)).toMatchObject({ uid: 4242, gid: 4343 });
     expect(statSync(created).mode & 0o777).toBe(0o600);
+  });
+});
+
+describe("a dotfile manager's links", () => {
+  it("a link to a file not there yet: the file is created where it points, the link kept; removed the same way", async () => {
+    const target = join(sandbox.root, "dotfiles", "settings.json");
+    mkdirSync(join(sandbox.root, "dotfiles"));
+    // A relative link, resolved from the link's own directory, as the kernel does.
+    symlinkSync(join("..", "..", "dotfiles", "settings.json"), path);
+    expect(await writeConfigFile(path, null, OURS)).toEqual({ ok: true });
+    expect(readFileSync(target, "utf8")).toBe(OURS);
+    expect(lstatSync(path).isSymbolicLink()).toBe(true);
+    expect(deleteConfigFile(path, OURS)).toEqual({ ok: true });
+    expect(existsSync(target)).toBe(false);
+    expect(readlinkSync(path)).toBe(join("..", "..", "dotfiles", "settings.json"));
+  });
+
+  it("a link whose target's directory is missing: nothing made, and what to do", async () => {
+    const target = join(sandbox.root, "dotfiles", "claude", "settings.json");
+    symlinkSync(target, path);
+    expect(creationTarget(path)).toEqual({ ok: false, detail: expect.stringContaining(`${path} is a symbolic link to ${target}`) });
+    const written = await writeConfigFile(path, null, OURS);
+    expect(written).toEqual({
+      ok: false,
+      detail: expect.stringMatching(/nor does its directory .*; nothing written: create that directory .* then run the command again$/),
+    });
+    expect(existsSync(join(sandbox.root, "dotfiles"))).toBe(false);
+  });
+
+  it("a chain of links ends at the file to create; a loop is refused in words", () => {
+    const target = join(dir, "real.json");
+    symlinkSync(target, join(dir, "middle.json"));
+    symlinkSync(join(dir, "middle.json"), path);
+    expect(creationTarget(path)).toEqual({ ok: true, target });
+    const loop = join(dir, "loop.json");
+    symlinkSync(loop, loop);
+    expect(creationTarget(loop)).toEqual({ ok: false, detail: expect.stringContaining("its symbolic links lead in a loop") });
+    expect(readConfigFile(loop)).toEqual({ ok: false, detail: `${loop}: its symbolic links lead in a loop (ELOOP)` });
   });
 });

@@ -20,6 +20,7 @@ import {
   mkdirSync,
   openSync,
   readdirSync,
+  readlinkSync,
   readSync,
   renameSync,
   statSync,
@@ -47,7 +48,26 @@ const SETTLE_MS = 25;
 
 const changedSince = (path: string, what: string) => `${path} changed since the plan was made; ${what} (run the command again)`;
 const errorCode = (error: unknown) => (error as NodeJS.ErrnoException).code ?? String(error);
-const ioDetail = (path: string, error: unknown) => `${path}: ${errorCode(error)}`;
+
+/** What the system's error codes a config write meets mean, in words. */
+const ERRNO_WORDS: Readonly<Record<string, string>> = {
+  EACCES: "permission denied",
+  EPERM: "not permitted",
+  EROFS: "read-only file system",
+  ENOSPC: "no space left on the device",
+  EDQUOT: "disk quota exceeded",
+  ENOENT: "no such file or directory",
+  ENOTDIR: "a part of the path is not a directory",
+  EISDIR: "is a directory",
+  ELOOP: "its symbolic links lead in a loop",
+  EEXIST: "something is already there",
+};
+
+/** `path: permission denied (EACCES)`: the error's words, and its code for a search. */
+export function ioDetail(path: string, error: unknown): string {
+  const code = errorCode(error);
+  return `${path}: ${ERRNO_WORDS[code] ? `${ERRNO_WORDS[code]} (${code})` : code}`;
+}
 
 /** The whole content of an open file, or undefined past `maxBytes`. Reads from offset 0 whatever the fd's position. */
 function readAll(fd: number, maxBytes: number): string | undefined {
@@ -305,8 +325,24 @@ function makeDirs(dir: string): ReplaceResult {
     }
     return { ok: true };
   } catch (error) {
+    const link = made === undefined ? danglingLinkIn(dir) : undefined;
+    if (link)
+      return {
+        ok: false,
+        reason: "io",
+        detail: `${link.path} is a symbolic link to ${link.target}, which does not exist; nothing written: create it (or put your dotfiles in place), or remove the link, then run the command again`,
+      };
     return { ok: false, reason: made === undefined ? "io" : "owner", detail: ioDetail(made ?? dir, error) };
   }
+}
+
+/** The first directory on the way to `dir` that is a symbolic link to nothing (a dotfile manager's, made early). */
+function danglingLinkIn(dir: string): { path: string; target: string } | undefined {
+  for (let path = dir; path !== dirname(path); path = dirname(path)) {
+    const link = lstatSync(path, { throwIfNoEntry: false });
+    if (link?.isSymbolicLink() && statSync(path, { throwIfNoEntry: false }) === undefined) return { path, target: readlinkSync(path) };
+  }
+  return undefined;
 }
 
 /**
@@ -317,7 +353,7 @@ export function removeIfUnchanged(path: string, before: string, maxBytes: number
   let named: Stats;
   let fd: number;
   try {
-    // The name first, then what it leads to (a symlink is removed, not its target, as before).
+    // The name first, then what it leads to (callers resolve links: a symlink given here is removed, not its target).
     named = lstatSync(path);
     fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch (error) {

@@ -81,7 +81,7 @@ async function plan(harness: SettingsHooksHarness, world: InstallContext, intent
   const steps = step ? [step] : [];
   const todo = steps.length > 0 ? [`Restart running ${harness.displayName} sessions: they read their hooks when they start.`] : [];
   if (intent.mode === "install" && !which(harness.binary, world.env))
-    findings.push(note(`The ${harness.binary} CLI is not on PATH; the hooks are in place for when it is.`));
+    findings.push(note(`The ${harness.binary} CLI is not on PATH (not installed, or installed elsewhere).`));
   return { harness: harness.id, steps, findings, todo, files: [harness.settingsPath(world)] };
 }
 

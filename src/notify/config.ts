@@ -4,12 +4,9 @@
 // fit the schema also means the defaults, and the problem is logged and shown by `tongs-agents notify`. The file itself
 // is read by src/core/config-file.ts, which it shares with declared agents ("agents").
 import * as z from "zod/mini";
-import en from "zod/v4/locales/en.js";
-import { configFilePath, readConfigFile } from "../core/config-file.ts";
+import { CONFIG_SECTIONS, configFilePath, readConfigFile } from "../core/config-file.ts";
 import { describeIssue } from "../core/schema.ts";
-
-// Written by hand: errors name the problem in words (zod/mini carries no messages of its own).
-z.config(en());
+import { quoted } from "../core/terminal-text.ts";
 
 /** States that can notify: the user is needed (waiting), a turn failed (error), a turn finished (idle). */
 export const NOTIFY_STATES = ["waiting", "error", "idle"] as const;
@@ -79,9 +76,11 @@ export function loadConfig(env: NodeJS.ProcessEnv): ConfigLoad {
     problem: `${path}: ${detail}; using the defaults`,
   });
   // An unknown top-level key is most likely a misspelt "notifications": better said than silently ignored.
-  if (file.unknownKeys.length > 0) return defaults(`unknown key ${JSON.stringify(file.unknownKeys[0])}`);
-  const parsed = NotificationsSection.safeParse({ notifications: file.sections.notifications });
-  if (!parsed.success) return defaults(describeIssue(parsed.error));
+  if (file.unknownKeys.length > 0) return defaults(`unknown key ${quoted(file.unknownKeys[0])} (allowed: ${CONFIG_SECTIONS.join(", ")})`);
+  // Written by hand: a mistake is named with the value found and what is allowed.
+  const section = { notifications: file.sections.notifications };
+  const parsed = NotificationsSection.safeParse(section);
+  if (!parsed.success) return defaults(describeIssue(parsed.error, section, NotificationsSection));
   const settings = parsed.data.notifications ?? {};
   const channelOn = (channel: ChannelId) => settings.channels?.[channel] ?? true;
   const channelsOf = (state: NotifyState): ChannelId[] => {

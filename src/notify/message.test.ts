@@ -52,7 +52,7 @@ describe("composeNotice", () => {
 
   it("agent text is cleaned before it is composed", () => {
     const notice = composeNotice([input("evil\x1b]0;x\x07dir", "waiting", "\x9b31mred\n\nline")]);
-    expect(notice.title).toBe("Claude Code needs you: evil ]0;x dir");
-    expect(notice.lines[0]).toBe("31mred line");
+    expect(notice.title).toBe("Claude Code needs you: evil\\u001b]0;x\\u0007dir");
+    expect(notice.lines[0]).toBe("\\u009b31mred line");
   });
 });

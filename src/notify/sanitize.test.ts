@@ -38,8 +38,9 @@ describe("cleanLine", () => {
     expect(cleanLine("😀😀😀😀", 3)).toBe("😀😀…");
   });
 
-  it("turns lone surrogates into U+FFFD", () => {
-    expect(cleanLine("a\ud800b")).toBe("a\ufffdb");
+  it("shows lone surrogates and control characters as their escapes", () => {
+    expect(cleanLine("a\ud800b")).toBe("a\\ud800b");
+    expect(cleanLine("\x1b]52;c;ZXZpbA==\x07")).toBe("\\u001b]52;c;ZXZpbA==\\u0007");
   });
 
   it("holds for any text (property)", () => {
@@ -54,7 +55,7 @@ describe("cleanLine", () => {
 
 describe("cleanLines", () => {
   it("drops empty lines and counts what does not fit", () => {
-    expect(cleanLines(["a", "\x1b", "b", "c", "d"], 3)).toEqual(["a", "b", "and 2 more"]);
+    expect(cleanLines(["a", " \n", "b", "c", "d"], 3)).toEqual(["a", "b", "and 2 more"]);
   });
 });
 

@@ -1,21 +1,19 @@
 // Text from agents (directory names, tool names, the last reply) goes into escape sequences, AppleScript arguments,
-// D-Bus strings and tmux messages. Everything is cleaned here first, so no terminal control sequence from a payload
-// ever reaches a terminal, and then escaped for the one place it goes (docs/notifications.md, "Safety").
-import { toDisplayLine } from "../core/bounds.ts";
+// D-Bus strings and tmux messages. Everything is made one safe line first (src/core/terminal-text.ts: the one place
+// for any text shown), so no terminal control sequence from a payload ever reaches a terminal, and then escaped for
+// the one place it goes (docs/notifications.md, "Safety").
+import { cutChars, displayLine, tmuxFormatText } from "../core/terminal-text.ts";
 
 /** Longest title and body line a notification carries, in code points (servers cut long text anyway). */
 export const TITLE_MAX_CHARS = 80;
 export const LINE_MAX_CHARS = 160;
 
 /**
- * One display line: lone surrogates (text that was not valid UTF-8) become U+FFFD; C0 and C1 controls (ESC, BEL, the
- * 8-bit CSI and ST), DEL, bidirectional overrides and line separators become spaces; runs of whitespace one space;
- * cut to `maxChars` code points, the cut marked with an ellipsis.
+ * One display line (every control character, bidirectional override and lone surrogate shown as its `\u` escape;
+ * runs of whitespace one space), cut to `maxChars` code points, the cut marked with an ellipsis.
  */
 export function cleanLine(text: string, maxChars: number = LINE_MAX_CHARS): string {
-  const line = toDisplayLine(text.toWellFormed());
-  const chars = Array.from(line);
-  return chars.length <= maxChars ? line : `${chars.slice(0, Math.max(0, maxChars - 1)).join("")}…`;
+  return cutChars(displayLine(text), maxChars);
 }
 
 /** Lines of a notification body, each cleaned; at most `maxLines`, the rest counted in a last line. */
@@ -30,11 +28,11 @@ export function escapeMarkup(text: string): string {
 }
 
 /**
- * A tmux message argument: `#` starts a format (`#(cmd)` would run a command), so it is doubled; an argument ending
- * in `;` ends a tmux command, so one is never last.
+ * A tmux message argument: a format (`#` doubled, src/core/terminal-text.ts); an argument ending in `;` ends a tmux
+ * command, so one is never last.
  */
 export function tmuxMessageText(text: string): string {
-  const escaped = text.replaceAll("#", "##");
+  const escaped = tmuxFormatText(text);
   return escaped.endsWith(";") ? `${escaped}.` : escaped;
 }
 

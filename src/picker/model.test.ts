@@ -204,6 +204,31 @@ describe("picker frame", () => {
     const lines = renderFrame(hostile, { width: 40, height: 6, now: NOW, color: true, home: "/" });
     expect(lines.join("\n")).not.toContain("\u001b]0");
     expect(displayWidth(fit("日本語", 4))).toBe(4);
+    // Every field, a host's rows and notes, the message and the preview: only the picker's own colours are escapes.
+    const evil = "\x1b]52;c;ZXZpbA==\x07\x9b31m\x1b]8;;http://x\x1b\\";
+    const everywhere = {
+      ...withRows(
+        initialModel(
+          buildRows(
+            [session("y", "error", 1, { detail: evil, cwd: `/w/${evil}`, profile_id: evil, stale: true, stale_reason: evil })],
+            {},
+            () => evil,
+          ).map((row) => ({ ...row, host: evil })),
+        ),
+        [],
+        [evil],
+      ),
+      message: evil,
+      preview: true,
+    };
+    const frame = renderFrame(everywhere, { width: 200, height: 12, now: NOW, color: true, home: "/", preview: [evil], previewNote: evil });
+    /* eslint-disable no-control-regex */
+    const controls = frame
+      .join("\n")
+      .replace(/\u001b\[[0-9;]*m/g, "")
+      .match(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/g);
+    /* eslint-enable no-control-regex */
+    expect(controls).toBeNull();
     expect(fit("日本語", 4)).toBe("日… ");
   });
 });

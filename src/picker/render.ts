@@ -1,7 +1,8 @@
-// One picker frame as terminal lines: header, filter, rows, optional preview, message, key hints. Every line is cut
-// to the terminal width by display columns, and every text from records is made display-safe first.
+// One picker frame as terminal lines: header, filter, rows, optional preview, message, key hints. Every text goes
+// through fit(), which cuts it to its width by display columns after making it safe for the terminal (every control
+// character visible, src/core/terminal-text.ts); the only escape sequences in a frame are the picker's own colours.
 import { formatAge } from "../core/age.ts";
-import { toDisplayLine, withoutControls } from "../core/bounds.ts";
+import { displayLine, visibleText } from "../core/terminal-text.ts";
 import type { AttentionRank } from "../fleet/attention.ts";
 import { selectedIndex, visibleRows, type PickerModel, type Row } from "./model.ts";
 
@@ -40,9 +41,13 @@ export function displayWidth(text: string): number {
   return width;
 }
 
-/** Cut plain text to `width` columns (an ellipsis marks a cut) and pad it to exactly `width`. */
-export function fit(text: string, width: number): string {
+/**
+ * Text made safe for the terminal (a newline or tab a space, anything else it could act on visible), cut to `width`
+ * columns (an ellipsis marks a cut) and padded to exactly `width`.
+ */
+export function fit(raw: string, width: number): string {
   if (width <= 0) return "";
+  const text = visibleText(raw).replace(/[\n\t]/g, " ");
   let out = "";
   let used = 0;
   const total = displayWidth(text);
@@ -105,7 +110,7 @@ export function renderFrame(model: PickerModel, options: FrameOptions): string[]
   const footer = paint("90", fit("enter focus · alt-1…9 jump · ↑↓ move · ^T preview · ^X clear ended · esc quit", width));
   const messageLines = model.message ? 1 : 0;
   // A host that gave no rows keeps one line (the list gives way), so it is never silently missing.
-  const notes = model.hostNotes.map((note) => paint("31", fit(`  ? ${toDisplayLine(note)}`, width)));
+  const notes = model.hostNotes.map((note) => paint("31", fit(`  ? ${displayLine(note)}`, width)));
   const available = Math.max(1, height - lines.length - 1 - messageLines - notes.length);
   const previewHeight = model.preview ? Math.floor(available / 2) : 0;
   const listHeight = available - previewHeight;
@@ -127,10 +132,10 @@ export function renderFrame(model: PickerModel, options: FrameOptions): string[]
     const style = GLYPHS[row.rank];
     const number = index < 9 ? String(index + 1) : " ";
     const profile = row.session.profile_id ? ` [${row.session.profile_id}]` : "";
-    const detail = toDisplayLine(row.session.stale ? `stale: ${row.session.stale_reason}` : row.session.detail) + profile;
+    const detail = displayLine(row.session.stale ? `stale: ${row.session.stale_reason}` : row.session.detail) + profile;
     const label = fit(style.label, labelWidth);
     const host = hostWidth > 0 ? ` ${fit(row.host, hostWidth)}` : "";
-    const columns = `${host} ${fit(row.session.harness, harnessWidth)} ${fit(toDisplayLine(placeOf(row, options.home)), placeWidth)} ${fit(formatAge(row.session.status_changed_at, now), ageWidth)} `;
+    const columns = `${host} ${fit(row.session.harness, harnessWidth)} ${fit(displayLine(placeOf(row, options.home)), placeWidth)} ${fit(formatAge(row.session.status_changed_at, now), ageWidth)} `;
     const used = 2 + 1 + 1 + labelWidth + displayWidth(columns);
     const rest = `${columns}${fit(detail, Math.max(0, width - used))}`;
     if (index === selected)
@@ -146,7 +151,7 @@ export function renderFrame(model: PickerModel, options: FrameOptions): string[]
     const title = `── preview ${note ? `(${note}) ` : ""}`;
     lines.push(paint("90", fit(title + "─".repeat(Math.max(0, width - displayWidth(title))), width)));
     const body = (options.preview ?? []).slice(-(previewHeight - 1));
-    for (let index = 0; index < previewHeight - 1; index++) lines.push(fit(withoutControls(body[index] ?? ""), width));
+    for (let index = 0; index < previewHeight - 1; index++) lines.push(fit(body[index] ?? "", width));
   }
   if (model.message) lines.push(paint("33", fit(model.message, width)));
   lines.push(footer);

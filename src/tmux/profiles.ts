@@ -3,12 +3,9 @@
 import { homedir } from "node:os";
 import { join } from "node:path";
 import * as z from "zod/mini";
-import en from "zod/v4/locales/en.js";
 import { ENV_KEY_PATTERN, PROFILE_ID_PATTERN, describeIssue } from "../core/schema.ts";
+import { quoted } from "../core/terminal-text.ts";
 import { readJsonFile } from "../store/records.ts";
-
-// Profiles are written by hand: errors name the problem in words (zod/mini carries no messages of its own).
-z.config(en());
 
 const ProfileSchema = z.strictObject({
   command: z.string().check(z.minLength(1), z.maxLength(4096)),
@@ -35,20 +32,20 @@ export function profilesPath(env: NodeJS.ProcessEnv, home: string = env.HOME ?? 
 export type ProfileLookup = { ok: true; profile: Profile } | { ok: false; detail: string };
 
 export function loadProfile(name: string, env: NodeJS.ProcessEnv): ProfileLookup {
-  if (!PROFILE_ID_PATTERN.test(name))
-    return { ok: false, detail: `not a profile name: ${JSON.stringify(name)} (use [a-z0-9][a-z0-9_-]{0,31})` };
+  if (!PROFILE_ID_PATTERN.test(name)) return { ok: false, detail: `not a profile name: ${quoted(name)} (use [a-z0-9][a-z0-9_-]{0,31})` };
   const path = profilesPath(env);
   const file = readJsonFile(path, 256 * 1024);
   if (file.kind === "absent") return { ok: false, detail: `no profiles file at ${path}` };
   if (file.kind === "invalid") return { ok: false, detail: `${path}: ${file.detail}` };
   const parsed = ProfilesFileSchema.safeParse(file.value);
-  if (!parsed.success) return { ok: false, detail: `${path}: ${describeIssue(parsed.error)}` };
+  // Profiles are written by hand: a mistake is named with the value found and what is allowed.
+  if (!parsed.success) return { ok: false, detail: `${path}: ${describeIssue(parsed.error, file.value, ProfilesFileSchema)}` };
   const profile = parsed.data.profiles[name];
   return profile
     ? { ok: true, profile }
     : {
         ok: false,
-        detail: `no profile ${JSON.stringify(name)} in ${path} (it has: ${Object.keys(parsed.data.profiles).join(", ") || "none"})`,
+        detail: `no profile ${quoted(name)} in ${path} (it has: ${Object.keys(parsed.data.profiles).join(", ") || "none"})`,
       };
 }
 

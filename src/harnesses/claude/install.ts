@@ -166,7 +166,7 @@ export async function planClaude(world: InstallContext, intent: Intent): Promise
   const todo: string[] = [];
   if (steps.length > 0) todo.push("Restart running Claude Code sessions: they read hooks and MCP servers when they start.");
   if (intent.mode === "install" && !which("claude", world.env))
-    findings.push(note("The claude CLI is not on PATH; the hooks are in place for when it is."));
+    findings.push(note("The claude CLI is not on PATH (not installed, or installed elsewhere)."));
   // `claude mcp add` creates .claude.json when it is missing.
   return { harness: "claude", steps, findings, todo, files: [claudeJsonPath(world)] };
 }
