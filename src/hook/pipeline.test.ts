@@ -400,7 +400,8 @@ describe("hostile ids", () => {
         async (id) => {
           if (id.includes("\0") || !id.isWellFormed()) return;
           await runHook(["fleet-event", "--agent", "pi"], fleet({ session_id: id, instance_id: id, sequence: 1 }), context);
-          for (const name of readdirSync(sessions())) expect(name).toMatch(/^((instance-)?[0-9a-f]{64}\.json|[0-9a-f]{64}\.spool|\.lock-staging)$/);
+          for (const name of readdirSync(sessions()))
+            expect(name).toMatch(/^((instance-)?[0-9a-f]{64}\.json|[0-9a-f]{64}\.spool|\.lock-staging)$/);
         },
       ),
       { numRuns: 40 },
