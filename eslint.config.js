@@ -38,48 +38,40 @@ const boundary = (files, forbidden, why) => ({
 const BOUNDARIES = [
   boundary(
     ["src/core/**/*.ts"],
-    `(^|/)(store|hook|fleet|focus|tmux|harnesses|install|${ADAPTERS})/|backends/`,
+    `(^|/)(store|hook|fleet|focus|harnesses|install|${ADAPTERS})/|backends/`,
     "The core imports nothing but the core.",
   ),
-  boundary(
-    ["src/store/**/*.ts"],
-    `(^|/)(hook|fleet|focus|tmux|harnesses|install|${ADAPTERS})/|backends/`,
-    "The store builds on the core only.",
-  ),
+  boundary(["src/store/**/*.ts"], `(^|/)(hook|fleet|focus|harnesses|install|${ADAPTERS})/|backends/`, "The store builds on the core only."),
   boundary(
     ["src/hook/**/*.ts"],
-    `(^|/)(fleet|focus|tmux|install|${ADAPTERS})/|backends/|harnesses/[a-z-]+/(?!harness\\.ts)`,
+    `(^|/)(fleet|focus|install|${ADAPTERS})/|backends/|harnesses/[a-z-]+/(?!harness\\.ts)`,
     "The hook imports the core, the store and the harness registry only: its start-up is every agent's cost.",
   ),
-  boundary(
-    ["backends/**/*.ts"],
-    `src/(store|hook|fleet|harnesses|install|${ADAPTERS})/|src/focus/(?!contract\\.ts)|src/tmux/(?!runner\\.ts)`,
-    "A backend imports the focus contract, the core and the tmux runner only.",
-  ),
+  boundary(["backends/**/*.ts"], `(^|/)src/(?!core/)`, "A backend imports the backend contract, the core and other backends only."),
   boundary(
     ["src/harnesses/*/**/*.ts"],
-    `^\\.\\./(?!contract\\.ts|\\.\\./)|(^|/)(store|hook|fleet|focus|tmux|${ADAPTERS})/|backends/`,
+    `^\\.\\./(?!contract\\.ts|\\.\\./)|(^|/)(store|hook|fleet|focus|${ADAPTERS})/|backends/`,
     "A harness adapter imports the core, the harness contract and the install engine only.",
   ),
   boundary(
     ["src/fleet/**/*.ts"],
-    `(^|/)(hook|focus|tmux|install|${ADAPTERS})/|backends/|harnesses/[a-z-]+/`,
+    `(^|/)(hook|focus|install|${ADAPTERS})/|backends/|harnesses/[a-z-]+/`,
     "The fleet reads the store; it knows harnesses through the registry.",
   ),
   boundary(
     ["src/install/**/*.ts"],
-    `(^|/)(hook|fleet|focus|tmux|harnesses|${ADAPTERS})/|backends/`,
+    `(^|/)(hook|fleet|focus|harnesses|${ADAPTERS})/|backends/`,
     "The install engine knows harnesses only through the provider contract.",
   ),
   boundary(
     ["src/hosts/**/*.ts"],
-    `(^|/)(hook|tmux|${ADAPTERS})/|backends/|harnesses/[a-z-]+/`,
+    `(^|/)(hook|${ADAPTERS})/|backends/(?!contract\\.ts)|harnesses/[a-z-]+/`,
     "Remote hosts build on the fleet, the focus service and the config file; adapters show them.",
   ),
-  boundary(["src/focus/**/*.ts"], `(^|/)(hook|tmux|install|${ADAPTERS})/|harnesses/`, "The focus service uses the fleet and the backends."),
+  boundary(["src/focus/**/*.ts"], `(^|/)(hook|install|${ADAPTERS})/|harnesses/`, "The focus service uses the fleet and the backends."),
   boundary(
     ["src/server/**/*.ts"],
-    `(^|/)(hook|fleet|focus|tmux|harnesses|install|hosts|${ADAPTERS})/|backends/`,
+    `(^|/)(hook|fleet|focus|harnesses|install|hosts|${ADAPTERS})/|backends/`,
     "The keypress server runs whatever verb runner it is given; its client is loaded by every served key.",
   ),
 ];

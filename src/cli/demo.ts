@@ -2,9 +2,9 @@
 // server where simulated agents work, wait and fail, and opens the picker; without a terminal it prints what you
 // would see.
 import { spawn } from "node:child_process";
-import { tmuxSync } from "../tmux/runner.ts";
+import { tmuxSync } from "../../backends/tmux/runner.ts";
 import { dirname, join } from "node:path";
-import { DEMO_AGENTS, startDemo } from "../tmux/demo.ts";
+import { DEMO_AGENTS, startDemo } from "../../backends/tmux/demo.ts";
 import { EXIT_CODES } from "../core/errors.ts";
 import { buildRows, initialModel } from "../picker/model.ts";
 import { renderFrame } from "../picker/render.ts";
@@ -12,7 +12,7 @@ import { defaultProcessSource } from "../core/proc.ts";
 import { readSeen } from "../fleet/seen.ts";
 import { loadFleet } from "../fleet/sessions.ts";
 import type { ViewStatus } from "../fleet/view.ts";
-import { blockBody, parseTmuxVersion } from "../tmux/setup.ts";
+import { blockBody, parseTmuxVersion } from "../../backends/tmux/setup.ts";
 import { branchOf } from "../fleet/git-branch.ts";
 import { formatTable } from "./format.ts";
 import { withHelp, type VerbHelp } from "./help.ts";

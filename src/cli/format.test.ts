@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { RunResult } from "../core/exec.ts";
 import type { SessionView } from "../fleet/view.ts";
 import { formatDetails, formatTerminalPlace } from "./format.ts";
-import { tmuxPlaceOf } from "./tmux-place.ts";
+import { tmuxPlaceOf } from "../../backends/tmux/place.ts";
 
 const TMUX = { TMUX: "/tmp/tmux-1000/default,4242,0", TMUX_PANE: "%7", TERM_PROGRAM: "tmux" };
 

@@ -2,7 +2,7 @@
 import { homedir } from "node:os";
 import { formatAge } from "../core/age.ts";
 import { toDisplayLine } from "../core/bounds.ts";
-import type { FocusResult } from "../focus/contract.ts";
+import type { FocusResult } from "../../backends/contract.ts";
 import type { SessionView, ViewStatus } from "../fleet/view.ts";
 
 export function shortenHome(path: string, home: string = homedir()): string {

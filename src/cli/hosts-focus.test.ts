@@ -9,7 +9,7 @@ import { fakeSsh, type SshCall } from "../../test/fake-hosts.ts";
 import { makeSandbox, type Sandbox } from "../../test/sandbox.ts";
 import { canonicalId, digestOf } from "../core/identity.ts";
 import type { Terminal } from "../core/schema.ts";
-import { done, registerBackend } from "../focus/contract.ts";
+import { done, registerBackend } from "../../backends/contract.ts";
 import { addHost } from "../hosts/edit.ts";
 import type { HostFocusResult } from "../hosts/focus.ts";
 import { ensureStateDirs } from "../store/paths.ts";

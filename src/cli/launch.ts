@@ -1,12 +1,12 @@
 // `tongs-agents launch [--profile NAME] [--window|--here] -- <command...>`: start an agent with a fresh launch id (and
 // its profile) in its environment, so its records say which launch started them. A new tmux window by default.
 import { spawn } from "node:child_process";
-import { tmuxSync } from "../tmux/runner.ts";
+import { tmuxSync } from "../../backends/tmux/runner.ts";
 import { randomBytes } from "node:crypto";
 import { homedir } from "node:os";
 import { EXIT_CODES } from "../core/errors.ts";
 import { LAUNCH_ID_ENV, PROFILE_ENV } from "../core/launch.ts";
-import { expandHome, loadProfile } from "../tmux/profiles.ts";
+import { expandHome, loadProfile } from "./profiles.ts";
 import { withHelp, type VerbHelp } from "./help.ts";
 import { fail, parse, type Verb } from "./io.ts";
 

@@ -1,6 +1,6 @@
 import { homedir } from "node:os";
 import { EXIT_CODES, exitCodeOfFocus } from "../core/errors.ts";
-import { capturePane } from "../tmux/capture.ts";
+import { capturePane } from "../../backends/tmux/capture.ts";
 import { runPicker } from "../picker/tui.ts";
 import { formatFocus } from "./format.ts";
 import { withHelp, type VerbHelp } from "./help.ts";
@@ -44,7 +44,8 @@ export const pickVerb: Verb = withHelp(PICK_HELP, async (args, context, io) => {
       const result = await (await import("../store/prune.ts")).prune({ stateDir: context.stateDir, processes: context.processes });
       return result.ok ? result.removed.filter((entry) => entry.kind === "record").length : 0;
     },
-    capture: (session, lines) => capturePane(session, lines, context.run),
+    capture: async (session, lines) =>
+      session.stale || session.status === "ended" ? { note: "the session has ended" } : capturePane(session.terminal, lines, context.run),
     now: Date.now,
     home: context.env.HOME ?? homedir(),
     color: !context.env.NO_COLOR,

@@ -1,6 +1,6 @@
 // `tongs-agents popup --client <tty>`: open the picker in a tmux popup on that client. Bound through run-shell (which
 // expands #{client_tty}); the picker's command line is built here, so no quoting passes through tmux.conf twice.
-import { tmuxSync } from "../tmux/runner.ts";
+import { tmuxSync } from "../../backends/tmux/runner.ts";
 import { shellQuote } from "../install/command.ts";
 import { EXIT_CODES } from "../core/errors.ts";
 import { withHelp, type VerbHelp } from "./help.ts";

@@ -3,7 +3,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { fakeProcess, fakeProcessSource } from "../../test/fake-processes.ts";
 import { makeSandbox, type Sandbox } from "../../test/sandbox.ts";
-import { done, failed, registerBackend, skipped, type BackendOutcome, type FocusBackend } from "./contract.ts";
+import { done, failed, registerBackend, skipped, type BackendOutcome, type FocusBackend } from "../../backends/contract.ts";
 import { focusSession, focusedAtAll, stateOf } from "./service.ts";
 import { canonicalId, digestOf } from "../core/identity.ts";
 import { ensureStateDirs } from "../store/paths.ts";

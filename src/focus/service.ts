@@ -13,7 +13,7 @@ import {
   type FocusResult,
   type FocusState,
   type Operation,
-} from "./contract.ts";
+} from "../../backends/contract.ts";
 import { findSession, type FindResult, type FleetContext } from "../fleet/queries.ts";
 import { markSeen } from "../fleet/seen.ts";
 import { locateSessionUi } from "../fleet/ui-terminal.ts";

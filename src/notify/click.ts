@@ -2,7 +2,7 @@
 // logged (notify.log, the same fields `focus --json` prints), and when it is not `complete`, a follow-up notification
 // says what happened, in the words `focus` prints. docs/notifications.md, "Clicking".
 import { formatFocus } from "../cli/format.ts";
-import type { FocusResult } from "../focus/contract.ts";
+import type { FocusResult } from "../../backends/contract.ts";
 import { focusSession } from "../focus/service.ts";
 import { defaultProcessSource } from "../core/proc.ts";
 import type { Notice, NotifyChannel, NotifyWorld } from "./contract.ts";

@@ -3,7 +3,7 @@
 // for a notification that AppleScript posted). Text is passed as arguments (osascript: `on run argv`, after a fixed
 // first argument so none can be read as an option; terminal-notifier: the message on stdin), never spliced into a
 // script. MOCKED: macOS cannot run here (docs/notifications.md, "Desktop").
-import { runAppleScript } from "../../backends/osascript.ts";
+import { runAppleScript } from "../../backends/applescript/osascript.ts";
 import { shortId } from "../core/identity.ts";
 import { which } from "../install/context.ts";
 import type { ChannelId } from "./config.ts";

@@ -2,12 +2,12 @@
 // server gives every pane and every attached client (what it shows, whether its terminal window has focus); for a
 // session directly in kitty or a plain X11 terminal, whether that window has focus. docs/notifications.md,
 // "When the user is already there".
-import { parseKittyEnv } from "../../backends/kitty.ts";
-import { parseListenOn, sendCommand } from "../../backends/kitty-rc.ts";
-import { parsePlacements } from "../../backends/kitty-state.ts";
-import { parseTmuxEnv, tmux } from "../tmux/runner.ts";
-import { parseWindowId } from "../../backends/x11.ts";
-import { focusedWindow, hexId } from "../../backends/x11-window.ts";
+import { parseKittyEnv } from "../../backends/kitty/backend.ts";
+import { parseListenOn, sendCommand } from "../../backends/kitty/rc.ts";
+import { parsePlacements } from "../../backends/kitty/state.ts";
+import { parseTmuxEnv, tmux } from "../../backends/tmux/runner.ts";
+import { parseWindowId } from "../../backends/x11/backend.ts";
+import { focusedWindow, hexId } from "../../backends/x11/window.ts";
 import type { Terminal } from "../core/schema.ts";
 import type { NotifyWorld, Place, TmuxClientView, TmuxServerView } from "./contract.ts";
 

@@ -5,7 +5,7 @@ import type { NotifyChannel } from "./contract.ts";
 import { tmuxMessageText } from "./sanitize.ts";
 import type { Place } from "./contract.ts";
 import { showsPane } from "./survey.ts";
-import { tmux } from "../tmux/runner.ts";
+import { tmux } from "../../backends/tmux/runner.ts";
 
 const ID: ChannelId = "tmux";
 

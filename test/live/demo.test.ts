@@ -4,7 +4,7 @@ import { existsSync } from "node:fs";
 import pty from "node-pty";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { dirname, join } from "node:path";
-import { DEMO_AGENTS, startDemo, type DemoAgent } from "../../src/tmux/demo.ts";
+import { DEMO_AGENTS, startDemo, type DemoAgent } from "../../backends/tmux/demo.ts";
 import { CLI_BIN, HOOK_BIN, ROOT, runCliProcess } from "../processes.ts";
 import { makeSandbox, type Sandbox } from "../sandbox.ts";
 import { waitFor } from "./tmux-lab.ts";

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import type { RunOptions, RunResult, Runner } from "../src/core/exec.ts";
-import type { FocusContext } from "../src/focus/contract.ts";
-import { applescriptBackend, detectAppleScript, parseITermSessionId } from "./applescript.ts";
-import { ITERM_FOCUS, ITERM_VERIFY, TERMINAL_ACTIVATE, TERMINAL_FOCUS, TERMINAL_STATE, TERMINAL_VERIFY } from "./applescript-scripts.ts";
+import type { RunOptions, RunResult, Runner } from "../../src/core/exec.ts";
+import type { FocusContext } from "../contract.ts";
+import { applescriptBackend, detectAppleScript, parseITermSessionId } from "./backend.ts";
+import { ITERM_FOCUS, ITERM_VERIFY, TERMINAL_ACTIVATE, TERMINAL_FOCUS, TERMINAL_STATE, TERMINAL_VERIFY } from "./scripts.ts";
 
 const UUID = "5E1C5C89-1B2A-4F3D-9C8E-0A1B2C3D4E5F";
 const TTY = "/dev/ttys004";

@@ -1,9 +1,9 @@
 // tmux: the socket from the captured TMUX, the pane from TMUX_PANE. One switch command pinned to a chosen client,
 // then verification of what that client shows (docs/focus.md, "tmux"). A key binding names its client (`--client`):
 // then locating, switching and verifying are one tmux process instead of three (a keypress should feel instant).
-import { done, failed, skipped, type BackendOutcome, type FocusBackend, type FocusContext, type Operation } from "../src/focus/contract.ts";
-import type { RunResult } from "../src/core/exec.ts";
-import { parseTmuxEnv, tmux as runTmux } from "../src/tmux/runner.ts";
+import { done, failed, skipped, type BackendOutcome, type FocusBackend, type FocusContext, type Operation } from "../contract.ts";
+import type { RunResult } from "../../src/core/exec.ts";
+import { parseTmuxEnv, tmux as runTmux } from "./runner.ts";
 
 export interface TmuxTarget {
   readonly socket: string;

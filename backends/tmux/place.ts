@@ -1,6 +1,6 @@
 // `show` names a tmux pane the way tmux users know it: session:window.pane. A record keeps the pane id (%N), which
 // stays the same while windows are moved or renumbered, so the name is asked of the pane's own tmux server when shown.
-import { run as runProgram, type Runner } from "../core/exec.ts";
+import { run as runProgram, type Runner } from "../../src/core/exec.ts";
 
 /** session:window.pane of the recorded pane, or undefined when its server cannot say (gone, not reachable). */
 export async function tmuxPlaceOf(env: Readonly<Record<string, string>>, run: Runner = runProgram): Promise<string | undefined> {

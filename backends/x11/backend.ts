@@ -1,8 +1,8 @@
 // Plain X11 terminals (xterm, urxvt, st, alacritty on X11, ...) set WINDOWID to their X window: window-level focus
 // only, there are no tabs or panes to select. Last in the registry: every richer backend claims its terminal first
 // (kitty also sets WINDOWID). docs/focus.md, "X11".
-import { done, failed, skipped, type BackendOutcome, type FocusBackend, type FocusContext, type Operation } from "../src/focus/contract.ts";
-import { activateWindow, hexId, windowExists, X_TOOLS_MISSING, type XDisplay } from "./x11-window.ts";
+import { done, failed, skipped, type BackendOutcome, type FocusBackend, type FocusContext, type Operation } from "../contract.ts";
+import { activateWindow, hexId, windowExists, X_TOOLS_MISSING, type XDisplay } from "./window.ts";
 
 export interface X11Target {
   readonly windowId: number;

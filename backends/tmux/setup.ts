@@ -1,8 +1,7 @@
 // The tmux block tongs-agents owns in the user's tmux.conf: a picker key (a popup), a next key, and a status segment.
 // Written between markers, replaced in place, and removed leaving the file exactly as it was.
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { deleteConfigFile, writeConfigFile } from "../install/file-edit.ts";
 
 export const BEGIN = "# >>> tongs-agents >>>";
 export const END = "# <<< tongs-agents <<<";
@@ -135,21 +134,4 @@ export function tmuxConfPath(env: NodeJS.ProcessEnv, home: string): string {
   const classic = join(home, ".tmux.conf");
   const xdg = join(env.XDG_CONFIG_HOME || join(home, ".config"), "tmux", "tmux.conf");
   return !existsSync(classic) && existsSync(xdg) ? xdg : classic;
-}
-
-export function readIfExists(path: string): string | undefined {
-  return existsSync(path) ? readFileSync(path, "utf8") : undefined;
-}
-
-/**
- * Write or delete the config file through the installer's safe writer: through a symlink (dotfile managers link
- * tmux.conf), only when the file still holds `before`, atomically, keeping its owner and mode.
- */
-export async function writeConf(
-  path: string,
-  before: string | undefined,
-  after: string | undefined,
-): Promise<{ ok: true } | { ok: false; detail: string }> {
-  if (after === undefined) return before === undefined ? { ok: true } : deleteConfigFile(path, before);
-  return writeConfigFile(path, before ?? null, after);
 }

@@ -1,9 +1,9 @@
 // GNU screen: the session from the captured STY (`<server pid>.<name>`), the window from WINDOW. Select with
 // `screen -S STY -X select N`, verify with `-Q number` (a missing window is no error for `select`), then make sure the
 // user sees the display that shows it (docs/focus.md, "GNU screen").
-import { done, failed, skipped, type BackendOutcome, type FocusBackend, type FocusContext, type Operation } from "../src/focus/contract.ts";
-import type { RunResult } from "../src/core/exec.ts";
-import { linuxScreenClients, type ScreenClient } from "./screen-clients.ts";
+import { done, failed, skipped, type BackendOutcome, type FocusBackend, type FocusContext, type Operation } from "../contract.ts";
+import type { RunResult } from "../../src/core/exec.ts";
+import { linuxScreenClients, type ScreenClient } from "./clients.ts";
 
 export interface ScreenTarget {
   readonly sty: string;

@@ -1,7 +1,7 @@
 // Running AppleScript through `osascript` (macOS). Every script takes its ids as `on run argv` arguments, never pasted
 // into the script text, and its first line names it (`-- tongs-agents <name>`), which keeps logs readable.
 // Failures become results a user can act on: a denied Automation permission (-1743) names the System Settings pane.
-import type { FocusContext } from "../src/focus/contract.ts";
+import type { FocusContext } from "../contract.ts";
 
 export type AppleScriptResult =
   | { readonly ok: true; readonly stdout: string }

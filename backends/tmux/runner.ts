@@ -1,7 +1,7 @@
 // The one tmux runner: every tmux command line tongs-agents runs is built here. `-u` makes tmux write UTF-8 whatever
 // the caller's locale: without it, a caller with no UTF-8 locale (MCP clients often spawn servers in a bare
 // environment) gets `_` for every tab separator tongs-agents parses, and for every non-ASCII name.
-import { run, runSync, type RunOptions, type RunResult, type Runner } from "../core/exec.ts";
+import { run, runSync, type RunOptions, type RunResult, type Runner } from "../../src/core/exec.ts";
 
 export interface TmuxOptions extends RunOptions {
   /** The server's socket (`-S`); none: the default server of the environment's TMUX or TMUX_TMPDIR. */

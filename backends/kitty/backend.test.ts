@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, it } from "vitest";
-import type { RunOptions, RunResult, Runner } from "../src/core/exec.ts";
-import { failed, type FocusContext } from "../src/focus/contract.ts";
-import { FakeKitty, type FakeKittyOptions } from "../test/fake-kitty.ts";
-import { fakeX, type FakeXOptions } from "../test/fake-x.ts";
-import { frame } from "./kitty-rc.ts";
-import { kittyBackend, parseKittyEnv } from "./kitty.ts";
+import type { RunOptions, RunResult, Runner } from "../../src/core/exec.ts";
+import { failed, type FocusContext } from "../contract.ts";
+import { FakeKitty, type FakeKittyOptions } from "../../test/fake-kitty.ts";
+import { fakeX, type FakeXOptions } from "../../test/fake-x.ts";
+import { frame } from "./rc.ts";
+import { kittyBackend, parseKittyEnv } from "./backend.ts";
 
 // Mocked: a stateful fake kitty on a real unix socket (test/fake-kitty.ts) and fake X tools (test/fake-x.ts). The
 // live suite (test/live/kitty-focus.test.ts) proves the same behaviour against kitty 0.26.5 under Xvfb.

@@ -3,11 +3,11 @@
 // remote-control protocol, then verification from `ls`; an OS window still not focused (minimized, and kitty found no
 // EWMH window manager at its start-up, so its focus request cannot restore it) is activated through X11.
 // docs/focus.md, "kitty".
-import { done, failed, skipped, type BackendOutcome, type FocusBackend, type FocusContext, type Operation } from "../src/focus/contract.ts";
-import { openChannel, type Channel } from "./kitty-channel.ts";
-import type { RcReply, SendCommand } from "./kitty-rc.ts";
-import { checkFocus, parsePlacements, type FocusCheck } from "./kitty-state.ts";
-import { activateWindow, hexId } from "./x11-window.ts";
+import { done, failed, skipped, type BackendOutcome, type FocusBackend, type FocusContext, type Operation } from "../contract.ts";
+import { openChannel, type Channel } from "./channel.ts";
+import type { RcReply, SendCommand } from "./rc.ts";
+import { checkFocus, parsePlacements, type FocusCheck } from "./state.ts";
+import { activateWindow, hexId } from "../x11/window.ts";
 
 export interface KittyTarget {
   readonly windowId: number;

@@ -1,13 +1,12 @@
 // The picker's preview: what the selected session's pane shows now (`tmux capture-pane -p`), for tmux targets.
-import type { Runner } from "../core/exec.ts";
-import type { SessionView } from "../fleet/view.ts";
+import type { Runner } from "../../src/core/exec.ts";
+import type { Terminal } from "../../src/core/schema.ts";
 import { parseTmuxEnv, tmux } from "./runner.ts";
 
-export async function capturePane(session: SessionView, lines: number, run?: Runner): Promise<{ lines: string[] } | { note: string }> {
-  const server = parseTmuxEnv(session.terminal.env.TMUX);
-  const pane = session.terminal.env.TMUX_PANE;
+export async function capturePane(terminal: Terminal, lines: number, run?: Runner): Promise<{ lines: string[] } | { note: string }> {
+  const server = parseTmuxEnv(terminal.env.TMUX);
+  const pane = terminal.env.TMUX_PANE;
   if (!server || !pane || !/^%\d+$/.test(pane)) return { note: "no tmux pane to preview" };
-  if (session.stale || session.status === "ended") return { note: "the session has ended" };
   const captured = await tmux(["capture-pane", "-p", "-J", "-t", pane], {
     socket: server.socket,
     timeoutMs: 1000,

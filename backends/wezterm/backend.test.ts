@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import type { RunOptions, RunResult, Runner } from "../src/core/exec.ts";
-import type { FocusContext } from "../src/focus/contract.ts";
-import { FRONTMOST_PROCESS, RAISE_PROCESS } from "./osascript.ts";
-import { parseWeztermEnv, weztermBackend } from "./wezterm.ts";
+import type { RunOptions, RunResult, Runner } from "../../src/core/exec.ts";
+import type { FocusContext } from "../contract.ts";
+import { FRONTMOST_PROCESS, RAISE_PROCESS } from "../applescript/osascript.ts";
+import { parseWeztermEnv, weztermBackend } from "./backend.ts";
 
 const SOCK = "/run/user/1000/wezterm/gui-sock-4242";
 const ok = (stdout = ""): RunResult => ({ ok: true, code: 0, stdout, stderr: "" });

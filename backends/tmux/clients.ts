@@ -1,6 +1,6 @@
 // The clients attached to one tmux server, with their processes: what a host's focus needs to tell which client came
 // in over the user's ssh connection (src/hosts/ssh-client.ts reads each client process's SSH_CONNECTION).
-import type { Runner } from "../core/exec.ts";
+import type { Runner } from "../../src/core/exec.ts";
 import { parseTmuxEnv, tmux } from "./runner.ts";
 
 export interface TmuxClient {

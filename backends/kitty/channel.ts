@@ -1,7 +1,7 @@
 // How the kitty backend talks to one kitty: its remote-control protocol over the socket, falling back to the
 // `kitten @` / `kitty @` command line where the CLI could succeed and the socket did not (docs/focus.md, "kitty").
-import type { FocusContext } from "../src/focus/contract.ts";
-import { parseListenOn, sendCommand, type RcReply, type SendCommand } from "./kitty-rc.ts";
+import type { FocusContext } from "../contract.ts";
+import { parseListenOn, sendCommand, type RcReply, type SendCommand } from "./rc.ts";
 
 export interface Channel {
   /** How the commands went: `socket`, or the CLI used and why. */

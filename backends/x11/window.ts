@@ -5,7 +5,7 @@
 // with `xdotool getactivewindow`. Without one there is no _NET_ACTIVE_WINDOW (xdotool says the window manager "claims
 // not to support" it, and wmctrl exits 0 doing nothing): raise and set the input focus, verified with
 // `xdotool getwindowfocus`.
-import type { RunResult, Runner } from "../src/core/exec.ts";
+import type { RunResult, Runner } from "../../src/core/exec.ts";
 
 export interface XDisplay {
   readonly run: Runner;

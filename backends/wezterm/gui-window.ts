@@ -1,8 +1,8 @@
 // Raise the OS window of a GUI process known only by its PID (a terminal without its own "raise this window" command,
 // such as WezTerm: wez/wezterm#3542). X11: xdotool finds the process's windows (_NET_WM_PID) and activates the one;
 // macOS: System Events brings the process to the front. Each path re-reads what is in front before claiming success.
-import { done, failed, skipped, type FocusContext, type Operation } from "../src/focus/contract.ts";
-import { FRONTMOST_PROCESS, RAISE_PROCESS, runAppleScript } from "./osascript.ts";
+import { done, failed, skipped, type FocusContext, type Operation } from "../contract.ts";
+import { FRONTMOST_PROCESS, RAISE_PROCESS, runAppleScript } from "../applescript/osascript.ts";
 
 export interface GuiProcess {
   readonly pid: number;

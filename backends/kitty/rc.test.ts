@@ -3,8 +3,8 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { FakeKitty } from "../test/fake-kitty.ts";
-import { frame, parseListenOn, parseReply, sendCommand } from "./kitty-rc.ts";
+import { FakeKitty } from "../../test/fake-kitty.ts";
+import { frame, parseListenOn, parseReply, sendCommand } from "./rc.ts";
 
 describe("parseListenOn", () => {
   it.each([

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import type { RunOptions, RunResult, Runner } from "../src/core/exec.ts";
-import { done, failed, type FocusContext } from "../src/focus/contract.ts";
-import { parseTmuxEnv } from "../src/tmux/runner.ts";
-import { chooseClient, parseClients, tmuxBackend } from "./tmux.ts";
+import type { RunOptions, RunResult, Runner } from "../../src/core/exec.ts";
+import { done, failed, type FocusContext } from "../contract.ts";
+import { parseTmuxEnv } from "./runner.ts";
+import { chooseClient, parseClients, tmuxBackend } from "./backend.ts";
 
 const SOCKET = "/tmp/tmux-0/work";
 const ok = (stdout = ""): RunResult => ({ ok: true, code: 0, stdout, stderr: "" });

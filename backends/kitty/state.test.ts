@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ROOT } from "../test/processes.ts";
-import { checkFocus, parsePlacements } from "./kitty-state.ts";
+import { ROOT } from "../../test/processes.ts";
+import { checkFocus, parsePlacements } from "./state.ts";
 
 // Recorded from kitty 0.26.5 under Xvfb (no window manager): OS window 1 (tab 1: window 1) and OS window 2, focused,
 // with tab 2 (window 2, active) and tab 3 (windows 3 and 4, window 3 active in it). Environments, working directories

@@ -2,10 +2,10 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import type { RunOptions, RunResult, Runner } from "../src/core/exec.ts";
-import { done, failed, type FocusContext } from "../src/focus/contract.ts";
-import { linuxScreenClients } from "./screen-clients.ts";
-import { makeScreenBackend, parseScreenEnv, screenBackend } from "./screen.ts";
+import type { RunOptions, RunResult, Runner } from "../../src/core/exec.ts";
+import { done, failed, type FocusContext } from "../contract.ts";
+import { linuxScreenClients } from "./clients.ts";
+import { makeScreenBackend, parseScreenEnv, screenBackend } from "./backend.ts";
 
 const STY = "4242.work";
 const target = { sty: STY, window: "2", serverPid: 4242 };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { failed, type FocusContext } from "../src/focus/contract.ts";
-import { fakeX, type FakeXOptions } from "../test/fake-x.ts";
-import { parseWindowId, x11Backend } from "./x11.ts";
+import { failed, type FocusContext } from "../contract.ts";
+import { fakeX, type FakeXOptions } from "../../test/fake-x.ts";
+import { parseWindowId, x11Backend } from "./backend.ts";
 
 // Mocked: fake xdotool/wmctrl (test/fake-x.ts) with the messages observed under Xvfb. The live suite
 // (test/live/x11-focus.test.ts) runs real xterm windows under Xvfb, with and without openbox.

@@ -2,7 +2,7 @@
 // (`-Q displays` is refused), so on Linux read it from /proc: the session's server process keeps the tty of each
 // attached display open (its window ptys are /dev/ptmx masters), and the client is the process named `screen` whose
 // controlling terminal is that tty (docs/focus.md, "GNU screen").
-import { parseProcStat, ttyNameFromNr } from "../src/core/proc.ts";
+import { parseProcStat, ttyNameFromNr } from "../../src/core/proc.ts";
 
 export interface ScreenClient {
   readonly pid: number;

@@ -1,8 +1,8 @@
 // The contract between the focus service (src/focus/service.ts) and the terminal backends (backends/*.ts). docs/focus.md
 // explains each state and backend.
-import type { Candidate } from "../core/errors.ts";
-import type { Runner } from "../core/exec.ts";
-import type { Terminal } from "../core/schema.ts";
+import type { Candidate } from "../src/core/errors.ts";
+import type { Runner } from "../src/core/exec.ts";
+import type { Terminal } from "../src/core/schema.ts";
 
 /** One of the two independent things focus does: select the target (pane/tab), or activate (the user now sees it). */
 export interface Operation {

@@ -5,7 +5,7 @@ import { tmuxSync } from "./runner.ts";
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { killProcessTree } from "../core/process-tree.ts";
+import { killProcessTree } from "../../src/core/process-tree.ts";
 
 export interface DemoStep {
   /** Milliseconds to wait before this step. */

@@ -3,8 +3,8 @@
 // Selection: `activate-pane`, verified by the GUI client's focused_pane_id. Activation: raising the GUI's OS window,
 // which activate-pane does not do (wez/wezterm#7990) (docs/focus.md, "WezTerm").
 import * as z from "zod/mini";
-import { done, failed, skipped, type BackendOutcome, type FocusBackend, type FocusContext, type Operation } from "../src/focus/contract.ts";
-import type { RunResult } from "../src/core/exec.ts";
+import { done, failed, skipped, type BackendOutcome, type FocusBackend, type FocusContext, type Operation } from "../contract.ts";
+import type { RunResult } from "../../src/core/exec.ts";
 import { raiseGuiProcess } from "./gui-window.ts";
 
 export interface WeztermTarget {
