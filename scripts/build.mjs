@@ -152,7 +152,7 @@ const entries = [
     plugins: [storeApart],
   },
   { name: "mcp", entryPoints: ["src/mcp/stdio.ts"], outfile: "dist/mcp/stdio.cjs" },
-  // The notifier the hook starts detached on a state change (src/notify/trigger.ts looks for it beside dist/hook.cjs).
+  // The notifier the hook starts detached on a state change (src/hook/notify-trigger.ts looks for it beside dist/hook.cjs).
   { name: "notify", entryPoints: ["src/notify/main.ts"], outfile: "dist/notify.cjs" },
 ];
 

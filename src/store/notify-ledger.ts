@@ -3,7 +3,7 @@
 // mark to skip starting a notifier for a change already handled, and the notifier (under its leader lock) re-checks
 // and writes it. Imported by the hook: keep it to a few file calls.
 import { join } from "node:path";
-import { readTextFile, writeFileAtomic } from "../store/records.ts";
+import { readTextFile, writeFileAtomic } from "./records.ts";
 
 export function notifyDirOf(stateDir: string): string {
   return join(stateDir, "notify");

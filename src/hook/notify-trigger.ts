@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { digestOf } from "../core/identity.ts";
 import type { LifecycleEvent } from "../core/schema.ts";
 import { readRecord, recordPath } from "../store/records.ts";
-import { alreadyHandled, changeMark } from "./ledger.ts";
+import { alreadyHandled, changeMark } from "../store/notify-ledger.ts";
 
 /** `TONGS_AGENTS_NOTIFY=off` in the agent's environment: no notifier is started (the test sandbox sets it). */
 export const NOTIFY_ENV = "TONGS_AGENTS_NOTIFY";

@@ -5,8 +5,8 @@ import { sampleRecord } from "../../test/records.ts";
 import { ensurePrivateDir, ensureStateDirs } from "../store/paths.ts";
 import type { LifecycleEvent } from "../core/schema.ts";
 import { writeRecord } from "../store/records.ts";
-import { changeMark, markHandled, notifyDirOf } from "./ledger.ts";
-import { notifyOnChange } from "./trigger.ts";
+import { changeMark, markHandled, notifyDirOf } from "../store/notify-ledger.ts";
+import { notifyOnChange } from "./notify-trigger.ts";
 
 const ID = `fleet:v1:claude:${"b".repeat(64)}`;
 const applied = (...statuses: string[]) => statuses.map((status) => ({ event: { canonicalId: ID, status } as LifecycleEvent }));
