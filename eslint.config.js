@@ -65,7 +65,7 @@ const BOUNDARIES = [
   ),
   boundary(
     ["src/hosts/**/*.ts"],
-    `(^|/)(hook|${ADAPTERS})/|backends/(?!contract\\.ts)|harnesses/[a-z-]+/`,
+    `(^|/)(hook|${ADAPTERS})/|backends/|harnesses/[a-z-]+/`,
     "Remote hosts build on the fleet, the focus service and the config file; adapters show them.",
   ),
   boundary(["src/focus/**/*.ts"], `(^|/)(hook|install|${ADAPTERS})/|harnesses/`, "The focus service uses the fleet and the backends."),

@@ -1,6 +1,5 @@
-// The contract between the focus service (src/focus/service.ts) and the terminal backends (backends/*.ts). docs/focus.md
-// explains each state and backend.
-import type { Candidate } from "../src/core/errors.ts";
+// The contract between the terminal backends (backends/<terminal>/) and the services that use them: the focus service
+// (src/focus/), the notifier and the picker. docs/focus.md explains each backend.
 import type { Runner } from "../src/core/exec.ts";
 import type { Terminal } from "../src/core/schema.ts";
 
@@ -15,40 +14,7 @@ export const done = (detail: string): Operation => ({ attempted: true, succeeded
 export const failed = (detail: string): Operation => ({ attempted: true, succeeded: false, detail });
 export const skipped = (detail: string): Operation => ({ attempted: false, succeeded: false, detail });
 
-/**
- * - complete: the target was located, selected, and the user now sees it.
- * - partial: at least one of selection and activation succeeded, not both.
- * - failed: the target was located (or looked for) and neither operation succeeded.
- * - unavailable: nothing can be focused: stale or ended session, no terminal target, terminal not reachable.
- * - ambiguous / not-found: the query matched several sessions / none.
- */
-export type FocusState = "complete" | "partial" | "failed" | "unavailable" | "ambiguous" | "not-found";
-
-export interface FocusedSession {
-  readonly id: string;
-  readonly short_id: string;
-  readonly harness: string;
-  readonly cwd: string;
-  readonly status: string;
-  readonly pid: number | null;
-}
-
-export interface FocusResult {
-  readonly state: FocusState;
-  readonly session: FocusedSession | null;
-  /** The backend that captured the target and was asked to focus it. */
-  readonly backend: string | null;
-  /** Human description of the target, e.g. `tmux pane %3 in session work (/tmp/tmux-0/default)`. */
-  readonly target: string;
-  readonly located: boolean;
-  readonly selection: Operation;
-  readonly activation: Operation;
-  readonly detail: string;
-  /** Sessions a query matched when it was ambiguous. */
-  readonly candidates: readonly Candidate[];
-}
-
-/** What a backend reports; the service turns it into a FocusResult. */
+/** What a backend reports; the focus service turns it into a FocusResult (src/focus/result.ts). */
 export interface BackendOutcome {
   readonly located: boolean;
   readonly target: string;

@@ -5,7 +5,7 @@
 // user sees. Every state the record goes through is logged by a watcher in the container (e2e/fixtures/record-watch.mjs).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AGENTS } from "../containers/recipe.ts";
-import type { FocusResult } from "../backends/contract.ts";
+import type { FocusResult } from "../src/focus/result.ts";
 import { shellQuote } from "../src/install/command.ts";
 import { requireImage, startBox, type Box } from "./containers.ts";
 import { boxVersions, createEvidence } from "./evidence.ts";

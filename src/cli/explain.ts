@@ -7,7 +7,8 @@ import { EXIT_CODES } from "../core/errors.ts";
 import { explainSession, type Explanation } from "../fleet/explain.ts";
 import { hostsOf } from "../hosts/everywhere.ts";
 import { splitHostQuery } from "../hosts/find.ts";
-import { colorStatus, shortenHome, statusLabel } from "./format.ts";
+import { colorStatus, statusLabel } from "./format.ts";
+import { shortenHome } from "../core/home.ts";
 import { withHelp, type VerbHelp } from "./help.ts";
 import { fail, parse, type CliIo, type Verb } from "./io.ts";
 

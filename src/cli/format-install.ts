@@ -2,7 +2,7 @@
 import { findHarness } from "../harnesses/registry.ts";
 import type { DoctorReport, InstallReport, StepReport } from "../install/plan.ts";
 import { shellQuote } from "../install/command.ts";
-import { shortenHome } from "./format.ts";
+import { shortenHome } from "../core/home.ts";
 
 const nameOf = (id: string): string => findHarness(id)?.displayName ?? id;
 

@@ -1,13 +1,8 @@
 // Human output for the CLI: one line per session, safe for any terminal (control characters are neutralized).
-import { homedir } from "node:os";
 import { formatAge } from "../core/age.ts";
 import { toDisplayLine } from "../core/bounds.ts";
-import type { FocusResult } from "../../backends/contract.ts";
+import { shortenHome } from "../core/home.ts";
 import type { SessionView, ViewStatus } from "../fleet/view.ts";
-
-export function shortenHome(path: string, home: string = homedir()): string {
-  return home !== "/" && (path === home || path.startsWith(`${home}/`)) ? `~${path.slice(home.length)}` : path;
-}
 
 const STATUS_COLOR: Record<ViewStatus, number> = { waiting: 33, error: 31, idle: 32, running: 36, started: 36, discovered: 35, ended: 90 };
 
@@ -129,18 +124,3 @@ export function formatDetails(session: SessionView, now: number, { tmuxPlace }: 
 }
 
 /** One line saying what focus did, then what each operation did. */
-export function formatFocus(focus: FocusResult): string {
-  const who = focus.session ? `${focus.session.short_id} ${focus.session.harness} ${shortenHome(focus.session.cwd)}` : "";
-  const head = `${focus.state}${who ? `: ${who}` : ""}${focus.target ? ` -> ${focus.target}` : ""}`;
-  const lines = [toDisplayLine(head)];
-  if (focus.state === "unavailable" || focus.state === "not-found" || focus.state === "ambiguous")
-    lines.push(`  ${toDisplayLine(focus.detail)}`);
-  else {
-    const mark = (succeeded: boolean, attempted: boolean) => (succeeded ? "ok" : attempted ? "FAILED" : "not done");
-    lines.push(`  selection:  ${mark(focus.selection.succeeded, focus.selection.attempted)} (${toDisplayLine(focus.selection.detail)})`);
-    lines.push(`  activation: ${mark(focus.activation.succeeded, focus.activation.attempted)} (${toDisplayLine(focus.activation.detail)})`);
-  }
-  for (const candidate of focus.candidates)
-    lines.push(`  ${candidate.short_id}  ${candidate.harness}  ${candidate.status}  ${shortenHome(candidate.cwd)}`);
-  return lines.join("\n");
-}

@@ -12,7 +12,7 @@ import { purgeStateDir } from "../install/purge.ts";
 import { defaultInstallContext, type InstallContext } from "../install/context.ts";
 import { HOOK_MODES, type HookMode } from "../install/command.ts";
 import type { CliContext } from "./context.ts";
-import { shortenHome } from "./format.ts";
+import { shortenHome } from "../core/home.ts";
 import { formatDoctorReport, formatInstallReport } from "./format-install.ts";
 import { withHelp, type VerbHelp } from "./help.ts";
 import { fail, parse, type CliIo, type Verb } from "./io.ts";

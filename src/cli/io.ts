@@ -2,7 +2,7 @@
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { exitCodeOf, type Failure } from "../core/errors.ts";
 import type { CliContext } from "./context.ts";
-import { shortenHome } from "./format.ts";
+import { shortenHome } from "../core/home.ts";
 import { USAGE } from "./usage.ts";
 
 export interface CliIo {

@@ -6,7 +6,7 @@ import { hostsOf, nextEverywhere, nextKey } from "../hosts/everywhere.ts";
 import { focusOnHost } from "../hosts/focus.ts";
 import { readJsonFile, writeJsonAtomic } from "../store/records.ts";
 import { formatHostFocus } from "./focus.ts";
-import { formatFocus } from "./format.ts";
+import { formatFocus } from "../focus/format.ts";
 import { withHelp, type VerbHelp } from "./help.ts";
 import { fail, parse, type Verb } from "./io.ts";
 

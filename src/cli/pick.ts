@@ -2,7 +2,7 @@ import { homedir } from "node:os";
 import { EXIT_CODES, exitCodeOfFocus } from "../core/errors.ts";
 import { capturePane } from "../../backends/tmux/capture.ts";
 import { runPicker } from "../picker/tui.ts";
-import { formatFocus } from "./format.ts";
+import { formatFocus } from "../focus/format.ts";
 import { withHelp, type VerbHelp } from "./help.ts";
 import { fail, parse, type Verb } from "./io.ts";
 

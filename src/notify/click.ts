@@ -1,8 +1,8 @@
 // A click on a notification does what `tongs-agents focus <id>` does, and reports it the same way: the focus result is
 // logged (notify.log, the same fields `focus --json` prints), and when it is not `complete`, a follow-up notification
 // says what happened, in the words `focus` prints. docs/notifications.md, "Clicking".
-import { formatFocus } from "../cli/format.ts";
-import type { FocusResult } from "../../backends/contract.ts";
+import { formatFocus } from "../focus/format.ts";
+import type { FocusResult } from "../focus/result.ts";
 import { focusSession } from "../focus/service.ts";
 import { defaultProcessSource } from "../core/proc.ts";
 import type { Notice, NotifyChannel, NotifyWorld } from "./contract.ts";

@@ -1,0 +1,20 @@
+// A focus result in words: what `focus` prints, and what a notification says when a click's focus fell short.
+import { toDisplayLine } from "../core/bounds.ts";
+import { shortenHome } from "../core/home.ts";
+import type { FocusResult } from "./result.ts";
+
+export function formatFocus(focus: FocusResult): string {
+  const who = focus.session ? `${focus.session.short_id} ${focus.session.harness} ${shortenHome(focus.session.cwd)}` : "";
+  const head = `${focus.state}${who ? `: ${who}` : ""}${focus.target ? ` -> ${focus.target}` : ""}`;
+  const lines = [toDisplayLine(head)];
+  if (focus.state === "unavailable" || focus.state === "not-found" || focus.state === "ambiguous")
+    lines.push(`  ${toDisplayLine(focus.detail)}`);
+  else {
+    const mark = (succeeded: boolean, attempted: boolean) => (succeeded ? "ok" : attempted ? "FAILED" : "not done");
+    lines.push(`  selection:  ${mark(focus.selection.succeeded, focus.selection.attempted)} (${toDisplayLine(focus.selection.detail)})`);
+    lines.push(`  activation: ${mark(focus.activation.succeeded, focus.activation.attempted)} (${toDisplayLine(focus.activation.detail)})`);
+  }
+  for (const candidate of focus.candidates)
+    lines.push(`  ${candidate.short_id}  ${candidate.harness}  ${candidate.status}  ${shortenHome(candidate.cwd)}`);
+  return lines.join("\n");
+}
