@@ -58,7 +58,7 @@ const common = {
 const verbs = JSON.parse(await readFile(new URL("../src/cli/verbs.json", import.meta.url), "utf8"));
 const verbModules = [...new Set(Object.values(verbs))];
 // `verbsDir` is where the verb bundles are, seen from the bundle being built: the dispatcher's (dist/cli/) or a verb's
-// own (the keypress server, `serve`, runs the dispatcher from dist/cli/verbs/).
+// own (dist/cli/verbs/; the keypress server, `serve`, runs verbs through the dispatcher that loaded it).
 const verbsApart = (verbsDir) => ({
   name: "verbs-apart",
   setup(pluginBuild) {

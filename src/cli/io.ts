@@ -1,18 +1,11 @@
 // What every verb shares: its output channels, option parsing, and how a failure is printed and exit-coded.
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { exitCodeOf, type Failure } from "../core/errors.ts";
-import type { CliContext } from "./context.ts";
+import type { CliContext, CliIo } from "./context.ts";
 import { shortenHome } from "../core/home.ts";
 import { USAGE } from "./usage.ts";
 
-export interface CliIo {
-  readonly stdout: (text: string) => void;
-  readonly stderr: (text: string) => void;
-  readonly color: boolean;
-  readonly columns: number;
-  /** The terminal a full-screen verb draws on, when not this process's own (the keypress server's caller's). */
-  readonly terminal?: { readonly input: NodeJS.ReadStream; readonly output: NodeJS.WriteStream; readonly hangup?: AbortSignal };
-}
+export type { CliIo } from "./context.ts";
 
 /** A verb: parse its own arguments, do its work, print, return the exit code. */
 export type Verb = (args: string[], context: CliContext, io: CliIo) => Promise<number>;

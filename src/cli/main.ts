@@ -1,7 +1,8 @@
 // Entry point of `tongs-agents` (bundled to dist/cli/main.cjs, loaded by bin/tongs-agents.js when no keypress server
 // takes the verb: dist/cli/client.cjs decides).
 import { stdoutShape } from "../server/protocol.ts";
-import { defaultContext, runCli } from "./run.ts";
+import { defaultContext } from "./context.ts";
+import { runCli } from "./run.ts";
 
 const stdout = process.stdout;
 // Output piped into `head` (or a closed MCP client): the reader is gone, so stop quietly rather than with a stack.

@@ -11,7 +11,7 @@ import type { HostedSession } from "../hosts/remote.ts";
 import { showOnHost, type HostShow } from "../hosts/show.ts";
 import { waitOnHost } from "../hosts/wait.ts";
 import type { CliContext } from "./context.ts";
-import { formatExplanation } from "./explain.ts";
+import { formatExplanation } from "./format-explain.ts";
 import { formatDetails } from "./format.ts";
 import { fail, type CliIo } from "./io.ts";
 

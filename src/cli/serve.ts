@@ -13,7 +13,7 @@ import { probe, startServer, stopServer, until } from "../server/server.ts";
 import { shellRunner } from "../core/shell-runner.ts";
 import { withHelp, type VerbHelp } from "./help.ts";
 import { fail, parse, type CliIo, type Verb } from "./io.ts";
-import { defaultContext, runCli } from "./run.ts";
+import { defaultContext } from "./context.ts";
 
 const SERVE_HELP: VerbHelp = {
   usage: "serve [--detach | --stop | --status] [--json]",
@@ -98,6 +98,8 @@ export const serveVerb: Verb = withHelp(SERVE_HELP, async (args, context, io) =>
     case "detach":
       return detach(context.stateDir, io);
   }
+  const { dispatch } = context;
+  if (!dispatch) throw new Error("serve runs verbs through the dispatcher that runs it (src/cli/run.ts)");
   const log = (line: string) => io.stderr(`${new Date().toISOString()} ${line}`);
   // Verbs run in their callers' directories and come back here: a directory nobody deletes.
   process.chdir("/");
@@ -110,7 +112,7 @@ export const serveVerb: Verb = withHelp(SERVE_HELP, async (args, context, io) =>
     build: BUILD,
     install: installPath(),
     log,
-    run: (argv, env, verbIo) => runCli(argv, { ...defaultContext(env), run: shells.run, watch }, verbIo),
+    run: (argv, env, verbIo) => dispatch(argv, { ...defaultContext(env), run: shells.run, watch }, verbIo),
   });
   if (outcome.kind !== "serving") {
     shells.close();
