@@ -13,12 +13,16 @@ export interface CliIo {
   readonly stderr: (text: string) => void;
   readonly color: boolean;
   readonly columns: number;
+  /** The caller's home directory, shown as `~` (the keypress server's client's); default: this process's. */
+  readonly home?: string;
   /** The terminal a full-screen verb draws on, when not this process's own (the keypress server's caller's). */
   readonly terminal?: { readonly input: NodeJS.ReadStream; readonly output: NodeJS.WriteStream; readonly hangup?: AbortSignal };
 }
 
 export interface CliContext extends FleetContext, Pick<HostsContext, "sshRun" | "hostTimeoutMs"> {
   readonly env: NodeJS.ProcessEnv;
+  /** The caller's working directory (the keypress server's client's, not the server's). */
+  readonly cwd: string;
   readonly now: Clock;
   /**
    * How programs the verbs start are run (the focus backends' tmux, kitty or wezterm, the picker's preview): the
@@ -34,7 +38,7 @@ export interface CliContext extends FleetContext, Pick<HostsContext, "sshRun" | 
 /** `TONGS_AGENTS_DISCOVERY=off` turns process discovery off: only sessions with records are listed (the demo does). */
 export const DISCOVERY_ENV = "TONGS_AGENTS_DISCOVERY";
 
-export function defaultContext(env: NodeJS.ProcessEnv = process.env): CliContext {
-  const context: CliContext = { env, stateDir: resolveStateDir(env), processes: defaultProcessSource(), now: Date.now };
+export function defaultContext(env: NodeJS.ProcessEnv = process.env, cwd: string = process.cwd()): CliContext {
+  const context: CliContext = { env, cwd, stateDir: resolveStateDir(env), processes: defaultProcessSource(), now: Date.now };
   return env[DISCOVERY_ENV] === "off" ? { ...context, listProcesses: async () => [] } : context;
 }

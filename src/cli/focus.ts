@@ -58,7 +58,7 @@ export const focusVerb: Verb = withHelp(FOCUS_HELP, async (args, context, io) =>
 
 function printLocal(result: FocusResult, io: CliIo, json: boolean): number {
   if (json) io.stdout(JSON.stringify(result, null, 2));
-  else (result.state === "complete" ? io.stdout : io.stderr)(formatFocus(result));
+  else (result.state === "complete" ? io.stdout : io.stderr)(formatFocus(result, io.home));
   return exitCodeOfFocus(result.state);
 }
 

@@ -9,9 +9,9 @@ import type { CliIo } from "./io.ts";
 export function formatExplanation(
   { session, pending, entries, unwritten, note }: Explanation,
   now: number,
-  io: Pick<CliIo, "color">,
+  io: Pick<CliIo, "color" | "home">,
 ): string {
-  const lines = [`${session.short_id}  ${session.harness}  ${toDisplayLine(shortenHome(session.cwd))}`];
+  const lines = [`${session.short_id}  ${session.harness}  ${toDisplayLine(shortenHome(session.cwd, io.home))}`];
   lines.push(
     `  ${colorStatus(session.status, statusLabel(session), io.color)}${session.detail ? `: ${toDisplayLine(session.detail)}` : ""}`,
   );

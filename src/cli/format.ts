@@ -26,7 +26,7 @@ function cut(text: string, width: number): string {
 
 export function formatTable(
   sessions: readonly SessionView[],
-  { now, color, width }: { now: number; color: boolean; width: number },
+  { now, color, width, home }: { now: number; color: boolean; width: number; home?: string | undefined },
 ): string {
   const rows = sessions.map((session) => ({
     id: session.short_id,
@@ -34,7 +34,7 @@ export function formatTable(
     status: statusLabel(session),
     view: session.status,
     age: formatAge(session.status_changed_at, now),
-    dir: toDisplayLine(shortenHome(session.cwd)),
+    dir: toDisplayLine(shortenHome(session.cwd, home)),
     detail: toDisplayLine(session.stale ? session.stale_reason : session.detail),
   }));
   const header = { id: "ID", harness: "AGENT", status: "STATUS", age: "AGE", dir: "DIRECTORY", detail: "DETAIL" };

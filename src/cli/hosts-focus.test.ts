@@ -60,6 +60,7 @@ function remoteMachine(): { context: CliContext; id: string } {
     context: {
       env: sandbox.env,
       stateDir: sandbox.stateDir,
+      cwd: sandbox.root,
       processes: fakeProcessSource([fakeProcess(200, 1, "pi")]),
       listProcesses: async () => [],
       now: () => NOW,
@@ -132,6 +133,7 @@ beforeEach(() => {
   here = {
     env: sandbox.env,
     stateDir: sandbox.stateDir,
+    cwd: sandbox.root,
     processes: fakeProcessSource(local),
     listProcesses: async () => local.map((row) => ({ pid: row.pid, name: row.comm })),
     now: () => NOW,

@@ -18,7 +18,14 @@ const io: CliIo = { stdout: (text) => out.push(text), stderr: (text) => err.push
 beforeEach(() => {
   sandbox = makeSandbox();
   const world = makeWorld(sandbox, { packageRoot: makePackageRoot(join(sandbox.root, "pkg")) });
-  context = { env: world.env, stateDir: sandbox.stateDir, processes: fakeProcessSource([]), now: Date.now, install: world };
+  context = {
+    env: world.env,
+    stateDir: sandbox.stateDir,
+    cwd: sandbox.root,
+    processes: fakeProcessSource([]),
+    now: Date.now,
+    install: world,
+  };
   out = [];
   err = [];
 });

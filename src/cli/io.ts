@@ -29,7 +29,9 @@ export function fail(failure: Failure, io: CliIo, json: boolean): number {
     io.stderr(`tongs-agents: ${failure.detail}`);
     if (failure.reason === "ambiguous") {
       for (const candidate of failure.candidates)
-        io.stderr(`  ${candidate.short_id}  ${candidate.harness}  ${candidate.status}  ${shortenHome(candidate.cwd)}  (${candidate.id})`);
+        io.stderr(
+          `  ${candidate.short_id}  ${candidate.harness}  ${candidate.status}  ${shortenHome(candidate.cwd, io.home)}  (${candidate.id})`,
+        );
     }
     if (failure.reason === "usage") io.stderr(USAGE);
   }

@@ -53,7 +53,7 @@ export const launchVerb: Verb = withHelp(LAUNCH_HELP, async (args, context, io) 
     [LAUNCH_ID_ENV]: launchId,
     ...(profileName ? { [PROFILE_ENV]: profileName } : {}),
   };
-  const cwd = chosen?.cwd ? expandHome(chosen.cwd, home) : process.cwd();
+  const cwd = chosen?.cwd ? expandHome(chosen.cwd, home) : context.cwd;
   const report = (where: Record<string, unknown>) => {
     const data = { launch_id: launchId, profile_id: profileName ?? "", command: [command, ...commandArgs], cwd, ...where };
     io.stdout(

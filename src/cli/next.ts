@@ -51,6 +51,6 @@ export const nextVerb: Verb = withHelp(NEXT_HELP, async (args, context, io) => {
     run: context.run,
   });
   if (json) io.stdout(JSON.stringify(result, null, 2));
-  else (result.state === "complete" ? io.stdout : io.stderr)(formatFocus(result));
+  else (result.state === "complete" ? io.stdout : io.stderr)(formatFocus(result, io.home));
   return result.state === "complete" ? EXIT_CODES.ok : exitCodeOfFocus(result.state);
 });

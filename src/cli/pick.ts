@@ -56,6 +56,6 @@ export const pickVerb: Verb = withHelp(PICK_HELP, async (args, context, io) => {
   }
   if (exit.kind === "cancelled") return EXIT_CODES.ok;
   if (exit.result.state !== "complete")
-    io.stderr("host" in exit.result ? (await import("./focus.ts")).formatHostFocus(exit.result) : formatFocus(exit.result));
+    io.stderr("host" in exit.result ? (await import("./focus.ts")).formatHostFocus(exit.result) : formatFocus(exit.result, io.home));
   return exitCodeOfFocus(exit.result.state);
 });

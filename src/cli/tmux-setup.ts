@@ -8,7 +8,7 @@ import { EXIT_CODES } from "../core/errors.ts";
 import { blockBody, parseTmuxVersion, popupsSupported, tmuxConfPath, withBlock, withoutBlock } from "../../backends/tmux/setup.ts";
 import { deleteConfigFile, writeConfigFile } from "../install/file-edit.ts";
 import { socketPathOf } from "../server/protocol.ts";
-import { stopServer } from "../server/server.ts";
+import { stopServer } from "../server/control.ts";
 import { withHelp, type VerbHelp } from "./help.ts";
 import { fail, parse, type Verb } from "./io.ts";
 

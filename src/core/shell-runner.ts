@@ -4,8 +4,8 @@
 //
 // Same contract as `run` (src/core/exec.ts): the program gets exactly the environment asked for (exported one by one
 // in a subshell of a shell started with an empty environment; the variables the shell itself sets are removed; where
-// /bin/sh is bash, `_` is the program's path, as bash sets it), the caller's working directory, the input, and a
-// bound. Its output goes to new files in a private directory, so that a program that hands its output to another
+// /bin/sh is bash, `_` is the program's path, as bash sets it), the working directory asked for (else the caller's),
+// the input, and a bound. Its output goes to new files in a private directory, so that a program that hands its output to another
 // process (an ssh master) cannot hold the result back. Anything the shell cannot pass faithfully (an environment
 // variable name it cannot export, a NUL byte, a directory it cannot enter) and any shell that cannot be started or
 // prepared runs through `run` instead.
@@ -140,7 +140,8 @@ export function shellRunner(workDir: string, { shell: shellPath = "/bin/sh" }: {
 
   const runInShell: Runner = (file, args, options = {}) => {
     const { env = process.env, timeoutMs = DEFAULT_TIMEOUT_MS, input, killSignal = "SIGTERM" } = options;
-    const elsewhere = () => run(file, args, { env, timeoutMs, input, killSignal });
+    const elsewhere = () =>
+      run(file, args, { env, timeoutMs, input, killSignal, ...(options.cwd === undefined ? {} : { cwd: options.cwd }) });
     const names = Object.keys(env).filter((name) => env[name] !== undefined);
     const faithful =
       !closed &&
@@ -152,7 +153,7 @@ export function shellRunner(workDir: string, { shell: shellPath = "/bin/sh" }: {
     if (program === undefined) return Promise.resolve(notFound(file));
     let cwd: string;
     try {
-      cwd = process.cwd();
+      cwd = options.cwd ?? process.cwd();
     } catch {
       return elsewhere(); // a deleted working directory, which Node's spawn still starts a program in
     }

@@ -3,8 +3,9 @@ import { toDisplayLine } from "../core/bounds.ts";
 import { shortenHome } from "../core/home.ts";
 import type { FocusResult } from "./result.ts";
 
-export function formatFocus(focus: FocusResult): string {
-  const who = focus.session ? `${focus.session.short_id} ${focus.session.harness} ${shortenHome(focus.session.cwd)}` : "";
+/** `home`: whose home directory is shown as `~` (the caller's); default: this process's. */
+export function formatFocus(focus: FocusResult, home?: string): string {
+  const who = focus.session ? `${focus.session.short_id} ${focus.session.harness} ${shortenHome(focus.session.cwd, home)}` : "";
   const head = `${focus.state}${who ? `: ${who}` : ""}${focus.target ? ` -> ${focus.target}` : ""}`;
   const lines = [toDisplayLine(head)];
   if (focus.state === "unavailable" || focus.state === "not-found" || focus.state === "ambiguous")
@@ -15,6 +16,6 @@ export function formatFocus(focus: FocusResult): string {
     lines.push(`  activation: ${mark(focus.activation.succeeded, focus.activation.attempted)} (${toDisplayLine(focus.activation.detail)})`);
   }
   for (const candidate of focus.candidates)
-    lines.push(`  ${candidate.short_id}  ${candidate.harness}  ${candidate.status}  ${shortenHome(candidate.cwd)}`);
+    lines.push(`  ${candidate.short_id}  ${candidate.harness}  ${candidate.status}  ${shortenHome(candidate.cwd, home)}`);
   return lines.join("\n");
 }
