@@ -37,7 +37,26 @@ export interface FocusContext {
   readonly raiseOuter: (env: Record<string, string>) => Promise<Operation>;
 }
 
-export interface FocusBackend<Target = unknown> {
+/** What reading a terminal needs: the process runner, and the caller's environment (its DISPLAY, say). */
+export interface ReadContext {
+  readonly run: Runner;
+  readonly env: NodeJS.ProcessEnv;
+}
+
+/** What a pane shows now (its last lines), or why it cannot be read. */
+export type Capture = { readonly lines: string[] } | { readonly note: string };
+
+/** Whether a target's window has the desktop's focus (undefined: cannot be known), and the window in words. */
+export interface WindowFocus {
+  readonly focused: boolean | undefined;
+  readonly where: string;
+}
+
+/**
+ * One terminal's knowledge, behind one contract: which captured terminals are its own, and what it can do with them.
+ * Focus is what every backend does; the rest is offered where the terminal allows it.
+ */
+export interface TerminalBackend<Target = unknown> {
   readonly id: string;
   readonly displayName: string;
   /** The target this backend can reach from a captured terminal; undefined when the terminal is not this backend's. */
@@ -49,16 +68,24 @@ export interface FocusBackend<Target = unknown> {
    * Undefined when that environment is not this terminal's.
    */
   raise?(env: Record<string, string>, context: FocusContext): Promise<Operation | undefined>;
+  /** The last `lines` lines the target shows (the picker's preview). */
+  capture?(target: Target, lines: number, context: ReadContext): Promise<Capture>;
+  /** Does the target's window have focus? (The notifier stays quiet for what the user is looking at.) */
+  windowFocus?(target: Target, context: ReadContext): Promise<WindowFocus>;
 }
 
-/** A target found by a registered backend: only that backend can describe or focus it. */
+/** A target found by a registered backend: only that backend can describe, focus or read it. */
 export interface LocatedTarget {
   readonly backend: string;
   describe(): string;
   focus(context: FocusContext): Promise<BackendOutcome>;
+  /** Absent where the backend cannot read what its target shows. */
+  readonly capture?: (lines: number, context: ReadContext) => Promise<Capture>;
+  /** Absent where the backend cannot tell whether its target's window has focus. */
+  readonly windowFocus?: (context: ReadContext) => Promise<WindowFocus>;
 }
 
-/** A backend as the focus service holds it: its target type is sealed inside `locate`, so no cast is ever needed. */
+/** A backend as its users hold it: its target type is sealed inside `locate`, so no cast is ever needed. */
 export interface RegisteredBackend {
   readonly id: string;
   readonly displayName: string;
@@ -66,14 +93,21 @@ export interface RegisteredBackend {
   raise(env: Record<string, string>, context: FocusContext): Promise<Operation | undefined>;
 }
 
-export function registerBackend<Target>(backend: FocusBackend<Target>): RegisteredBackend {
+export function registerBackend<Target>(backend: TerminalBackend<Target>): RegisteredBackend {
   return {
     id: backend.id,
     displayName: backend.displayName,
     locate(terminal) {
       const target = backend.detect(terminal);
       if (target === undefined) return undefined;
-      return { backend: backend.id, describe: () => backend.describe(target), focus: (context) => backend.focus(target, context) };
+      const { capture, windowFocus } = backend;
+      return {
+        backend: backend.id,
+        describe: () => backend.describe(target),
+        focus: (context) => backend.focus(target, context),
+        ...(capture ? { capture: (lines: number, context: ReadContext) => capture.call(backend, target, lines, context) } : {}),
+        ...(windowFocus ? { windowFocus: (context: ReadContext) => windowFocus.call(backend, target, context) } : {}),
+      };
     },
     raise: async (env, context) => backend.raise?.(env, context),
   };

@@ -38,18 +38,16 @@ describe("the keypress bundles", () => {
     const inputs = inputsOf(verbs, "dist/cli/verbs/pick.cjs");
     expect(inputs).toContain("src/picker/tui.ts");
     expect(
-      inputs.filter(
-        (input) =>
-          (input.startsWith("backends/") && !["backends/tmux/capture.ts", "backends/tmux/runner.ts"].includes(input)) ||
-          input.startsWith("src/hosts/") ||
-          input === "src/cli/pick-hosts.ts",
-      ),
+      inputs.filter((input) => input.startsWith("backends/") || input.startsWith("src/hosts/") || input === "src/cli/pick-hosts.ts"),
     ).toEqual([]);
     const lazy = meta("lazy");
     expect(inputsOf(lazy, "dist/cli/lazy/pick-hosts.cjs")).toEqual(
       expect.arrayContaining(["src/cli/pick-hosts.ts", "src/hosts/focus.ts", "backends/tmux/backend.ts"]),
     );
     expect(inputsOf(lazy, "dist/cli/lazy/focus.cjs")).toContain("backends/tmux/backend.ts");
+    expect(inputsOf(lazy, "dist/cli/lazy/preview.cjs")).toEqual(
+      expect.arrayContaining(["src/focus/preview.ts", "backends/tmux/capture.ts"]),
+    );
   });
 
   it("the lazily required transaction bundle is built, and carries the lock", () => {

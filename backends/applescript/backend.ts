@@ -1,7 +1,7 @@
 // macOS terminals driven by AppleScript through osascript: Terminal.app by the exact tty of the agent's tab, iTerm2 by
 // the session UUID from ITERM_SESSION_ID (`w0t1p0:<UUID>`; only the UUID is stable and equals the session's `id`).
 // One script selects and activates, a second one reads back what is selected and in front (docs/focus.md).
-import { done, failed, skipped, type BackendOutcome, type FocusBackend, type FocusContext, type Operation } from "../contract.ts";
+import { done, failed, skipped, type BackendOutcome, type TerminalBackend, type FocusContext, type Operation } from "../contract.ts";
 import type { Terminal } from "../../src/core/schema.ts";
 import { ITERM_FOCUS, ITERM_VERIFY, TERMINAL_ACTIVATE, TERMINAL_FOCUS, TERMINAL_STATE, TERMINAL_VERIFY } from "./scripts.ts";
 import { runAppleScript } from "./osascript.ts";
@@ -124,4 +124,4 @@ export const applescriptBackend = {
     }
     return env.TERM_PROGRAM === "Apple_Terminal" ? raiseTerminalApp(context) : undefined;
   },
-} satisfies FocusBackend<AppleScriptTarget>;
+} satisfies TerminalBackend<AppleScriptTarget>;

@@ -3,9 +3,18 @@
 // remote-control protocol, then verification from `ls`; an OS window still not focused (minimized, and kitty found no
 // EWMH window manager at its start-up, so its focus request cannot restore it) is activated through X11.
 // docs/focus.md, "kitty".
-import { done, failed, skipped, type BackendOutcome, type FocusBackend, type FocusContext, type Operation } from "../contract.ts";
+import {
+  done,
+  failed,
+  skipped,
+  type BackendOutcome,
+  type FocusContext,
+  type Operation,
+  type TerminalBackend,
+  type WindowFocus,
+} from "../contract.ts";
 import { openChannel, type Channel } from "./channel.ts";
-import type { RcReply, SendCommand } from "./rc.ts";
+import { parseListenOn, sendCommand, type RcReply, type SendCommand } from "./rc.ts";
 import { checkFocus, parsePlacements, type FocusCheck } from "./state.ts";
 import { activateWindow, hexId } from "../x11/window.ts";
 
@@ -173,12 +182,25 @@ export async function focusKitty(target: KittyTarget, context: FocusContext, sen
   return { located: true, target: located, selection, activation };
 }
 
+/** Is the target the one focused kitty window (from `ls` over its socket)? Unknown without a socket or an answer. */
+async function windowFocus(target: KittyTarget): Promise<WindowFocus> {
+  const where = `kitty window ${target.windowId}`;
+  const address = target.listenOn ? parseListenOn(target.listenOn) : undefined;
+  if (!address) return { focused: undefined, where };
+  const reply = await sendCommand(address, "ls", undefined, 1500);
+  const placements = reply.kind === "ok" ? parsePlacements(reply.data) : undefined;
+  if (!placements) return { focused: undefined, where };
+  const focused = placements.filter((placement) => placement.focused);
+  return { focused: focused.length === 1 && focused[0]?.windowId === target.windowId, where };
+}
+
 export const kittyBackend = {
   id: "kitty",
   displayName: "kitty",
   detect: (terminal) => parseKittyEnv(terminal.env),
   describe: describeTarget,
   focus: (target, context) => focusKitty(target, context),
+  windowFocus,
   /** A tmux or screen client running in a kitty window: focus that window (tab and OS window with it). */
   async raise(env, context): Promise<Operation | undefined> {
     const target = parseKittyEnv(env);
@@ -194,4 +216,4 @@ export const kittyBackend = {
         .join("; ")}`,
     );
   },
-} satisfies FocusBackend<KittyTarget>;
+} satisfies TerminalBackend<KittyTarget>;

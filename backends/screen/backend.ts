@@ -1,7 +1,7 @@
 // GNU screen: the session from the captured STY (`<server pid>.<name>`), the window from WINDOW. Select with
 // `screen -S STY -X select N`, verify with `-Q number` (a missing window is no error for `select`), then make sure the
 // user sees the display that shows it (docs/focus.md, "GNU screen").
-import { done, failed, skipped, type BackendOutcome, type FocusBackend, type FocusContext, type Operation } from "../contract.ts";
+import { done, failed, skipped, type BackendOutcome, type TerminalBackend, type FocusContext, type Operation } from "../contract.ts";
 import type { RunResult } from "../../src/core/exec.ts";
 import { linuxScreenClients, type ScreenClient } from "./clients.ts";
 
@@ -148,7 +148,7 @@ export function makeScreenBackend({ clientsOf = defaultClientsOf }: ScreenDepend
       const succeeded = outcome.unavailable === undefined && outcome.selection.succeeded && outcome.activation.succeeded;
       return { attempted: true, succeeded, detail: outcome.unavailable ?? `${outcome.selection.detail}; ${outcome.activation.detail}` };
     },
-  } satisfies FocusBackend<ScreenTarget>;
+  } satisfies TerminalBackend<ScreenTarget>;
 }
 
 export const screenBackend = makeScreenBackend();

@@ -1,14 +1,10 @@
 // tmux: the socket from the captured TMUX, the pane from TMUX_PANE. One switch command pinned to a chosen client,
 // then verification of what that client shows (docs/focus.md, "tmux"). A key binding names its client (`--client`):
 // then locating, switching and verifying are one tmux process instead of three (a keypress should feel instant).
-import { done, failed, skipped, type BackendOutcome, type FocusBackend, type FocusContext, type Operation } from "../contract.ts";
+import { done, failed, skipped, type BackendOutcome, type TerminalBackend, type FocusContext, type Operation } from "../contract.ts";
 import type { RunResult } from "../../src/core/exec.ts";
-import { parseTmuxEnv, tmux as runTmux } from "./runner.ts";
-
-export interface TmuxTarget {
-  readonly socket: string;
-  readonly pane: string;
-}
+import { capturePane } from "./capture.ts";
+import { parseTmuxEnv, tmux as runTmux, tmuxTargetOf, type TmuxTarget } from "./runner.ts";
 
 interface Client {
   readonly tty: string;
@@ -17,7 +13,6 @@ interface Client {
   readonly pid: number;
 }
 
-const PANE = /^%\d+$/;
 /** Row tags in the output of one tmux call that runs several commands: which command printed the row. */
 const PANE_ROW = "pane\t";
 const CLIENT_ROW = "client\t";
@@ -88,11 +83,7 @@ export function chooseClient(
 export const tmuxBackend = {
   id: "tmux",
   displayName: "tmux",
-  detect(terminal) {
-    const parsed = parseTmuxEnv(terminal.env.TMUX);
-    const pane = terminal.env.TMUX_PANE;
-    return parsed && pane && PANE.test(pane) ? { socket: parsed.socket, pane } : undefined;
-  },
+  detect: (terminal) => tmuxTargetOf(terminal.env),
   describe: ({ socket, pane }) => `tmux pane ${pane} (${socket})`,
   async focus({ socket, pane }, context): Promise<BackendOutcome> {
     const tmux = (...args: string[]) => runTmux(args, { socket, run: context.run });
@@ -167,7 +158,8 @@ export const tmuxBackend = {
       activation: { attempted: true, succeeded: raised.succeeded, detail: `${showing}; ${raised.detail}` },
     };
   },
-} satisfies FocusBackend<TmuxTarget>;
+  capture: (target, lines, { run }) => capturePane(target, lines, run),
+} satisfies TerminalBackend<TmuxTarget>;
 
 /** Selection succeeded when the pane is active in its window and the window in its session (`flags` starts `11`). */
 function selectionOf(flags: string, verified: RunResult, pane: string, sessionName: string, windowIndex: string): Operation {

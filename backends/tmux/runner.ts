@@ -31,3 +31,18 @@ export function parseTmuxEnv(tmux: string | undefined): { socket: string; sessio
   const session = parts[2];
   return { socket, sessionId: session !== undefined && /^\d+$/.test(session) ? `$${session}` : "" };
 }
+
+/** A pane, by its server's socket and its id (`%N`: it stays while windows are moved or renumbered). */
+export interface TmuxTarget {
+  readonly socket: string;
+  readonly pane: string;
+}
+
+const PANE = /^%\d+$/;
+
+/** The pane a captured environment names (TMUX and TMUX_PANE); undefined when it names none. */
+export function tmuxTargetOf(env: Readonly<Record<string, string | undefined>>): TmuxTarget | undefined {
+  const server = parseTmuxEnv(env.TMUX);
+  const pane = env.TMUX_PANE;
+  return server && pane && PANE.test(pane) ? { socket: server.socket, pane } : undefined;
+}

@@ -46,13 +46,13 @@ describe("the tmux.conf block", () => {
     expect(old.find((line) => line.startsWith("bind-key a"))).toMatch(/new-window -n agents/);
     expect(old.some((line) => line.includes("status-right"))).toBe(false);
     // The keypress server: started in the background whenever tmux reads the block, unless --no-server.
-    expect(body).toContain(`run-shell -b '"/usr/bin/node" "/opt/tongs/bin/tongs-agents.js" serve --detach >/dev/null 2>&1 || true'`);
+    expect(body).toContain(`run-shell -b '/usr/bin/node /opt/tongs/bin/tongs-agents.js serve --detach >/dev/null 2>&1 || true'`);
     expect(old.some((line) => line.includes("serve"))).toBe(false);
     // With the server, next and the status segment go through the shell client; without it, the Node CLI.
-    const key = `/bin/sh "/opt/tongs/bin/tongs-agents-key.sh" "/usr/bin/node"`;
+    const key = `/bin/sh /opt/tongs/bin/tongs-agents-key.sh /usr/bin/node`;
     expect(body).toContain(`bind-key N run-shell -b '${key} next --client "#{client_tty}" >/dev/null 2>&1 || true'`);
     expect(body).toContain(`set -g @tongs_agents_status '#(${key} status --format tmux)'`);
-    expect(old.find((line) => line.startsWith("bind-key N"))).toContain(`'"/n" "/c" next --client`);
+    expect(old.find((line) => line.startsWith("bind-key N"))).toContain(`'/n /c next --client`);
     expect(parseTmuxVersion("tmux 3.3a")).toEqual([3, 3]);
     expect(parseTmuxVersion("tmux next-3.5")).toEqual([3, 5]);
   });

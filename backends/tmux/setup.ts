@@ -1,7 +1,9 @@
 // The tmux block tongs-agents owns in the user's tmux.conf: a picker key (a popup), a next key, and a status segment.
 // Written between markers, replaced in place, and removed leaving the file exactly as it was.
+import { shellQuote } from "../../src/core/shell-quote.ts";
 import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { tmuxSync } from "./runner.ts";
 
 export const BEGIN = "# >>> tongs-agents >>>";
 export const END = "# <<< tongs-agents <<<";
@@ -19,15 +21,15 @@ export interface SetupOptions {
   readonly tmuxVersion: readonly [number, number] | undefined;
 }
 
-/** Quote a word for sh inside a tmux single-quoted string: double quotes, with sh's specials escaped. */
-function shWord(word: string): string {
-  return `"${word.replace(/[\\"$`]/g, "\\$&")}"`;
-}
-
 /** Quote for tmux's config parser: single quotes take everything literally; a single quote forces double quotes. */
 export function tmuxQuote(text: string): string {
   if (!text.includes("'")) return `'${text}'`;
   return `"${text.replace(/[\\"$]/g, "\\$&")}"`;
+}
+
+/** The version of the tmux on PATH (`tmux -V`); undefined when there is none. */
+export function installedTmuxVersion(env?: NodeJS.ProcessEnv): [number, number] | undefined {
+  return parseTmuxVersion(tmuxSync(["-V"], env ? { env } : {}).stdout);
 }
 
 export function parseTmuxVersion(output: string): [number, number] | undefined {
@@ -41,10 +43,10 @@ export function popupsSupported(version: readonly [number, number] | undefined):
 
 /** The block's lines (without markers). */
 export function blockBody(options: SetupOptions): string[] {
-  const cli = `${shWord(options.node)} ${shWord(options.cli)}`;
+  const cli = `${shellQuote(options.node)} ${shellQuote(options.cli)}`;
   // With the server, the keys that print and return go through the shell client (bin/tongs-agents-key.sh, beside
   // bin/tongs-agents.js): no Node process per key or status tick while the server runs.
-  const key = options.server ? `/bin/sh ${shWord(join(dirname(options.cli), "tongs-agents-key.sh"))} ${shWord(options.node)}` : cli;
+  const key = options.server ? `/bin/sh ${shellQuote(join(dirname(options.cli), "tongs-agents-key.sh"))} ${shellQuote(options.node)}` : cli;
   const lines = [
     "# Managed by `tongs-agents tmux-setup --write`; `tongs-agents tmux-setup --remove` takes it out. Edits here are replaced.",
   ];

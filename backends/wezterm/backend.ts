@@ -3,7 +3,7 @@
 // Selection: `activate-pane`, verified by the GUI client's focused_pane_id. Activation: raising the GUI's OS window,
 // which activate-pane does not do (wez/wezterm#7990) (docs/focus.md, "WezTerm").
 import * as z from "zod/mini";
-import { done, failed, skipped, type BackendOutcome, type FocusBackend, type FocusContext, type Operation } from "../contract.ts";
+import { done, failed, skipped, type BackendOutcome, type TerminalBackend, type FocusContext, type Operation } from "../contract.ts";
 import type { RunResult } from "../../src/core/exec.ts";
 import { raiseGuiProcess } from "./gui-window.ts";
 
@@ -143,4 +143,4 @@ export const weztermBackend = {
     const succeeded = outcome.unavailable === undefined && outcome.selection.succeeded && outcome.activation.succeeded;
     return { attempted: true, succeeded, detail: outcome.unavailable ?? `${outcome.selection.detail}; ${outcome.activation.detail}` };
   },
-} satisfies FocusBackend<WeztermTarget>;
+} satisfies TerminalBackend<WeztermTarget>;

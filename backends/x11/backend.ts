@@ -1,8 +1,18 @@
 // Plain X11 terminals (xterm, urxvt, st, alacritty on X11, ...) set WINDOWID to their X window: window-level focus
 // only, there are no tabs or panes to select. Last in the registry: every richer backend claims its terminal first
 // (kitty also sets WINDOWID). docs/focus.md, "X11".
-import { done, failed, skipped, type BackendOutcome, type FocusBackend, type FocusContext, type Operation } from "../contract.ts";
-import { activateWindow, hexId, windowExists, X_TOOLS_MISSING, type XDisplay } from "./window.ts";
+import {
+  done,
+  failed,
+  skipped,
+  type BackendOutcome,
+  type FocusContext,
+  type Operation,
+  type ReadContext,
+  type TerminalBackend,
+  type WindowFocus,
+} from "../contract.ts";
+import { activateWindow, focusedWindow, hexId, windowExists, X_TOOLS_MISSING, type XDisplay } from "./window.ts";
 
 export interface X11Target {
   readonly windowId: number;
@@ -58,6 +68,15 @@ async function focusWindow(target: X11Target, context: FocusContext): Promise<Ba
   return { located: true, target: description, selection, activation: activated.ok ? done(activated.detail) : failed(activated.detail) };
 }
 
+/** Is the target the X server's focused window? Unknown without a display or xdotool. */
+async function windowFocus(target: X11Target, { run, env }: ReadContext): Promise<WindowFocus> {
+  const where = `X11 window ${hexId(target.windowId)}`;
+  const display = target.display ?? env.DISPLAY;
+  if (!display) return { focused: undefined, where };
+  const seen = await focusedWindow({ run, display, env });
+  return { focused: seen.kind === "ok" ? seen.id === target.windowId : undefined, where };
+}
+
 export const x11Backend = {
   id: "x11",
   displayName: "X11 window",
@@ -67,6 +86,7 @@ export const x11Backend = {
   },
   describe: describeTarget,
   focus: focusWindow,
+  windowFocus,
   /** A tmux or screen client running in a plain X11 terminal: raise that terminal's window. */
   async raise(env, context): Promise<Operation | undefined> {
     const windowId = parseWindowId(env.WINDOWID);
@@ -78,4 +98,4 @@ export const x11Backend = {
       ? done(`raised ${describeTarget({ windowId, display: env.DISPLAY ?? context.env.DISPLAY })}: ${outcome.activation.detail}`)
       : failed(outcome.activation.detail);
   },
-} satisfies FocusBackend<X11Target>;
+} satisfies TerminalBackend<X11Target>;

@@ -1,7 +1,7 @@
 // Human output for install, uninstall and doctor.
 import { findHarness } from "../harnesses/registry.ts";
 import type { DoctorReport, InstallReport, StepReport } from "../install/plan.ts";
-import { shellQuote } from "../install/command.ts";
+import { shellQuote } from "../core/shell-quote.ts";
 import { shortenHome } from "../core/home.ts";
 
 const nameOf = (id: string): string => findHarness(id)?.displayName ?? id;

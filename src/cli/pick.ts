@@ -1,6 +1,5 @@
 import { homedir } from "node:os";
 import { EXIT_CODES, exitCodeOfFocus } from "../core/errors.ts";
-import { capturePane } from "../../backends/tmux/capture.ts";
 import { runPicker } from "../picker/tui.ts";
 import { formatFocus } from "../focus/format.ts";
 import { withHelp, type VerbHelp } from "./help.ts";
@@ -44,8 +43,9 @@ export const pickVerb: Verb = withHelp(PICK_HELP, async (args, context, io) => {
       const result = await (await import("../store/prune.ts")).prune({ stateDir: context.stateDir, processes: context.processes });
       return result.ok ? result.removed.filter((entry) => entry.kind === "record").length : 0;
     },
+    // Loaded when the preview is asked for: it reads the pane through the backend that owns it (every backend).
     capture: async (session, lines) =>
-      session.stale || session.status === "ended" ? { note: "the session has ended" } : capturePane(session.terminal, lines, context.run),
+      (await import("../focus/preview.ts")).previewSession(session, lines, { run: context.run, env: context.env }),
     now: Date.now,
     home: context.env.HOME ?? homedir(),
     color: !context.env.NO_COLOR,

@@ -39,7 +39,7 @@ export const showVerb: Verb = withHelp(SHOW_HELP, async (args, context, io) => {
       formatDetails(
         result.session,
         context.now(),
-        result.session.status === "ended" ? {} : { tmuxPlace: await tmuxPlaceOf(result.session.terminal.env) },
+        result.session.status === "ended" ? {} : { tmuxPlace: await tmuxPlaceOf(result.session.terminal.env, context.run) },
       ),
     );
   return EXIT_CODES.ok;

@@ -1,11 +1,10 @@
 // `tongs-agents tmux-setup [--write | --remove]`: print, write or remove the tmux block (backends/tmux/setup.ts).
-import { tmuxSync } from "../../backends/tmux/runner.ts";
 import { homedir } from "node:os";
 import { existsSync, readFileSync, realpathSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { EXIT_CODES } from "../core/errors.ts";
-import { blockBody, parseTmuxVersion, popupsSupported, tmuxConfPath, withBlock, withoutBlock } from "../../backends/tmux/setup.ts";
+import { blockBody, installedTmuxVersion, popupsSupported, tmuxConfPath, withBlock, withoutBlock } from "../../backends/tmux/setup.ts";
 import { deleteConfigFile, writeConfigFile } from "../install/file-edit.ts";
 import { socketPathOf } from "../server/protocol.ts";
 import { stopServer } from "../server/control.ts";
@@ -67,7 +66,7 @@ export const tmuxSetupVerb: Verb = withHelp(TMUX_SETUP_HELP, async (args, contex
       );
   }
   const path = typeof values.file === "string" ? values.file : tmuxConfPath(context.env, context.env.HOME ?? homedir());
-  const version = parseTmuxVersion(tmuxSync(["-V"]).stdout);
+  const version = installedTmuxVersion(context.env);
   const body = blockBody({
     node: process.execPath,
     cli: cliPath(),

@@ -35,6 +35,7 @@ import {
   type RunResult,
   type Runner,
 } from "./exec.ts";
+import { shellQuote } from "./shell-quote.ts";
 
 export interface ShellRunner {
   readonly run: Runner;
@@ -58,8 +59,6 @@ const IDLE_SHELLS = 2;
  * Statuses above 192 (255, which ssh uses) are exit codes.
  */
 const endedBySignal = (status: number): boolean => status > 128 && status <= 128 + 64;
-
-const quote = (text: string): string => `'${text.replaceAll("'", `'\\''`)}'`;
 
 interface Shell {
   readonly child: ChildProcessByStdio<Writable, Readable, null>;
@@ -160,13 +159,13 @@ export function shellRunner(workDir: string, { shell: shellPath = "/bin/sh" }: {
     const shell = shellFor(input);
     if (!shell) return elsewhere();
     const { files } = shell;
-    const exports = names.map((name) => `${name}=${env[name] as string}`).map(quote);
+    const exports = names.map((name) => `${name}=${env[name] as string}`).map(shellQuote);
     const unset = SHELL_SET.filter((name) => !names.includes(name));
     // `cd` first (a directory the shell cannot enter: nothing ran, Node's spawn runs it); then exactly this environment.
     const script =
-      `if cd -- ${quote(cwd)} 2>/dev/null; then ( ${unset.length > 0 ? `unset ${unset.join(" ")}; ` : ""}` +
-      `${exports.length > 0 ? `export ${exports.join(" ")}; ` : ""}exec ${[program, ...args].map(quote).join(" ")} ) ` +
-      `<${quote(input === undefined ? "/dev/null" : files.input)} >${quote(files.out)} 2>${quote(files.err)}; echo "ran $?"; ` +
+      `if cd -- ${shellQuote(cwd)} 2>/dev/null; then ( ${unset.length > 0 ? `unset ${unset.join(" ")}; ` : ""}` +
+      `${exports.length > 0 ? `export ${exports.join(" ")}; ` : ""}exec ${[program, ...args].map(shellQuote).join(" ")} ) ` +
+      `<${shellQuote(input === undefined ? "/dev/null" : files.input)} >${shellQuote(files.out)} 2>${shellQuote(files.err)}; echo "ran $?"; ` +
       `else echo nocwd; fi\n`;
     return new Promise<RunResult>((resolve) => {
       let timedOut = false;
