@@ -3,7 +3,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { codexStatedState } from "./rollout.ts";
+import { codexStatedState } from "./stated.ts";
 
 const lines = readFileSync(join(import.meta.dirname, "fixtures", "rollout-api-error.jsonl"), "utf8")
   .trim()

@@ -3,7 +3,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { claudeStatedState } from "./transcript.ts";
+import { claudeStatedState } from "./stated.ts";
 
 const FIXTURES = join(import.meta.dirname, "fixtures");
 const SESSION = "64b94903-22ef-4f6c-899c-87be1ef87b9b";
