@@ -3,7 +3,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { claudeStatedState } from "./stated.ts";
+import { stated } from "./stated.ts";
 
 const FIXTURES = join(import.meta.dirname, "fixtures");
 const SESSION = "64b94903-22ef-4f6c-899c-87be1ef87b9b";
@@ -16,7 +16,7 @@ const state = (name: string) => JSON.parse(readFileSync(join(FIXTURES, `session-
 
 describe("Claude Code's transcript", () => {
   it("states an interruption on exactly the line Claude wrote for Esc during a tool call", () => {
-    const facts = lines.map((line) => claudeStatedState.interpretLine(line, subject));
+    const facts = lines.map((line) => stated.interpretLine(line, subject));
     expect(facts.filter(Boolean)).toEqual([
       { status: "idle", event: "interrupted", detail: expect.stringContaining("interrupted"), at: "2026-12-01T06:48:33.386Z" },
     ]);
@@ -25,21 +25,21 @@ describe("Claude Code's transcript", () => {
 
   it("keeps to its own session, and ignores prompts that merely quote the marker", () => {
     const interrupted = lines.at(-1);
-    expect(claudeStatedState.interpretLine(interrupted, { ...subject, sessionId: "other" })).toBeUndefined();
+    expect(stated.interpretLine(interrupted, { ...subject, sessionId: "other" })).toBeUndefined();
     const quoting = { ...(lines[0] as object), message: { role: "user", content: "why did it say [Request interrupted by user]?" } };
-    expect(claudeStatedState.interpretLine(quoting, subject)).toBeUndefined();
-    expect(claudeStatedState.interpretLine({ ...(interrupted as object), timestamp: "yesterday" }, subject)).toBeUndefined();
-    expect(claudeStatedState.interpretLine("[Request interrupted by user]", subject)).toBeUndefined();
+    expect(stated.interpretLine(quoting, subject)).toBeUndefined();
+    expect(stated.interpretLine({ ...(interrupted as object), timestamp: "yesterday" }, subject)).toBeUndefined();
+    expect(stated.interpretLine("[Request interrupted by user]", subject)).toBeUndefined();
   });
 
   it("every line that can state something carries a mention the prefilter keeps", () => {
-    const stating = lines.filter((line) => claudeStatedState.interpretLine(line, subject));
-    for (const line of stating) expect(claudeStatedState.lineMentions.some((mention) => JSON.stringify(line).includes(mention))).toBe(true);
+    const stating = lines.filter((line) => stated.interpretLine(line, subject));
+    for (const line of stating) expect(stated.lineMentions.some((mention) => JSON.stringify(line).includes(mention))).toBe(true);
   });
 });
 
 describe("Claude Code's per-process session state", () => {
-  const { processState } = claudeStatedState;
+  const { processState } = stated;
 
   it("lives in <config>/sessions/<pid>.json, beside the config's projects/ directory", () => {
     expect(processState.path("/home/user/.claude/projects/-home-user-project/s.jsonl", 7355)).toBe("/home/user/.claude/sessions/7355.json");

@@ -59,7 +59,7 @@ function interpretProcessState(value: unknown, subject: StatedSubject): StatedFa
   };
 }
 
-export const claudeStatedState = {
+export const stated = {
   lineMentions: [INTERRUPTED],
   interpretLine,
   processState: { path: processStatePath, interpret: interpretProcessState },

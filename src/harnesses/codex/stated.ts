@@ -19,7 +19,7 @@ function interpretLine(line: unknown, _subject: StatedSubject): StatedFact | und
   return { status: "error", event: "turn-failed", detail, at: new Date(Date.parse(line.timestamp)).toISOString() };
 }
 
-export const codexStatedState = {
+export const stated = {
   lineMentions: ['"task_complete"'],
   interpretLine,
 } satisfies StatedStateReader;
