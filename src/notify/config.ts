@@ -5,7 +5,7 @@
 // is read by src/core/config-file.ts, which it shares with declared agents ("agents").
 import * as z from "zod/mini";
 import en from "zod/v4/locales/en.js";
-import { configFilePath, readConfigFile } from "../core/config-file.ts";
+import { readConfigFile } from "../core/config-file.ts";
 import { describeIssue } from "../core/schema.ts";
 
 // Written by hand: errors name the problem in words (zod/mini carries no messages of its own).
@@ -61,10 +61,6 @@ export interface ConfigLoad {
   readonly source: "file" | "defaults";
   /** Why the file was not used, when it exists but is not valid. */
   readonly problem?: string;
-}
-
-export function configPath(env: NodeJS.ProcessEnv): string {
-  return configFilePath(env);
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv): ConfigLoad {
