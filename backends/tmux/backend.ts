@@ -4,7 +4,7 @@
 import { done, failed, skipped, type BackendOutcome, type TerminalBackend, type FocusContext, type Operation } from "../contract.ts";
 import type { RunResult } from "../../src/core/exec.ts";
 import { capturePane } from "./capture.ts";
-import { parseTmuxEnv, tmux as runTmux, tmuxTargetOf, type TmuxTarget } from "./runner.ts";
+import { parseTmuxEnv, taggedRows, tmux as runTmux, tmuxTargetOf, type TmuxTarget } from "./runner.ts";
 
 interface Client {
   readonly tty: string;
@@ -19,14 +19,6 @@ const CLIENT_ROW = "client\t";
 /** The rows the one-call path prints after the switch: the pane's flags, and the pane each client shows. */
 const ACTIVE_ROW = "active\t";
 const SHOWS_ROW = "shows\t";
-
-/** The rows of `stdout` that carry `tag`, without it. */
-function rows(stdout: string, tag: string): string[] {
-  return stdout
-    .split("\n")
-    .filter((line) => line.startsWith(tag))
-    .map((line) => line.slice(tag.length));
-}
 
 export function parseClients(stdout: string): Client[] {
   return stdout
@@ -106,9 +98,9 @@ export const tmuxBackend = {
       const why = explain(located, socket, pane);
       return { located: false, target, selection: failed(why), activation: skipped(why) };
     }
-    const [sessionId = "", sessionName = "", windowIndex = ""] = rows(located.stdout, PANE_ROW)[0]?.split("\t") ?? [];
+    const [sessionId = "", sessionName = "", windowIndex = ""] = taggedRows(located.stdout, PANE_ROW)[0]?.split("\t") ?? [];
     const where = `${target}, session ${sessionName} window ${windowIndex}`;
-    const choice = chooseClient(parseClients(rows(located.stdout, CLIENT_ROW).join("\n")), sessionId, socket, context);
+    const choice = chooseClient(parseClients(taggedRows(located.stdout, CLIENT_ROW).join("\n")), sessionId, socket, context);
 
     // One command, so a popup closing on the session switch cannot cut the sequence short.
     const switched = choice
@@ -133,7 +125,7 @@ export const tmuxBackend = {
       "-F",
       `${CLIENT_ROW}#{client_tty}\t#{pane_id}`,
     );
-    const selection = selectionOf(rows(verified.stdout, PANE_ROW)[0] ?? "", verified, pane, sessionName, windowIndex);
+    const selection = selectionOf(taggedRows(verified.stdout, PANE_ROW)[0] ?? "", verified, pane, sessionName, windowIndex);
 
     if (!choice)
       return {
@@ -142,7 +134,7 @@ export const tmuxBackend = {
         selection,
         activation: skipped(`no tmux client is attached to ${socket}: nothing shows the pane until one attaches`),
       };
-    const shown = shownBy(rows(verified.stdout, CLIENT_ROW), choice.client.tty, pane);
+    const shown = shownBy(taggedRows(verified.stdout, CLIENT_ROW), choice.client.tty, pane);
     if (shown !== undefined) return { located: true, target: where, selection, activation: failed(shown) };
     const showing = `${choice.why} shows ${pane}`;
     if (choice.pinned) return { located: true, target: where, selection, activation: done(showing) };
@@ -232,7 +224,7 @@ async function focusPinned(
     "-F",
     `${SHOWS_ROW}#{client_tty}\t#{pane_id}`,
   );
-  const location = rows(called.stdout, PANE_ROW)[0];
+  const location = taggedRows(called.stdout, PANE_ROW)[0];
   if (location === undefined) {
     const why = explain(called, socket, pane);
     return { located: false, target, selection: failed(why), activation: skipped(why) };
@@ -240,8 +232,8 @@ async function focusPinned(
   if (!called.ok) return undefined;
   const [, sessionName = "", windowIndex = ""] = location.split("\t");
   const where = `${target}, session ${sessionName} window ${windowIndex}`;
-  const selection = selectionOf(rows(called.stdout, ACTIVE_ROW)[0] ?? "", called, pane, sessionName, windowIndex);
-  const shown = shownBy(rows(called.stdout, SHOWS_ROW), tty, pane);
+  const selection = selectionOf(taggedRows(called.stdout, ACTIVE_ROW)[0] ?? "", called, pane, sessionName, windowIndex);
+  const shown = shownBy(taggedRows(called.stdout, SHOWS_ROW), tty, pane);
   const activation = shown === undefined ? done(`the client that asked (${tty}) shows ${pane}`) : failed(shown);
   return { located: true, target: where, selection, activation };
 }

@@ -46,3 +46,14 @@ export function tmuxTargetOf(env: Readonly<Record<string, string | undefined>>):
   const pane = env.TMUX_PANE;
   return server && pane && PANE.test(pane) ? { socket: server.socket, pane } : undefined;
 }
+
+/**
+ * One tmux call can run several commands (`a ; b`), each printing its own rows: each row starts with a tag that says
+ * which command printed it. The rows of `stdout` that carry `tag`, without it.
+ */
+export function taggedRows(stdout: string, tag: string): string[] {
+  return stdout
+    .split("\n")
+    .filter((line) => line.startsWith(tag))
+    .map((line) => line.slice(tag.length));
+}

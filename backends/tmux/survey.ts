@@ -2,7 +2,7 @@
 // every attached client with what it shows and whether its terminal window has focus. The notifier asks it whether
 // the user already sees a session (docs/notifications.md, "When the user is already there").
 import type { Runner } from "../../src/core/exec.ts";
-import { tmux } from "./runner.ts";
+import { taggedRows, tmux } from "./runner.ts";
 
 /** An attached client, as the notifier's channels see it. */
 export interface TmuxClientView {
@@ -38,12 +38,7 @@ const CLIENT_ROW = "client\t";
 const SERVER_ROW = "server\t";
 
 /** The rows of `stdout` that carry `tag`, split into fields. */
-function rows(stdout: string, tag: string): string[][] {
-  return stdout
-    .split("\n")
-    .filter((line) => line.startsWith(tag))
-    .map((line) => line.slice(tag.length).split("\t"));
-}
+const rows = (stdout: string, tag: string): string[][] => taggedRows(stdout, tag).map((row) => row.split("\t"));
 
 export interface PaneFacts {
   readonly tty: string;

@@ -3,18 +3,10 @@ import { lstatSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { BEGIN, blockBody, withBlock, withoutBlock } from "../../backends/tmux/setup.ts";
+import { BEGIN, withBlock, withoutBlock } from "../../backends/tmux/setup.ts";
 import { writeConf } from "./tmux-setup.ts";
 
-const body = blockBody({
-  node: "/usr/bin/node",
-  cli: "/opt/tongs/bin/tongs-agents.js",
-  pickerKey: "a",
-  nextKey: "N",
-  status: true,
-  server: true,
-  tmuxVersion: [3, 3],
-});
+const body = ["bind-key a display-message hello"];
 
 describe("writing tmux.conf", () => {
   it("writes through a symlinked tmux.conf (a dotfile manager's link stays a link) and gives the file back on removal", async () => {
