@@ -1,5 +1,5 @@
-// The contract between the notifier (deliver.ts) and its channels (desktop, terminal, tmux, bell), like focus-types.ts
-// is for focus backends: each channel says whether it can reach the user from here, and delivers one notice.
+// The contract between the notifier (deliver.ts) and its channels (desktop, terminal, tmux, bell), as backends/contract.ts
+// is for terminal backends: each channel says whether it can reach the user from here, and delivers one notice.
 // docs/notifications.md explains each channel.
 import type { Runner } from "../core/exec.ts";
 import type { ChannelId } from "./config.ts";
