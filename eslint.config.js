@@ -1,4 +1,5 @@
 import js from "@eslint/js";
+import { createNodeResolver, importX } from "eslint-plugin-import-x";
 import tseslint from "typescript-eslint";
 
 const nodeGlobals = Object.fromEntries(
@@ -24,12 +25,15 @@ const nodeGlobals = Object.fromEntries(
 );
 
 // The node: protocol everywhere, and the import boundaries between the layers (docs/architecture.md). Each rule names
-// the folders a layer must not reach; imports are matched on their (relative) specifiers.
+// the folders a layer must not reach; imports are matched on their (relative) specifiers. With import-x/no-cycle below,
+// no file can import upward or close a circle.
 const nodeProtocol = {
   regex: "^(fs|path|os|child_process|crypto|util|net|stream|events|url|module|process|tty|readline|assert|buffer|timers)(/.*)?$",
   message: "Use the node: protocol.",
 };
 const ADAPTERS = "cli|mcp|picker";
+/** Every folder of src/ above the store and the install engine. */
+const SERVICES = "hook|fleet|focus|hosts|notify|server";
 const boundary = (files, forbidden, why) => ({
   files,
   ignores: ["**/*.test.ts"],
@@ -38,50 +42,58 @@ const boundary = (files, forbidden, why) => ({
 const BOUNDARIES = [
   boundary(
     ["src/core/**/*.ts"],
-    `(^|/)(store|hook|fleet|focus|tmux|harnesses|install|${ADAPTERS})/|backends/`,
+    `(^|/)(store|install|harnesses|${SERVICES}|${ADAPTERS})/|backends/`,
     "The core imports nothing but the core.",
   ),
-  boundary(
-    ["src/store/**/*.ts"],
-    `(^|/)(hook|fleet|focus|tmux|harnesses|install|${ADAPTERS})/|backends/`,
-    "The store builds on the core only.",
-  ),
-  boundary(
-    ["src/hook/**/*.ts"],
-    `(^|/)(fleet|focus|tmux|install|${ADAPTERS})/|backends/|harnesses/[a-z-]+/(?!harness\\.ts)`,
-    "The hook imports the core, the store and the harness registry only: its start-up is every agent's cost.",
-  ),
-  boundary(
-    ["backends/**/*.ts"],
-    `src/(store|hook|fleet|harnesses|install|${ADAPTERS})/|src/focus/(?!contract\\.ts)|src/tmux/(?!runner\\.ts)`,
-    "A backend imports the focus contract, the core and the tmux runner only.",
-  ),
-  boundary(
-    ["src/harnesses/*/**/*.ts"],
-    `^\\.\\./(?!contract\\.ts|\\.\\./)|(^|/)(store|hook|fleet|focus|tmux|${ADAPTERS})/|backends/`,
-    "A harness adapter imports the core, the harness contract and the install engine only.",
-  ),
-  boundary(
-    ["src/fleet/**/*.ts"],
-    `(^|/)(hook|focus|tmux|install|${ADAPTERS})/|backends/|harnesses/[a-z-]+/`,
-    "The fleet reads the store; it knows harnesses through the registry.",
-  ),
+  boundary(["src/store/**/*.ts"], `(^|/)(install|harnesses|${SERVICES}|${ADAPTERS})/|backends/`, "The store builds on the core only."),
   boundary(
     ["src/install/**/*.ts"],
-    `(^|/)(hook|fleet|focus|tmux|harnesses|${ADAPTERS})/|backends/`,
+    `(^|/)(harnesses|${SERVICES}|${ADAPTERS})/|backends/`,
     "The install engine knows harnesses only through the provider contract.",
   ),
   boundary(
+    ["src/harnesses/*.ts"],
+    `(^|/)(${SERVICES}|${ADAPTERS})/|backends/`,
+    "The harness registry builds on the core and the install engine; everything above reads it.",
+  ),
+  boundary(
+    ["src/harnesses/*/**/*.ts"],
+    `^\\.\\./(?!contract\\.ts|\\.\\./)|(^|/)(store|${SERVICES}|${ADAPTERS})/|backends/`,
+    "A harness adapter imports the core, the harness contract and the install engine only.",
+  ),
+  boundary(
+    ["src/hook/**/*.ts"],
+    `(^|/)(install|fleet|focus|hosts|notify|server|${ADAPTERS})/|backends/|harnesses/[a-z-]+/(?!harness\\.ts)`,
+    "The hook imports the core, the store and the harness registry only: its start-up is every agent's cost.",
+  ),
+  boundary(
+    ["src/fleet/**/*.ts"],
+    `(^|/)(install|hook|focus|hosts|notify|server|${ADAPTERS})/|backends/|harnesses/[a-z-]+/`,
+    "The fleet reads the store; it knows harnesses through the registry.",
+  ),
+  boundary(["backends/**/*.ts"], `(^|/)src/(?!core/)`, "A backend imports the backend contract, the core and other backends only."),
+  boundary(
+    ["src/focus/**/*.ts"],
+    `(^|/)(install|harnesses|hook|hosts|notify|server|${ADAPTERS})/`,
+    "The focus service uses the fleet and the backends.",
+  ),
+  boundary(
     ["src/hosts/**/*.ts"],
-    `(^|/)(hook|tmux|${ADAPTERS})/|backends/|harnesses/[a-z-]+/`,
+    `(^|/)(hook|notify|server|${ADAPTERS})/|backends/|harnesses/[a-z-]+/`,
     "Remote hosts build on the fleet, the focus service and the config file; adapters show them.",
   ),
-  boundary(["src/focus/**/*.ts"], `(^|/)(hook|tmux|install|${ADAPTERS})/|harnesses/`, "The focus service uses the fleet and the backends."),
+  boundary(
+    ["src/notify/**/*.ts"],
+    `(^|/)(hosts|server|${ADAPTERS})/|hook/(?!debug-log\\.ts)|harnesses/[a-z-]+/`,
+    "The notifier builds on the store, the registry, the focus service and the backends; the hook starts it, never imports it.",
+  ),
   boundary(
     ["src/server/**/*.ts"],
-    `(^|/)(hook|fleet|focus|tmux|harnesses|install|hosts|${ADAPTERS})/|backends/`,
+    `(^|/)(install|harnesses|hook|fleet|focus|hosts|notify|${ADAPTERS})/|backends/`,
     "The keypress server runs whatever verb runner it is given; its client is loaded by every served key.",
   ),
+  boundary(["src/picker/**/*.ts"], `(^|/)(install|hook|notify|server|cli|mcp)/`, "The picker is an adapter the CLI runs; it knows no CLI."),
+  boundary(["src/mcp/**/*.ts"], `(^|/)(cli|picker)/`, "The MCP server is an adapter of its own."),
 ];
 
 export default tseslint.config(
@@ -131,4 +143,17 @@ export default tseslint.config(
     },
   },
   ...BOUNDARIES,
+  {
+    // No two modules import each other, through any chain (a dynamic import counts: it is an arrow of the build too).
+    // Together with the boundaries above, a layer can neither reach up nor close a circle inside itself.
+    files: ["src/**/*.ts", "backends/**/*.ts"],
+    ignores: ["**/*.test.ts"],
+    plugins: { "import-x": importX },
+    settings: {
+      "import-x/resolver-next": [createNodeResolver({ extensions: [".ts", ".js"] })],
+      // The modules it follows are TypeScript: parse them as the linter does.
+      "import-x/parsers": { "@typescript-eslint/parser": [".ts"] },
+    },
+    rules: { "import-x/no-cycle": ["error", { ignoreExternal: true }] },
+  },
 );

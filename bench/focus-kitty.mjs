@@ -6,8 +6,8 @@ import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
-import { parseListenOn, sendCommand } from "../backends/kitty-rc.ts";
-import { focusKitty } from "../backends/kitty.ts";
+import { parseListenOn, sendCommand } from "../backends/kitty/rc.ts";
+import { focusKitty } from "../backends/kitty/backend.ts";
 import { run } from "../src/core/exec.ts";
 
 const runs = Number(process.env.BENCH_RUNS ?? 30);

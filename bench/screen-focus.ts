@@ -6,9 +6,9 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { screenBackend } from "../backends/screen.ts";
+import { screenBackend } from "../backends/screen/backend.ts";
 import { run } from "../src/core/exec.ts";
-import type { FocusContext } from "../src/focus/contract.ts";
+import type { FocusContext } from "../backends/contract.ts";
 
 const temp = mkdtempSync(join(tmpdir(), "tongs-bench-screen-"));
 const env = { ...process.env, SCREENDIR: join(temp, "sockets") };

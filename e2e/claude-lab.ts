@@ -5,7 +5,7 @@
 // does the same on the host).
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
-import { shellQuote } from "../src/install/command.ts";
+import { shellQuote } from "../src/core/shell-quote.ts";
 import { E2E_DIR, type Box } from "./containers.ts";
 
 export const PROJECT = "/work/project";

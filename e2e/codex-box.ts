@@ -4,7 +4,7 @@
 // interactively in tmux panes (codex-tmux.ts), driven with send-keys.
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
-import type { FocusResult } from "../src/focus/contract.ts";
+import type { FocusResult } from "../src/focus/result.ts";
 import type { SessionView } from "../src/fleet/view.ts";
 import { E2E_DIR, type Box, type Run } from "./containers.ts";
 import { REPO_ROOT } from "./env.ts";

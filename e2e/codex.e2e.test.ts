@@ -26,7 +26,7 @@ import {
 } from "./codex-box.ts";
 import { attach, capture, clients, expectedCursor, keys, openPane, seen, submit, waitUntil, type Client, type Pane } from "./codex-tmux.ts";
 import { boxVersions, createEvidence } from "./evidence.ts";
-import type { FocusResult } from "../src/focus/contract.ts";
+import type { FocusResult } from "../src/focus/result.ts";
 import { NO_EVIDENCE } from "../src/harnesses/codex/locate-ui.ts";
 import type { SessionView } from "../src/fleet/view.ts";
 

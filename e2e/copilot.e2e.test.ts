@@ -5,8 +5,8 @@
 // user sees. Every state the record goes through is logged by a watcher in the container (e2e/fixtures/record-watch.mjs).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AGENTS } from "../containers/recipe.ts";
-import type { FocusResult } from "../src/focus/contract.ts";
-import { shellQuote } from "../src/install/command.ts";
+import type { FocusResult } from "../src/focus/result.ts";
+import { shellQuote } from "../src/core/shell-quote.ts";
 import { requireImage, startBox, type Box } from "./containers.ts";
 import { boxVersions, createEvidence } from "./evidence.ts";
 import { readHistory, startProvider, startWatcher, type HistoryEntry } from "./pi-box.ts";

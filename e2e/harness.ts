@@ -1,6 +1,6 @@
 // Stand-in harness processes inside a container (fixtures/harness.mjs), each in its own tmux window, the way an agent
 // runs in a terminal: its hooks inherit TMUX and TMUX_PANE, and the hook finds it in its process ancestry by name.
-import { shellQuote } from "../src/install/command.ts";
+import { shellQuote } from "../src/core/shell-quote.ts";
 import { E2E_DIR, type Box } from "./containers.ts";
 
 export const TMUX_SOCKET = "/tmp/e2e.tmux";

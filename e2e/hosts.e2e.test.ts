@@ -9,7 +9,7 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Network, type StartedNetwork } from "testcontainers";
 import { HOST_TIMEOUT_MS } from "../src/hosts/everywhere.ts";
-import { shellQuote } from "../src/install/command.ts";
+import { shellQuote } from "../src/core/shell-quote.ts";
 import { requireImage, startBox, type Box, type Run } from "./containers.ts";
 import { boxVersions, createEvidence } from "./evidence.ts";
 import { PI_ENV, PINNED_PI, configurePi, startProvider } from "./pi-box.ts";

@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AGENTS } from "../containers/recipe.ts";
-import type { FocusResult } from "../src/focus/contract.ts";
+import type { FocusResult } from "../src/focus/result.ts";
 import { requireImage, startBox, type Box } from "./containers.ts";
 import { REPO_ROOT } from "./env.ts";
 import { boxVersions, createEvidence } from "./evidence.ts";

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cacheDirOf } from "../containers/images.ts";
 import { AGENTS } from "../containers/recipe.ts";
-import type { FocusResult } from "../src/focus/contract.ts";
+import type { FocusResult } from "../src/focus/result.ts";
 import { requireImage, startBox, type Box } from "./containers.ts";
 import { REPO_ROOT } from "./env.ts";
 import { boxVersions, createEvidence } from "./evidence.ts";

@@ -8,8 +8,8 @@
 import { posix } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AGENTS } from "../containers/recipe.ts";
-import type { FocusResult } from "../src/focus/contract.ts";
-import { shellQuote } from "../src/install/command.ts";
+import type { FocusResult } from "../src/focus/result.ts";
+import { shellQuote } from "../src/core/shell-quote.ts";
 import { requireImage, startBox, type Box } from "./containers.ts";
 import { boxVersions, createEvidence } from "./evidence.ts";
 import { PI_AGENT_DIR, PI_ENV, PINNED_PI, configurePi, readHistory, startProvider, startWatcher, type HistoryEntry } from "./pi-box.ts";

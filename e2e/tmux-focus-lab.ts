@@ -3,7 +3,7 @@
 // renders, and the outer cursor is the client's cursor, so a test reads what the user would see (terminals.md,
 // "Proof of what a client really shows"). Every call is one `podman exec` (no stdin, no terminal).
 import { join } from "node:path";
-import { shellQuote } from "../src/install/command.ts";
+import { shellQuote } from "../src/core/shell-quote.ts";
 import { E2E_DIR, type Box, type Run } from "./containers.ts";
 
 /** The inner server's socket: a space in the path on purpose (the TMUX variable and the backend must cope). */

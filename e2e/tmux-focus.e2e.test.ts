@@ -7,7 +7,7 @@
 // display-popup (no TMUX_PANE) passing --client as the popup does.
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { FocusResult } from "../src/focus/contract.ts";
+import type { FocusResult } from "../src/focus/result.ts";
 import { requireImage, startBox, E2E_DIR, type Box } from "./containers.ts";
 import { boxVersions, createEvidence } from "./evidence.ts";
 import { BoxTmuxLab, INNER, prepareLab, waitUntil, type AttachedClient } from "./tmux-focus-lab.ts";

@@ -58,7 +58,7 @@ const common = {
 const verbs = JSON.parse(await readFile(new URL("../src/cli/verbs.json", import.meta.url), "utf8"));
 const verbModules = [...new Set(Object.values(verbs))];
 // `verbsDir` is where the verb bundles are, seen from the bundle being built: the dispatcher's (dist/cli/) or a verb's
-// own (the keypress server, `serve`, runs the dispatcher from dist/cli/verbs/).
+// own (dist/cli/verbs/; the keypress server, `serve`, runs verbs through the dispatcher that loaded it).
 const verbsApart = (verbsDir) => ({
   name: "verbs-apart",
   setup(pluginBuild) {
@@ -74,15 +74,20 @@ const verbsApart = (verbsDir) => ({
   },
 });
 
-// The picker's first screen needs neither focus (every backend) nor prune (the record lock) nor the SSH hosts (read
-// after that screen; their focus carries every backend too): each is its own bundle (dist/cli/lazy/), required when
-// Enter or Ctrl-X is pressed or the hosts are asked. What the picker prints of a focus across hosts that did not
+// The picker's first screen needs neither focus nor the preview (every backend) nor prune (the record lock) nor the SSH
+// hosts (read after that screen; their focus carries every backend too): each is its own bundle (dist/cli/lazy/),
+// required when Enter, Ctrl-T or Ctrl-X is pressed or the hosts are asked. What the picker prints of a focus across hosts that did not
 // complete comes from the focus verb's own bundle.
-const lazyBundles = { "../focus/service.ts": "focus", "../store/prune.ts": "prune", "./pick-hosts.ts": "pick-hosts" };
+const lazyBundles = {
+  "../focus/service.ts": "focus",
+  "../focus/preview.ts": "preview",
+  "../store/prune.ts": "prune",
+  "./pick-hosts.ts": "pick-hosts",
+};
 const pickerApart = {
   name: "picker-apart",
   setup(pluginBuild) {
-    pluginBuild.onResolve({ filter: /^(\.\.\/focus\/service|\.\.\/store\/prune|\.\/pick-hosts|\.\/focus)\.ts$/ }, (args) => {
+    pluginBuild.onResolve({ filter: /^(\.\.\/focus\/(service|preview)|\.\.\/store\/prune|\.\/pick-hosts|\.\/focus)\.ts$/ }, (args) => {
       if (!args.importer.endsWith("src/cli/pick.ts") || args.kind !== "dynamic-import") return undefined;
       return { path: args.path === "./focus.ts" ? "./focus.cjs" : `../lazy/${lazyBundles[args.path]}.cjs`, external: true };
     });
@@ -152,7 +157,7 @@ const entries = [
     plugins: [storeApart],
   },
   { name: "mcp", entryPoints: ["src/mcp/stdio.ts"], outfile: "dist/mcp/stdio.cjs" },
-  // The notifier the hook starts detached on a state change (src/notify/trigger.ts looks for it beside dist/hook.cjs).
+  // The notifier the hook starts detached on a state change (src/hook/notify-trigger.ts looks for it beside dist/hook.cjs).
   { name: "notify", entryPoints: ["src/notify/main.ts"], outfile: "dist/notify.cjs" },
 ];
 

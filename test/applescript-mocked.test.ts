@@ -4,10 +4,10 @@
 // The fake cannot compile AppleScript: it recognises the backend's scripts by name, so the script text itself is only
 // checked by the unit tests (backends/applescript.test.ts), never by a real osascript.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { applescriptBackend } from "../backends/applescript.ts";
-import { ITERM_FOCUS, ITERM_VERIFY, TERMINAL_FOCUS, TERMINAL_VERIFY } from "../backends/applescript-scripts.ts";
+import { applescriptBackend } from "../backends/applescript/backend.ts";
+import { ITERM_FOCUS, ITERM_VERIFY, TERMINAL_FOCUS, TERMINAL_VERIFY } from "../backends/applescript/scripts.ts";
 import { run as realRun, type Runner } from "../src/core/exec.ts";
-import type { FocusContext } from "../src/focus/contract.ts";
+import type { FocusContext } from "../backends/contract.ts";
 import { installFakes, type Fakes } from "./fakes/fakes.ts";
 import { ITERM_IDS, osascriptWorld, type OsascriptState } from "./fakes/worlds.ts";
 import { runFocus, startFakeHarness } from "./processes.ts";

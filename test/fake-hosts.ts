@@ -98,6 +98,7 @@ export function fakeMachine(
   return {
     env: sandbox.env,
     stateDir: sandbox.stateDir,
+    cwd: sandbox.root,
     processes: fakeProcessSource(sessions.map(([, pid]) => fakeProcess(pid, 1, "claude"))),
     listProcesses: async () => [],
     now: () => NOW,

@@ -42,12 +42,14 @@ export function runWith(fixture: InstallFixture) {
     mode: "install" | "uninstall",
     options: { harnesses?: HarnessId[]; dryRun?: boolean; trust?: boolean; in?: InstallContext } = {},
   ): Promise<InstallReport> =>
-    runInstaller(options.in ?? fixture.world, {
-      harnesses: installersFor(options.harnesses ?? ["claude", "codex"]),
-      dryRun: options.dryRun ?? false,
-      mode,
-      trustCodexHooks: options.trust ?? false,
-    });
+    installersFor(options.harnesses ?? ["claude", "codex"]).then((harnesses) =>
+      runInstaller(options.in ?? fixture.world, {
+        harnesses,
+        dryRun: options.dryRun ?? false,
+        mode,
+        options: options.trust ? ["trust-codex-hooks"] : [],
+      }),
+    );
 }
 
 export function put(path: string, text: string): void {

@@ -42,9 +42,12 @@ describe("the keypress bundles", () => {
     ).toEqual([]);
     const lazy = meta("lazy");
     expect(inputsOf(lazy, "dist/cli/lazy/pick-hosts.cjs")).toEqual(
-      expect.arrayContaining(["src/cli/pick-hosts.ts", "src/hosts/focus.ts", "backends/tmux.ts"]),
+      expect.arrayContaining(["src/cli/pick-hosts.ts", "src/hosts/focus.ts", "backends/tmux/backend.ts"]),
     );
-    expect(inputsOf(lazy, "dist/cli/lazy/focus.cjs")).toContain("backends/tmux.ts");
+    expect(inputsOf(lazy, "dist/cli/lazy/focus.cjs")).toContain("backends/tmux/backend.ts");
+    expect(inputsOf(lazy, "dist/cli/lazy/preview.cjs")).toEqual(
+      expect.arrayContaining(["src/focus/preview.ts", "backends/tmux/capture.ts"]),
+    );
   });
 
   it("the lazily required transaction bundle is built, and carries the lock", () => {

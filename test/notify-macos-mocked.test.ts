@@ -4,6 +4,7 @@
 // -execute command kept). A click is modelled by running that command through /bin/sh with launchd's minimal PATH,
 // as Notification Center does: the real notifier bundle focuses the session through the real focus service (here a
 // Terminal.app tab, itself through the fake osascript) and logs the result.
+import { shellCommand } from "../src/core/shell-quote.ts";
 import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
@@ -99,7 +100,15 @@ describe("macOS desktop notifications (mocked)", () => {
     ).notifications;
     expect(shown).toMatchObject({ title: "(evil) -title x", message: notice.lines.join("\n") });
     expect(shown?.execute).toBe(
-      `'/usr/bin/env' 'PATH=${world.env.PATH}' '${process.execPath}' '${join(ROOT, "dist", "notify.cjs")}' 'click' '${sandbox.stateDir}' 'fleet:v1:claude:aa'`,
+      shellCommand([
+        "/usr/bin/env",
+        `PATH=${world.env.PATH}`,
+        process.execPath,
+        join(ROOT, "dist", "notify.cjs"),
+        "click",
+        sandbox.stateDir,
+        "fleet:v1:claude:aa",
+      ]),
     );
   });
 

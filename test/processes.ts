@@ -3,7 +3,7 @@ import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from "node:chil
 import { mkdirSync, readFileSync, symlinkSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { createInterface } from "node:readline";
-import type { FocusResult } from "../src/focus/contract.ts";
+import type { FocusResult } from "../src/focus/result.ts";
 import type { ServerStatus } from "../src/server/protocol.ts";
 import { hookCommandLine } from "../src/install/command.ts";
 import type { Sandbox } from "./sandbox.ts";

@@ -3,9 +3,9 @@
 // from their source), put first on PATH. The tests assert the exact commands the fakes received and the fakes' state
 // afterwards. Records are written by the real hook, run by a process named `claude` whose environment is a WezTerm pane's.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { weztermBackend } from "../backends/wezterm.ts";
+import { weztermBackend } from "../backends/wezterm/backend.ts";
 import { run as realRun, type Runner } from "../src/core/exec.ts";
-import type { FocusContext } from "../src/focus/contract.ts";
+import type { FocusContext } from "../backends/contract.ts";
 import { installFakes, type Fakes } from "./fakes/fakes.ts";
 import {
   FAKE_DISPLAY,

@@ -71,6 +71,7 @@ beforeEach(() => {
   context = {
     env: sandbox.env,
     stateDir: sandbox.stateDir,
+    cwd: sandbox.root,
     processes: fakeProcessSource(alive),
     listProcesses: async () => [
       { pid: 100, ppid: 1, name: "claude", cmd: "claude" },

@@ -1,12 +1,28 @@
 // What a CLI verb may use of the world, injected so tests need no global patching.
 import type { Clock } from "../core/clock.ts";
+import { defaultProcessSource } from "../core/proc.ts";
 import type { Runner } from "../core/exec.ts";
 import type { FleetContext } from "../fleet/queries.ts";
 import type { HostsContext } from "../hosts/everywhere.ts";
 import type { InstallContext } from "../install/context.ts";
+import { resolveStateDir } from "../store/paths.ts";
+
+/** Where a verb prints, and the terminal a full-screen verb draws on. */
+export interface CliIo {
+  readonly stdout: (text: string) => void;
+  readonly stderr: (text: string) => void;
+  readonly color: boolean;
+  readonly columns: number;
+  /** The caller's home directory, shown as `~` (the keypress server's client's); default: this process's. */
+  readonly home?: string;
+  /** The terminal a full-screen verb draws on, when not this process's own (the keypress server's caller's). */
+  readonly terminal?: { readonly input: NodeJS.ReadStream; readonly output: NodeJS.WriteStream; readonly hangup?: AbortSignal };
+}
 
 export interface CliContext extends FleetContext, Pick<HostsContext, "sshRun" | "hostTimeoutMs"> {
   readonly env: NodeJS.ProcessEnv;
+  /** The caller's working directory (the keypress server's client's, not the server's). */
+  readonly cwd: string;
   readonly now: Clock;
   /**
    * How programs the verbs start are run (the focus backends' tmux, kitty or wezterm, the picker's preview): the
@@ -15,4 +31,14 @@ export interface CliContext extends FleetContext, Pick<HostsContext, "sshRun" | 
   readonly run?: Runner;
   /** The installer's world (Node, package root, exec); defaults to this process's. */
   readonly install?: InstallContext;
+  /** The dispatcher that runs this verb (run.ts sets it), for a verb that runs others: the keypress server. */
+  readonly dispatch?: (argv: readonly string[], context: CliContext, io: CliIo) => Promise<number>;
+}
+
+/** `TONGS_AGENTS_DISCOVERY=off` turns process discovery off: only sessions with records are listed (the demo does). */
+export const DISCOVERY_ENV = "TONGS_AGENTS_DISCOVERY";
+
+export function defaultContext(env: NodeJS.ProcessEnv = process.env, cwd: string = process.cwd()): CliContext {
+  const context: CliContext = { env, cwd, stateDir: resolveStateDir(env), processes: defaultProcessSource(), now: Date.now };
+  return env[DISCOVERY_ENV] === "off" ? { ...context, listProcesses: async () => [] } : context;
 }

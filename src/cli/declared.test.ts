@@ -28,7 +28,14 @@ const mytool = { id: "mytool", process_names: ["mytool"], events: { begin: "star
 beforeEach(() => {
   sandbox = makeSandbox();
   const world = makeWorld(sandbox, { packageRoot: makePackageRoot(join(sandbox.root, "pkg")) });
-  context = { env: world.env, stateDir: sandbox.stateDir, processes: fakeProcessSource([]), now: Date.now, install: world };
+  context = {
+    env: world.env,
+    stateDir: sandbox.stateDir,
+    cwd: sandbox.root,
+    processes: fakeProcessSource([]),
+    now: Date.now,
+    install: world,
+  };
   out = [];
 });
 afterEach(() => sandbox.cleanup());

@@ -2,9 +2,8 @@
 // server where simulated agents work, wait and fail, and opens the picker; without a terminal it prints what you
 // would see.
 import { spawn } from "node:child_process";
-import { tmuxSync } from "../tmux/runner.ts";
 import { dirname, join } from "node:path";
-import { DEMO_AGENTS, startDemo } from "../tmux/demo.ts";
+import { DEMO_AGENTS, startDemo } from "./demo-agents.ts";
 import { EXIT_CODES } from "../core/errors.ts";
 import { buildRows, initialModel } from "../picker/model.ts";
 import { renderFrame } from "../picker/render.ts";
@@ -12,7 +11,7 @@ import { defaultProcessSource } from "../core/proc.ts";
 import { readSeen } from "../fleet/seen.ts";
 import { loadFleet } from "../fleet/sessions.ts";
 import type { ViewStatus } from "../fleet/view.ts";
-import { blockBody, parseTmuxVersion } from "../tmux/setup.ts";
+import { blockBody, installedTmuxVersion } from "../../backends/tmux/setup.ts";
 import { branchOf } from "../fleet/git-branch.ts";
 import { formatTable } from "./format.ts";
 import { withHelp, type VerbHelp } from "./help.ts";
@@ -32,7 +31,7 @@ const DEMO_HELP: VerbHelp = {
 export const demoVerb: Verb = withHelp(DEMO_HELP, async (args, context, io) => {
   const parsed = parse(args, { "no-attach": { type: "boolean" } }, 0);
   if ("ok" in parsed) return fail(parsed, io, false);
-  const version = parseTmuxVersion(tmuxSync(["-V"]).stdout);
+  const version = installedTmuxVersion(context.env);
   if (!version)
     return fail(
       { ok: false, reason: "config", detail: "the demo runs on tmux, which was not found (Debian: apt install tmux)" },
@@ -91,20 +90,16 @@ export const demoVerb: Verb = withHelp(DEMO_HELP, async (args, context, io) => {
       );
       return EXIT_CODES.ok;
     }
-    io.stderr(`tongs-agents demo: private tmux server -S ${world.socket}, state in ${world.stateDir}; prefix+d leaves and removes both`);
-    // Interactive: the terminal is handed to tmux, which draws for the user's own locale (so no `-u`, no runner).
-    const attach = spawn("tmux", ["-S", world.socket, "attach", "-t", "demo"], { stdio: "inherit", env: world.env });
+    const { server } = world;
+    io.stderr(`tongs-agents demo: private tmux server -S ${server.socket}, state in ${world.stateDir}; prefix+d leaves and removes both`);
+    const attach = server.attach();
     const attached = new Promise<void>((resolve) => attach.on("exit", () => resolve()));
     // Open the picker on the client that just attached.
     for (let tries = 0; tries < 50; tries++) {
-      const client = world.tmux("list-clients", "-F", "#{client_tty}").stdout.trim().split("\n")[0];
+      const client = server.firstClient();
       if (client) {
         // popup talks to the server named in TMUX, as it does when a key binding runs it.
-        const serverPid = world.tmux("display-message", "-p", "#{pid}").stdout.trim();
-        spawn(process.execPath, [cli, "popup", "--client", client], {
-          env: { ...world.env, TMUX: `${world.socket},${serverPid},0` },
-          stdio: "ignore",
-        });
+        spawn(process.execPath, [cli, "popup", "--client", client], { env: { ...world.env, TMUX: server.tmuxEnv() }, stdio: "ignore" });
         break;
       }
       await settle(100);

@@ -1,15 +1,13 @@
 // `tongs-agents explain <query> [--json]`: why a session shows its state (fleet/explain.ts). The human form lists the
 // open waits and the last events oldest first; --json prints the explanation as the MCP tool returns it. A session on an
 // SSH host (`HOST:query`, or a query nothing here matches) is explained by the host (src/cli/remote-session.ts).
-import { formatAge } from "../core/age.ts";
-import { displayLine } from "../core/terminal-text.ts";
 import { EXIT_CODES } from "../core/errors.ts";
-import { explainSession, type Explanation } from "../fleet/explain.ts";
+import { explainSession } from "../fleet/explain.ts";
 import { hostsOf } from "../hosts/everywhere.ts";
 import { splitHostQuery } from "../hosts/find.ts";
-import { colorStatus, shortenHome, statusLabel } from "./format.ts";
+import { formatExplanation } from "./format-explain.ts";
 import { withHelp, type VerbHelp } from "./help.ts";
-import { fail, parse, type Styled, type Verb } from "./io.ts";
+import { fail, parse, type Verb } from "./io.ts";
 
 const EXPLAIN_HELP: VerbHelp = {
   usage: "explain <query> [--json] [--local]",
@@ -30,45 +28,12 @@ export const explainVerb: Verb = withHelp(EXPLAIN_HELP, async (args, context, io
   const query = parsed.positionals[0] as string;
   const hosts = parsed.values.local === true ? [] : hostsOf(context).hosts;
   const split = splitHostQuery(query, hosts);
-  // Loaded only for a host's session: the remote module imports this one's formatter.
+  // Loaded only for a host's session.
   if (split) return (await import("./remote-session.ts")).explainRemote(context, io, json, { query: split.query, only: split.host });
   const result = await explainSession(context, query);
   if (!result.ok && result.reason === "not-found" && hosts.length > 0)
     return (await import("./remote-session.ts")).explainRemote(context, io, json, { query, localMiss: result });
   if (!result.ok) return fail(result, io, json);
-  io.stdout(json ? JSON.stringify(result.explanation, null, 2) : formatExplanation(result.explanation, context.now()));
+  io.stdout(json ? JSON.stringify(result.explanation, null, 2) : formatExplanation(result.explanation, context.now(), io));
   return EXIT_CODES.ok;
 });
-
-export function formatExplanation({ session, pending, entries, unwritten, note }: Explanation, now: number): (string | Styled)[] {
-  const head: (string | Styled)[] = [
-    `${session.short_id}  ${session.harness}  ${displayLine(shortenHome(session.cwd))}\n  `,
-    colorStatus(session.status, statusLabel(session)),
-    `${session.detail ? `: ${displayLine(session.detail)}` : ""}`,
-  ];
-  const lines: string[] = [];
-  if (pending.length > 0) {
-    lines.push("Open waits (the newest is shown):");
-    for (const wait of pending)
-      lines.push(
-        `  ${wait.kind}${wait.tool ? ` ${displayLine(wait.tool)}` : ""}  ${formatAge(wait.since, now)} ago  ${displayLine(wait.detail)}`,
-      );
-  }
-  if (entries.length > 0) {
-    lines.push("Last events, oldest first (source, event, state after it, what changed):");
-    const width = Math.max(...entries.map((entry) => displayLine(entry.event).length));
-    for (const entry of entries) {
-      const when = `${formatAge(entry.at, now)} ago`.padStart(8);
-      const event = displayLine(entry.event).padEnd(width);
-      lines.push(
-        `  ${when}  ${entry.source.padEnd(8)}  ${event}  ${entry.status.padEnd(7)}  ${displayLine(entry.change)}${entry.recorded ? "" : "  (not written)"}`,
-      );
-    }
-  }
-  if (unwritten > 0)
-    lines.push(
-      `${unwritten} change(s) shown are not written yet: events queued while the record's lock was busy, or a session replaced meanwhile; the next event writes them.`,
-    );
-  if (note) lines.push(displayLine(note));
-  return lines.length === 0 ? head : [...head, `\n${lines.join("\n")}`];
-}

@@ -4,9 +4,9 @@ import { hostsOf } from "../hosts/everywhere.ts";
 import { findOnHosts, splitHostQuery } from "../hosts/find.ts";
 import { focusOnHost, type HostFocusResult } from "../hosts/focus.ts";
 import { focusForSshClient, parsePort } from "../hosts/ssh-client.ts";
-import { listTmuxClients } from "../tmux/clients.ts";
-import type { FocusResult } from "../focus/contract.ts";
-import { formatFocus } from "./format.ts";
+import { listTmuxClients } from "../../backends/tmux/clients.ts";
+import type { FocusResult } from "../focus/result.ts";
+import { formatFocus } from "../focus/format.ts";
 import { withHelp, type VerbHelp } from "./help.ts";
 import { fail, parse, type VerbIo, type Verb } from "./io.ts";
 import type { CliContext } from "./context.ts";
@@ -55,7 +55,7 @@ export const focusVerb: Verb = withHelp(FOCUS_HELP, async (args, context, io) =>
 
 function printLocal(result: FocusResult, io: VerbIo, json: boolean): number {
   if (json) io.stdout(JSON.stringify(result, null, 2));
-  else (result.state === "complete" ? io.stdout : io.stderr)(formatFocus(result));
+  else (result.state === "complete" ? io.stdout : io.stderr)(formatFocus(result, io.home));
   return exitCodeOfFocus(result.state);
 }
 

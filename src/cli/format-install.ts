@@ -1,8 +1,8 @@
 // Human output for install, uninstall and doctor.
 import { findHarness } from "../harnesses/registry.ts";
 import type { DoctorReport, InstallReport, StepReport } from "../install/plan.ts";
-import { shellQuote } from "../install/command.ts";
-import { shortenHome } from "./format.ts";
+import { shellQuote } from "../core/shell-quote.ts";
+import { shortenHome } from "../core/home.ts";
 
 const nameOf = (id: string): string => findHarness(id)?.displayName ?? id;
 
@@ -30,6 +30,7 @@ export function formatInstallReport(report: InstallReport, home: string): string
     for (const step of harness.steps) out.push(...stepLines(step, report.dry_run, home));
     for (const finding of harness.findings) out.push(`  ${finding.severity}: ${finding.message}`);
     for (const todo of harness.todo) out.push(`  to do: ${todo}`);
+    if (report.action === "install") for (const gap of findHarness(harness.harness)?.gaps ?? []) out.push(`  cannot report: ${gap}`);
   }
   if (!report.ok) out.push("", "Not everything could be done: see the errors and conflicts above.");
   return out.join("\n").replace(/^\n/, "");

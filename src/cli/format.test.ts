@@ -1,9 +1,7 @@
 // show's human output: the terminal place in each terminal's own words, and aligned field names.
 import { describe, expect, it } from "vitest";
-import type { RunResult } from "../core/exec.ts";
 import type { SessionView } from "../fleet/view.ts";
 import { formatDetails, formatTerminalPlace } from "./format.ts";
-import { tmuxPlaceOf } from "./tmux-place.ts";
 
 const TMUX = { TMUX: "/tmp/tmux-1000/default,4242,0", TMUX_PANE: "%7", TERM_PROGRAM: "tmux" };
 
@@ -30,22 +28,6 @@ describe("the terminal place", () => {
     ["nothing captured", { env: {} }, undefined, ""],
   ] as const)("%s", (_name, terminal, live, expected) => {
     expect(formatTerminalPlace(terminal as SessionView["terminal"], live)).toBe(expected);
-  });
-
-  it("asks the pane's own server for session:window.pane, and gives up quietly when it cannot say", async () => {
-    const calls: [string, readonly string[]][] = [];
-    const answer = (result: Partial<RunResult>) => async (file: string, args: readonly string[]) => {
-      calls.push([file, args]);
-      return { ok: true, code: 0, stdout: "", stderr: "", ...result };
-    };
-    expect(await tmuxPlaceOf(TMUX, answer({ stdout: "work:2.1\n" }))).toBe("work:2.1");
-    expect(calls[0]).toEqual([
-      "tmux",
-      ["-S", "/tmp/tmux-1000/default", "display-message", "-p", "-t", "%7", "#{session_name}:#{window_index}.#{pane_index}"],
-    ]);
-    expect(await tmuxPlaceOf(TMUX, answer({ ok: false, code: 1, stderr: "can't find pane: %7" }))).toBeUndefined();
-    expect(await tmuxPlaceOf({ TMUX_PANE: "%7" }, answer({ stdout: "x:0.0" }))).toBeUndefined();
-    expect(calls).toHaveLength(2);
   });
 });
 

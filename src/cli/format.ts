@@ -1,15 +1,10 @@
 // Human output for the CLI: one line per session. Fields are single display lines (src/core/terminal-text.ts); the
 // writer (io.ts) makes the whole output safe for the terminal and adds the status colours.
-import { homedir } from "node:os";
 import { formatAge } from "../core/age.ts";
+import { shortenHome } from "../core/home.ts";
 import { cutChars, displayLine } from "../core/terminal-text.ts";
-import type { FocusResult } from "../focus/contract.ts";
 import type { SessionView, ViewStatus } from "../fleet/view.ts";
 import type { Styled } from "./io.ts";
-
-export function shortenHome(path: string, home: string = homedir()): string {
-  return home !== "/" && (path === home || path.startsWith(`${home}/`)) ? `~${path.slice(home.length)}` : path;
-}
 
 const STATUS_COLOR: Record<ViewStatus, number> = { waiting: 33, error: 31, idle: 32, running: 36, started: 36, discovered: 35, ended: 90 };
 
@@ -27,14 +22,17 @@ function pad(text: string, width: number): string {
   return length >= width ? text : text + " ".repeat(width - length);
 }
 
-export function formatTable(sessions: readonly SessionView[], { now, width }: { now: number; width: number }): (string | Styled)[] {
+export function formatTable(
+  sessions: readonly SessionView[],
+  { now, width, home }: { now: number; width: number; home?: string | undefined },
+): (string | Styled)[] {
   const rows = sessions.map((session) => ({
     id: session.short_id,
     harness: session.harness,
     status: statusLabel(session),
     view: session.status,
     age: formatAge(session.status_changed_at, now),
-    dir: displayLine(shortenHome(session.cwd)),
+    dir: displayLine(shortenHome(session.cwd, home)),
     detail: displayLine(session.stale ? session.stale_reason : session.detail),
   }));
   const header = { id: "ID", harness: "AGENT", status: "STATUS", age: "AGE", dir: "DIRECTORY", detail: "DETAIL" };
@@ -117,21 +115,4 @@ export function formatDetails(session: SessionView, now: number, { tmuxPlace }: 
   const shown = fields.filter(([, value]) => value !== "");
   const width = Math.max(...shown.map(([key]) => key.length)) + 2;
   return shown.map(([key, value]) => `${pad(`${key}:`, width)}${displayLine(value)}`).join("\n");
-}
-
-/** One line saying what focus did, then what each operation did. */
-export function formatFocus(focus: FocusResult): string {
-  const who = focus.session ? `${focus.session.short_id} ${focus.session.harness} ${shortenHome(focus.session.cwd)}` : "";
-  const head = `${focus.state}${who ? `: ${who}` : ""}${focus.target ? ` -> ${focus.target}` : ""}`;
-  const lines = [displayLine(head)];
-  if (focus.state === "unavailable" || focus.state === "not-found" || focus.state === "ambiguous")
-    lines.push(`  ${displayLine(focus.detail)}`);
-  else {
-    const mark = (succeeded: boolean, attempted: boolean) => (succeeded ? "ok" : attempted ? "FAILED" : "not done");
-    lines.push(`  selection:  ${mark(focus.selection.succeeded, focus.selection.attempted)} (${displayLine(focus.selection.detail)})`);
-    lines.push(`  activation: ${mark(focus.activation.succeeded, focus.activation.attempted)} (${displayLine(focus.activation.detail)})`);
-  }
-  for (const candidate of focus.candidates)
-    lines.push(`  ${candidate.short_id}  ${candidate.harness}  ${candidate.status}  ${displayLine(shortenHome(candidate.cwd))}`);
-  return lines.join("\n");
 }

@@ -9,7 +9,7 @@ import { fakeSsh, type SshCall } from "../../test/fake-hosts.ts";
 import { makeSandbox, type Sandbox } from "../../test/sandbox.ts";
 import { canonicalId, digestOf } from "../core/identity.ts";
 import type { Terminal } from "../core/schema.ts";
-import { done, registerBackend } from "../focus/contract.ts";
+import { done, registerBackend } from "../../backends/contract.ts";
 import { addHost } from "../hosts/edit.ts";
 import type { HostFocusResult } from "../hosts/focus.ts";
 import { ensureStateDirs } from "../store/paths.ts";
@@ -60,6 +60,7 @@ function remoteMachine(): { context: CliContext; id: string } {
     context: {
       env: sandbox.env,
       stateDir: sandbox.stateDir,
+      cwd: sandbox.root,
       processes: fakeProcessSource([fakeProcess(200, 1, "pi")]),
       listProcesses: async () => [],
       now: () => NOW,
@@ -132,6 +133,7 @@ beforeEach(() => {
   here = {
     env: sandbox.env,
     stateDir: sandbox.stateDir,
+    cwd: sandbox.root,
     processes: fakeProcessSource(local),
     listProcesses: async () => local.map((row) => ({ pid: row.pid, name: row.comm })),
     now: () => NOW,

@@ -1,3 +1,4 @@
+import { INSTALLABLE_IDS } from "../harnesses/registry.ts";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -18,7 +19,14 @@ const io: CliIo = { stdout: (text) => out.push(text), stderr: (text) => err.push
 beforeEach(() => {
   sandbox = makeSandbox();
   const world = makeWorld(sandbox, { packageRoot: makePackageRoot(join(sandbox.root, "pkg")) });
-  context = { env: world.env, stateDir: sandbox.stateDir, processes: fakeProcessSource([]), now: Date.now, install: world };
+  context = {
+    env: world.env,
+    stateDir: sandbox.stateDir,
+    cwd: sandbox.root,
+    processes: fakeProcessSource([]),
+    now: Date.now,
+    install: world,
+  };
   out = [];
   err = [];
 });
@@ -31,14 +39,14 @@ const cli = async (...args: string[]) => {
 };
 
 describe("install, uninstall and doctor verbs", () => {
-  it("--json prints the report; the default agents are Claude Code and Codex; all adds Pi and Copilot CLI", async () => {
+  it("--json prints the report; the default agents are Claude Code and Codex; all is every harness of the registry", async () => {
     expect(await cli("install", "--dry-run", "--json")).toBe(0);
     const report = JSON.parse(out.join("\n")) as InstallReport;
     expect(report).toMatchObject({ action: "install", dry_run: true, ok: true });
     expect(report.harnesses.map((harness) => harness.harness)).toEqual(["claude", "codex"]);
     expect(await cli("install", "--dry-run", "--json", "--agent", "all")).toBe(1);
     const all = JSON.parse(out.join("\n")) as InstallReport;
-    expect(all.harnesses.map((harness) => harness.harness)).toEqual(["claude", "codex", "pi", "gemini", "qwen", "copilot", "opencode"]);
+    expect(all.harnesses.map((harness) => harness.harness)).toEqual(INSTALLABLE_IDS);
     expect(all.harnesses[2]?.findings[0]?.message).toMatch(/pi is not on PATH/);
   });
 

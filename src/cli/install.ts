@@ -6,13 +6,14 @@ import { EXIT_CODES, type Failure } from "../core/errors.ts";
 import { runDoctor } from "../install/doctor.ts";
 import { declaredAgentsReport, formatDeclaredAgents } from "./declared.ts";
 import { runInstaller } from "../install/installer.ts";
-import { DEFAULT_INSTALL_IDS, INSTALLABLE_IDS, installersFor } from "../harnesses/installers.ts";
+import { installersFor } from "../harnesses/installers.ts";
+import { DEFAULT_INSTALL_IDS, findHarness, INSTALL_OPTIONS, INSTALLABLE_IDS } from "../harnesses/registry.ts";
 import type { HarnessId, InstallReport } from "../install/plan.ts";
 import { purgeStateDir } from "../install/purge.ts";
 import { defaultInstallContext, type InstallContext } from "../install/context.ts";
 import { HOOK_MODES, type HookMode } from "../install/command.ts";
 import type { CliContext } from "./context.ts";
-import { shortenHome } from "./format.ts";
+import { shortenHome } from "../core/home.ts";
 import { formatDoctorReport, formatInstallReport } from "./format-install.ts";
 import { withHelp, type VerbHelp } from "./help.ts";
 import { fail, parse, type VerbIo, type Verb } from "./io.ts";
@@ -21,12 +22,13 @@ import { quoted } from "../core/terminal-text.ts";
 export interface InstallArgs {
   readonly agents: readonly string[];
   readonly dryRun: boolean;
-  readonly trustCodexHooks: boolean;
+  /** The harness-specific options given (each harness declares its own: `--trust-codex-hooks`, say). */
+  readonly options: readonly string[];
   /** `--hook shim|sync`: how harnesses run the hook (default: the shim on Linux). */
   readonly hook?: HookMode;
 }
 
-/** `--agent` values to harness ids: none means Claude Code and Codex; `all` adds Pi. */
+/** `--agent` values to harness ids: none means the harnesses installed by default; `all` means every one. */
 export function selectHarnesses(agents: readonly string[], fallback: readonly HarnessId[] = DEFAULT_INSTALL_IDS): HarnessId[] | Failure {
   if (agents.length === 0) return [...fallback];
   const selected = new Set<HarnessId>();
@@ -51,10 +53,10 @@ export async function installAgents(
   if (!Array.isArray(harnesses)) return harnesses;
   const world = worldOf(context);
   return runInstaller(args.hook ? { ...world, hookMode: args.hook } : world, {
-    harnesses: installersFor(harnesses),
+    harnesses: await installersFor(harnesses),
     dryRun: args.dryRun,
     mode,
-    trustCodexHooks: mode === "install" && args.trustCodexHooks,
+    options: mode === "install" ? args.options : [],
   });
 }
 
@@ -68,8 +70,10 @@ async function installOrUninstall(args: string[], context: CliContext, io: VerbI
     "dry-run": { type: "boolean" },
     json: { type: "boolean" },
   };
-  if (mode === "install") Object.assign(options, { "trust-codex-hooks": { type: "boolean" }, hook: { type: "string" } });
-  else options.purge = { type: "boolean" };
+  if (mode === "install") {
+    options.hook = { type: "string" };
+    for (const option of INSTALL_OPTIONS) options[option.name] = { type: "boolean" };
+  } else options.purge = { type: "boolean" };
   const parsed = parse(args, options, 0);
   if ("ok" in parsed) return fail(parsed, io, false);
   const json = parsed.values.json === true;
@@ -82,7 +86,7 @@ async function installOrUninstall(args: string[], context: CliContext, io: VerbI
     {
       agents: (parsed.values.agent as string[] | undefined) ?? [],
       dryRun,
-      trustCodexHooks: parsed.values["trust-codex-hooks"] === true,
+      options: INSTALL_OPTIONS.filter((option) => parsed.values[option.name] === true).map((option) => option.name),
       ...(hook ? { hook: hook as HookMode } : {}),
     },
     mode,
@@ -103,20 +107,23 @@ async function installOrUninstall(args: string[], context: CliContext, io: VerbI
   return result.ok && (!purge || purge.removed || dryRun || !existsSync(purge.state_dir)) ? EXIT_CODES.ok : EXIT_CODES.error;
 }
 
-const AGENT_OPTION = [
-  "--agent <id>",
-  "claude, codex, pi, gemini, qwen, copilot, opencode or all; repeat for several (default: claude and codex)",
-] as const;
+// Every list of harnesses below comes from the registry (src/harnesses/registry.ts): adding a harness changes no text here.
+const AGENT_IDS = `${INSTALLABLE_IDS.join("|")}|all`;
+const nameOf = (id: string) => findHarness(id)?.displayName ?? id;
+/** One line per harness: its id, its name, and what install does for it. */
+const AGENT_LINES = INSTALLABLE_IDS.map(
+  (id) => [`  --agent ${id}`, `${nameOf(id)}: ${findHarness(id)?.installHelp ?? "its hooks"}`] as const,
+);
 
 const INSTALL_HELP: VerbHelp = {
-  usage:
-    "install [--agent claude|codex|pi|gemini|qwen|copilot|opencode|all]... [--dry-run] [--trust-codex-hooks] [--hook shim|sync] [--json]",
+  usage: `install [--agent ${AGENT_IDS}]... [--dry-run] ${INSTALL_OPTIONS.map((option) => `[--${option.name}]`).join(" ")} [--hook shim|sync] [--json]`,
   summary:
     "Add our hooks and MCP server to the agents' configs, touching nothing else; running it again changes nothing.\nDetails per harness: docs/install.md.",
   options: [
-    AGENT_OPTION,
+    ["--agent <id>", `a harness below, or all; repeat for several (default: ${DEFAULT_INSTALL_IDS.join(" and ")})`],
+    ...AGENT_LINES,
     ["--dry-run", "print each file's change as a diff and each command it would run; change nothing"],
-    ["--trust-codex-hooks", "record trust for our Codex hooks the way Codex does (else approve them in Codex's /hooks)"],
+    ...INSTALL_OPTIONS.map((option) => [`--${option.name}`, option.help] as const),
     ["--hook shim|sync", "shim (Linux default): the agent waits for a tiny sh script, Node works detached; sync: for the whole Node hook"],
     ["--json", "print the report as JSON"],
   ],
@@ -124,11 +131,11 @@ const INSTALL_HELP: VerbHelp = {
 };
 
 const UNINSTALL_HELP: VerbHelp = {
-  usage: "uninstall [--agent claude|codex|pi|gemini|qwen|copilot|opencode|all]... [--dry-run] [--purge] [--json]",
+  usage: `uninstall [--agent ${AGENT_IDS}]... [--dry-run] [--purge] [--json]`,
   summary:
-    "Remove only what install added: our hook entries, MCP server, Codex trust records and the Pi bridge, the\ncontainers and files that held only those, and (--purge) the state directory.",
+    "Remove only what install added (hook entries, MCP servers, extensions, trust records), the containers and files\nthat held only those, and (--purge) the state directory.",
   options: [
-    AGENT_OPTION,
+    ["--agent <id>", `a harness install lists, or all; repeat for several (default: ${DEFAULT_INSTALL_IDS.join(" and ")})`],
     ["--dry-run", "print what would be removed; change nothing"],
     ["--purge", "also remove the state directory (session records, seen marks), once everything else is removed"],
     ["--json", "print the report as JSON"],
@@ -137,14 +144,14 @@ const UNINSTALL_HELP: VerbHelp = {
 };
 
 const DOCTOR_HELP: VerbHelp = {
-  usage: "doctor [--agent claude|codex|pi|gemini|qwen|copilot|opencode|all]... [--json]",
+  usage: `doctor [--agent ${AGENT_IDS}]... [--json]`,
   summary:
-    "Per harness: the binary and its version, each hook current, outdated, modified or missing, Codex trust, the\nMCP server, the Pi bridge, and what is left to do; then the agents declared in config.json. Exits 1 when Node is\nolder than 22, a config is unreadable or a declared agent is rejected.",
+    "Per harness: the binary and its version, each hook current, outdated, modified or missing, trust where the\nharness asks for it, the MCP server, extensions, and what is left to do; then the agents declared in config.json.\nExits 1 when Node is older than 22, a config is unreadable or a declared agent is rejected.",
   options: [
-    ["--agent <id>", "claude, codex, pi, gemini, qwen, copilot, opencode or all; repeat for several (default: all)"],
+    ["--agent <id>", "a harness install lists, or all; repeat for several (default: all)"],
     ["--json", "print the report as JSON"],
   ],
-  examples: ["tongs-agents doctor", "tongs-agents doctor --agent codex --json"],
+  examples: ["tongs-agents doctor", "tongs-agents doctor --agent all --json"],
 };
 
 export const installVerb: Verb = withHelp(INSTALL_HELP, (args, context, io) => installOrUninstall(args, context, io, "install"));
@@ -156,7 +163,7 @@ export const doctorVerb: Verb = withHelp(DOCTOR_HELP, async (args, context, io) 
   const json = parsed.values.json === true;
   const harnesses = selectHarnesses((parsed.values.agent as string[] | undefined) ?? [], INSTALLABLE_IDS);
   if (!Array.isArray(harnesses)) return fail(harnesses, io, json);
-  const doctor = await runDoctor(worldOf(context), installersFor(harnesses));
+  const doctor = await runDoctor(worldOf(context), await installersFor(harnesses));
   // Agents declared in config.json: listed, and a rejected entry fails the check like an unreadable config does.
   const declared = declaredAgentsReport(context.env);
   const result = { ...doctor, ok: doctor.ok && declared.problems.length === 0, declared_agents: declared };

@@ -5,19 +5,11 @@
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { exitCodeOf, type Failure } from "../core/errors.ts";
 import { QUOTED_MAX_CHARS, cutChars, displayLine, quoted, visibleText } from "../core/terminal-text.ts";
-import type { CliContext } from "./context.ts";
-import { shortenHome } from "./format.ts";
+import type { CliContext, CliIo } from "./context.ts";
+import { shortenHome } from "../core/home.ts";
 import { USAGE } from "./usage.ts";
 
-/** Where the CLI's output goes, as an entry point gives it (this process's streams, a keypress server's connection). */
-export interface CliIo {
-  readonly stdout: (text: string) => void;
-  readonly stderr: (text: string) => void;
-  readonly color: boolean;
-  readonly columns: number;
-  /** The terminal a full-screen verb draws on, when not this process's own (the keypress server's caller's). */
-  readonly terminal?: { readonly input: NodeJS.ReadStream; readonly output: NodeJS.WriteStream; readonly hangup?: AbortSignal };
-}
+export type { CliIo } from "./context.ts";
 
 /** Part of a line in a colour (an SGR code of ours), shown in that colour only when the output is a colour terminal. */
 export interface Styled {
@@ -92,7 +84,7 @@ export function fail(failure: Failure, io: VerbIo, json: boolean): number {
     if (failure.reason === "ambiguous") {
       for (const candidate of failure.candidates)
         io.stderr(
-          `  ${candidate.short_id}  ${candidate.harness}  ${candidate.status}  ${displayLine(shortenHome(candidate.cwd))}  (${displayLine(candidate.id)})`,
+          `  ${candidate.short_id}  ${candidate.harness}  ${candidate.status}  ${displayLine(shortenHome(candidate.cwd, io.home))}  (${displayLine(candidate.id)})`,
         );
     }
     if (failure.reason === "usage") io.stderr(USAGE);

@@ -1,12 +1,12 @@
 // `tongs-agents launch [--profile NAME] [--window|--here] -- <command...>`: start an agent with a fresh launch id (and
 // its profile) in its environment, so its records say which launch started them. A new tmux window by default.
 import { spawn } from "node:child_process";
-import { tmuxSync } from "../tmux/runner.ts";
+import { newWindow } from "../../backends/tmux/window.ts";
 import { randomBytes } from "node:crypto";
 import { homedir } from "node:os";
 import { EXIT_CODES } from "../core/errors.ts";
 import { LAUNCH_ID_ENV, PROFILE_ENV } from "../core/launch.ts";
-import { expandHome, loadProfile } from "../tmux/profiles.ts";
+import { expandHome, loadProfile } from "./profiles.ts";
 import { withHelp, type VerbHelp } from "./help.ts";
 import { fail, parse, type Verb } from "./io.ts";
 
@@ -53,7 +53,7 @@ export const launchVerb: Verb = withHelp(LAUNCH_HELP, async (args, context, io) 
     [LAUNCH_ID_ENV]: launchId,
     ...(profileName ? { [PROFILE_ENV]: profileName } : {}),
   };
-  const cwd = chosen?.cwd ? expandHome(chosen.cwd, home) : process.cwd();
+  const cwd = chosen?.cwd ? expandHome(chosen.cwd, home) : context.cwd;
   const report = (where: Record<string, unknown>) => {
     const data = { launch_id: launchId, profile_id: profileName ?? "", command: [command, ...commandArgs], cwd, ...where };
     io.stdout(
@@ -80,25 +80,8 @@ export const launchVerb: Verb = withHelp(LAUNCH_HELP, async (args, context, io) 
 
   if (!context.env.TMUX)
     return fail({ ok: false, reason: "usage", detail: "not inside tmux: run launch from a tmux pane, or use --here" }, io, false);
-  const tmuxArgs = [
-    "new-window",
-    "-P",
-    "-F",
-    "#{pane_id}",
-    "-c",
-    cwd,
-    ...Object.entries(env).flatMap(([key, value]) => ["-e", `${key}=${value}`]),
-    "--",
-    command,
-    ...commandArgs,
-  ];
-  const created = tmuxSync(tmuxArgs, { env: context.env });
-  if (!created.ok)
-    return fail(
-      { ok: false, reason: "io", detail: `tmux new-window failed: ${created.stderr.trim() || created.detail || `exit ${created.code}`}` },
-      io,
-      values.json === true,
-    );
-  report({ where: "tmux-window", pane: created.stdout.trim() });
+  const created = newWindow({ argv: [command, ...commandArgs], cwd, vars: env, callerEnv: context.env });
+  if (!created.ok) return fail({ ok: false, reason: "io", detail: created.detail }, io, values.json === true);
+  report({ where: "tmux-window", pane: created.pane });
   return EXIT_CODES.ok;
 });

@@ -29,7 +29,7 @@ export const listVerb: Verb = withHelp(LIST_HELP, async (args, context, io) => {
   }
   if (result.sessions.length === 0)
     io.stdout(parsed.values.all ? "No sessions." : "No agent sessions running. (`tongs-agents list --all` includes ended ones.)");
-  else io.stdout(formatTable(hostedForTable(result.sessions), { now: context.now(), width: io.columns }));
+  else io.stdout(formatTable(hostedForTable(result.sessions), { now: context.now(), width: io.columns, home: io.home }));
   const hostLines = formatHostReports(result.hosts, result.hostsProblem);
   if (hostLines !== "") io.stdout(hostLines);
   return EXIT_CODES.ok;

@@ -2,7 +2,8 @@
 // takes the verb: dist/cli/client.cjs decides). It gives the one writer (io.ts) this process's streams.
 import { visibleText } from "../core/terminal-text.ts";
 import { stdoutShape } from "../server/protocol.ts";
-import { defaultContext, runCli } from "./run.ts";
+import { defaultContext } from "./context.ts";
+import { runCli } from "./run.ts";
 
 const stdout = process.stdout;
 // Output piped into `head` (or a closed MCP client): the reader is gone, so stop quietly rather than with a stack.

@@ -6,7 +6,7 @@ import { hostsOf, nextEverywhere, nextKey } from "../hosts/everywhere.ts";
 import { focusOnHost } from "../hosts/focus.ts";
 import { readJsonFile, writeJsonAtomic } from "../store/records.ts";
 import { formatHostFocus } from "./focus.ts";
-import { formatFocus } from "./format.ts";
+import { formatFocus } from "../focus/format.ts";
 import { withHelp, type VerbHelp } from "./help.ts";
 import { fail, parse, type Verb } from "./io.ts";
 
@@ -51,6 +51,6 @@ export const nextVerb: Verb = withHelp(NEXT_HELP, async (args, context, io) => {
     run: context.run,
   });
   if (json) io.stdout(JSON.stringify(result, null, 2));
-  else (result.state === "complete" ? io.stdout : io.stderr)(formatFocus(result));
+  else (result.state === "complete" ? io.stdout : io.stderr)(formatFocus(result, io.home));
   return result.state === "complete" ? EXIT_CODES.ok : exitCodeOfFocus(result.state);
 });

@@ -17,7 +17,13 @@ afterEach(async () => {
 
 function contextWith(env: NodeJS.ProcessEnv): CliContext {
   sandbox ??= makeSandbox();
-  return { env: { ...sandbox.env, ...env }, stateDir: sandbox.stateDir, processes: fakeProcessSource([]), now: Date.now };
+  return {
+    env: { ...sandbox.env, ...env },
+    stateDir: sandbox.stateDir,
+    cwd: sandbox.root,
+    processes: fakeProcessSource([]),
+    now: Date.now,
+  };
 }
 
 /** tmux answering the survey for pane %3, one client showing it (the user's own). */

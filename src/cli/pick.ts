@@ -1,8 +1,7 @@
 import { homedir } from "node:os";
 import { EXIT_CODES, exitCodeOfFocus } from "../core/errors.ts";
-import { capturePane } from "../tmux/capture.ts";
 import { runPicker } from "../picker/tui.ts";
-import { formatFocus } from "./format.ts";
+import { formatFocus } from "../focus/format.ts";
 import { withHelp, type VerbHelp } from "./help.ts";
 import { fail, parse, type Verb } from "./io.ts";
 
@@ -46,7 +45,9 @@ export const pickVerb: Verb = withHelp(PICK_HELP, async (args, context, io) => {
       const result = await (await import("../store/prune.ts")).prune({ stateDir: context.stateDir, processes: context.processes });
       return result.ok ? result.removed.filter((entry) => entry.kind === "record").length : 0;
     },
-    capture: (session, lines) => capturePane(session, lines, context.run),
+    // Loaded when the preview is asked for: it reads the pane through the backend that owns it (every backend).
+    capture: async (session, lines) =>
+      (await import("../focus/preview.ts")).previewSession(session, lines, { run: context.run, env: context.env }),
     now: Date.now,
     home: context.env.HOME ?? homedir(),
     color: !context.env.NO_COLOR,
@@ -57,6 +58,6 @@ export const pickVerb: Verb = withHelp(PICK_HELP, async (args, context, io) => {
   }
   if (exit.kind === "cancelled") return EXIT_CODES.ok;
   if (exit.result.state !== "complete")
-    io.stderr("host" in exit.result ? (await import("./focus.ts")).formatHostFocus(exit.result) : formatFocus(exit.result));
+    io.stderr("host" in exit.result ? (await import("./focus.ts")).formatHostFocus(exit.result) : formatFocus(exit.result, io.home));
   return exitCodeOfFocus(exit.result.state);
 });

@@ -1,7 +1,7 @@
 // `tongs-agents popup --client <tty>`: open the picker in a tmux popup on that client. Bound through run-shell (which
 // expands #{client_tty}); the picker's command line is built here, so no quoting passes through tmux.conf twice.
-import { tmuxSync } from "../tmux/runner.ts";
-import { shellQuote } from "../install/command.ts";
+import { openPopup } from "../../backends/tmux/popup.ts";
+import { shellCommand } from "../core/shell-quote.ts";
 import { EXIT_CODES } from "../core/errors.ts";
 import { withHelp, type VerbHelp } from "./help.ts";
 import { fail, parse, type Verb } from "./io.ts";
@@ -48,13 +48,14 @@ export const popupVerb: Verb = withHelp(POPUP_HELP, async (args, context, io) =>
       io,
       false,
     );
-  const picker = [process.execPath, cliPath(), "pick", "--client", client].map(shellQuote).join(" ");
-  // `; true`: the popup command always succeeds, so tmux shows no exit status over the pane when the picker closes.
-  // No timeout: the popup lasts as long as the user keeps the picker open.
-  const result = tmuxSync(
-    ["display-popup", "-c", client, "-w", String(parsed.values.width), "-h", String(parsed.values.height), "-E", `${picker}; true`],
-    { env: context.env, timeoutMs: Infinity },
-  );
+  const picker = shellCommand([process.execPath, cliPath(), "pick", "--client", client]);
+  const result = openPopup({
+    client,
+    width: String(parsed.values.width),
+    height: String(parsed.values.height),
+    command: picker,
+    env: context.env,
+  });
   if (!result.ok)
     io.stderr(
       `tongs-agents: tmux display-popup failed (${result.detail ?? `exit ${result.code}`}); tmux 3.2 or newer is needed for popups`,

@@ -11,7 +11,7 @@ import type { HostedSession } from "../hosts/remote.ts";
 import { showOnHost, type HostShow } from "../hosts/show.ts";
 import { waitOnHost } from "../hosts/wait.ts";
 import type { CliContext } from "./context.ts";
-import { formatExplanation } from "./explain.ts";
+import { formatExplanation } from "./format-explain.ts";
 import { formatDetails } from "./format.ts";
 import { fail, type VerbIo } from "./io.ts";
 
@@ -78,7 +78,7 @@ export async function explainRemote(context: CliContext, io: VerbIo, json: boole
   io.stdout(
     json
       ? JSON.stringify(explanation, null, 2)
-      : [`host: ${target.host.name} (${target.host.destination})\n`, ...formatExplanation({ ...explanation, session }, context.now())],
+      : [`host: ${target.host.name} (${target.host.destination})\n`, ...formatExplanation({ ...explanation, session }, context.now(), io)],
   );
   return EXIT_CODES.ok;
 }

@@ -1,8 +1,6 @@
 // The CLI: find the verb, load its module (lazily: `status` and `pick` must start fast, so nothing else is loaded
 // for them), run it. Verbs return exit codes; only this layer and main.ts touch the process.
 import { EXIT_CODES } from "../core/errors.ts";
-import { resolveStateDir } from "../store/paths.ts";
-import { defaultProcessSource } from "../core/proc.ts";
 import { BUILD, VERSION } from "../core/version.ts";
 import type { CliContext } from "./context.ts";
 import { asksForHelp } from "./help.ts";
@@ -51,14 +49,6 @@ export const VERBS: Record<string, () => Promise<Verb>> = {
 /** Every verb, for the tests that hold each to answering --help. */
 export const VERB_NAMES: readonly string[] = Object.keys(VERBS);
 
-/** `TONGS_AGENTS_DISCOVERY=off` turns process discovery off: only sessions with records are listed (the demo does). */
-export const DISCOVERY_ENV = "TONGS_AGENTS_DISCOVERY";
-
-export function defaultContext(env: NodeJS.ProcessEnv = process.env): CliContext {
-  const context: CliContext = { env, stateDir: resolveStateDir(env), processes: defaultProcessSource(), now: Date.now };
-  return env[DISCOVERY_ENV] === "off" ? { ...context, listProcesses: async () => [] } : context;
-}
-
 /** Run one command line; whatever it prints reaches `sink` through the one writer (io.ts `verbIo`). */
 export async function runCli(argv: readonly string[], context: CliContext, sink: CliIo): Promise<number> {
   const io = verbIo(sink);
@@ -70,5 +60,6 @@ export async function runCli(argv: readonly string[], context: CliContext, sink:
   const name = verb === "--help" || verb === "-h" ? "help" : verb;
   const load = Object.hasOwn(VERBS, name) ? VERBS[name] : undefined;
   if (!load) return fail({ ok: false, reason: "usage", detail: `unknown command ${quoted(verb)}` }, io, false);
-  return (await load())(rest, context, io);
+  // A verb that runs others (the keypress server) runs them through this dispatcher, handed in: no verb imports it.
+  return (await load())(rest, { ...context, dispatch: runCli }, io);
 }

@@ -9,11 +9,12 @@ import { findPackageRoot } from "../install/context.ts";
 import { ensurePrivateDir, sessionsDirOf } from "../store/paths.ts";
 import { watchSessions } from "../store/sessions-watch.ts";
 import { serverDirOf, socketPathOf, type ServerStatus } from "../server/protocol.ts";
-import { probe, startServer, stopServer, until } from "../server/server.ts";
+import { probe, stopServer, until } from "../server/control.ts";
+import { startServer } from "../server/server.ts";
 import { shellRunner } from "../core/shell-runner.ts";
 import { withHelp, type VerbHelp } from "./help.ts";
 import { fail, parse, type VerbIo, type Verb } from "./io.ts";
-import { defaultContext, runCli } from "./run.ts";
+import { defaultContext } from "./context.ts";
 
 const SERVE_HELP: VerbHelp = {
   usage: "serve [--detach | --stop | --status] [--json]",
@@ -107,9 +108,9 @@ export const serveVerb: Verb = withHelp(SERVE_HELP, async (args, context, io) =>
     case "detach":
       return detach(context.stateDir, io);
   }
+  const { dispatch } = context;
+  if (!dispatch) throw new Error("serve runs verbs through the dispatcher that runs it (src/cli/run.ts)");
   const log = (line: string) => io.stderr(`${new Date().toISOString()} ${line}`);
-  // Verbs run in their callers' directories and come back here: a directory nobody deletes.
-  process.chdir("/");
   // The programs verbs start (a focus's tmux) come from a resident shell: Node forking this process costs more.
   const shells = shellRunner(join(serverDirOf(context.stateDir), "run"));
   // Listings here take unchanged records on the word of a watch on the sessions dir (no lstat each).
@@ -119,7 +120,14 @@ export const serveVerb: Verb = withHelp(SERVE_HELP, async (args, context, io) =>
     build: BUILD,
     install: installPath(),
     log,
-    run: (argv, env, verbIo) => runCli(argv, { ...defaultContext(env), run: shells.run, watch }, verbIo),
+    // Each verb runs in its caller's world, handed to it: the caller's environment and directory are its context, and
+    // every program it starts gets them unless it asks for others.
+    run: (argv, { env, cwd }, verbIo) =>
+      dispatch(
+        argv,
+        { ...defaultContext(env, cwd), run: (file, args, options) => shells.run(file, args, { env, cwd, ...options }), watch },
+        { ...verbIo, ...(env.HOME ? { home: env.HOME } : {}) },
+      ),
   });
   if (outcome.kind !== "serving") {
     shells.close();

@@ -6,7 +6,7 @@ import { hostsOf } from "../hosts/everywhere.ts";
 import { splitHostQuery } from "../hosts/find.ts";
 import { formatDetails } from "./format.ts";
 import { withHelp, type VerbHelp } from "./help.ts";
-import { tmuxPlaceOf } from "./tmux-place.ts";
+import { tmuxPlaceOf } from "../../backends/tmux/place.ts";
 import { fail, parse, type Verb } from "./io.ts";
 import { showRemote } from "./remote-session.ts";
 
@@ -39,7 +39,7 @@ export const showVerb: Verb = withHelp(SHOW_HELP, async (args, context, io) => {
       formatDetails(
         result.session,
         context.now(),
-        result.session.status === "ended" ? {} : { tmuxPlace: await tmuxPlaceOf(result.session.terminal.env) },
+        result.session.status === "ended" ? {} : { tmuxPlace: await tmuxPlaceOf(result.session.terminal.env, context.run) },
       ),
     );
   return EXIT_CODES.ok;

@@ -1,22 +1,13 @@
-// `tongs-agents tmux-setup [--write | --remove]`: print, write or remove the tmux block (src/tmux/setup.ts).
-import { tmuxSync } from "../tmux/runner.ts";
+// `tongs-agents tmux-setup [--write | --remove]`: print, write or remove the tmux block (backends/tmux/setup.ts).
 import { homedir } from "node:os";
-import { existsSync, realpathSync } from "node:fs";
+import { existsSync, readFileSync, realpathSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { EXIT_CODES } from "../core/errors.ts";
-import {
-  blockBody,
-  parseTmuxVersion,
-  popupsSupported,
-  readIfExists,
-  tmuxConfPath,
-  withBlock,
-  withoutBlock,
-  writeConf,
-} from "../tmux/setup.ts";
+import { blockBody, installedTmuxVersion, popupsSupported, tmuxConfPath, withBlock, withoutBlock } from "../../backends/tmux/setup.ts";
+import { deleteConfigFile, writeConfigFile } from "../install/file-edit.ts";
 import { socketPathOf } from "../server/protocol.ts";
-import { stopServer } from "../server/server.ts";
+import { stopServer } from "../server/control.ts";
 import { withHelp, type VerbHelp } from "./help.ts";
 import { fail, parse, type Verb } from "./io.ts";
 import { quoted } from "../core/terminal-text.ts";
@@ -76,7 +67,7 @@ export const tmuxSetupVerb: Verb = withHelp(TMUX_SETUP_HELP, async (args, contex
       );
   }
   const path = typeof values.file === "string" ? values.file : tmuxConfPath(context.env, context.env.HOME ?? homedir());
-  const version = parseTmuxVersion(tmuxSync(["-V"]).stdout);
+  const version = installedTmuxVersion(context.env);
   const body = blockBody({
     node: process.execPath,
     cli: cliPath(),
@@ -129,3 +120,20 @@ export const tmuxSetupVerb: Verb = withHelp(TMUX_SETUP_HELP, async (args, contex
   io.stdout([`Wrote the tongs-agents block to ${path}. Reload tmux: tmux source-file ${path}`, ...notes].join("\n"));
   return EXIT_CODES.ok;
 });
+
+function readIfExists(path: string): string | undefined {
+  return existsSync(path) ? readFileSync(path, "utf8") : undefined;
+}
+
+/**
+ * Write or delete the config file through the installer's safe writer: through a symlink (dotfile managers link
+ * tmux.conf), only when the file still holds `before`, atomically, keeping its owner and mode.
+ */
+export async function writeConf(
+  path: string,
+  before: string | undefined,
+  after: string | undefined,
+): Promise<{ ok: true } | { ok: false; detail: string }> {
+  if (after === undefined) return before === undefined ? { ok: true } : deleteConfigFile(path, before);
+  return writeConfigFile(path, before ?? null, after);
+}

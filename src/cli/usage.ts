@@ -1,3 +1,11 @@
+// `tongs-agents help`: every verb on a line or two. The harness lists come from the registry: adding a harness changes
+// no text here.
+import { DEFAULT_INSTALL_IDS, findHarness, HARNESSES, INSTALL_OPTIONS, INSTALLABLE_IDS } from "../harnesses/registry.ts";
+
+const AGENTS = `${INSTALLABLE_IDS.join("|")}|all`;
+const DEFAULTS = DEFAULT_INSTALL_IDS.map((id) => findHarness(id)?.displayName ?? id).join(" and ");
+const OPTIONS = INSTALL_OPTIONS.map((option) => ` [--${option.name}]`).join("");
+
 export const USAGE = `tongs-agents: which AI coding agent needs you now, and take me to it
 
 Usage:
@@ -23,9 +31,9 @@ Usage:
   tongs-agents prune [--dry-run]         remove ended and stale records
   tongs-agents serve [--detach|--stop|--status]
                                          the keypress server: list, status, next, focus, show, explain, pick start faster
-  tongs-agents install [--agent claude|codex|pi|gemini|qwen|copilot|opencode|all]... [--dry-run] [--trust-codex-hooks] [--hook shim|sync] [--json]
-                                         add our hooks and MCP server (default: Claude Code and Codex)
-  tongs-agents uninstall [--agent claude|codex|pi|gemini|qwen|copilot|opencode|all]... [--dry-run] [--purge] [--json]
+  tongs-agents install [--agent ${AGENTS}]... [--dry-run]${OPTIONS} [--hook shim|sync] [--json]
+                                         add our hooks and MCP server (default: ${DEFAULTS})
+  tongs-agents uninstall [--agent ${AGENTS}]... [--dry-run] [--purge] [--json]
                                          remove only what install added
   tongs-agents doctor [--agent ...] [--json]
                                          per harness: installed?, version, hooks current?, what to do
@@ -35,7 +43,7 @@ Usage:
   tongs-agents help [<command>]          this text, or that command's options and an example (also: <command> --help)
   tongs-agents --version                 the version and build
 
-The hook command, for harness configuration: tongs-agents-hook <event> --agent <claude|codex|pi|gemini|qwen|copilot|opencode>
+The hook command, for harness configuration: tongs-agents-hook <event> --agent <${HARNESSES.map((harness) => harness.id).join("|")}>
 
 Examples:
   tongs-agents list

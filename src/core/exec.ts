@@ -22,6 +22,8 @@ export interface RunResult {
 export interface RunOptions {
   /** The whole environment of the program (nothing is inherited beyond it); default: this process's. */
   readonly env?: NodeJS.ProcessEnv;
+  /** The program's working directory; default: this process's. */
+  readonly cwd?: string;
   /** Infinity: no timeout (a command that lasts as long as the user wants, such as a popup). */
   readonly timeoutMs?: number;
   readonly input?: string;
@@ -52,7 +54,7 @@ export function failureOf(
   return error ? { failure: "error", detail: error.message } : {};
 }
 
-export const run: Runner = (file, args, { env, timeoutMs = DEFAULT_TIMEOUT_MS, input, killSignal = "SIGTERM" } = {}) =>
+export const run: Runner = (file, args, { env, cwd, timeoutMs = DEFAULT_TIMEOUT_MS, input, killSignal = "SIGTERM" } = {}) =>
   new Promise((resolve) => {
     const out: Buffer[] = [];
     const err: Buffer[] = [];
@@ -62,6 +64,7 @@ export const run: Runner = (file, args, { env, timeoutMs = DEFAULT_TIMEOUT_MS, i
     let startError: NodeJS.ErrnoException | undefined;
     const child = childProcess().spawn(file, [...args], {
       env: env ?? process.env,
+      ...(cwd === undefined ? {} : { cwd }),
       stdio: [input === undefined ? "ignore" : "pipe", "pipe", "pipe"],
     });
     child.stdout?.on("data", (chunk: Buffer) => {
@@ -109,9 +112,14 @@ export const run: Runner = (file, args, { env, timeoutMs = DEFAULT_TIMEOUT_MS, i
   });
 
 /** The same, blocking: for the few callers that must not yield (a hook step in the demo, a version probe). */
-export function runSync(file: string, args: readonly string[], { env, timeoutMs = DEFAULT_TIMEOUT_MS, input }: RunOptions = {}): RunResult {
+export function runSync(
+  file: string,
+  args: readonly string[],
+  { env, cwd, timeoutMs = DEFAULT_TIMEOUT_MS, input }: RunOptions = {},
+): RunResult {
   const result: SpawnSyncReturns<string> = childProcess().spawnSync(file, [...args], {
     env: env ?? process.env,
+    ...(cwd === undefined ? {} : { cwd }),
     ...(timeoutMs === Infinity ? {} : { timeout: timeoutMs }),
     killSignal: "SIGKILL",
     maxBuffer: MAX_OUTPUT_BYTES,

@@ -68,7 +68,13 @@ describe("shellRunner gives a program what Node's spawn gives it", () => {
     expect(variables(viaShell)).toHaveLength(4);
   });
 
-  it("the caller's working directory at the time of the call", async () => {
+  it("the working directory asked for, as Node's spawn gives it (the keypress server runs a verb's programs in its caller's)", async () => {
+    const asked = await shells.run("pwd", ["-P"], { env, cwd: temp });
+    expect(asked).toEqual(await run("pwd", ["-P"], { env, cwd: temp }));
+    expect(asked.stdout).toBe(realpathSync(temp));
+  });
+
+  it("the caller's working directory at the time of the call, when none is asked for", async () => {
     const before = process.cwd();
     try {
       process.chdir(temp);

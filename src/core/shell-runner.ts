@@ -4,8 +4,8 @@
 //
 // Same contract as `run` (src/core/exec.ts): the program gets exactly the environment asked for (exported one by one
 // in a subshell of a shell started with an empty environment; the variables the shell itself sets are removed; where
-// /bin/sh is bash, `_` is the program's path, as bash sets it), the caller's working directory, the input, and a
-// bound. Its output goes to new files in a private directory, so that a program that hands its output to another
+// /bin/sh is bash, `_` is the program's path, as bash sets it), the working directory asked for (else the caller's),
+// the input, and a bound. Its output goes to new files in a private directory, so that a program that hands its output to another
 // process (an ssh master) cannot hold the result back. Anything the shell cannot pass faithfully (an environment
 // variable name it cannot export, a NUL byte, a directory it cannot enter) and any shell that cannot be started or
 // prepared runs through `run` instead.
@@ -35,6 +35,7 @@ import {
   type RunResult,
   type Runner,
 } from "./exec.ts";
+import { shellQuote } from "./shell-quote.ts";
 
 export interface ShellRunner {
   readonly run: Runner;
@@ -58,8 +59,6 @@ const IDLE_SHELLS = 2;
  * Statuses above 192 (255, which ssh uses) are exit codes.
  */
 const endedBySignal = (status: number): boolean => status > 128 && status <= 128 + 64;
-
-const quote = (text: string): string => `'${text.replaceAll("'", `'\\''`)}'`;
 
 interface Shell {
   readonly child: ChildProcessByStdio<Writable, Readable, null>;
@@ -140,7 +139,8 @@ export function shellRunner(workDir: string, { shell: shellPath = "/bin/sh" }: {
 
   const runInShell: Runner = (file, args, options = {}) => {
     const { env = process.env, timeoutMs = DEFAULT_TIMEOUT_MS, input, killSignal = "SIGTERM" } = options;
-    const elsewhere = () => run(file, args, { env, timeoutMs, input, killSignal });
+    const elsewhere = () =>
+      run(file, args, { env, timeoutMs, input, killSignal, ...(options.cwd === undefined ? {} : { cwd: options.cwd }) });
     const names = Object.keys(env).filter((name) => env[name] !== undefined);
     const faithful =
       !closed &&
@@ -152,20 +152,20 @@ export function shellRunner(workDir: string, { shell: shellPath = "/bin/sh" }: {
     if (program === undefined) return Promise.resolve(notFound(file));
     let cwd: string;
     try {
-      cwd = process.cwd();
+      cwd = options.cwd ?? process.cwd();
     } catch {
       return elsewhere(); // a deleted working directory, which Node's spawn still starts a program in
     }
     const shell = shellFor(input);
     if (!shell) return elsewhere();
     const { files } = shell;
-    const exports = names.map((name) => `${name}=${env[name] as string}`).map(quote);
+    const exports = names.map((name) => `${name}=${env[name] as string}`).map(shellQuote);
     const unset = SHELL_SET.filter((name) => !names.includes(name));
     // `cd` first (a directory the shell cannot enter: nothing ran, Node's spawn runs it); then exactly this environment.
     const script =
-      `if cd -- ${quote(cwd)} 2>/dev/null; then ( ${unset.length > 0 ? `unset ${unset.join(" ")}; ` : ""}` +
-      `${exports.length > 0 ? `export ${exports.join(" ")}; ` : ""}exec ${[program, ...args].map(quote).join(" ")} ) ` +
-      `<${quote(input === undefined ? "/dev/null" : files.input)} >${quote(files.out)} 2>${quote(files.err)}; echo "ran $?"; ` +
+      `if cd -- ${shellQuote(cwd)} 2>/dev/null; then ( ${unset.length > 0 ? `unset ${unset.join(" ")}; ` : ""}` +
+      `${exports.length > 0 ? `export ${exports.join(" ")}; ` : ""}exec ${[program, ...args].map(shellQuote).join(" ")} ) ` +
+      `<${shellQuote(input === undefined ? "/dev/null" : files.input)} >${shellQuote(files.out)} 2>${shellQuote(files.err)}; echo "ran $?"; ` +
       `else echo nocwd; fi\n`;
     return new Promise<RunResult>((resolve) => {
       let timedOut = false;

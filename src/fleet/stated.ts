@@ -34,7 +34,7 @@ export async function applyStatedStates(records: readonly ListedRecord[], contex
   const changed = new Map<string, SessionRecord>();
   for (const { digest, record } of records) {
     if (!OPEN_TURN.has(record.status) || !record.transcript_path) continue;
-    const reader = statedStateReader(record.harness);
+    const reader = await statedStateReader(record.harness);
     if (!reader) continue;
     const fact = latest([processStateFact(reader, record), transcriptFact(reader, record, digest, context)]);
     if (!fact) continue;

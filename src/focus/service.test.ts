@@ -3,7 +3,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { fakeProcess, fakeProcessSource } from "../../test/fake-processes.ts";
 import { makeSandbox, type Sandbox } from "../../test/sandbox.ts";
-import { done, failed, registerBackend, skipped, type BackendOutcome, type FocusBackend } from "./contract.ts";
+import { done, failed, registerBackend, skipped, type BackendOutcome, type TerminalBackend } from "../../backends/contract.ts";
 import { focusSession, focusedAtAll, stateOf } from "./service.ts";
 import { canonicalId, digestOf } from "../core/identity.ts";
 import { ensureStateDirs } from "../store/paths.ts";
@@ -16,7 +16,7 @@ let sessionsDir: string;
 let asked: string[];
 let outcome: BackendOutcome;
 
-const backend: FocusBackend<string> = {
+const backend: TerminalBackend<string> = {
   id: "fake",
   displayName: "fake terminal",
   detect: (terminal) => terminal.env.FAKE_TARGET,
@@ -26,7 +26,7 @@ const backend: FocusBackend<string> = {
     return outcome;
   },
 };
-const never: FocusBackend<string> = { ...backend, id: "never", detect: () => undefined };
+const never: TerminalBackend<string> = { ...backend, id: "never", detect: () => undefined };
 
 function put(
   session: string,
@@ -112,7 +112,7 @@ describe("focusSession", () => {
 
   it("focuses a discovered process through the terminal in its environment, and only looks for processes when no record matches", async () => {
     put("alpha", 100);
-    const tmuxBackend: FocusBackend<string> = { ...backend, id: "panes", detect: (terminal) => terminal.env.TMUX_PANE };
+    const tmuxBackend: TerminalBackend<string> = { ...backend, id: "panes", detect: (terminal) => terminal.env.TMUX_PANE };
     const environs: Record<number, Record<string, string>> = { 4242: { TMUX: "/tmp/t,1,0", TMUX_PANE: "%9", FAKE_TARGET: "x" } };
     const discovered = (pid: number) =>
       focusSession(String(pid), {

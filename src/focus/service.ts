@@ -10,10 +10,9 @@ import {
   type BackendOutcome,
   type FocusContext,
   type RegisteredBackend,
-  type FocusResult,
-  type FocusState,
   type Operation,
-} from "./contract.ts";
+} from "../../backends/contract.ts";
+import type { FocusResult, FocusState } from "./result.ts";
 import { findSession, type FindResult, type FleetContext } from "../fleet/queries.ts";
 import { markSeen } from "../fleet/seen.ts";
 import { locateSessionUi } from "../fleet/ui-terminal.ts";

@@ -1,6 +1,7 @@
-// What a harness adapter declares to the core: its registry entry (process names, accepted events, how its identity is
-// established). Each harness has its own folder (src/harnesses/<id>/) holding this entry, its installer, doctor facts and
-// fixtures; docs/architecture.md has the checklist for adding one.
+// What a harness adapter declares: its registry entry (process names, accepted events, how its identity is established,
+// what install says of it and what it cannot report). Each harness is one folder (src/harnesses/<id>/) holding this
+// entry (harness.ts), its installer (installer.ts), its stated-state reader (stated.ts) where it has one, its doctor
+// facts and fixtures, plus one line in the registry table (registry.ts); docs/architecture.md has the checklist.
 import type { ProcessSource } from "../core/proc.ts";
 import type { LifecycleStatus, Terminal, WaitEffect } from "../core/schema.ts";
 
@@ -36,7 +37,19 @@ export type HookAlias = NativeAlias | typeof FLEET_EVENT;
  */
 export type IdentityMode = "process-ancestry" | "emitter-pid";
 
-export type Capability = "hooks" | "extension" | "discovery" | "focus";
+/**
+ * - hooks: installs command hooks; extension: installs an extension that runs in the harness's own process (each has
+ *   an installer: installer.ts in its folder, exporting `installer`).
+ * - discovery: its processes are listed without a record; focus: its records carry a terminal target.
+ * - stated: it writes turn outcomes no hook reports into files of its own (stated.ts in its folder, exporting `stated`).
+ */
+export type Capability = "hooks" | "extension" | "discovery" | "focus" | "stated";
+
+/** An install option only this harness has (`install --<name>`), passed to its installer in `Intent.options`. */
+export interface InstallOption {
+  readonly name: string;
+  readonly help: string;
+}
 
 export interface Harness {
   readonly id: string;
@@ -52,6 +65,16 @@ export interface Harness {
   readonly events: readonly HookAlias[];
   readonly identity: IdentityMode;
   readonly capabilities: readonly Capability[];
+  /** What install does for it, in a few words (`install --help` lists it under --agent). */
+  readonly installHelp?: string;
+  /** Installed by `install` with no --agent. */
+  readonly installByDefault?: boolean;
+  readonly installOptions?: readonly InstallOption[];
+  /**
+   * What it cannot report, each in words a user can act on (its degradation tier): `install --dry-run` shows them.
+   * Only what the harness itself fails to state; never a guess about what a state might be.
+   */
+  readonly gaps?: readonly string[];
   /**
    * A harness process that hosts several UIs' sessions at once (Codex's shared app-server daemon). Its environment is
    * the environment of whichever UI started it, so a terminal target captured under it proves nothing.

@@ -1,28 +1,15 @@
-// The installer of every harness that has one, in the order install, uninstall and doctor report them. Not part of
-// the hook's import graph: the registry (registry.ts) is what the hook knows of harnesses.
+// A harness's installer is `installer` in its own folder's installer.ts, loaded by its id when install, uninstall or
+// doctor needs it: the registry (registry.ts) stays the one list of harnesses, and the hook, which loads the registry,
+// never loads an installer (the build bundles these files only into the install verb).
 import type { InstallProvider } from "../install/provider.ts";
-import { claudeInstaller } from "./claude/installer.ts";
-import { codexInstaller } from "./codex/installer.ts";
-import { geminiInstaller } from "./gemini/installer.ts";
-import { copilotInstaller } from "./copilot/installer.ts";
-import { opencodeInstaller } from "./opencode/installer.ts";
-import { piInstaller } from "./pi/installer.ts";
-import { qwenInstaller } from "./qwen/installer.ts";
-import type { HarnessId } from "./registry.ts";
+import { INSTALLABLE_IDS, type HarnessId } from "./registry.ts";
 
-export const INSTALLERS: readonly InstallProvider[] = [
-  claudeInstaller,
-  codexInstaller,
-  piInstaller,
-  geminiInstaller,
-  qwenInstaller,
-  copilotInstaller,
-  opencodeInstaller,
-];
-export const INSTALLABLE_IDS: readonly string[] = INSTALLERS.map((installer) => installer.id);
-/** What `install` with no --agent configures. */
-export const DEFAULT_INSTALL_IDS: readonly HarnessId[] = ["claude", "codex"];
+export async function loadInstaller(id: HarnessId): Promise<InstallProvider> {
+  const { installer } = (await import(`./${id}/installer.ts`)) as { installer: InstallProvider };
+  return installer;
+}
 
-export function installersFor(ids: readonly string[]): InstallProvider[] {
-  return INSTALLERS.filter((installer) => ids.includes(installer.id));
+/** The installers of `ids`, in the registry's order. */
+export async function installersFor(ids: readonly string[]): Promise<InstallProvider[]> {
+  return Promise.all(INSTALLABLE_IDS.filter((id) => ids.includes(id)).map(loadInstaller));
 }

@@ -1,27 +1,38 @@
 import { describe, expect, it } from "vitest";
 import { EMITTED_EVENTS } from "../../opencode-plugin/map.js";
-import { INSTALLERS } from "./installers.ts";
+import { statedStateReader } from "./stated.ts";
+import { loadInstaller } from "./installers.ts";
 import { opencodeHarness } from "./opencode/harness.ts";
-import { HARNESSES, hasCapability } from "./registry.ts";
+import { HARNESSES, hasCapability, INSTALLABLE_IDS } from "./registry.ts";
 
-describe("the harness registry and the installers agree", () => {
-  it("every hook harness's installer wires exactly the events the registry accepts, each once", () => {
+describe("a harness is its folder and its line in the registry", () => {
+  it("every hook or extension harness has an installer in its folder, for its own id", async () => {
+    expect(INSTALLABLE_IDS).toEqual(
+      HARNESSES.filter((harness) => hasCapability(harness, "hooks") || hasCapability(harness, "extension")).map((harness) => harness.id),
+    );
+    for (const id of INSTALLABLE_IDS) expect((await loadInstaller(id)).id).toBe(id);
+  });
+
+  it("every hook harness's installer wires exactly the events the registry accepts, each once", async () => {
     for (const harness of HARNESSES.filter((candidate) => hasCapability(candidate, "hooks"))) {
-      const installer = INSTALLERS.find((candidate) => candidate.id === harness.id);
-      const aliases = (installer?.hooks ?? []).map((spec) => spec.alias);
+      const installer = await loadInstaller(harness.id);
+      const aliases = (installer.hooks ?? []).map((spec) => spec.alias);
       expect({ id: harness.id, aliases: [...aliases].sort() }).toEqual({ id: harness.id, aliases: [...harness.events].sort() });
-      expect(new Set((installer?.hooks ?? []).map((spec) => spec.event)).size).toBe(aliases.length);
+      expect(new Set((installer.hooks ?? []).map((spec) => spec.event)).size).toBe(aliases.length);
     }
   });
 
-  it("every installer belongs to a registered harness, once", () => {
-    const ids = INSTALLERS.map((installer) => installer.id);
-    expect(new Set(ids).size).toBe(ids.length);
-    for (const id of ids) expect(HARNESSES.map((harness) => harness.id)).toContain(id);
-    // An extension harness installs no hooks.
-    for (const installer of INSTALLERS)
-      if (installer.hooks === undefined)
-        expect(HARNESSES.find((harness) => harness.id === installer.id)?.capabilities).toContain("extension");
+  it("an extension harness installs no hooks", async () => {
+    for (const harness of HARNESSES.filter((candidate) => hasCapability(candidate, "extension")))
+      expect((await loadInstaller(harness.id)).hooks).toBeUndefined();
+  });
+
+  it("a harness with the stated capability has a reader in its folder; one without has none", async () => {
+    for (const harness of HARNESSES)
+      expect({ id: harness.id, reader: (await statedStateReader(harness.id)) !== undefined }).toEqual({
+        id: harness.id,
+        reader: hasCapability(harness, "stated"),
+      });
   });
 
   it("the OpenCode plugin emits exactly the events the registry accepts from it, and every wait rule names one of them", () => {

@@ -1,11 +1,11 @@
-// Which harnesses state turn outcomes in files of their own, and how to read them (src/fleet/stated.ts uses this).
-// Apart from registry.ts so the hook's bundle never loads these readers.
+// How to read what a harness states in files of its own (src/fleet/stated.ts uses this): `stated` in its folder's
+// stated.ts, for a harness with the `stated` capability, loaded by id so the hook's bundle never carries these readers.
+import { hasCapability, findHarness } from "./registry.ts";
 import type { StatedStateReader } from "./contract.ts";
-import { claudeStatedState } from "./claude/transcript.ts";
-import { codexStatedState } from "./codex/rollout.ts";
 
-const READERS: Readonly<Record<string, StatedStateReader>> = { claude: claudeStatedState, codex: codexStatedState };
-
-export function statedStateReader(harnessId: string): StatedStateReader | undefined {
-  return Object.hasOwn(READERS, harnessId) ? READERS[harnessId] : undefined;
+export async function statedStateReader(harnessId: string): Promise<StatedStateReader | undefined> {
+  const harness = findHarness(harnessId);
+  if (!harness || !hasCapability(harness, "stated")) return undefined;
+  const { stated } = (await import(`./${harness.id}/stated.ts`)) as { stated: StatedStateReader };
+  return stated;
 }

@@ -12,7 +12,7 @@ import { digestOf } from "../core/identity.ts";
 import { linuxProcessSource, type ProcessSource } from "../core/proc.ts";
 import type { LifecycleEvent } from "../core/schema.ts";
 import { compareStarts } from "../core/spawn-order.ts";
-import { notifyOnChange } from "../notify/trigger.ts";
+import { notifyOnChange } from "./notify-trigger.ts";
 import { checkPrivateDir, ensureStateDirs } from "../store/paths.ts";
 import { applyBatch, type BatchItem } from "../store/transaction.ts";
 import { appendDebugLog, debugEnabled } from "./debug-log.ts";

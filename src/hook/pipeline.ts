@@ -20,7 +20,7 @@ import {
   type NativePayload,
 } from "../core/schema.ts";
 import type { Clock } from "../core/clock.ts";
-import { notifyOnChange } from "../notify/trigger.ts";
+import { notifyOnChange } from "./notify-trigger.ts";
 import { applyToStore } from "../store/transaction.ts";
 import { sessionsDirOf } from "../store/paths.ts";
 import { recordPath } from "../store/records.ts";

@@ -2,7 +2,8 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { makeSandbox, type Sandbox } from "../../test/sandbox.ts";
-import { configPath, loadConfig } from "../notify/config.ts";
+import { configFilePath } from "../core/config-file.ts";
+import { loadConfig } from "../notify/config.ts";
 import { loadHosts } from "./config.ts";
 import { addHost, removeHost } from "./edit.ts";
 
@@ -12,8 +13,8 @@ afterEach(() => sandbox?.cleanup());
 function env(text?: string): NodeJS.ProcessEnv {
   sandbox = makeSandbox();
   if (text !== undefined) {
-    mkdirSync(dirname(configPath(sandbox.env)), { recursive: true });
-    writeFileSync(configPath(sandbox.env), text);
+    mkdirSync(dirname(configFilePath(sandbox.env)), { recursive: true });
+    writeFileSync(configFilePath(sandbox.env), text);
   }
   return sandbox.env;
 }
@@ -21,8 +22,8 @@ function env(text?: string): NodeJS.ProcessEnv {
 describe("hosts in the config file", () => {
   it("adds, lists in file order and removes hosts; the destination defaults to the name", () => {
     const e = env();
-    expect(loadHosts(e)).toEqual({ hosts: [], path: configPath(e) });
-    expect(addHost(e, "devbox", "me@devbox.example")).toEqual({ ok: true, path: configPath(e), changed: true });
+    expect(loadHosts(e)).toEqual({ hosts: [], path: configFilePath(e) });
+    expect(addHost(e, "devbox", "me@devbox.example")).toEqual({ ok: true, path: configFilePath(e), changed: true });
     expect(addHost(e, "gpu")).toMatchObject({ ok: true, changed: true });
     expect(addHost(e, "gpu")).toMatchObject({ ok: true, changed: false });
     expect(addHost(e, "srv", "ssh://me@srv:2222", "/opt/bin/tongs-agents")).toMatchObject({ ok: true });
@@ -40,13 +41,13 @@ describe("hosts in the config file", () => {
     const before = '{\n    "notifications": { "quiet": true }\n}\n';
     const e = env(before);
     addHost(e, "devbox");
-    const text = readFileSync(configPath(e), "utf8");
+    const text = readFileSync(configFilePath(e), "utf8");
     expect(text).toBe(
       '{\n    "notifications": { "quiet": true },\n    "hosts": {\n        "devbox": {\n            "destination": "devbox"\n        }\n    }\n}\n',
     );
     expect(loadConfig(e)).toMatchObject({ source: "file", config: { quiet: true } });
     removeHost(e, "devbox");
-    expect(JSON.parse(readFileSync(configPath(e), "utf8"))).toEqual({ notifications: { quiet: true }, hosts: {} });
+    expect(JSON.parse(readFileSync(configFilePath(e), "utf8"))).toEqual({ notifications: { quiet: true }, hosts: {} });
   });
 
   it.each([
@@ -64,7 +65,7 @@ describe("hosts in the config file", () => {
   it("keeps a host's own read bound (timeout_s, 0.5-30 s) and refuses one outside it", () => {
     const e = env();
     expect(addHost(e, "far", "far", undefined, 7.5)).toMatchObject({ ok: true, changed: true });
-    expect(JSON.parse(readFileSync(configPath(e), "utf8"))).toEqual({ hosts: { far: { destination: "far", timeout_s: 7.5 } } });
+    expect(JSON.parse(readFileSync(configFilePath(e), "utf8"))).toEqual({ hosts: { far: { destination: "far", timeout_s: 7.5 } } });
     expect(loadHosts(e).hosts).toEqual([{ name: "far", destination: "far", command: "tongs-agents", timeoutMs: 7500 }]);
     for (const seconds of [0.4, 30.5, Number.NaN, Number.POSITIVE_INFINITY, -1])
       expect(addHost(e, "far", "far", undefined, seconds)).toMatchObject({ ok: false, reason: "usage" });
@@ -91,6 +92,6 @@ describe("hosts in the config file", () => {
   it("does not edit a file that is not JSON", () => {
     const e = env("{ not json");
     expect(addHost(e, "box")).toMatchObject({ ok: false, reason: "config" });
-    expect(readFileSync(configPath(e), "utf8")).toBe("{ not json");
+    expect(readFileSync(configFilePath(e), "utf8")).toBe("{ not json");
   });
 });

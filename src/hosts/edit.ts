@@ -3,7 +3,7 @@
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { parseJsonDocument, removeJsonValue, setJsonValue } from "../install/json-text.ts";
-import { configPath } from "../notify/config.ts";
+import { configFilePath } from "../core/config-file.ts";
 import { readTextFile, writeFileAtomic } from "../store/records.ts";
 import { COMMAND_PATTERN, DESTINATION_PATTERN, HOST_NAME_PATTERN, isHostTimeout, MAX_CONFIG_BYTES, TIMEOUT_RANGE_S } from "./config.ts";
 import { quoted } from "../core/terminal-text.ts";
@@ -56,7 +56,7 @@ function edit(
   env: NodeJS.ProcessEnv,
   change: (text: string, style: { indent: string; eol: string }, hosts: Record<string, unknown>) => Change,
 ): HostsEdit {
-  const path = configPath(env);
+  const path = configFilePath(env);
   const file = readTextFile(path, MAX_CONFIG_BYTES);
   if (file.kind !== "text" && file.kind !== "absent") return { ok: false, reason: "config", detail: `${path}: ${file.detail}` };
   const before = file.kind === "text" ? file.text : "";

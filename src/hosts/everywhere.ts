@@ -30,6 +30,7 @@ export function hostsOf(context: HostsContext, { local = false }: { local?: bool
   const remote: RemoteContext = {
     // An injected ssh (tests) is the whole transport: no real background connection is started beside it.
     ...(context.sshRun ? { run: context.sshRun, startMaster: () => undefined } : {}),
+    env: context.env,
     controlDir: undefined,
     timeoutMs: context.hostTimeoutMs ?? HOST_TIMEOUT_MS,
   };

@@ -5,7 +5,7 @@ import * as z from "zod/mini";
 import { linuxEnvironOf } from "../core/environ.ts";
 import { run as defaultRun } from "../core/exec.ts";
 import { captureTerminal } from "../core/terminal.ts";
-import type { FocusResult, FocusState } from "../focus/contract.ts";
+import type { FocusResult, FocusState } from "../focus/result.ts";
 import { focusTerminal, type FocusServiceContext } from "../focus/service.ts";
 import type { HostEntry } from "./config.ts";
 import { attachCommand, findConnections, type Connection } from "./connection.ts";

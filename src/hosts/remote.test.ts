@@ -10,7 +10,7 @@ describe("readRemoteJson", () => {
     const run = vi.fn<Runner>(async () => ({ ok: true, code: 0, stdout: "{}", stderr: "" }));
     const read = await readRemoteJson(HOST, ["status"], { run, controlDir: undefined, timeoutMs: 3000 });
     expect(read.ok).toBe(true);
-    expect(run).toHaveBeenCalledWith("ssh", expect.arrayContaining(["--", "me@devbox", "'tongs-agents' 'status'"]), {
+    expect(run).toHaveBeenCalledWith("ssh", expect.arrayContaining(["--", "me@devbox", "tongs-agents status"]), {
       timeoutMs: 3000,
       killSignal: "SIGKILL",
     });

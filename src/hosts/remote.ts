@@ -16,12 +16,12 @@ import { controlPath, masterArgs, sshArgs } from "./ssh.ts";
  * Open the host's shared connection in the background for the next reads (this read connects on its own). Detached,
  * with no pipe of ours, so nothing waits for it; it exits ControlPersist seconds after its last use.
  */
-function startMaster(host: HostEntry, dir: string): void {
+function startMaster(host: HostEntry, dir: string, env: NodeJS.ProcessEnv | undefined): void {
   try {
     // Required here: the status bundle carries this file, and most runs reach no host (src/core/exec.ts).
     process
       .getBuiltinModule("node:child_process")
-      .spawn("ssh", masterArgs(host, dir), { stdio: "ignore", detached: true })
+      .spawn("ssh", masterArgs(host, dir), { stdio: "ignore", detached: true, ...(env ? { env } : {}) })
       .on("error", () => undefined)
       .unref();
   } catch {
@@ -45,6 +45,8 @@ export interface HostReport {
 
 export interface RemoteContext {
   readonly run?: Runner;
+  /** The caller's environment, which ssh runs with (its agent socket, its config's variables); default: this process's. */
+  readonly env?: NodeJS.ProcessEnv;
   readonly controlDir: string | undefined;
   /** The whole read of one host, connection included, for a host without a bound of its own (`timeout_s`). */
   readonly timeoutMs: number;
@@ -52,7 +54,7 @@ export interface RemoteContext {
   readonly limitMs?: number;
   readonly now?: () => number;
   /** Starts the background shared connection when its socket is missing (tests pass a recorder). */
-  readonly startMaster?: (host: HostEntry, dir: string) => void;
+  readonly startMaster?: (host: HostEntry, dir: string, env: NodeJS.ProcessEnv | undefined) => void;
 }
 
 /** A host's answer is a listing, never a bulk transfer. */
@@ -110,12 +112,13 @@ export async function readRemoteJson(host: HostEntry, words: readonly string[], 
   const timeoutMs = boundOf(host, context);
   const started = now();
   if (context.controlDir !== undefined && !existsSync(controlPath(context.controlDir, host)))
-    (context.startMaster ?? startMaster)(host, context.controlDir);
+    (context.startMaster ?? startMaster)(host, context.controlDir, context.env);
   // SIGKILL at the bound: the read is the whole bound (a status line waits for it), and an ssh client has nothing to
   // clean up that its shared connection does not.
   const result = await run("ssh", sshArgs(host, words, { controlDir: context.controlDir }), {
     timeoutMs,
     killSignal: "SIGKILL",
+    ...(context.env ? { env: context.env } : {}),
   });
   const report = (state: HostReport["state"], detail: string): HostReport => ({
     host: host.name,

@@ -8,7 +8,7 @@ import type { CliContext } from "../cli/context.ts";
 import { runCli } from "../cli/run.ts";
 import type { Runner } from "../core/exec.ts";
 import type { Terminal } from "../core/schema.ts";
-import { done, registerBackend } from "../focus/contract.ts";
+import { done, registerBackend } from "../../backends/contract.ts";
 import type { FocusServiceContext } from "../focus/service.ts";
 import { matchSshClient, parsePort, sshConnectionPort, type SshFocusResult } from "./ssh-client.ts";
 

@@ -4,7 +4,7 @@
 // to sshd) carries it is the one to move. Exactly one match pins the focus to that client; none or several are
 // reported and the focus picks its client as it would without the option.
 import { linuxEnvironOf } from "../core/environ.ts";
-import type { FocusResult } from "../focus/contract.ts";
+import type { FocusResult } from "../focus/result.ts";
 import { focusView, unfound, type FocusServiceContext } from "../focus/service.ts";
 import { findSession } from "../fleet/queries.ts";
 
@@ -69,7 +69,7 @@ export async function matchSshClient(
 }
 
 /**
- * The clients of the tmux server a session's captured `TMUX` names (src/tmux/clients.ts; the CLI passes it in: the
+ * The clients of the tmux server a session's captured `TMUX` names (backends/tmux/clients.ts; the CLI passes it in: the
  * hosts layer does not run tmux itself).
  */
 export type ListClients = (

@@ -5,6 +5,7 @@
 import { lstatSync, mkdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { shellCommand } from "../core/shell-quote.ts";
 import type { HostEntry } from "./config.ts";
 
 /** How long an idle shared connection stays open after its last use. */
@@ -12,17 +13,11 @@ export const CONTROL_PERSIST_SECONDS = 60;
 export const CONNECT_TIMEOUT_SECONDS = 2;
 
 /**
- * One word for a POSIX shell: single-quoted, each `'` written as `'\''`. The remote sshd runs the command through the
- * user's login shell, so every word we send (ids, queries, the program name) goes through this function.
+ * The remote command line: every word quoted, joined by spaces. The remote sshd runs it through the user's login
+ * shell, so every word we send (ids, queries, the program name) is quoted.
  */
-export function shellQuote(word: string): string {
-  if (word.includes("\0")) throw new Error("a shell word cannot hold a NUL byte");
-  return `'${word.replaceAll("'", `'\\''`)}'`;
-}
-
-/** The remote command line: every word quoted, joined by spaces. */
 export function remoteCommand(words: readonly string[]): string {
-  return words.map(shellQuote).join(" ");
+  return shellCommand(words);
 }
 
 /** Unix socket paths are limited to ~104 bytes; ssh adds the host name (up to 32) and a temporary suffix while it binds. */

@@ -1,16 +1,7 @@
 // The hook command line written into harness configs: absolute paths (the Node that ran the installer, the installed
 // hook script), quoted for `sh -c` so paths with spaces, quotes or `$` survive every POSIX shell.
 import { dirname, join } from "node:path";
-
-/**
- * Quote one word for POSIX shells and fish alike: single quotes, with each `'` written as `'\''` and each `\` as
- * `'\\'` (closed quotes, an escaped character, quotes reopened). Inside single quotes sh keeps a backslash while
- * fish reads `\\` and `\'` as escapes; outside quotes both read `\\` as one backslash and `\'` as a quote.
- */
-export function shellQuote(word: string): string {
-  if (/^[A-Za-z0-9_@%+=:,./-]+$/.test(word)) return word;
-  return `'${word.replace(/['\\]/g, (char) => `'\\${char}'`)}'`;
-}
+import { shellCommand } from "../core/shell-quote.ts";
 
 export interface HookCommandParts {
   /** Absolute path of the Node binary that runs the hook (>= 22). */
@@ -22,7 +13,7 @@ export interface HookCommandParts {
 }
 
 export function hookCommandLine({ node, hook, alias, agent }: HookCommandParts): string {
-  return [node, hook, alias, "--agent", agent].map(shellQuote).join(" ");
+  return shellCommand([node, hook, alias, "--agent", agent]);
 }
 
 /**
@@ -47,5 +38,5 @@ export function defaultHookMode(platform: NodeJS.Platform = process.platform): H
 export function hookCommand(parts: HookCommandParts & { readonly mode: HookMode }): string {
   if (parts.mode === "sync") return hookCommandLine(parts);
   const shim = join(dirname(parts.hook), SHIM_SCRIPT);
-  return [SHIM_SHELL, shim, parts.node, parts.alias, "--agent", parts.agent].map(shellQuote).join(" ");
+  return shellCommand([SHIM_SHELL, shim, parts.node, parts.alias, "--agent", parts.agent]);
 }

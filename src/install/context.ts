@@ -23,7 +23,6 @@ export interface OurPaths {
   readonly node: string;
   readonly hook: string;
   readonly cli: string;
-  readonly piBridge: string;
   readonly hookMode: HookMode;
 }
 
@@ -32,7 +31,6 @@ export function ourPaths(world: InstallContext): OurPaths {
     node: world.nodePath,
     hook: join(world.packageRoot, "bin", "tongs-agents-hook.cjs"),
     cli: join(world.packageRoot, "bin", "tongs-agents.js"),
-    piBridge: join(world.packageRoot, "pi-bridge"),
     hookMode: world.hookMode ?? defaultHookMode(),
   };
 }

@@ -19,7 +19,8 @@ import { makeBinDir, makePackageRoot, makeWorld, readText } from "../../test/ins
 import { CLAUDE_HOOKS } from "../harnesses/claude/install.ts";
 import { CODEX_HOOKS } from "../harnesses/codex/install.ts";
 import { codexTrustHash, codexTrustKey } from "../harnesses/codex/trust.ts";
-import { defaultHookMode, shellQuote } from "./command.ts";
+import { shellQuote } from "../core/shell-quote.ts";
+import { defaultHookMode } from "./command.ts";
 import { parseOurCommand } from "./hook-entries.ts";
 import { setJsonValue } from "./json-text.ts";
 import { parseTomlDocument } from "./toml-text.ts";

@@ -7,8 +7,8 @@ import type { InstallContext } from "./context.ts";
 
 export interface Intent {
   readonly mode: "install" | "uninstall";
-  /** Codex only: record trust for our hooks the way Codex does (opt-in). */
-  readonly trustCodexHooks: boolean;
+  /** The harness-specific install options given (`--<name>`: each harness declares its own, src/harnesses/contract.ts). */
+  readonly options: readonly string[];
 }
 
 export interface InstallProvider {

@@ -75,7 +75,7 @@ describe.each(cases)("$id settings.json hooks", ({ id, specs, path }) => {
     expect(installed).toContain("/* keep */");
     const data = parseJsonDocument(installed, "comments");
     expect(data.ok && Object.keys(data.data.hooks as object)).toEqual([...new Set(["AfterAgent", ...specs.map((spec) => spec.event)])]);
-    const [installer] = installersFor([id]);
+    const [installer] = await installersFor([id]);
     const doctor = (await runDoctor(fixture.world, [installer!])).harnesses[0];
     expect(doctor?.hooks.map((hook) => hook.status)).toEqual(specs.map(() => "current"));
     expect(doctor?.mcp).toBe("current");
@@ -116,7 +116,7 @@ describe.each(cases)("$id settings.json hooks", ({ id, specs, path }) => {
       expect(ours.map((command) => parseOurCommand(command)?.mode)).toEqual(["sync"]);
     }
     expect(readText(path())).toContain("notify-send done");
-    const [installer] = installersFor([id]);
+    const [installer] = await installersFor([id]);
     const doctor = await runDoctor(fixture.world, [installer!]);
     expect(doctor.harnesses[0]?.hooks.map((hook) => hook.status)).toEqual(specs.map(() => "current"));
     await run("install", { harnesses: [id], in: { ...fixture.world, hookMode: "shim" } });
@@ -137,7 +137,7 @@ describe.each(cases)("$id settings.json hooks", ({ id, specs, path }) => {
       other: { command: "other-mcp", args: [] },
       "tongs-agents": { command: process.execPath, args: [cli, "mcp"] },
     });
-    const [installer] = installersFor([id]);
+    const [installer] = await installersFor([id]);
     expect((await runDoctor(fixture.world, [installer!])).harnesses[0]?.mcp).toBe("current");
     await run("uninstall", { harnesses: [id] });
     expect(readText(path())).toBe(withServers);
@@ -145,7 +145,7 @@ describe.each(cases)("$id settings.json hooks", ({ id, specs, path }) => {
 
   it("MCP: a moved installation is rewritten in place; an entry of someone else's under our name is left; a file we created goes", async () => {
     await run("install", { harnesses: [id] });
-    const [installer] = installersFor([id]);
+    const [installer] = await installersFor([id]);
     const moved = { ...fixture.world, nodePath: "/opt/node22/bin/node" };
     expect((await runDoctor(moved, [installer!])).harnesses[0]?.mcp).toBe("outdated");
     await run("install", { harnesses: [id], in: moved });
@@ -166,7 +166,7 @@ describe.each(cases)("$id settings.json hooks", ({ id, specs, path }) => {
   });
 
   it("doctor reports each hook and the missing CLI", async () => {
-    const [installer] = installersFor([id]);
+    const [installer] = await installersFor([id]);
     const missing = await runDoctor(fixture.world, [installer!]);
     expect(missing.harnesses[0]?.hooks.every((hook) => hook.status === "missing")).toBe(true);
     expect(missing.harnesses[0]?.todo.join("\n")).toContain(`tongs-agents install --agent ${id}`);

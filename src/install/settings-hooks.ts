@@ -1,8 +1,8 @@
 // One installer for harnesses that keep Claude-style command hooks under `"hooks"` in a settings.json of their own and
-// nothing else of ours (Gemini CLI, Qwen Code: Qwen is a Gemini CLI fork). Each harness adapter gives its file, its
-// event table (whose timeout unit is the harness's: Gemini counts milliseconds, Qwen seconds) and its binary. Both run a
-// hook's command with `bash -c` on Linux (Gemini 0.61.0, Qwen 0.24.4), so the shim's `/bin/sh ...` line works as is.
-// The same file holds our MCP server under `mcpServers` (mcp-json.ts), as `gemini mcp add` / `qwen mcp add` write it.
+// nothing else of ours. Each harness adapter gives its file, its event table (in the harness's own timeout unit) and
+// its binary; the harnesses that use it run a hook's command with `bash -c` on Linux (each adapter's installer.ts says
+// which version showed it), so the shim's `/bin/sh ...` line works as is. The same file holds our MCP server under
+// `mcpServers` (mcp-json.ts), in the shape those harnesses' own `mcp add -s user` writes.
 import { checkNodes, hookChecks, hooksTodo, jsonData, versionOf } from "./doctor.ts";
 import { editHooks, hooksShapeProblem, type HookSpec } from "./hook-entries.ts";
 import { commandAndArgs, editMcpJson, mcpJsonState, mcpServersOf, type McpJsonFormat } from "./mcp-json.ts";
@@ -23,10 +23,10 @@ export interface SettingsHooksHarness {
   readonly settingsPath: (world: InstallContext) => string;
 }
 
-/** `"mcpServers": {"tongs-agents": {"command": ..., "args": [...]}}`: what `gemini mcp add -s user` (0.61.0) and
- * `qwen mcp add -s user` (0.24.4) write for a stdio server. */
+/** `"mcpServers": {"tongs-agents": {"command": ..., "args": [...]}}`: what those harnesses' `mcp add -s user` writes for
+ * a stdio server. */
 export const SETTINGS_MCP: McpJsonFormat = {
-  // Both read settings.json through strip-json-comments, then JSON.parse: comments, no trailing commas.
+  // They read settings.json through strip-json-comments, then JSON.parse: comments, no trailing commas.
   dialect: "comments",
   container: "mcpServers",
   entry: ({ command, args }) => ({ command, args: [...args] }),

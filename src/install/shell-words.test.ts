@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { shellQuote } from "./command.ts";
+import { shellQuote } from "../core/shell-quote.ts";
 import { splitShellWords } from "./shell-words.ts";
 
 describe("splitShellWords", () => {

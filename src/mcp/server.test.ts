@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { fakeProcess, fakeProcessSource } from "../../test/fake-processes.ts";
 import { CLI_BIN } from "../../test/processes.ts";
 import { makeSandbox, type Sandbox } from "../../test/sandbox.ts";
-import type { FocusResult } from "../focus/contract.ts";
+import type { FocusResult } from "../focus/result.ts";
 import { canonicalId, digestOf } from "../core/identity.ts";
 import { markSeen } from "../fleet/seen.ts";
 import { ensureStateDirs } from "../store/paths.ts";

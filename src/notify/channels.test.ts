@@ -5,7 +5,8 @@ import { bellChannel } from "./bell.ts";
 import type { Notice } from "./contract.ts";
 import { desktopLinuxChannel, sessionOfAction } from "./desktop-linux.ts";
 import { composeNotice } from "./message.ts";
-import type { Place, TmuxClientView, TmuxServerView } from "./contract.ts";
+import type { TmuxClientView, TmuxServerView } from "../../backends/tmux/survey.ts";
+import type { Place } from "./contract.ts";
 import { oscNotification, terminalKind, terminalOscChannel, tmuxPassthrough } from "./terminal-osc.ts";
 import { tmuxMessageChannel } from "./tmux-message.ts";
 

@@ -1,8 +1,8 @@
 // A click on a notification does what `tongs-agents focus <id>` does, and reports it the same way: the focus result is
 // logged (notify.log, the same fields `focus --json` prints), and when it is not `complete`, a follow-up notification
 // says what happened, in the words `focus` prints. docs/notifications.md, "Clicking".
-import { formatFocus } from "../cli/format.ts";
-import type { FocusResult } from "../focus/contract.ts";
+import { formatFocus } from "../focus/format.ts";
+import type { FocusResult } from "../focus/result.ts";
 import { focusSession } from "../focus/service.ts";
 import { defaultProcessSource } from "../core/proc.ts";
 import type { Notice, NotifyChannel, NotifyWorld } from "./contract.ts";
@@ -38,9 +38,9 @@ export function focusSummary(result: FocusResult): Record<string, unknown> {
 }
 
 /** The follow-up notice for a focus that did not complete. */
-export function focusReport(result: FocusResult): Notice {
+export function focusReport(result: FocusResult, home?: string): Notice {
   const title = cleanLine(`tongs-agents could not fully focus: ${result.state}`);
-  const lines = cleanLines(formatFocus(result).split("\n"), 6);
+  const lines = cleanLines(formatFocus(result, home).split("\n"), 6);
   return { title, lines, oneLine: cleanLine(`${title}: ${lines[0] ?? ""}`), urgency: "normal", sessions: [] };
 }
 
@@ -52,7 +52,7 @@ export async function handleClick(
 ): Promise<{ result: FocusResult; followUp?: string }> {
   const result = await focus(id, clickEnvironment(world.env));
   if (result.state === "complete") return { result };
-  const sent = await desktop.deliver(focusReport(result), [], world);
+  const sent = await desktop.deliver(focusReport(result, world.env.HOME), [], world);
   await sent.pending?.close();
   return { result, followUp: `${sent.outcome}: ${sent.detail}` };
 }

@@ -8,7 +8,7 @@ import lockfile from "proper-lockfile";
 import { ensurePrivateDir } from "../store/paths.ts";
 import { readTextFile, writeFileAtomic } from "../store/records.ts";
 import { CANONICAL_ID_PATTERN } from "../core/schema.ts";
-import { notifyDirOf } from "./ledger.ts";
+import { notifyDirOf } from "../store/notify-ledger.ts";
 
 export interface BurstTiming {
   /** The batch closes once no new session arrived for this long... */

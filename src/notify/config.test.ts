@@ -2,13 +2,14 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { makeSandbox } from "../../test/sandbox.ts";
-import { CHANNEL_IDS, DEFAULT_CONFIG, configPath, loadConfig } from "./config.ts";
+import { configFilePath } from "../core/config-file.ts";
+import { CHANNEL_IDS, DEFAULT_CONFIG, loadConfig } from "./config.ts";
 
 function withConfig(text: string | undefined) {
   const sandbox = makeSandbox();
   if (text !== undefined) {
     mkdirSync(join(sandbox.env.XDG_CONFIG_HOME as string, "tongs-agents"), { recursive: true });
-    writeFileSync(configPath(sandbox.env), text);
+    writeFileSync(configFilePath(sandbox.env), text);
   }
   const loaded = loadConfig(sandbox.env);
   sandbox.cleanup();
@@ -17,8 +18,8 @@ function withConfig(text: string | undefined) {
 
 describe("notification config", () => {
   it("lives in $XDG_CONFIG_HOME/tongs-agents/config.json; without it, waiting and error notify everywhere, idle nowhere", () => {
-    expect(configPath({ XDG_CONFIG_HOME: "/cfg", HOME: "/home/u" })).toBe("/cfg/tongs-agents/config.json");
-    expect(configPath({ HOME: "/home/u" })).toBe("/home/u/.config/tongs-agents/config.json");
+    expect(configFilePath({ XDG_CONFIG_HOME: "/cfg", HOME: "/home/u" })).toBe("/cfg/tongs-agents/config.json");
+    expect(configFilePath({ HOME: "/home/u" })).toBe("/home/u/.config/tongs-agents/config.json");
     expect(withConfig(undefined)).toMatchObject({
       source: "defaults",
       config: { quiet: false, states: { waiting: CHANNEL_IDS, error: CHANNEL_IDS, idle: [] }, clickWaitMs: 600_000 },

@@ -4,7 +4,7 @@
 // fit the schema also means the defaults, and the problem is logged and shown by `tongs-agents notify`. The file itself
 // is read by src/core/config-file.ts, which it shares with declared agents ("agents").
 import * as z from "zod/mini";
-import { CONFIG_SECTIONS, configFilePath, readConfigFile } from "../core/config-file.ts";
+import { CONFIG_SECTIONS, readConfigFile } from "../core/config-file.ts";
 import { describeIssue } from "../core/schema.ts";
 import { quoted } from "../core/terminal-text.ts";
 
@@ -58,10 +58,6 @@ export interface ConfigLoad {
   readonly source: "file" | "defaults";
   /** Why the file was not used, when it exists but is not valid. */
   readonly problem?: string;
-}
-
-export function configPath(env: NodeJS.ProcessEnv): string {
-  return configFilePath(env);
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv): ConfigLoad {

@@ -1,32 +1,12 @@
-// The contract between the notifier (deliver.ts) and its channels (desktop, terminal, tmux, bell), like focus-types.ts
-// is for focus backends: each channel says whether it can reach the user from here, and delivers one notice.
+// The contract between the notifier (deliver.ts) and its channels (desktop, terminal, tmux, bell), as backends/contract.ts
+// is for terminal backends: each channel says whether it can reach the user from here, and delivers one notice.
 // docs/notifications.md explains each channel.
 import type { Runner } from "../core/exec.ts";
 import type { ChannelId } from "./config.ts";
 import type { TtyWrite } from "./tty.ts";
+import type { TmuxServerView } from "../../backends/tmux/survey.ts";
 
-/** Where a session's terminal is (src/notify/survey.ts finds it), as the channels see it. */
-export interface TmuxClientView {
-  readonly tty: string;
-  /** The client's terminal window has focus (meaningful only when the server tracks focus: `focus-events on`). */
-  readonly focused: boolean;
-  readonly termname: string;
-  readonly pid: number;
-  /** What it shows: its session's current window, and that window's active pane. */
-  readonly windowId: string;
-  readonly pane: string;
-  readonly paneTty: string;
-  /** `allow-passthrough` of the pane it shows: escape sequences written to that pane reach the client's terminal. */
-  readonly passthrough: boolean;
-}
-
-export interface TmuxServerView {
-  readonly socket: string;
-  /** `focus-events on`: tmux asks the terminal for focus reports, so a client's `focused` flag is true. */
-  readonly focusKnown: boolean;
-  readonly clients: readonly TmuxClientView[];
-}
-
+/** Where a session's terminal is (survey.ts finds it), as the channels see it. */
 export type Place =
   | {
       readonly kind: "tmux";

@@ -3,7 +3,8 @@
 // for a notification that AppleScript posted). Text is passed as arguments (osascript: `on run argv`, after a fixed
 // first argument so none can be read as an option; terminal-notifier: the message on stdin), never spliced into a
 // script. MOCKED: macOS cannot run here (docs/notifications.md, "Desktop").
-import { runAppleScript } from "../../backends/osascript.ts";
+import { shellCommand } from "../core/shell-quote.ts";
+import { runAppleScript } from "../../backends/applescript/osascript.ts";
 import { shortId } from "../core/identity.ts";
 import { which } from "../install/context.ts";
 import type { ChannelId } from "./config.ts";
@@ -28,11 +29,6 @@ on run argv
 	end if
 end run`;
 
-/** A POSIX shell word: single-quoted, with single quotes closed, escaped and reopened. */
-export function shellWord(text: string): string {
-  return `'${text.replaceAll("'", `'\\''`)}'`;
-}
-
 /**
  * terminal-notifier reads its options through NSUserDefaults, which parses a value that looks like a property list
  * (`(a, b)`, `{...}`, `<...>`) as one, and then strips one leading backslash from every string ("the first
@@ -52,7 +48,7 @@ export function terminalNotifierArgs(notice: Notice, clickCommand: readonly stri
     `tongs-agents-${notice.sessions[0] ? shortId(notice.sessions[0].id) : "test"}`,
   ];
   if (notice.urgency === "critical") args.push("-sound", "Glass");
-  if (clickCommand) args.push("-execute", optionValue(clickCommand.map(shellWord).join(" ")));
+  if (clickCommand) args.push("-execute", optionValue(shellCommand(clickCommand)));
   return args;
 }
 

@@ -1,4 +1,4 @@
-// Entry point of the notifier (dist/notify.cjs). The hook starts it detached (trigger.ts) as
+// Entry point of the notifier (dist/notify.cjs). The hook starts it detached (src/hook/notify-trigger.ts) as
 // `deliver <state dir> <canonical id>`; terminal-notifier runs it on a click as `click <state dir> <canonical id>`.
 // It prints nothing: what it did goes to <state dir>/notify.log, one JSON line per step. Every phase is bounded and the
 // process always exits: after delivering, or once a desktop notification was clicked, closed or waited for long enough.
@@ -13,7 +13,7 @@ import { joinBurst } from "./coalesce.ts";
 import { isNotifyState, loadConfig, type NotifyConfig } from "./config.ts";
 import type { NotifyWorld } from "./contract.ts";
 import { deliverBatch, desktopChannelFor, type BatchSession } from "./deliver.ts";
-import { alreadyHandled, changeMark, markHandled } from "./ledger.ts";
+import { alreadyHandled, changeMark, markHandled } from "../store/notify-ledger.ts";
 import { cleanLine } from "./sanitize.ts";
 import { clickCommandFor, realWorld } from "./world.ts";
 

@@ -8,7 +8,8 @@ import { randomBytes } from "node:crypto";
 import type { ChannelId } from "./config.ts";
 import type { Notice, NotifyChannel, NotifyWorld } from "./contract.ts";
 import { osc9Text, oscField } from "./sanitize.ts";
-import type { Place, TmuxClientView } from "./contract.ts";
+import type { TmuxClientView } from "../../backends/tmux/survey.ts";
+import type { Place } from "./contract.ts";
 
 const ID: ChannelId = "terminal";
 const ESC = "\x1b";

@@ -4,8 +4,8 @@ import type { ChannelId } from "./config.ts";
 import type { NotifyChannel } from "./contract.ts";
 import { tmuxMessageText } from "./sanitize.ts";
 import type { Place } from "./contract.ts";
-import { showsPane } from "./survey.ts";
-import { tmux } from "../tmux/runner.ts";
+import { displayMessage } from "../../backends/tmux/message.ts";
+import { showsPane } from "../../backends/tmux/survey.ts";
 
 const ID: ChannelId = "tmux";
 
@@ -45,10 +45,9 @@ export const tmuxMessageChannel = {
     const failures: string[] = [];
     for (const group of groups) {
       for (const tty of group.ttys) {
-        // `--`: the message never reads as an option, whatever it starts with.
-        const result = await tmux(["display-message", "-c", tty, "--", message], { socket: group.socket, run: world.run });
-        if (result.ok) done.push(tty);
-        else failures.push(`${tty}: ${result.stderr.trim() || result.failure || `exit ${result.code}`}`);
+        const shown = await displayMessage(group.socket, tty, message, world.run);
+        if (shown.ok) done.push(tty);
+        else failures.push(`${tty}: ${shown.detail}`);
       }
     }
     const showing = groups.flatMap((group) => group.showing);

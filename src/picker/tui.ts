@@ -5,7 +5,7 @@
 import { isSettleMarker, type SessionsWatch } from "../store/sessions-watch.ts";
 import { watch, type FSWatcher } from "node:fs";
 import type { ListProcesses } from "../fleet/discovery.ts";
-import type { FocusResult } from "../focus/contract.ts";
+import type { FocusResult } from "../focus/result.ts";
 import type { HostFocusResult } from "../hosts/focus.ts";
 import { branchOf } from "../fleet/git-branch.ts";
 import { sessionsDirOf } from "../store/paths.ts";

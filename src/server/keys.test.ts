@@ -168,8 +168,8 @@ function fakeServer(): { pid: number; fifo: string; process: ChildProcess } {
 describe.each(SHELLS)("the shell client under %s", (shell) => {
   it("gives the verb exactly its arguments, environment and directory, and prints what the verb printed", async () => {
     const seen: { argv: readonly string[]; env: NodeJS.ProcessEnv; cwd: string; color: boolean; columns: number }[] = [];
-    await serve(async (argv, env, io) => {
-      seen.push({ argv, env: { ...env }, cwd: process.cwd(), color: io.color, columns: io.columns });
+    await serve(async (argv, { env, cwd }, io) => {
+      seen.push({ argv, env: { ...env }, cwd, color: io.color, columns: io.columns });
       io.stdout("first line\n\n  indented, and spaces after  ");
       io.stderr("an error: 100% \\n not a newline");
       io.stdout("x7 looks like an exit; r looks like ready");

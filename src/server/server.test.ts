@@ -8,7 +8,8 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { askServer, type ClientOutcome } from "./client.ts";
 import { readLines, socketPathOf, type Reply, type TerminalInput, type VerbRequest } from "./protocol.ts";
-import { probe, startServer, stopServer, type RunVerb } from "./server.ts";
+import { probe, stopServer } from "./control.ts";
+import { startServer, type RunVerb } from "./server.ts";
 
 let root: string;
 let stateDir: string;
@@ -80,28 +81,30 @@ function raw(line: string): Promise<Reply[]> {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe("the keypress server", () => {
-  it("runs a verb in the client's environment and directory, prints what it prints, returns its exit code", async () => {
+  it("hands a verb the client's environment and directory as its context, prints what it prints, returns its exit code", async () => {
     const here = process.cwd();
-    await serve(async (argv, env, io) => {
-      io.stdout(`argv=${argv.join(" ")} cwd=${process.cwd()} only=${env.ONLY_HERE} same=${env === process.env}`);
+    const own = { ...process.env };
+    await serve(async (argv, caller, io) => {
+      io.stdout(`argv=${argv.join(" ")} cwd=${caller.cwd} only=${caller.env.ONLY_HERE}`);
+      io.stdout(`while it runs: server cwd ${process.cwd() === here ? "unchanged" : "CHANGED"}, ONLY_HERE ${process.env.ONLY_HERE}`);
       io.stderr(`columns=${io.columns} color=${io.color}`);
       return 5;
     });
     const { outcome, out, err } = await ask(["focus", "x"], { columns: 132 });
     expect(outcome).toEqual({ kind: "done", code: 5 });
-    expect(out).toBe(`argv=focus x cwd=${root} only=client same=true\n`);
+    expect(out).toBe(`argv=focus x cwd=${root} only=client\nwhile it runs: server cwd unchanged, ONLY_HERE undefined\n`);
     expect(err).toBe("columns=132 color=false\n");
-    // Restored after the verb: the server's own environment and directory.
-    expect(process.env.ONLY_HERE).toBeUndefined();
+    // The server's own world never changed.
+    expect(process.env).toEqual(own);
     expect(process.cwd()).toBe(here);
   });
 
   it("runs one verb at a time, in the order asked", async () => {
     const events: string[] = [];
-    await serve(async (argv, env, io) => {
+    await serve(async (argv, { env }, io) => {
       events.push(`start ${argv[1]} ${env.WHO}`);
       await sleep(argv[1] === "slow" ? 150 : 5);
-      events.push(`end ${argv[1]} ${process.env.WHO}`);
+      events.push(`end ${argv[1]} ${env.WHO}`);
       io.stdout(argv[1] ?? "");
       return 0;
     });
@@ -253,7 +256,7 @@ describe("the keypress server", () => {
 
 describe("a terminal verb (the picker) through the server", () => {
   /** A stand-in picker: raw mode on, a frame per size, closes on "q" or when its terminal goes. */
-  const picker: RunVerb = async (argv, env, io) => {
+  const picker: RunVerb = async (argv, { env }, io) => {
     if (argv[0] !== "pick") {
       io.stdout(`short ${argv[0]}`);
       return 0;

@@ -1,18 +1,19 @@
 // The keypress server (docs/server.md): one per state dir, started by the tmux block or `tongs-agents serve`. It keeps
 // the CLI's code loaded, so a key pays for a small client process and the verb's own work, not for starting Node and
-// loading a verb. It holds no fleet of its own: every verb reads the records as its own process would, in the
-// client's environment and directory, so the answer is the one the verb gives without a server. Short verbs run one
-// at a time (the environment is the process's); the picker, open as long as the user keeps it, runs beside them with
-// the client's environment in its context. The socket lives in a private directory of the state dir (0700, owned by
-// this user), so only this user reaches it.
-import { EventEmitter } from "node:events";
-import { lstatSync, realpathSync, rmSync, watch, type FSWatcher } from "node:fs";
-import { connect, createServer, type Server } from "node:net";
+// loading a verb. It holds no fleet of its own: every verb reads the records as its own process would, with the
+// client's environment and directory handed to it as its context (the server's own never change), so the answer is
+// the one the verb gives without a server. Short verbs run one at a time, in the order they came; the picker, open as
+// long as the user keeps it, runs beside them. The socket lives in a private directory of the state dir (0700, owned
+// by this user), so only this user reaches it.
+import { accessSync, constants, lstatSync, realpathSync, rmSync, statSync, watch, type FSWatcher } from "node:fs";
+import { createServer, type Server } from "node:net";
 import { dirname, join } from "node:path";
 import { ensurePrivateDir } from "../store/paths.ts";
 import { CLIENT_BOUNDS } from "./client.ts";
 import { socketConnection, type Answers, type Connection } from "./connection.ts";
+import { probe } from "./control.ts";
 import { listenForKeys, type KeysListener } from "./keys.ts";
+import { remoteTerminal, type VerbTerminal } from "./remote-terminal.ts";
 import {
   readLines,
   serverDirOf,
@@ -21,31 +22,24 @@ import {
   socketPathOf,
   TERMINAL_VERBS,
   type ClientMessage,
-  type ControlRequest,
   OUTPUT_PIECE,
   type Reply,
   type Request,
   type ServerStatus,
-  type TerminalInput,
   type TerminalSize,
   type VerbRequest,
 } from "./protocol.ts";
 
-/** The caller's terminal, for a terminal verb: keys come in, drawing goes out, through the connection. */
-export interface VerbTerminal {
-  readonly input: NodeJS.ReadStream;
-  readonly output: NodeJS.WriteStream;
-  /** Aborted when the caller goes. */
-  readonly hangup: AbortSignal;
+/** The client's world, which the verb runs in: its environment and working directory. */
+export interface Caller {
+  readonly env: NodeJS.ProcessEnv;
+  readonly cwd: string;
 }
 
-/**
- * Run one verb: `io` prints to the client. A short verb runs with the process's environment and directory already the
- * client's (`env` is process.env); a terminal verb runs beside others, with the client's environment given as `env`.
- */
+/** Run one verb for `caller`: `io` prints to the client; a terminal verb also draws on the client's terminal. */
 export type RunVerb = (
   argv: readonly string[],
-  env: NodeJS.ProcessEnv,
+  caller: Caller,
   io: { stdout: (text: string) => void; stderr: (text: string) => void; color: boolean; columns: number; terminal?: VerbTerminal },
 ) => Promise<number>;
 
@@ -86,100 +80,6 @@ function isVerbRequest(value: unknown): value is VerbRequest {
   );
 }
 
-/**
- * A terminal for a verb in this process that is the client's: what the verb writes is sent as output, raw mode is
- * asked of the client, keys and resizes arrive through `feed`. Only what the picker uses of a TTY stream.
- */
-function remoteTerminal(
-  size: TerminalSize,
-  send: (reply: Reply) => void,
-): VerbTerminal & { feed(input: TerminalInput): void; hangUp(): void } {
-  const input = Object.assign(new EventEmitter(), {
-    isTTY: true,
-    setRawMode: (on: boolean) => (send({ kind: "raw", on }), input),
-    resume: () => input,
-    pause: () => input,
-  });
-  const output = Object.assign(new EventEmitter(), {
-    isTTY: true,
-    columns: size.columns,
-    rows: size.rows,
-    write: (text: string) => (send({ kind: "out", text }), true),
-  });
-  const hangup = new AbortController();
-  return {
-    input: input as unknown as NodeJS.ReadStream,
-    output: output as unknown as NodeJS.WriteStream,
-    hangup: hangup.signal,
-    feed(message) {
-      if (message.kind === "keys") input.emit("data", Buffer.from(message.base64, "base64"));
-      else if (message.kind === "resize" && message.columns > 0 && message.rows > 0) {
-        output.columns = message.columns;
-        output.rows = message.rows;
-        output.emit("resize");
-      }
-    },
-    hangUp: () => hangup.abort(),
-  };
-}
-
-/**
- * Send a control request to whatever listens on `socketPath`: the server's status when it answers as asked (`status`,
- * or `stopping` for stop, which any build's server honours); undefined when nothing answers (no socket, a stale one).
- */
-function control(socketPath: string, ask: ControlRequest["control"], timeoutMs: number): Promise<ServerStatus | undefined> {
-  const answer = ask === "status" ? "status" : "stopping";
-  return new Promise((resolve) => {
-    const socket = connect(socketPath);
-    const done = (status: ServerStatus | undefined) => {
-      clearTimeout(timer);
-      socket.destroy();
-      resolve(status);
-    };
-    const timer = setTimeout(() => done(undefined), timeoutMs);
-    socket.on("error", () => done(undefined));
-    socket.on("close", () => done(undefined));
-    socket.on("connect", () => socket.write(`${JSON.stringify({ build: "", control: ask })}\n`));
-    readLines(
-      socket,
-      (message) => {
-        const reply = message as Reply;
-        done(reply.kind === answer ? reply.status : undefined);
-      },
-      () => done(undefined),
-    );
-  });
-}
-
-/** The status of the server on `socketPath`; undefined when none answers. */
-export const probe = (socketPath: string, timeoutMs = 2000) => control(socketPath, "status", timeoutMs);
-
-/** Poll `check` every 50 ms until it gives a value or `ms` have passed. */
-export async function until<T>(check: () => Promise<T | undefined>, ms: number): Promise<T | undefined> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined || Date.now() >= deadline) return value;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
-/** How long stopping waits for the server to be gone (it finishes the verb it is running first). */
-export const STOP_WAIT_MS = 5000;
-
-/** Stop the server on `socketPath`, and wait until it no longer answers; its status when one was running. */
-export async function stopServer(socketPath: string): Promise<ServerStatus | undefined> {
-  const stopped = await control(socketPath, "stop", 2000);
-  if (stopped) await until(async () => ((await probe(socketPath, 500)) === undefined ? true : undefined), STOP_WAIT_MS);
-  return stopped;
-}
-
-/** Replace this process's environment with `env` (the object itself: child processes and os.homedir() read it). */
-function replaceEnv(env: Readonly<Record<string, string | undefined>>): void {
-  for (const name of Object.keys(process.env)) if (!Object.hasOwn(env, name)) delete process.env[name];
-  for (const [name, value] of Object.entries(env)) if (value !== undefined) process.env[name] = value;
-}
-
 function listen(server: Server, path: string): Promise<NodeJS.ErrnoException | undefined> {
   return new Promise((resolve) => {
     server.once("error", resolve);
@@ -198,8 +98,7 @@ export interface Stopped {
 
 /**
  * Serve the state dir's socket until stopped. When a server already answers there, say so and do nothing; a socket
- * nobody answers (a server that died) is removed first. Verbs run with the process's working directory as it is now
- * (restored after each): `serve` starts from `/`, which no one deletes.
+ * nobody answers (a server that died) is removed first.
  */
 export async function startServer(options: ServerOptions): Promise<StartOutcome> {
   const { stateDir, build, install, run, log, requestMs = 2000, verbBoundMs = CLIENT_BOUNDS.finishMs } = options;
@@ -230,7 +129,6 @@ export async function startServer(options: ServerOptions): Promise<StartOutcome>
   };
   const identity = identityOf();
   const ownSocket = () => identityOf() === identity;
-  const home = process.cwd();
   const startedAt = new Date().toISOString();
   let served = 0;
   let servedShell = 0;
@@ -321,36 +219,27 @@ export async function startServer(options: ServerOptions): Promise<StartOutcome>
     });
   };
 
-  /** A short verb, in its turn: the client's directory and environment for the verb, then ours again. */
+  /** A short verb, in its turn, in the client's directory (one that is gone is refused: the client runs it itself). */
   const runShort = async (connection: Connection, request: VerbRequest, answers: Answers) => {
-    try {
-      process.chdir(request.cwd);
-    } catch (error) {
-      connection.send({ kind: "refused", reason: "cwd", detail: (error as Error).message });
+    if (!isDirectory(request.cwd)) {
+      connection.send({ kind: "refused", reason: "cwd", detail: `${request.cwd} is not a directory this server can enter` });
       connection.end();
       return;
     }
-    const savedEnv = { ...process.env };
+    if (!(await readyAndGo(connection, answers))) return;
+    served++;
+    if (connection.way === "shell") servedShell++;
+    // A verb that never settles holds every later one: the server gives up on itself, and clients fall back.
+    const bound = setTimeout(() => stop(`${request.argv[0]} ran longer than ${verbBoundMs} ms`, true), verbBoundMs);
+    let code: number;
     try {
-      if (!(await readyAndGo(connection, answers))) return;
-      served++;
-      if (connection.way === "shell") servedShell++;
-      replaceEnv(request.env);
-      // A verb that never settles holds every later one: the server gives up on itself, and clients fall back.
-      const bound = setTimeout(() => stop(`${request.argv[0]} ran longer than ${verbBoundMs} ms`, true), verbBoundMs);
-      let code: number;
-      try {
-        code = await run(request.argv, process.env, verbIo(connection, request));
-      } catch (error) {
-        code = thrown(connection, error);
-      } finally {
-        clearTimeout(bound);
-      }
-      finish(connection, code);
+      code = await run(request.argv, callerOf(request), verbIo(connection, request));
+    } catch (error) {
+      code = thrown(connection, error);
     } finally {
-      replaceEnv(savedEnv);
-      process.chdir(home);
+      clearTimeout(bound);
     }
+    finish(connection, code);
   };
 
   /** A terminal verb: at once, beside whatever else runs, for as long as the caller keeps it. */
@@ -363,7 +252,7 @@ export async function startServer(options: ServerOptions): Promise<StartOutcome>
     terminals++;
     let code: number;
     try {
-      code = await run(request.argv, { ...request.env }, { ...verbIo(connection, request), terminal });
+      code = await run(request.argv, callerOf(request), { ...verbIo(connection, request), terminal });
     } catch (error) {
       code = thrown(connection, error);
     } finally {
@@ -443,5 +332,19 @@ function keyClientOf(install: string): string | undefined {
     return realpathSync(join(dirname(install), "tongs-agents-key.sh"));
   } catch {
     return undefined;
+  }
+}
+
+/** What a verb gets of its request: a copy of the client's environment, and its directory. */
+function callerOf(request: VerbRequest): Caller {
+  return { env: { ...request.env }, cwd: request.cwd };
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    accessSync(path, constants.X_OK);
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
   }
 }

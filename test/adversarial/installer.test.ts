@@ -42,8 +42,8 @@ function home(name: string) {
     hooksJson: join(dir, ".codex", "hooks.json"),
     configToml: join(dir, ".codex", "config.toml"),
   };
-  const install = (mode: "install" | "uninstall", harnesses: HarnessId[] = ["claude", "codex"]): Promise<InstallReport> =>
-    runInstaller(world, { harnesses: installersFor(harnesses), dryRun: false, mode, trustCodexHooks: false });
+  const install = async (mode: "install" | "uninstall", harnesses: HarnessId[] = ["claude", "codex"]): Promise<InstallReport> =>
+    runInstaller(world, { harnesses: await installersFor(harnesses), dryRun: false, mode, options: [] });
   return { dir, world, files, install };
 }
 

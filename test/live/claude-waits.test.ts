@@ -71,7 +71,7 @@ describe(
         ANTHROPIC_AUTH_TOKEN: "not-a-key",
       });
       expect(
-        (await runInstaller(world, { harnesses: installersFor(["claude"]), mode: "install", dryRun: false, trustCodexHooks: false })).ok,
+        (await runInstaller(world, { harnesses: await installersFor(["claude"]), mode: "install", dryRun: false, options: [] })).ok,
       ).toBe(true);
       const config = world.env.CLAUDE_CONFIG_DIR as string;
       const project = join(sandbox.root, "project");

@@ -31,8 +31,8 @@ afterEach(async () => {
 
 const worldFor = (packageRoot: string) =>
   liveWorld(sandbox, packageRoot, [harnessBinDir("claude")], { ANTHROPIC_BASE_URL: provider.url, ANTHROPIC_AUTH_TOKEN: "not-a-key" });
-const run = (world: InstallContext, mode: "install" | "uninstall") =>
-  runInstaller(world, { harnesses: installersFor(["claude"]), mode, dryRun: false, trustCodexHooks: false });
+const run = async (world: InstallContext, mode: "install" | "uninstall") =>
+  runInstaller(world, { harnesses: await installersFor(["claude"]), mode, dryRun: false, options: [] });
 const server = () => JSON.parse(readFileSync(claudeJson, "utf8")).mcpServers?.["tongs-agents"];
 
 describe(`Claude Code ${HARNESS_PACKAGES.claude.version} (live)`, { timeout: 180_000 }, () => {
@@ -58,7 +58,7 @@ describe(`Claude Code ${HARNESS_PACKAGES.claude.version} (live)`, { timeout: 180
     const before = readFileSync(claudeJson);
     expect((await run(world, "install")).harnesses[0]?.steps).toEqual([]);
     expect(readFileSync(claudeJson)).toEqual(before);
-    const doctor = await runDoctor(world, installersFor(["claude"]));
+    const doctor = await runDoctor(world, await installersFor(["claude"]));
     expect(doctor.harnesses[0]).toMatchObject({ version: `${HARNESS_PACKAGES.claude.version} (Claude Code)`, mcp: "current" });
     expect(doctor.harnesses[0]?.hooks.every((hook) => hook.status === "current")).toBe(true);
 

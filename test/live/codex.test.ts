@@ -39,8 +39,13 @@ afterEach(async () => {
   sandbox.cleanup();
 });
 
-const install = (trustCodexHooks: boolean) =>
-  runInstaller(world, { harnesses: installersFor(["codex"]), mode: "install", dryRun: false, trustCodexHooks });
+const install = async (trust: boolean) =>
+  runInstaller(world, {
+    harnesses: await installersFor(["codex"]),
+    mode: "install",
+    dryRun: false,
+    options: trust ? ["trust-codex-hooks"] : [],
+  });
 const ours = async () => (await codexHooksList(world.env, project)).filter((hook) => hook.command?.includes("tongs-agents-hook"));
 const codexExec = () =>
   execa("codex", ["exec", "--skip-git-repo-check", "say hello"], {
@@ -126,10 +131,10 @@ describe(`Codex ${HARNESS_PACKAGES.codex.version} (live)`, { timeout: 180_000 },
   it("uninstall removes the hooks and their trust records, leaving config.toml as it was", async () => {
     await install(true);
     const removal = await runInstaller(world, {
-      harnesses: installersFor(["codex"]),
+      harnesses: await installersFor(["codex"]),
       mode: "uninstall",
       dryRun: false,
-      trustCodexHooks: false,
+      options: [],
     });
     expect(removal.ok).toBe(true);
     expect(await ours()).toEqual([]);

@@ -38,8 +38,8 @@ afterAll(async () => {
   sandbox.cleanup();
 });
 
-const install = (mode: "install" | "uninstall") =>
-  runInstaller(world, { harnesses: installersFor(["copilot"]), mode, dryRun: false, trustCodexHooks: false });
+const install = async (mode: "install" | "uninstall") =>
+  runInstaller(world, { harnesses: await installersFor(["copilot"]), mode, dryRun: false, options: [] });
 
 /** A trusted project dir (no folder-trust dialog), then `copilot -p <prompt>` in it. */
 async function copilotPrint(name: string, prompt: string, args: readonly string[] = []) {

@@ -4,7 +4,7 @@ import { existsSync } from "node:fs";
 import pty from "@lydell/node-pty";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { dirname, join } from "node:path";
-import { DEMO_AGENTS, startDemo, type DemoAgent } from "../../src/tmux/demo.ts";
+import { DEMO_AGENTS, startDemo, type DemoAgent } from "../../src/cli/demo-agents.ts";
 import { CLI_BIN, HOOK_BIN, ROOT, runCliProcess } from "../processes.ts";
 import { makeSandbox, type Sandbox } from "../sandbox.ts";
 import { waitFor } from "./tmux-lab.ts";
@@ -105,18 +105,18 @@ describe("the demo's simulated agent, live in tmux", () => {
     };
     try {
       for (const repo of ["yes", "no"]) await until(async () => (await status(repo))?.status === "waiting", `${repo} to ask`, 20_000);
-      world.tmux("send-keys", "-t", "demo:yes", "x"); // not an answer: still asking
+      world.server.tmux("send-keys", "-t", "demo:yes", "x"); // not an answer: still asking
       await new Promise((resolve) => setTimeout(resolve, 500));
       expect((await status("yes"))?.status).toBe("waiting");
-      world.tmux("send-keys", "-t", "demo:yes", "1");
-      world.tmux("send-keys", "-t", "demo:no", "2");
+      world.server.tmux("send-keys", "-t", "demo:yes", "1");
+      world.server.tmux("send-keys", "-t", "demo:no", "2");
       await until(async () => (await status("yes"))?.status === "running", "yes to run the allowed command");
       expect((await status("yes"))?.detail).toBe("Bash finished");
       await until(async () => (await status("no"))?.status === "running", "no to go on another way");
       for (const repo of ["yes", "no"])
         await until(async () => (await status(repo))?.status === "idle", `${repo} to finish its turn`, 20_000);
       expect((await status("no"))?.detail).toContain("did not run the tests");
-      expect(world.tmux("capture-pane", "-p", "-t", "demo:yes").stdout).toContain("12 passed");
+      expect(world.server.tmux("capture-pane", "-p", "-t", "demo:yes").stdout).toContain("12 passed");
     } finally {
       world.stop();
     }

@@ -4,7 +4,7 @@
 import type { ChildProcess } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { parseListenOn, sendCommand } from "../../backends/kitty-rc.ts";
+import { parseListenOn, sendCommand } from "../../backends/kitty/rc.ts";
 import type { Sandbox } from "../sandbox.ts";
 import { startProcess, stopProcess, waitAsync, type Agent, type Agents, type XServer } from "./x-lab.ts";
 

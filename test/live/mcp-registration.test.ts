@@ -62,8 +62,8 @@ beforeAll(() => {
 });
 afterAll(() => sandbox.cleanup());
 
-const install = (mode: "install" | "uninstall") =>
-  runInstaller(world, { harnesses: installersFor(CLIS.map((cli) => cli.id)), mode, dryRun: false, trustCodexHooks: false });
+const install = async (mode: "install" | "uninstall") =>
+  runInstaller(world, { harnesses: await installersFor(CLIS.map((cli) => cli.id)), mode, dryRun: false, options: [] });
 
 /** Each CLI's own listing, one CLI at a time (each is a whole CLI start-up). */
 async function listings(): Promise<{ id: string; out: string; listed: boolean }[]> {

@@ -116,7 +116,7 @@ describe.each(CLIS)("$id (live, interactive in tmux)", (cli) => {
     async () => {
       const world = liveWorld(sandbox, ROOT, [harnessBinDir(cli.id)], { ...cli.env(provider.url), TONGS_AGENTS_DEBUG: "1" });
       expect(
-        (await runInstaller(world, { harnesses: installersFor([cli.id]), mode: "install", dryRun: false, trustCodexHooks: false })).ok,
+        (await runInstaller(world, { harnesses: await installersFor([cli.id]), mode: "install", dryRun: false, options: [] })).ok,
       ).toBe(true);
       const settingsPath = cli.settingsPath(world);
       const installed = JSON.parse(readFileSync(settingsPath, "utf8")) as Record<string, unknown>;

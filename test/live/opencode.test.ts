@@ -91,10 +91,10 @@ beforeAll(async () => {
   delete env.TONGS_AGENTS_HOOK; // the installed module names the hook itself
   const world = { env, home: sandbox.home, nodePath: process.execPath, nodeVersion: process.versions.node, packageRoot: ROOT, exec: run };
   const installed = await runInstaller(world, {
-    harnesses: installersFor(["opencode"]),
+    harnesses: await installersFor(["opencode"]),
     mode: "install",
     dryRun: false,
-    trustCodexHooks: false,
+    options: [],
   });
   expect(installed.ok).toBe(true);
   const quote = (text: string) => `'${text.replaceAll("'", `'\\''`)}'`;

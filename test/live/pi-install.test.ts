@@ -31,8 +31,8 @@ beforeEach(() => {
 afterEach(() => sandbox.cleanup());
 
 const worldAt = (name: string) => liveWorld(sandbox, makePackageRoot(join(sandbox.root, name)), [harnessBinDir("pi")]);
-const run = (world: InstallContext, mode: "install" | "uninstall") =>
-  runInstaller(world, { harnesses: installersFor(["pi"]), mode, dryRun: false, trustCodexHooks: false });
+const run = async (world: InstallContext, mode: "install" | "uninstall") =>
+  runInstaller(world, { harnesses: await installersFor(["pi"]), mode, dryRun: false, options: [] });
 const piList = async (world: InstallContext) => {
   const result = await execa("pi", ["list"], { env: world.env, extendEnv: false, reject: false, input: "" });
   expect(result.exitCode, result.stderr).toBe(0);

@@ -5,7 +5,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { blockBody, withBlock } from "../../src/tmux/setup.ts";
+import { blockBody, withBlock } from "../../backends/tmux/setup.ts";
 import { keypressServerStatus, runCliProcess } from "../processes.ts";
 import { makeSandbox, type Sandbox } from "../sandbox.ts";
 import { TmuxLab, waitFor, type AttachedClient } from "./tmux-lab.ts";

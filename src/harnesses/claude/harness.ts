@@ -19,5 +19,7 @@ export const claudeHarness = {
     "session-end",
   ],
   identity: "process-ancestry",
-  capabilities: ["hooks", "discovery", "focus"],
+  capabilities: ["hooks", "discovery", "focus", "stated"],
+  installHelp: "hooks in settings.json, the MCP server with `claude mcp add`",
+  installByDefault: true,
 } as const satisfies Harness;

@@ -3,7 +3,7 @@ import { genericApply, type InstallProvider } from "../../install/provider.ts";
 import { claudeDoctor } from "./doctor.ts";
 import { CLAUDE_HOOKS, planClaude } from "./install.ts";
 
-export const claudeInstaller = {
+export const installer = {
   id: "claude",
   hooks: CLAUDE_HOOKS,
   plan: planClaude,

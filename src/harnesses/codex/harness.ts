@@ -12,7 +12,12 @@ export const codexHarness = {
   processNames: ["codex"],
   events: ["session-start", "prompt-submit", "tool-use", "tool-done", "permission-request", "stop", "interrupt", "session-end"],
   identity: "process-ancestry",
-  capabilities: ["hooks", "discovery", "focus"],
+  capabilities: ["hooks", "discovery", "focus", "stated"],
+  installHelp: "hooks in hooks.json, the MCP server in config.toml",
+  installByDefault: true,
+  installOptions: [
+    { name: "trust-codex-hooks", help: "record trust for our Codex hooks the way Codex does (else approve them in Codex's /hooks)" },
+  ],
   isSharedDaemon,
   locateUi: (session, world) => locateCodexUi(session, world, isSharedDaemon),
 } as const satisfies Harness;

@@ -54,6 +54,7 @@ export function trustStatus(config: Record<string, unknown>, record: TrustRecord
 }
 
 const STATE_GROUP = ["hooks", "state"];
+const TRUST_OPTION = "trust-codex-hooks";
 
 function planConfig(
   world: InstallContext,
@@ -64,6 +65,8 @@ function planConfig(
   todo: string[],
 ): Step | undefined {
   const path = join(codexHome(world), "config.toml");
+  // `install --trust-codex-hooks` (the option harness.ts declares).
+  const trusting = intent.options.includes(TRUST_OPTION);
   const read = readConfigFile(path);
   if (!read.ok) {
     findings.push(error(`${read.detail}; left untouched`));
@@ -120,11 +123,10 @@ function planConfig(
     const body = span ? tableBody(text, span) : undefined;
     return body !== undefined && Object.keys(body).length === 1 && body.trusted_hash === record.hash;
   };
-  const keep = new Set(intent.mode === "install" && intent.trustCodexHooks ? after.map((record) => record.key) : []);
+  const keep = new Set(intent.mode === "install" && trusting ? after.map((record) => record.key) : []);
   for (const record of before) {
     if (keep.has(record.key) || !ownedTrust(record)) continue;
-    if (intent.mode === "install" && !intent.trustCodexHooks && after.some((next) => next.key === record.key && next.hash === record.hash))
-      continue;
+    if (intent.mode === "install" && !trusting && after.some((next) => next.key === record.key && next.hash === record.hash)) continue;
     edit(`remove trust record for ${record.key}`, () => removeTable(text, [...STATE_GROUP, record.key]));
   }
   if (intent.mode === "install") {
@@ -134,7 +136,7 @@ function planConfig(
         findings.push(warning(`${path}: you disabled our ${record.event} hook in Codex (enabled = false); left as it is`));
         continue;
       }
-      if (!intent.trustCodexHooks || status === "trusted") continue;
+      if (!trusting || status === "trusted") continue;
       const span = findTable(text, [...STATE_GROUP, record.key]);
       const body = span ? tableBody(text, span) : undefined;
       if (body && Object.keys(body).some((key) => key !== "trusted_hash")) {
@@ -146,7 +148,7 @@ function planConfig(
       );
     }
     const untrusted = after.filter((record) => !["trusted", "disabled"].includes(trustStatus(doc.data, record)));
-    if (!intent.trustCodexHooks && untrusted.length > 0) {
+    if (!trusting && untrusted.length > 0) {
       todo.push(
         `Trust the hooks in Codex: Codex skips hooks it has not reviewed (${untrusted.length} of ours). Open codex and approve them in /hooks, or run \`tongs-agents install --agent codex --trust-codex-hooks\` to record the trust the way Codex does.`,
       );

@@ -3,7 +3,7 @@ import { genericApply, type InstallProvider } from "../../install/provider.ts";
 import { codexDoctor } from "./doctor.ts";
 import { CODEX_HOOKS, planCodex } from "./install.ts";
 
-export const codexInstaller = {
+export const installer = {
   id: "codex",
   hooks: CODEX_HOOKS,
   plan: planCodex,

@@ -21,5 +21,6 @@ export const copilotHarness = {
   ],
   identity: "process-ancestry",
   capabilities: ["hooks", "discovery", "focus"],
+  installHelp: "hooks in hooks/tongs-agents.json, the MCP server in mcp-config.json",
   nativeFields: { sessionId: "session_id", toolName: "tool_name", transcriptPath: "transcript_path", errorContext: "error_context" },
 } as const satisfies Harness;

@@ -24,8 +24,8 @@ beforeEach(() => {
 afterEach(() => sandbox.cleanup());
 
 const worldAt = (rootName: string): InstallContext => makeWorld(sandbox, { packageRoot: makePackageRoot(join(sandbox.root, rootName)) });
-const run = (world: InstallContext, mode: "install" | "uninstall", dryRun = false) =>
-  runInstaller(world, { harnesses: installersFor(["copilot"]), mode, dryRun, trustCodexHooks: false });
+const run = async (world: InstallContext, mode: "install" | "uninstall", dryRun = false) =>
+  runInstaller(world, { harnesses: await installersFor(["copilot"]), mode, dryRun, options: [] });
 const put = (path: string, text: string) => {
   mkdirSync(join(path, ".."), { recursive: true });
   writeFileSync(path, text);

@@ -3,7 +3,7 @@ import { genericApply, type InstallProvider } from "../../install/provider.ts";
 import { copilotDoctor } from "./doctor.ts";
 import { COPILOT_HOOKS, planCopilot } from "./install.ts";
 
-export const copilotInstaller = {
+export const installer = {
   id: "copilot",
   hooks: COPILOT_HOOKS,
   plan: planCopilot,

@@ -10,4 +10,6 @@ export const geminiHarness = {
   events: ["session-start", "prompt-submit", "tool-use", "tool-done", "notification", "stop", "session-end"],
   identity: "process-ancestry",
   capabilities: ["hooks", "discovery", "focus"],
+  installHelp: "hooks and the MCP server in settings.json",
+  gaps: ["no hook states a failed turn: a provider error ends the turn idle, never error"],
 } as const satisfies Harness;

@@ -11,6 +11,8 @@ export const opencodeHarness = {
   events: [FLEET_EVENT],
   identity: "emitter-pid",
   capabilities: ["extension", "focus"],
+  installHelp: "the plugin in plugin/tongs-agents.js, the MCP server in opencode.json",
+  gaps: ["nothing fires on /exit: a session shows ended only once its process is gone (stale)"],
   hostsManySessions: true,
   // OpenCode's bus events and plugin hooks, kebab-cased (the plugin maps them; docs/contract.md).
   emitterEvents: {

@@ -31,9 +31,9 @@ function worldAt(rootName: string, extra: NodeJS.ProcessEnv = {}, path: string[]
   const world = makeWorld(sandbox, { packageRoot: root, path });
   return { ...world, env: { ...world.env, ...extra } };
 }
-const run = (world: InstallContext, mode: "install" | "uninstall", dryRun = false) =>
-  runInstaller(world, { harnesses: installersFor(["opencode"]), mode, dryRun, trustCodexHooks: false });
-const doctor = async (world: InstallContext) => (await runDoctor(world, installersFor(["opencode"]))).harnesses[0];
+const run = async (world: InstallContext, mode: "install" | "uninstall", dryRun = false) =>
+  runInstaller(world, { harnesses: await installersFor(["opencode"]), mode, dryRun, options: [] });
+const doctor = async (world: InstallContext) => (await runDoctor(world, await installersFor(["opencode"]))).harnesses[0];
 
 describe("OpenCode plugin install", () => {
   it("writes one module that imports this installation's plugin with its Node.js and hook, and is idempotent", async () => {

@@ -3,7 +3,7 @@ import { genericApply, type InstallProvider } from "../../install/provider.ts";
 import { opencodeDoctor } from "./doctor.ts";
 import { planOpencode } from "./install.ts";
 
-export const opencodeInstaller = {
+export const installer = {
   id: "opencode",
   plan: planOpencode,
   apply: genericApply,

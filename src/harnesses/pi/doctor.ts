@@ -5,7 +5,7 @@ import { versionOf } from "../../install/doctor.ts";
 import type { HarnessDoctor } from "../../install/plan.ts";
 import { ourPaths, which, type InstallContext } from "../../install/context.ts";
 import { PI_MARKER_FILE, piPackagePaths, readMarker } from "./install.ts";
-import { piAgentDir } from "./locations.ts";
+import { piAgentDir, piBridgePath } from "./locations.ts";
 
 export async function piDoctor(world: InstallContext): Promise<HarnessDoctor> {
   const binary = which("pi", world.env);
@@ -16,6 +16,7 @@ export async function piDoctor(world: InstallContext): Promise<HarnessDoctor> {
   const marker = readMarker(join(agentDir, PI_MARKER_FILE));
   const installed = piPackagePaths(agentDir);
   const paths = ourPaths(world);
+  const bridgePath = piBridgePath(world);
   let bridge: HarnessDoctor["bridge"] = "missing";
   if (!marker.ok) {
     bridge = "unowned";
@@ -24,7 +25,7 @@ export async function piDoctor(world: InstallContext): Promise<HarnessDoctor> {
     const listed = installed.ok && installed.paths.includes(marker.marker.extension_path);
     bridge = !listed
       ? "missing"
-      : marker.marker.extension_path === paths.piBridge && marker.marker.hook_path === paths.hook && marker.marker.node_path === paths.node
+      : marker.marker.extension_path === bridgePath && marker.marker.hook_path === paths.hook && marker.marker.node_path === paths.node
         ? "installed"
         : "outdated";
   }

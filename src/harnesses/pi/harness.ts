@@ -8,6 +8,7 @@ export const piHarness = {
   events: [FLEET_EVENT],
   identity: "emitter-pid",
   capabilities: ["extension", "focus"],
+  installHelp: "the bridge extension, with `pi install`",
   // Pi's extension events, kebab-cased (the bridge in pi-bridge/ maps them; docs/contract.md).
   emitterEvents: {
     "session-start": ["started"],

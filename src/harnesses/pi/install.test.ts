@@ -28,8 +28,8 @@ function worldAt(rootName: string, extra: NodeJS.ProcessEnv = {}): InstallContex
   const world = makeWorld(sandbox, { packageRoot: makePackageRoot(join(sandbox.root, rootName)), path: [bin] });
   return { ...world, env: { ...world.env, FAKE_PI_LOG: log, ...extra } };
 }
-const run = (world: InstallContext, mode: "install" | "uninstall", dryRun = false) =>
-  runInstaller(world, { harnesses: installersFor(["pi"]), mode, dryRun, trustCodexHooks: false });
+const run = async (world: InstallContext, mode: "install" | "uninstall", dryRun = false) =>
+  runInstaller(world, { harnesses: await installersFor(["pi"]), mode, dryRun, options: [] });
 const calls = () =>
   existsSync(log)
     ? readText(log)

@@ -7,7 +7,7 @@ import * as z from "zod/mini";
 import { describeStep, reportOf, runStep } from "../../install/apply.ts";
 import { readConfigFile } from "../../install/file-edit.ts";
 import { parseJsonDocument } from "../../install/json-text.ts";
-import { piAgentDir } from "./locations.ts";
+import { piAgentDir, piBridgePath } from "./locations.ts";
 import { error, note, type Finding, type HarnessPlan, type HarnessReport, type Step, type StepReport } from "../../install/plan.ts";
 import type { Intent } from "../../install/provider.ts";
 import { ourPaths, which, type InstallContext } from "../../install/context.ts";
@@ -131,6 +131,7 @@ export async function planPi(world: InstallContext, intent: Intent): Promise<Har
     return { harness: "pi", steps, findings, todo };
   }
   const paths = ourPaths(world);
+  const bridge = piBridgePath(world);
   if (!pi)
     return {
       harness: "pi",
@@ -138,27 +139,27 @@ export async function planPi(world: InstallContext, intent: Intent): Promise<Har
       findings: [error("pi is not on PATH; install Pi first (npm install -g @earendil-works/pi-coding-agent)")],
       todo,
     };
-  if (!existsSync(join(paths.piBridge, "package.json")))
+  if (!existsSync(join(bridge, "package.json")))
     return {
       harness: "pi",
       steps,
-      findings: [error(`the Pi bridge is missing from this installation (${paths.piBridge}/package.json)`)],
+      findings: [error(`the Pi bridge is missing from this installation (${bridge}/package.json)`)],
       todo,
     };
   const installed = piPackagePaths(agentDir);
   if (!installed.ok)
     return { harness: "pi", steps, findings: [error(`${installed.detail}; left untouched (pi install would fail too)`)], todo };
-  const old = previous ? unique([...previous.managed_paths, previous.extension_path]).filter((path) => path !== paths.piBridge) : [];
+  const old = previous ? unique([...previous.managed_paths, previous.extension_path]).filter((path) => path !== bridge) : [];
   const desired: PiMarker = {
     owner: PI_OWNER,
     schema_version: 1,
     node_path: paths.node,
     hook_path: paths.hook,
-    extension_path: paths.piBridge,
-    managed_paths: [paths.piBridge],
+    extension_path: bridge,
+    managed_paths: [bridge],
   };
-  const recording: PiMarker = { ...desired, managed_paths: unique([...old, paths.piBridge]) };
-  const alreadyInstalled = installed.paths.includes(paths.piBridge);
+  const recording: PiMarker = { ...desired, managed_paths: unique([...old, bridge]) };
+  const alreadyInstalled = installed.paths.includes(bridge);
   if (alreadyInstalled && old.length === 0 && current.text === renderMarker(desired)) return { harness: "pi", steps, findings, todo };
   steps.push({
     kind: "write",
@@ -167,8 +168,7 @@ export async function planPi(world: InstallContext, intent: Intent): Promise<Har
     after: renderMarker(recording),
     why: ["record the paths tongs-agents manages in Pi before changing anything"],
   });
-  if (!alreadyInstalled)
-    steps.push({ kind: "run", argv: [pi, "install", paths.piBridge], why: `install the bridge package ${paths.piBridge}` });
+  if (!alreadyInstalled) steps.push({ kind: "run", argv: [pi, "install", bridge], why: `install the bridge package ${bridge}` });
   for (const path of old)
     steps.push({ kind: "run", argv: [pi, "remove", path], why: `remove the previous bridge reference ${path}`, tolerate: NOT_INSTALLED });
   if (old.length > 0)

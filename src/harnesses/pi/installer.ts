@@ -3,7 +3,7 @@ import type { InstallProvider } from "../../install/provider.ts";
 import { piDoctor } from "./doctor.ts";
 import { applyPi, planPi } from "./install.ts";
 
-export const piInstaller = {
+export const installer = {
   id: "pi",
   plan: planPi,
   apply: applyPi,

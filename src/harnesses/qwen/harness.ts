@@ -22,4 +22,5 @@ export const qwenHarness = {
   ],
   identity: "process-ancestry",
   capabilities: ["hooks", "discovery", "focus"],
+  installHelp: "hooks and the MCP server in settings.json",
 } as const satisfies Harness;

@@ -1,7 +1,10 @@
 // Qwen Code's installer: our command hooks under "hooks" in its settings.json (Claude's shape; timeouts in seconds).
 // Qwen fires PermissionRequest before PreToolUse, so PreToolUse means the user allowed the tool ("tool-approved").
+// Qwen is a Gemini CLI fork: 0.24.4 runs each hook's command with `bash -c` on Linux, reads settings.json with comments
+// and without trailing commas, and `qwen mcp add -s user` writes the `mcpServers` entry install writes.
 import type { HookSpec } from "../../install/hook-entries.ts";
 import { settingsHooksInstaller } from "../../install/settings-hooks.ts";
+import { qwenHarness } from "./harness.ts";
 import { qwenSettingsPath } from "./locations.ts";
 
 export const QWEN_HOOKS: readonly HookSpec[] = [
@@ -17,9 +20,9 @@ export const QWEN_HOOKS: readonly HookSpec[] = [
   { event: "SessionEnd", alias: "session-end", timeout: 5 },
 ];
 
-export const qwenInstaller = settingsHooksInstaller({
+export const installer = settingsHooksInstaller({
   id: "qwen",
-  displayName: "Qwen Code",
+  displayName: qwenHarness.displayName,
   binary: "qwen",
   installHint: "npm install -g @qwen-code/qwen-code",
   hooks: QWEN_HOOKS,

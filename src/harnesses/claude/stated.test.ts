@@ -1,0 +1,66 @@
+// Claude Code 2.1.332's own statements, from real captures (fixtures/transcript-interrupted.jsonl: a held reply and
+// then a tool call, each ended by Esc; fixtures/session-state-*.json: <config>/sessions/<pid>.json while busy and idle).
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { stated } from "./stated.ts";
+
+const FIXTURES = join(import.meta.dirname, "fixtures");
+const SESSION = "64b94903-22ef-4f6c-899c-87be1ef87b9b";
+const subject = { sessionId: SESSION, pid: 7355, processStart: "linux:boot:273069" };
+const lines = readFileSync(join(FIXTURES, "transcript-interrupted.jsonl"), "utf8")
+  .trim()
+  .split("\n")
+  .map((line) => JSON.parse(line) as unknown);
+const state = (name: string) => JSON.parse(readFileSync(join(FIXTURES, `session-state-${name}.json`), "utf8")) as Record<string, unknown>;
+
+describe("Claude Code's transcript", () => {
+  it("states an interruption on exactly the line Claude wrote for Esc during a tool call", () => {
+    const facts = lines.map((line) => stated.interpretLine(line, subject));
+    expect(facts.filter(Boolean)).toEqual([
+      { status: "idle", event: "interrupted", detail: expect.stringContaining("interrupted"), at: "2026-12-01T06:48:33.386Z" },
+    ]);
+    expect(facts.at(-1)).toBeDefined();
+  });
+
+  it("keeps to its own session, and ignores prompts that merely quote the marker", () => {
+    const interrupted = lines.at(-1);
+    expect(stated.interpretLine(interrupted, { ...subject, sessionId: "other" })).toBeUndefined();
+    const quoting = { ...(lines[0] as object), message: { role: "user", content: "why did it say [Request interrupted by user]?" } };
+    expect(stated.interpretLine(quoting, subject)).toBeUndefined();
+    expect(stated.interpretLine({ ...(interrupted as object), timestamp: "yesterday" }, subject)).toBeUndefined();
+    expect(stated.interpretLine("[Request interrupted by user]", subject)).toBeUndefined();
+  });
+
+  it("every line that can state something carries a mention the prefilter keeps", () => {
+    const stating = lines.filter((line) => stated.interpretLine(line, subject));
+    for (const line of stating) expect(stated.lineMentions.some((mention) => JSON.stringify(line).includes(mention))).toBe(true);
+  });
+});
+
+describe("Claude Code's per-process session state", () => {
+  const { processState } = stated;
+
+  it("lives in <config>/sessions/<pid>.json, beside the config's projects/ directory", () => {
+    expect(processState.path("/home/user/.claude/projects/-home-user-project/s.jsonl", 7355)).toBe("/home/user/.claude/sessions/7355.json");
+    expect(processState.path("/somewhere/else/s.jsonl", 7355)).toBeUndefined();
+  });
+
+  it("states idle for the exact process and session, with the time Claude wrote it", () => {
+    expect(processState.interpret(state("idle"), subject)).toEqual({
+      status: "idle",
+      event: "state-idle",
+      detail: expect.any(String),
+      at: new Date(1796107713358).toISOString(),
+    });
+    expect(processState.interpret(state("busy"), subject)).toBeUndefined();
+  });
+
+  it("states nothing for another pid, another session, or an earlier process that had the same pid", () => {
+    expect(processState.interpret(state("idle"), { ...subject, pid: 7356 })).toBeUndefined();
+    expect(processState.interpret(state("idle"), { ...subject, sessionId: "other" })).toBeUndefined();
+    expect(processState.interpret(state("idle"), { ...subject, processStart: "linux:boot:1273069" })).toBeUndefined();
+    expect(processState.interpret(state("idle"), { ...subject, processStart: null })).toBeUndefined();
+    expect(processState.interpret({ ...state("idle"), statusUpdatedAt: "soon" }, subject)).toBeUndefined();
+  });
+});
