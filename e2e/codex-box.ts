@@ -17,6 +17,8 @@ export const SESSIONS_DIR = "/root/.local/state/tongs-agents/sessions";
 /** While this file is missing, the command the provider's RUNTOOL asks for waits (bounded, 120 s), so the tool runs. */
 export const GATE = "/work/gate/open";
 const TRANSITIONS = "/tmp/record-versions.jsonl";
+/** The hook's debug log: Codex runs with TONGS_AGENTS_DEBUG=1, so the drainer logs each event it applies. */
+const HOOK_LOG = "/root/.local/state/tongs-agents/hook.log";
 const PROVIDER_DIR = "/opt/provider";
 const PORT = 8787;
 /** Codex reads the key's value from this variable; the synthetic provider ignores it. */
@@ -99,7 +101,12 @@ export async function prepareCodexBox(box: Box, { extraConfig = "" }: { extraCon
 
 /** Start the real codex UI in a new inner tmux session (or a split), in the project folder; wait until it is ready. */
 export async function startCodex(box: Box, where: { session: string } | { split: string }, args: readonly string[]): Promise<Pane> {
-  const pane = await openPane(box, where, PROJECT, ["exec", "env", `${KEY_ENV}=not-a-key`, "codex", ...args].join(" "));
+  const pane = await openPane(
+    box,
+    where,
+    PROJECT,
+    ["exec", "env", `${KEY_ENV}=not-a-key`, "TONGS_AGENTS_DEBUG=1", "codex", ...args].join(" "),
+  );
   // Ready when the composer is drawn (its placeholder, and the footer naming the model).
   await waitUntil(
     async () => (/OpenAI Codex[\s\S]*fake-model/.test(await capture(box, pane.id)) ? true : undefined),
@@ -163,14 +170,44 @@ export interface RecordVersion {
   readonly pid: number | null;
 }
 
-/** Every version of every record the watcher saw, oldest first. */
+/**
+ * Every version of every record, oldest first: each event the drainer applied, with the state it left (its debug
+ * log: the drainer writes a record once per batch, so a watcher of the files can miss a version that lasted only
+ * within a batch), and each version the watcher saw (what readers wrote: a turn failure stated in the rollout).
+ */
 export async function recordVersions(box: Box): Promise<RecordVersion[]> {
-  const run = await box.exec(["cat", TRANSITIONS]);
-  if (run.code !== 0) return [];
-  return run.stdout
-    .split("\n")
-    .filter(Boolean)
-    .map((line) => JSON.parse(line) as RecordVersion);
+  const byRecord = new Map<string, Map<number, RecordVersion>>();
+  const add = (version: RecordVersion) => {
+    const versions = byRecord.get(version.canonical_id) ?? new Map<number, RecordVersion>();
+    versions.set(version.arrival_sequence, version);
+    byRecord.set(version.canonical_id, versions);
+  };
+  const seen = await box.exec(["cat", TRANSITIONS]);
+  if (seen.code === 0) for (const line of seen.stdout.split("\n").filter(Boolean)) add(JSON.parse(line) as RecordVersion);
+  const log = await box.exec(["cat", HOOK_LOG]);
+  if (log.code === 0)
+    for (const line of log.stdout.split("\n").filter(Boolean)) {
+      const entry = JSON.parse(line) as {
+        drainer?: boolean;
+        action?: string;
+        event?: string;
+        canonicalId?: string;
+        state?: { status: string; detail: string; tool: string; arrival: number };
+      };
+      if (entry.drainer !== true || entry.action !== "written" || !entry.state || !entry.canonicalId || !entry.event) continue;
+      const known = byRecord.get(entry.canonicalId)?.get(entry.state.arrival);
+      add({
+        canonical_id: entry.canonicalId,
+        session_id: known?.session_id ?? "",
+        status: entry.state.status,
+        detail: entry.state.detail,
+        tool: entry.state.tool,
+        last_event: entry.event,
+        arrival_sequence: entry.state.arrival,
+        pid: known?.pid ?? null,
+      });
+    }
+  return [...byRecord.values()].flatMap((versions) => [...versions.values()].sort((a, b) => a.arrival_sequence - b.arrival_sequence));
 }
 
 /** The versions of one record from `after` (exclusive) on, as `last_event status detail` lines. */

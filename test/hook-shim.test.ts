@@ -205,7 +205,7 @@ describe("the hook shim: fail-open", () => {
 
   it("exits 0 with nothing on stdout when the harness gave it no stdin at all (fd 0 closed)", () => {
     const args = ["/bin/true", "stop", "--agent", "claude"].join(" ");
-    const result = spawnSync("/bin/sh", ["-c", `/bin/sh ${SHIM} ${args} <&-`], { env: sandbox.env, encoding: "utf8" });
+    const result = spawnSync("/bin/sh", ["-c", `/bin/sh '${SHIM}' ${args} <&-`], { env: sandbox.env, encoding: "utf8" });
     expectSilentSuccess({ code: result.status, stdout: result.stdout, stderr: result.stderr });
   });
 

@@ -167,6 +167,8 @@ export async function drainPass(context: DrainContext): Promise<PassResult> {
           detail: outcome.applied ? `${identified.eventId} -> ${identified.status}` : outcome.detail,
           event: identified.eventId,
           canonicalId: identified.canonicalId,
+          // What the record showed right after this event (a later event of the same batch may be all a reader saw).
+          ...(outcome.after ? { state: outcome.after } : {}),
           lag_ms: Date.now() - item.fired,
         }),
     });

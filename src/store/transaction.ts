@@ -39,6 +39,14 @@ export interface TransactionContext {
 export type TransactionOutcome =
   { ok: true; action: "written" | "skipped" | "deferred"; detail: string; canonicalId: string } | { ok: false; detail: string };
 
+/** What became of one queued event: applied (and the record's state it left), or not, and why. */
+export interface EntryOutcome {
+  readonly applied: boolean;
+  readonly detail: string;
+  /** The record right after this event, when applied: what it showed, and its count of applied events. */
+  readonly after?: { readonly status: string; readonly detail: string; readonly tool: string; readonly arrival: number };
+}
+
 /** One event of a batch: where it is queued (its entry is removed once applied), and when it happened. */
 export interface BatchItem {
   /** The queue entry's path; its name goes into `queue_applied`. */
@@ -49,12 +57,11 @@ export interface BatchItem {
   /** Epoch ms the event happened (the hook fired): the record's times. */
   readonly at: number;
   /** Called with what became of the event, under the lock, before its entry is removed (the drainer's log). */
-  readonly onDone?: (outcome: { applied: boolean; detail: string }) => void;
+  readonly onDone?: (outcome: EntryOutcome) => void;
 }
 
 export type BatchOutcome =
-  | { ok: true; results: ReadonlyMap<string, { applied: boolean; detail: string }> }
-  | { ok: false; reason: "busy" | "failed"; detail: string };
+  { ok: true; results: ReadonlyMap<string, EntryOutcome> } | { ok: false; reason: "busy" | "failed"; detail: string };
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -163,14 +170,14 @@ interface Pending {
   readonly companions?: readonly string[] | undefined;
   readonly event: LifecycleEvent | undefined;
   readonly at: number;
-  readonly onDone?: ((outcome: { applied: boolean; detail: string }) => void) | undefined;
+  readonly onDone?: ((outcome: EntryOutcome) => void) | undefined;
 }
 
 interface Committed {
   /** Events written to the record, in order. */
   readonly applied: { event: LifecycleEvent; created: boolean }[];
   /** What happened to each entry this holder processed, by name. */
-  readonly outcomes: Map<string, { applied: boolean; detail: string }>;
+  readonly outcomes: Map<string, EntryOutcome>;
   readonly failure?: string;
 }
 
@@ -194,7 +201,7 @@ function commit(
   // Applied in memory since the last write; moved to `committed` once a write has them on disk.
   const applied: Committed["applied"] = [];
   const committed: Committed["applied"] = [];
-  const settle = (entry: Pending, outcome: { applied: boolean; detail: string }) => {
+  const settle = (entry: Pending, outcome: EntryOutcome) => {
     outcomes.set(entry.name, outcome);
     entry.onDone?.(outcome);
   };
@@ -242,7 +249,8 @@ function commit(
           record = result.record;
           changed = true;
           applied.push({ event, created: result.created });
-          outcomes.set(entry.name, { applied: true, detail: "" });
+          const { status, detail, tool, arrival_sequence: arrival } = result.record;
+          outcomes.set(entry.name, { applied: true, detail: "", after: { status, detail, tool, arrival } });
         }
       }
     }
@@ -262,7 +270,7 @@ function commit(
       carried = [];
     }
     for (const entry of queued) {
-      entry.onDone?.(outcomes.get(entry.name) as { applied: boolean; detail: string });
+      entry.onDone?.(outcomes.get(entry.name) as EntryOutcome);
       if (!removeEntry(entry)) carried.push(entry.name);
     }
   } while (next < queue.length);

@@ -12,6 +12,7 @@ import type { InstallContext } from "../../src/install/context.ts";
 import { installersFor } from "../../src/harnesses/installers.ts";
 import { startProvider } from "../../e2e/provider/server.mjs";
 import { ROOT } from "../processes.ts";
+import { shellQuote } from "../../src/core/shell-quote.ts";
 import { makeSandbox, type Sandbox } from "../sandbox.ts";
 import { HARNESS_PACKAGES, harnessBinDir } from "./harnesses.ts";
 import { listAll, liveWorld, spoolDrained } from "./live-world.ts";
@@ -81,7 +82,9 @@ describe(`Copilot CLI ${HARNESS_PACKAGES.copilot.version} (live)`, { timeout: 30
     expect((await install("install")).ok).toBe(true);
     // The hook shim, the default on Linux: Copilot waits for a POSIX sh; a detached worker applies the event.
     const installed = JSON.parse(readFileSync(join(sandbox.env.COPILOT_HOME as string, "hooks", "tongs-agents.json"), "utf8"));
-    expect(installed.hooks.preToolUse[0].bash).toMatch(/^\/bin\/sh \S*tongs-agents-hook\.sh'? \S+ tool-use --agent copilot$/);
+    expect(installed.hooks.preToolUse[0].bash).toBe(
+      `/bin/sh ${shellQuote(join(ROOT, "bin", "tongs-agents-hook.sh"))} ${shellQuote(process.execPath)} tool-use --agent copilot`,
+    );
     const before = hookLog().length;
     const { run, session } = await copilotPrint("tool", "please RUNTOOL", ["--allow-all-tools"]);
     expect(run.exitCode, run.stderr).toBe(0);

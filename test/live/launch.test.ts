@@ -68,7 +68,7 @@ describe("launch, live", () => {
     writeFileSync(join(dir, "profiles.json"), JSON.stringify({ profiles: { review: { command: "claude", args: [1] } } }));
     const bad = await runCliProcess(["launch", "--profile", "review"], sandbox.env);
     expect(bad.code).toBe(1);
-    expect(bad.stderr.trim()).toMatch(/profiles\.json: profiles\.review\.args\.0: Invalid input: expected string, received number$/);
+    expect(bad.stderr.trim()).toMatch(/profiles\.json: profiles\.review\.args\[0\]: 1 is a number, not a string$/);
     writeFileSync(join(dir, "profiles.json"), JSON.stringify({ profiles: { review: { command: "claude" } } }));
     const missing = await runCliProcess(["launch", "--profile", "nope"], sandbox.env);
     expect(missing.stderr).toContain('no profile "nope"');

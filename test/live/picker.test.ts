@@ -161,7 +161,7 @@ describe("pick in a real tmux popup", () => {
     const third = lab.split(home.pane);
     await lab.ready(home, target, third);
     const client = await lab.attach("home");
-    const pick = `${process.execPath} '${CLI_BIN}' pick --client '#{client_tty}'; true`;
+    const pick = `'${process.execPath}' '${CLI_BIN}' pick --client '#{client_tty}'; true`;
     lab.tmux(
       lab.inner,
       "bind-key",

@@ -122,7 +122,7 @@ describe("tmux focus, live (tmux 3.3a)", () => {
     await lab.ready(home, target);
     const client = await lab.attach("home");
     const out = `${sandbox.root}/popup-result.json`;
-    const cli = `${process.execPath} ${JSON.stringify(process.cwd() + "/bin/tongs-agents.js")}`;
+    const cli = `'${process.execPath}' '${process.cwd()}/bin/tongs-agents.js'`;
     // tmux 3.3 does not expand formats in display-popup's command; run-shell does, so the binding goes through it.
     const popup = `${cli} focus ${target.sessionId} --json --client '#{client_tty}' > '${out}'; env | grep -c '^TMUX_PANE=' >> '${out}.pane'; true`;
     lab.tmux(

@@ -7,6 +7,7 @@ import { makePackageRoot, makeWorld, readText } from "../../../test/install-worl
 import { makeSandbox, type Sandbox } from "../../../test/sandbox.ts";
 import { runInstaller } from "../../install/installer.ts";
 import type { InstallContext } from "../../install/context.ts";
+import { shellQuote } from "../../core/shell-quote.ts";
 import { installersFor } from "../installers.ts";
 import { copilotDoctor } from "./doctor.ts";
 import { COPILOT_HOOKS } from "./install.ts";
@@ -44,7 +45,9 @@ describe("Copilot CLI install", () => {
     const node = process.execPath;
     // The shim by default on Linux (install --hook sync: the synchronous hook; the switch is tested below).
     const shim = join(world.packageRoot, "bin", "tongs-agents-hook.sh");
-    expect(data.hooks.preToolUse).toEqual([{ type: "command", bash: `/bin/sh '${shim}' ${node} tool-use --agent copilot`, timeoutSec: 5 }]);
+    expect(data.hooks.preToolUse).toEqual([
+      { type: "command", bash: `/bin/sh ${shellQuote(shim)} ${shellQuote(node)} tool-use --agent copilot`, timeoutSec: 5 },
+    ]);
     expect(data.hooks.permissionRequest).toBeUndefined();
     const again = await run(world, "install");
     expect(again.harnesses[0]?.steps).toEqual([]);
