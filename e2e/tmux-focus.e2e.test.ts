@@ -109,7 +109,8 @@ describe("tmux focus in a container", { timeout: 180_000 }, () => {
     const setup = await box.exec(["tongs-agents", "tmux-setup", "--write"]);
     expect(setup.code, setup.stderr).toBe(0);
     const conf = await box.sh("cat /root/.tmux.conf");
-    expect(conf).toContain(`bind-key a run-shell -b '"${NODE}" "${CLI}" popup --client "#{client_tty}" >/dev/null 2>&1 || true'`);
+    // Plain paths are written as they are (shell-quote.ts quotes only what needs it).
+    expect(conf).toContain(`bind-key a run-shell -b '${NODE} ${CLI} popup --client "#{client_tty}" >/dev/null 2>&1 || true'`);
   });
 
   it("records every stand-in agent with its pane, through the installed hook run by /bin/sh -c", async ({ task }) => {
