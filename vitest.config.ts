@@ -28,6 +28,9 @@ export default defineConfig({
           ],
           exclude: [...configDefaults.exclude, "e2e/**/*.e2e.test.ts"],
           testTimeout: 20_000,
+          // Both cores (vitest's default is one worker fewer than the cores: one here). The process-level tests bound
+          // hangs, not speed, so they hold beside another file (docs/containers.md, "Where CI's time goes").
+          maxWorkers: 2,
           sequence: { groupOrder: 0 },
         },
       },

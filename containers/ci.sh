@@ -2,7 +2,7 @@
 # Everything the e2e suites need on a fresh machine, as root, after `npm ci`: rootless Podman with its API socket
 # (containers/podman.sh setup) and the e2e image (containers/build-images.ts). Idempotent: on a machine that already
 # has both it takes a few seconds. Then run the suites with `npm run test:e2e`.
-#   bash containers/ci.sh [--agents pi,claude]
+#   bash containers/ci.sh [--agents pi,claude|all] [--extras ssh|all]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

@@ -77,3 +77,14 @@ export type ExtraId = keyof typeof EXTRAS;
 export function isExtraId(id: string): id is ExtraId {
   return Object.hasOwn(EXTRAS, id);
 }
+
+/**
+ * The one image every e2e suite runs in: every agent CLI and every extra under one tongs-agents layer. A code change
+ * then rebuilds one layer (the pack of the checkout), once per run, before the suites start (scripts/test-setup.sh),
+ * instead of one per combination of agents while suites wait for each other (docs/containers.md, "Where CI's time
+ * goes").
+ */
+export const E2E_IMAGE: { readonly agents: readonly AgentId[]; readonly extras: readonly ExtraId[] } = {
+  agents: Object.keys(AGENTS) as AgentId[],
+  extras: Object.keys(EXTRAS) as ExtraId[],
+};

@@ -3,22 +3,27 @@
 import { join } from "node:path";
 import { GenericContainer, type StartedNetwork, type StartedTestContainer } from "testcontainers";
 import { inject } from "vitest";
-import { buildImage } from "../containers/images.ts";
-import type { AgentId, ExtraId } from "../containers/recipe.ts";
+import { E2E_IMAGE, type AgentId, type ExtraId } from "../containers/recipe.ts";
 import { RUN_LABEL } from "./env.ts";
 
 const FIXTURES = join(import.meta.dirname, "fixtures");
 /** Where the fixture programs live inside a container. */
 export const E2E_DIR = "/opt/e2e";
 
-/** Build or reuse the image; a suite that cannot have it fails with the builder's reason. */
+/**
+ * The image, built or reused: the one image every suite runs in (containers/recipe.ts, E2E_IMAGE), which holds the
+ * agents and extras a suite names here; a suite that cannot have it fails with the builder's reason.
+ */
 export async function requireImage({
   agents = [],
   extras = [],
 }: { agents?: readonly AgentId[]; extras?: readonly ExtraId[] } = {}): Promise<string> {
-  const result = await buildImage({ agents, extras, log: (line) => process.stderr.write(`e2e image: ${line}\n`) });
-  if (!result.ok) throw new Error(`e2e: cannot build the image (${result.reason}): ${result.detail}`);
-  return result.image;
+  const missing = [...agents.filter((id) => !E2E_IMAGE.agents.includes(id)), ...extras.filter((id) => !E2E_IMAGE.extras.includes(id))];
+  if (missing.length > 0) throw new Error(`e2e: the image has no ${missing.join(", ")} (containers/recipe.ts, E2E_IMAGE)`);
+  // Built once for the run by the global setup (e2e/global-setup.ts).
+  const built = inject("e2eImage");
+  if (!built.ok) throw new Error(`e2e: cannot build the image: ${built.detail}`);
+  return built.image;
 }
 
 export interface Run {

@@ -40,6 +40,6 @@ echo "test-setup: apt packages took $((SECONDS - started)) s" >&2
 phase=$SECONDS
 node test/live/install-harnesses.mjs
 echo "test-setup: the harness CLIs took $((SECONDS - phase)) s" >&2
-# Rootless Podman, its API socket and the e2e image (containers/ci.sh explains each step).
-bash containers/ci.sh
+# Rootless Podman, its API socket and the one image every e2e suite runs in (containers/ci.sh explains each step).
+bash containers/ci.sh --agents all --extras all
 echo "test-setup: done in $((SECONDS - started)) s" >&2

@@ -29,6 +29,8 @@ export interface TransactionContext {
   readonly now: Clock;
   /** How long to wait for a record lock before the event is left queued for the next lock holder. */
   readonly lockBoundMs: number;
+  /** When a live holder that shows no progress is taken over (record-lock.ts; default STALE_LOCK_MS). */
+  readonly staleLockMs?: number;
   /** Called once the event is applied, queued or refused: from then on nothing is left to save. */
   readonly onSettled?: () => void;
   /** Called with the events just written, in order, once the record's lock is released (notifications start here). */
@@ -139,8 +141,12 @@ export async function applyBatch(
   context: TransactionContext,
 ): Promise<BatchOutcome> {
   const pending: Pending[] = items.map((item) => ({ ...item, name: basename(item.path) }));
-  const locked = await withRecordLock(sessionsDir, digest, context.lockBoundMs, async (lock) =>
-    commit(lock, sessionsDir, digest, context, pending),
+  const locked = await withRecordLock(
+    sessionsDir,
+    digest,
+    context.lockBoundMs,
+    async (lock) => commit(lock, sessionsDir, digest, context, pending),
+    context.staleLockMs === undefined ? {} : { staleMs: context.staleLockMs },
   );
   if (!locked.ok) return { ok: false, reason: locked.reason === "timeout" ? "busy" : "failed", detail: locked.detail };
   if (locked.value.failure) return { ok: false, reason: "failed", detail: locked.value.failure };
