@@ -34,10 +34,10 @@ function stats(samples) {
 }
 
 /** Interleave contenders run by run; return stats per contender. */
-function compare(contenders) {
+function compare(contenders, count = runs) {
   const samples = contenders.map(() => []);
   for (const contender of contenders) contender.run(); // warm the page cache
-  for (let index = 0; index < runs; index++) contenders.forEach((contender, at) => samples[at].push(contender.run()));
+  for (let index = 0; index < count; index++) contenders.forEach((contender, at) => samples[at].push(contender.run()));
   return contenders.map((contender, at) => ({ name: contender.name, ...stats(samples[at]) }));
 }
 
@@ -159,19 +159,34 @@ function seed(count) {
   return state;
 }
 const listRuns = Math.max(5, Math.round(runs / 4));
-print(`| \`tongs-agents list --json --all\` (${listRuns} runs) | median | p90 |`);
-print("|---|---|---|");
+// Each listing against `node -e 0`, runs interleaved. With the drainer running (it keeps the sessions index once the
+// sessions dir is quiet: docs/contract.md, "Storage"), and without one (every record file checked). The seeded records
+// are of processes that do not exist: `list` shows none of them (stale), `list --json --all` all of them.
+const drainerBin = join(root, "bin", "tongs-agents-drainer.cjs");
+print(`| listing (${listRuns} runs, interleaved) | records | median | p90 | median vs \`node -e 0\` |`);
+print("|---|---|---|---|---|");
 for (const count of [1000, 10000]) {
   const state = seed(count);
-  const samples = [];
-  for (let index = 0; index < listRuns; index++)
-    samples.push(
-      timeOnce(process.execPath, [CLI, "list", "--json", "--all"], "", {
-        env: { ...env, TONGS_AGENTS_STATE_DIR: state },
-        maxBuffer: 256 * 1024 * 1024,
-      }),
+  const listEnv = { ...env, TONGS_AGENTS_STATE_DIR: state };
+  const list = (args) => () => timeOnce(process.execPath, [CLI, ...args], "", { env: listEnv, maxBuffer: 256 * 1024 * 1024 });
+  const floorRun = () => timeOnce(process.execPath, ["-e", "0"], "");
+  for (const drainer of [false, true]) {
+    const child = drainer ? spawn(process.execPath, [drainerBin, state], { env: listEnv, stdio: "ignore" }) : undefined;
+    // The drainer makes the index once the dir has been quiet for its racy window (2 s) and its sweep comes (1 s).
+    if (child) await new Promise((resolve) => setTimeout(resolve, 4500));
+    const rows = compare(
+      [
+        { name: "node -e 0", run: floorRun },
+        { name: "`tongs-agents list`", run: list(["list"]) },
+        { name: "`tongs-agents list --json --all`", run: list(["list", "--json", "--all"]) },
+      ],
+      listRuns,
     );
-  const row = stats(samples);
-  print(`| ${count.toLocaleString("en")} records | ${fmt(row.median)} | ${fmt(row.p90)} |`);
+    child?.kill("SIGKILL");
+    for (const row of rows.slice(1))
+      print(
+        `| ${row.name}, ${drainer ? "drainer running" : "no drainer"} | ${count.toLocaleString("en")} | ${fmt(row.median)} | ${fmt(row.p90)} | ${(row.median / rows[0].median).toFixed(2)}x |`,
+      );
+  }
 }
 if (process.env.BENCH_OUT) writeFileSync(process.env.BENCH_OUT, `${lines.join("\n")}\n`);

@@ -8,7 +8,11 @@ export const UNRESOLVED_QUIET_MS = 12 * 60 * 60 * 1000;
 
 export type Liveness = { state: "alive" } | { state: "unknown" } | { state: "stale"; reason: string };
 
-export async function checkLiveness(record: SessionRecord, processes: ProcessSource, now: number = Date.now()): Promise<Liveness> {
+export async function checkLiveness(
+  record: Pick<SessionRecord, "pid" | "process_start" | "updated_at">,
+  processes: ProcessSource,
+  now: number = Date.now(),
+): Promise<Liveness> {
   if (record.pid === null) {
     return now - Date.parse(record.updated_at) > UNRESOLVED_QUIET_MS
       ? { state: "stale", reason: "unresolved and quiet for 12 hours" }

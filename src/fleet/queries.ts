@@ -12,7 +12,8 @@ import { quoted } from "../core/terminal-text.ts";
 
 export type { FleetContext };
 
-const load = (context: FleetContext, discover: boolean): Promise<Fleet> => loadFleet(context, { discover });
+/** `live`: the caller shows live sessions only (ended and stale records need not be read: loadFleet). */
+const load = (context: FleetContext, discover: boolean, live = false): Promise<Fleet> => loadFleet(context, { discover, live });
 
 export interface ListResult {
   readonly sessions: SessionView[];
@@ -24,14 +25,14 @@ export interface ListResult {
 
 /** Sessions sorted by attention. Without `all`, ended and stale sessions are left out. */
 export async function listSessions(context: FleetContext, { all = false }: { all?: boolean } = {}): Promise<ListResult> {
-  const fleet = await load(context, true);
+  const fleet = await load(context, true, !all);
   const sessions = all ? fleet.sessions : fleet.sessions.filter((session) => session.status !== "ended");
   return { sessions, invalid: fleet.invalid, seen: fleet.seen, ...(fleet.problem ? { problem: fleet.problem } : {}) };
 }
 
 /** Live sessions that need the user (waiting, failed, finished and not yet seen), most urgent first. */
 export async function sessionsNeedingAttention(context: FleetContext): Promise<{ sessions: SessionView[]; problem?: string }> {
-  const fleet = await load(context, false);
+  const fleet = await load(context, false, true);
   if (fleet.problem) return { sessions: [], problem: fleet.problem };
   return { sessions: fleet.sessions.filter((session) => needsAttention(session, fleet.seen)) };
 }
@@ -95,7 +96,7 @@ export type StatusCounts = Record<AttentionRank, number> & { total: number };
 
 /** Counts of live sessions by attention rank (ended and stale sessions are not counted); no process discovery. */
 export async function statusCounts(context: FleetContext): Promise<StatusCounts | { problem: string }> {
-  const fleet = await load(context, false);
+  const fleet = await load(context, false, true);
   if (fleet.problem) return { problem: fleet.problem };
   const counts = Object.fromEntries(ATTENTION_ORDER.map((rank) => [rank, 0])) as Record<AttentionRank, number>;
   const live = fleet.sessions.filter((session) => session.status !== "ended");

@@ -6,9 +6,9 @@ import { digestOf } from "../core/identity.ts";
 import type { ProcessSource } from "../core/proc.ts";
 import { ensureDrainer } from "../store/drainer-process.ts";
 import { stateDirsIfPresent } from "../store/paths.ts";
-import { openRecordCache } from "../store/record-cache.ts";
+import { openRecordCache, readSessionsIndex } from "../store/record-cache.ts";
 import type { SessionsWatch } from "../store/sessions-watch.ts";
-import { listRecords, type RecordListing } from "../store/records.ts";
+import { listRecords, readRecord, recordPath, type RecordListing } from "../store/records.ts";
 import { sortByAttention } from "./attention.ts";
 import type { ListProcesses } from "./discovery.ts";
 import { checkLiveness } from "../core/liveness.ts";
@@ -44,11 +44,12 @@ export interface Fleet {
 
 /**
  * Every session, checked and sorted; ended and stale ones included (callers filter). `discover` (default true) adds
- * running harness processes that have no record.
+ * running harness processes that have no record. `live`: the caller shows only live sessions; ended and stale records
+ * may then be left out (and, while the drainer keeps the sessions index, are never read: liveRecords).
  */
 export async function loadFleet(
   { stateDir, processes, listProcesses, now: clock = Date.now, env, watch }: FleetContext,
-  { discover = true }: { discover?: boolean } = {},
+  { discover = true, live: liveOnly = false }: { discover?: boolean; live?: boolean } = {},
 ): Promise<Fleet> {
   // Readers never create the state dir: one that does not exist yet simply holds no records.
   const dirs = stateDirsIfPresent(stateDir);
@@ -61,8 +62,9 @@ export async function loadFleet(
   const now = clock();
   // While a drainer runs, a cache saved for the whole quiet directory is used as it is (record-cache.ts).
   const validated = openRecordCache(stateDir, { ...(settled ? { watch } : {}), sessionsDir: dirs.sessionsDir, wholeDir: draining });
+  const fromIndex = liveOnly && draining ? await liveRecords(stateDir, dirs.sessionsDir, processes, now) : undefined;
   const [listing, discovered] = await Promise.all([
-    Promise.resolve(listRecords(dirs.sessionsDir, now, validated)),
+    Promise.resolve(fromIndex ?? listRecords(dirs.sessionsDir, now, validated)),
     // Loaded only when used: ps-list is not needed by status, next or the picker's first screen.
     discover
       ? import("./discovery.ts").then(({ discoverProcesses }) =>
@@ -70,7 +72,7 @@ export async function loadFleet(
         )
       : Promise.resolve([]),
   ]);
-  validated.save(listing);
+  if (!fromIndex) validated.save(listing);
   // What no hook reported but the harness wrote itself (Esc in Claude Code, an API error in Codex): stated.ts.
   const stated = await applyStatedStates(listing.records, { stateDir, now: clock });
   const records =
@@ -155,4 +157,31 @@ function runningPids(records: readonly { record: { pid: number | null } }[]): Re
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The live records only, from the sessions index (record-cache.ts, readSessionsIndex): each record's row says whether
+ * it ended and, with its PID and process start, whether it is stale; only the others' files are read and validated.
+ * Undefined when the index does not stand for the directory as it is (the caller lists every record).
+ */
+async function liveRecords(
+  stateDir: string,
+  sessionsDir: string,
+  processes: ProcessSource,
+  now: number,
+): Promise<RecordListing | undefined> {
+  const index = readSessionsIndex(stateDir, sessionsDir);
+  if (!index) return undefined;
+  const running = runningPids(index.rows.map((row) => ({ record: row })));
+  const source: ProcessSource = running
+    ? { basics: (pid) => (running.has(pid) ? processes.basics(pid) : Promise.resolve(undefined)), argv: (pid) => processes.argv(pid) }
+    : processes;
+  const listing: RecordListing = { records: [], invalid: [], spools: [...index.spools] };
+  for (const row of index.rows) {
+    if (row.status === "ended" || (await checkLiveness(row, source, now)).state === "stale") continue;
+    const read = readRecord(recordPath(sessionsDir, row.digest), now);
+    if (read.kind === "record") listing.records.push({ digest: row.digest, record: read.record });
+    else if (read.kind === "invalid") listing.invalid.push({ digest: row.digest, reason: read.reason, detail: read.detail });
+  }
+  return listing;
 }

@@ -78,7 +78,9 @@ export function openRecordCache(
   const path = join(stateDir, RECORD_CACHE_FILE);
   const opened = now();
   const racyFrom = BigInt(Math.floor(opened - RACY_MS)) * 1_000_000n;
-  const loaded = loadEntries(path);
+  // Read on first use: a listing that needs none of it (live sessions from the sessions index) never parses it.
+  let loadedOnce: Loaded | undefined;
+  const entriesLoaded = () => (loadedOnce ??= loadEntries(path));
   const dirStats = sessionsDir === undefined ? undefined : lstatSync(sessionsDir, { bigint: true, throwIfNoEntry: false });
   const dir = dirStats?.isDirectory() ? fileIdentity(dirStats) : undefined;
   const current = new Map<string, Entry>();
@@ -86,12 +88,14 @@ export function openRecordCache(
   let racy = false;
   return {
     whole() {
-      if (!wholeDir || dir === undefined || loaded.dir?.identity !== dir) return undefined;
+      if (!wholeDir || dir === undefined) return undefined;
+      const loaded = entriesLoaded();
+      if (loaded.dir?.identity !== dir) return undefined;
       for (const [digest, entry] of loaded.entries) current.set(digest, entry);
       return { records: new Map([...loaded.entries].map(([digest, entry]) => [digest, entry.record])), spools: loaded.dir.spools };
     },
     lookup(digest, stats) {
-      const entry = loaded.entries.get(digest);
+      const entry = entriesLoaded().entries.get(digest);
       if (entry?.file !== fileIdentity(stats)) return undefined;
       current.set(digest, entry);
       watch?.verified(digest, entry.record, Number(stats.nlink));
@@ -100,7 +104,7 @@ export function openRecordCache(
     trusted(digest) {
       const record = watch?.trusted(digest);
       // Its entry stays in the cache for the processes that check files (an entry of another identity only misses).
-      const entry = record && loaded.entries.get(digest);
+      const entry = record && entriesLoaded().entries.get(digest);
       if (entry) current.set(digest, entry);
       return record;
     },
@@ -108,7 +112,7 @@ export function openRecordCache(
       watch?.verified(digest, record, Number(stats.nlink));
       // Racy: a write within the same tick may follow unseen. Dropping a loaded entry is a change to save.
       if (stats.ctimeNs >= racyFrom || stats.mtimeNs >= racyFrom) {
-        changed ||= loaded.entries.has(digest);
+        changed ||= entriesLoaded().entries.has(digest);
         racy = true;
       } else {
         current.set(digest, { file: fileIdentity(stats), record });
@@ -127,7 +131,8 @@ export function openRecordCache(
         (dirStats as BigIntStats).mtimeNs < racyFrom &&
         (dirStats as BigIntStats).ctimeNs < racyFrom;
       const dirEntry = whole ? { identity: dir, spools: [...spools] } : undefined;
-      if (!changed && current.size === loaded.entries.size && loaded.dir?.identity === dirEntry?.identity) return;
+      if (!changed && current.size === entriesLoaded().entries.size && entriesLoaded().dir?.identity === dirEntry?.identity) return;
+      if (dirEntry) writeSessionsIndex(stateDir, dirEntry, current);
       // Too large a cache is refused by the write (only speed changes).
       const text = JSON.stringify({ format: CACHE_FORMAT, writer: WRITER, dir: dirEntry, entries: Object.fromEntries(current) });
       writeFileAtomic(path, text, { maxBytes: MAX_CACHE_BYTES });
@@ -173,4 +178,52 @@ function readEntries(path: string): Loaded {
       ? { identity: dir.identity, spools: dir.spools as string[] }
       : undefined;
   return whole ? { entries, dir: whole } : { entries };
+}
+
+export const SESSIONS_INDEX_FILE = "sessions-index.json";
+
+/** What a reader of live sessions needs of every record to tell which are live: the rest it reads from their files. */
+export interface IndexRow {
+  readonly digest: string;
+  readonly pid: number | null;
+  readonly process_start: string | null;
+  readonly status: SessionRecord["status"];
+  readonly updated_at: string;
+}
+
+/**
+ * The small companion of a cache that stands for the whole sessions dir: one row per record (digest, PID, process
+ * start, status, last update), with the dir's identity. A reader that shows only live sessions (list, status, next)
+ * reads it instead of the cache, and then only the files of the records it finds live (readSessionsIndex).
+ */
+function writeSessionsIndex(
+  stateDir: string,
+  dir: { identity: string; spools: readonly string[] },
+  entries: ReadonlyMap<string, Entry>,
+): void {
+  const rows = [...entries].map(([digest, { record }]) => [digest, record.pid, record.process_start, record.status, record.updated_at]);
+  writeFileAtomic(join(stateDir, SESSIONS_INDEX_FILE), JSON.stringify({ format: 1, writer: WRITER, dir, rows }), {
+    maxBytes: MAX_CACHE_BYTES,
+  });
+}
+
+/** The index rows, when the index stands for the sessions dir as it is now (its identity); undefined otherwise. */
+export function readSessionsIndex(stateDir: string, sessionsDir: string): { rows: IndexRow[]; spools: readonly string[] } | undefined {
+  const stats = lstatSync(sessionsDir, { bigint: true, throwIfNoEntry: false });
+  if (!stats?.isDirectory()) return undefined;
+  const file = readJsonFile(join(stateDir, SESSIONS_INDEX_FILE), MAX_CACHE_BYTES);
+  if (file.kind !== "json" || !isRecord(file.value)) return undefined;
+  const { format, writer, dir, rows } = file.value;
+  if (format !== 1 || writer !== WRITER || !isRecord(dir) || dir.identity !== fileIdentity(stats) || !Array.isArray(rows)) return undefined;
+  if (!Array.isArray(dir.spools) || !dir.spools.every((name) => typeof name === "string")) return undefined;
+  const parsed: IndexRow[] = [];
+  for (const row of rows) {
+    if (!Array.isArray(row) || row.length !== 5) return undefined;
+    const [digest, pid, start, status, updated] = row as unknown[];
+    if (typeof digest !== "string" || (pid !== null && typeof pid !== "number") || (start !== null && typeof start !== "string"))
+      return undefined;
+    if (typeof status !== "string" || typeof updated !== "string") return undefined;
+    parsed.push({ digest, pid, process_start: start, status: status as SessionRecord["status"], updated_at: updated });
+  }
+  return { rows: parsed, spools: dir.spools as string[] };
 }
