@@ -89,8 +89,10 @@ describe("a Codex API error under load", { timeout: 600_000 }, () => {
           shown = sessions.some((entry) => entry.session_id === session && entry.status === "error");
           if (!shown) await sleep(100);
         }
-        if (shown) times.push(Date.now() - failedAt);
-        else failures.push(`trial ${trial}: not error within ${BOUND_MS} ms`);
+        // Shown when the listing that showed it returned: one started inside the bound but answering after it is late.
+        const tookMs = Date.now() - failedAt;
+        if (shown && tookMs <= BOUND_MS) times.push(tookMs);
+        else failures.push(`trial ${trial}: ${shown ? `error shown after ${tookMs} ms` : `not error within ${BOUND_MS} ms`}`);
       }
     } finally {
       reading = false;
