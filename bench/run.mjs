@@ -2,7 +2,7 @@
 // alike). Prints a Markdown table; docs/benchmarks.md holds a copy with the machine it ran on.
 import { spawn, spawnSync } from "node:child_process";
 import { cpus } from "node:os";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createHash } from "node:crypto";
@@ -101,9 +101,10 @@ const burstRecord = () => {
     .digest("hex");
   return JSON.parse(spawnSync("cat", [join(temp, "state", "sessions", `${digest}.json`)], { encoding: "utf8" }).stdout || "{}");
 };
-function startToken() {
-  const stat = spawnSync("cat", [`/proc/${process.pid}/stat`], { encoding: "utf8" }).stdout;
-  const boot = spawnSync("cat", ["/proc/sys/kernel/random/boot_id"], { encoding: "utf8" }).stdout.trim();
+/** A process's start token as the hook records it: the boot and the start time in clock ticks. */
+function startToken(pid = process.pid) {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  const boot = readFileSync("/proc/sys/kernel/random/boot_id", "utf8").trim();
   return `linux:${boot}:${stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19]}`;
 }
 spawnSync(process.execPath, [HOOK, "session-start", "--agent", "claude"], {
@@ -123,7 +124,10 @@ print(`| per event (burst / 32) | ${fmt(burstStats.median / 32)} | ${fmt(burstSt
 print(`| events applied after the bursts and one more event (expected ${burstRounds * 32 + 2}) | ${applied} | |`);
 print();
 
-// 3. list --json over many records.
+// 3. Listing many records: a state dir that kept 1,000 or 10,000 sessions of which 50 are live (sleep processes standing
+// in for agents, each record naming its PID and start token as the hook writes them), the rest of processes long gone.
+// `list` shows the 50; `list --json --all` every record.
+const standIns = Array.from({ length: 50 }, () => spawn("sleep", ["3600"], { stdio: "ignore" }));
 function seed(count) {
   const state = join(temp, `list-${count}`);
   const sessions = join(state, "sessions");
@@ -131,6 +135,9 @@ function seed(count) {
   const now = new Date().toISOString();
   for (let index = 0; index < count; index++) {
     const id = createHash("sha256").update(`r${index}`).digest("hex");
+    const live = standIns[index];
+    const pid = live?.pid ?? 4_000_000 + index;
+    const start = live ? startToken(pid) : "t";
     writeFileSync(
       join(sessions, `${id}.json`),
       JSON.stringify({
@@ -138,10 +145,10 @@ function seed(count) {
         canonical_id: `fleet:v1:claude:${id}`,
         harness: "claude",
         session_id: `s${index}`,
-        instance_id: `pid:${4_000_000 + index}@t`,
+        instance_id: `pid:${pid}@${start}`,
         identity: "process",
-        pid: 4_000_000 + index,
-        process_start: "t",
+        pid,
+        process_start: start,
         cwd: `/work/project-${index % 50}`,
         status: ["running", "waiting", "idle", "ended"][index % 4],
         detail: "detail",
@@ -160,9 +167,10 @@ function seed(count) {
 }
 const listRuns = Math.max(5, Math.round(runs / 4));
 // Each listing against `node -e 0`, runs interleaved. With the drainer running (it keeps the sessions index once the
-// sessions dir is quiet: docs/contract.md, "Storage"), and without one (every record file checked). The seeded records
-// are of processes that do not exist: `list` shows none of them (stale), `list --json --all` all of them.
+// sessions dir is quiet: docs/contract.md, "Storage"; then only the live records' files are read), and without one
+// (every record file read).
 const drainerBin = join(root, "bin", "tongs-agents-drainer.cjs");
+const SESSIONS_INDEX = "sessions-index.json"; // src/store/record-cache.ts
 print(`| listing (${listRuns} runs, interleaved) | records | median | p90 | median vs \`node -e 0\` |`);
 print("|---|---|---|---|---|");
 for (const count of [1000, 10000]) {
@@ -173,7 +181,10 @@ for (const count of [1000, 10000]) {
   for (const drainer of [false, true]) {
     const child = drainer ? spawn(process.execPath, [drainerBin, state], { env: listEnv, stdio: "ignore" }) : undefined;
     // The drainer makes the index once the dir has been quiet for its racy window (2 s) and its sweep comes (1 s).
-    if (child) await new Promise((resolve) => setTimeout(resolve, 4500));
+    for (let waited = 0; child && !existsSync(join(state, SESSIONS_INDEX)); waited += 100) {
+      if (waited > 30_000) throw new Error("the drainer wrote no sessions index within 30 s");
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
     const rows = compare(
       [
         { name: "node -e 0", run: floorRun },
@@ -189,4 +200,5 @@ for (const count of [1000, 10000]) {
       );
   }
 }
+for (const standIn of standIns) standIn.kill();
 if (process.env.BENCH_OUT) writeFileSync(process.env.BENCH_OUT, `${lines.join("\n")}\n`);

@@ -18,8 +18,8 @@ export function hookCommandLine({ node, hook, alias, agent }: HookCommandParts):
 
 /**
  * How a harness runs the hook (docs/contract.md, "The hook shim"): `shim` is `/bin/sh bin/tongs-agents-hook.sh`, which
- * spools the event and returns while a detached Node worker applies it; `sync` is Node running the whole hook while the
- * agent waits. The shim needs /proc (Linux); elsewhere it hands the event to the synchronous hook itself.
+ * queues the event and returns while the one resident drainer applies it (hook/drainer.ts); `sync` is Node running the
+ * whole hook while the agent waits. The shim needs /proc (Linux); elsewhere it hands the event to the synchronous hook itself.
  */
 export type HookMode = "shim" | "sync";
 export const HOOK_MODES: readonly HookMode[] = ["shim", "sync"];
