@@ -8,6 +8,7 @@ import type { HostReport } from "../hosts/remote.ts";
 import { withHelp, type VerbHelp } from "./help.ts";
 import { fail, parse, type Verb } from "./io.ts";
 import { quoted, tmuxFormatText } from "../core/terminal-text.ts";
+import { noteStatusServer } from "../store/status-servers.ts";
 
 /** What the tmux status line shows, most urgent first; zero counts are left out. */
 const SEGMENTS: readonly { rank: AttentionRank; glyph: string; style: string }[] = [
@@ -61,6 +62,10 @@ export const statusVerb: Verb = withHelp(STATUS_HELP, async (args, context, io) 
   if (format !== "tmux" && format !== "plain" && format !== "json")
     return fail({ ok: false, reason: "usage", detail: `--format takes tmux, plain or json, not ${quoted(format)}` }, io, false);
   const local = parsed.values.local === true;
+  // The segment runs for a tmux server (TMUX is the server's socket): note it, so that a change of state redraws it
+  // at once (src/store/status-servers.ts).
+  const server = format === "tmux" ? context.env.TMUX?.split(",")[0] : undefined;
+  if (server) noteStatusServer(context.stateDir, server);
   const result = await countsEverywhere(context, { local });
   if ("problem" in result) {
     // A status line must not fill with errors: the tmux format prints nothing, the others say why.

@@ -16,6 +16,7 @@ import { RACY_MS, openRecordCache } from "../store/record-cache.ts";
 import { listRecords } from "../store/records.ts";
 import { SHIM_SPOOL_DIR } from "./shim-entry.ts";
 import { DRAINER_PID_FILE, liveStartTime, namedDrainer } from "../store/drainer-process.ts";
+import { statusRefresher } from "./status-refresh.ts";
 
 /** With nothing queued for this long, the drainer exits (a hook starts the next one). */
 const IDLE_EXIT_MS = 120_000;
@@ -72,7 +73,9 @@ function unclaim(): void {
 
 const bootId = readFileSync("/proc/sys/kernel/random/boot_id", "utf8").trim();
 const uptimeSeconds = () => Number(readFileSync("/proc/uptime", "utf8").split(" ")[0]);
-const context = { stateDir, env: process.env, bootId, uptimeSeconds };
+// The tmux servers showing our segment redraw it as soon as a state changes (status-refresh.ts).
+const statusSegments = statusRefresher(stateDir, { log });
+const context = { stateDir, env: process.env, bootId, uptimeSeconds, afterApply: statusSegments.afterApply };
 
 let running = false;
 let again = false;
@@ -171,6 +174,7 @@ async function finish(why: string): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
     last = await drainPass(context);
   }
+  await statusSegments.idle();
   log({ outcome: "exit", why, last_pass: last });
   quit(0);
 }

@@ -47,6 +47,8 @@ export interface DrainContext {
   readonly live?: ProcessSource;
   /** Stop a payload reader still holding the agent's stdin once its entry is done (default: SIGKILL, checked). */
   readonly stopReader?: (reader: NonNullable<ShimEntry["reader"]>) => void;
+  /** After a record's batch is written and its lock released (the status segments redraw: status-refresh.ts). */
+  readonly afterApply?: (sessionsDir: string, digest: string) => void;
 }
 
 export interface PassResult {
@@ -190,6 +192,7 @@ export async function drainPass(context: DrainContext): Promise<PassResult> {
       onApplied: (applied, sessionsDir) => {
         const last = applied.at(-1)?.event;
         notifyOnChange(applied, sessionsDir, { stateDir: context.stateDir, env: (last && batch.env.get(last)) ?? context.env });
+        context.afterApply?.(sessionsDir, digest);
       },
     });
     if (outcome.ok) {

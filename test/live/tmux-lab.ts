@@ -4,6 +4,8 @@
 import { execFileSync, spawnSync } from "node:child_process";
 import { mkdirSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
+import { hookCommand } from "../../src/install/command.ts";
+import { shellCommand } from "../../src/core/shell-quote.ts";
 import { HOOK_BIN } from "../processes.ts";
 import type { Sandbox } from "../sandbox.ts";
 
@@ -113,6 +115,44 @@ export class TmuxLab {
       this.agentCommand(agent.sessionId, agent.marker, events),
     );
     return { pane, ...agent };
+  }
+
+  /**
+   * A new inner session whose pane runs an agent driven from the test: a process named claude that reads one hook
+   * alias per line from its terminal (`send`) and reports it through the hook shim, as an installed hook runs it
+   * (`/bin/sh -c <the command install writes>`, the payload on stdin), then prints `sent <alias> exit <code>`.
+   */
+  drivenAgent(session: string, sessionId = `driven-${++this.agents}`): string {
+    const command = hookCommand({ node: process.execPath, hook: HOOK_BIN, alias: "ALIAS", agent: "claude", mode: "shim" });
+    const script = [
+      `const { spawnSync } = require("node:child_process");`,
+      `const payload = JSON.stringify({ session_id: ${JSON.stringify(sessionId)}, cwd: process.cwd(), tool_name: "Bash" });`,
+      `require("node:readline").createInterface({ input: process.stdin }).on("line", (line) => {`,
+      `  const alias = line.trim();`,
+      `  const r = spawnSync("/bin/sh", ["-c", ${JSON.stringify(command)}.replace("ALIAS", alias)], { input: payload });`,
+      `  console.log("sent " + alias + " exit " + r.status);`,
+      `});`,
+    ].join("\n");
+    return this.tmux(
+      this.inner,
+      "new-session",
+      "-d",
+      "-s",
+      session,
+      "-x",
+      "100",
+      "-y",
+      "30",
+      "-P",
+      "-F",
+      "#{pane_id}",
+      shellCommand([this.claude, "-e", script]),
+    );
+  }
+
+  /** Type each line into a pane (a driven agent's events). */
+  send(pane: string, ...lines: string[]): void {
+    for (const line of lines) this.tmux(this.inner, "send-keys", "-t", pane, "-l", line, ";", "send-keys", "-t", pane, "Enter");
   }
 
   /** A plain pane without an agent (to move focus away, or to be the "other" content). */
