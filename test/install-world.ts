@@ -30,6 +30,9 @@ export function makePackageRoot(dir: string): string {
     }),
   );
   writeFileSync(join(dir, "pi-bridge", "extensions", "standin.js"), "export default function () {}\n");
+  // Stand-in for the OpenCode plugin module the installed plugin file imports.
+  mkdirSync(join(dir, "opencode-plugin"), { recursive: true });
+  writeFileSync(join(dir, "opencode-plugin", "index.js"), "export const createPlugin = () => async () => ({});\n");
   return dir;
 }
 

@@ -1,4 +1,5 @@
 // Human output for install, uninstall and doctor.
+import { statesReported } from "../harnesses/events.ts";
 import { findHarness } from "../harnesses/registry.ts";
 import type { DoctorReport, InstallReport, StepReport } from "../install/plan.ts";
 import { shellQuote } from "../core/shell-quote.ts";
@@ -21,17 +22,63 @@ function stepLines(step: StepReport, dryRun: boolean, home: string): string[] {
   return lines;
 }
 
-export function formatInstallReport(report: InstallReport, home: string): string {
+/**
+ * What a file step changes, in a few words: its `why` lines counted by kind (`add 11 hooks`), the others as they are
+ * (`add MCP server mcpServers.tongs-agents`).
+ */
+function changeSummary(why: readonly string[]): string {
+  const hooks = new Map<string, number>();
+  const others: string[] = [];
+  for (const line of why) {
+    const hook = /^(add|update|remove duplicate|remove) \S+ -> /.exec(line)?.[1];
+    if (hook) hooks.set(hook, (hooks.get(hook) ?? 0) + 1);
+    else others.push(line);
+  }
+  const counted = [...hooks].map(([verb, count]) => `${verb} ${count} hook${count === 1 ? "" : "s"}`);
+  return [...counted, ...others].join("; ");
+}
+
+/** One line per step: the file and what changes in it, or the harness command and why it runs. */
+function summaryLines(step: StepReport, home: string): string[] {
+  if (step.kind === "run") {
+    const [program = "", ...words] = step.command ?? [];
+    // The command's leading words name what it does (`claude mcp add`); its paths are in --verbose.
+    const verb = words.slice(0, 2).filter((word) => /^[a-z-]+$/.test(word));
+    return [`  would run: ${[program.split("/").at(-1), ...verb].join(" ")} ...${step.why.length > 0 ? ` (${step.why.join("; ")})` : ""}`];
+  }
+  const what = changeSummary(step.why);
+  return [`  ${shortenHome(step.path ?? "", home)} (${step.change})${what === "" ? "" : `: ${what}`}`];
+}
+
+/**
+ * The report as text. A dry run shows a summary a person reads in one screen (per harness: each file and what changes
+ * in it, each command, the states it reports and what it cannot); `verbose` adds every line of every change.
+ */
+export function formatInstallReport(report: InstallReport, home: string, { verbose = false }: { verbose?: boolean } = {}): string {
   const out: string[] = [];
-  if (report.dry_run) out.push(`Dry run: nothing is changed. ${report.action === "install" ? "install" : "uninstall"} would do this:`);
+  const summary = report.dry_run && !verbose;
+  if (report.dry_run)
+    out.push(
+      `Dry run: nothing is changed. ${report.action === "install" ? "install" : "uninstall"} would do this${summary ? " (--verbose: every line of every change)" : ""}:`,
+    );
   for (const harness of report.harnesses) {
     out.push("", `${nameOf(harness.harness)}:`);
     if (harness.steps.length === 0) out.push(report.action === "install" ? "  already up to date" : "  nothing of ours to remove");
-    for (const step of harness.steps) out.push(...stepLines(step, report.dry_run, home));
+    for (const step of harness.steps) out.push(...(summary ? summaryLines(step, home) : stepLines(step, report.dry_run, home)));
     for (const finding of harness.findings) out.push(`  ${finding.severity}: ${finding.message}`);
     for (const todo of harness.todo) out.push(`  to do: ${todo}`);
-    if (report.action === "install") for (const gap of findHarness(harness.harness)?.gaps ?? []) out.push(`  cannot report: ${gap}`);
+    if (report.action === "install") {
+      const entry = findHarness(harness.harness);
+      if (entry && summary) out.push(`  reports: ${statesReported(entry).join(", ")}`);
+      for (const gap of entry?.gaps ?? []) out.push(`  cannot report: ${gap}`);
+    }
   }
+  if (report.removed_directories)
+    out.push(
+      "",
+      "Directories install made, now empty, removed:",
+      ...report.removed_directories.map((dir) => `  ${shortenHome(dir, home)}`),
+    );
   if (!report.ok) out.push("", "Not everything could be done: see the errors and conflicts above.");
   return out.join("\n").replace(/^\n/, "");
 }

@@ -1,4 +1,5 @@
 import { INSTALLABLE_IDS } from "../harnesses/registry.ts";
+import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -9,6 +10,8 @@ import type { InstallReport } from "../install/plan.ts";
 import type { DoctorReport } from "../install/plan.ts";
 import type { CliContext } from "./context.ts";
 import { runCli, type CliIo } from "./run.ts";
+import { liveStartTime } from "../store/drainer-process.ts";
+import { startServer } from "../server/server.ts";
 
 let sandbox: Sandbox;
 let context: CliContext;
@@ -50,8 +53,15 @@ describe("install, uninstall and doctor verbs", () => {
     expect(all.harnesses[2]?.findings[0]?.message).toMatch(/pi is not on PATH/);
   });
 
-  it("prints a diff-like listing for --dry-run and a summary for install", async () => {
+  it("--dry-run is a summary, --dry-run --verbose a diff-like listing, install a summary of what it did", async () => {
     expect(await cli("install", "--dry-run", "--agent", "codex")).toBe(0);
+    const summary = out.join("\n");
+    expect(summary).toMatch(/^Dry run: nothing is changed\. install would do this \(--verbose: every line of every change\):/);
+    expect(summary).toContain("~/.codex/hooks.json (create): add 8 hooks");
+    expect(summary).toContain("~/.codex/config.toml (create): ");
+    expect(summary).toContain("reports: started, running, waiting, idle, ended");
+    expect(summary).not.toMatch(/\n {4}\+ /);
+    expect(await cli("install", "--dry-run", "--verbose", "--agent", "codex")).toBe(0);
     const text = out.join("\n");
     expect(text).toMatch(/^Dry run: nothing is changed/);
     expect(text).toContain("~/.codex/hooks.json (create)");
@@ -94,11 +104,55 @@ describe("uninstall --purge", () => {
     writeFileSync(join(sandbox.stateDir, "sessions", "a.json"), "{}");
     writeFileSync(join(sandbox.stateDir, "seen.json"), "{}");
     expect(await cli("uninstall", "--agent", "codex", "--purge", "--dry-run")).toBe(0);
-    expect(out.join("\n")).toMatch(/State directory .*: would be removed$/);
+    expect(out.join("\n")).toMatch(
+      /State directory .* would be removed:\n {2}installed-files\.json: the record of files install created\n {2}seen\.json: seen marks\n {2}sessions\/ \(1 entries\): session records$/,
+    );
     expect(existsSync(sandbox.stateDir)).toBe(true);
     expect(await cli("uninstall", "--agent", "codex", "--purge", "--json")).toBe(0);
-    expect(JSON.parse(out.join("\n")).purge).toEqual({ state_dir: sandbox.stateDir, removed: true, detail: "removed" });
+    expect(JSON.parse(out.join("\n")).purge).toMatchObject({ state_dir: sandbox.stateDir, removed: true, detail: "removed", stopped: [] });
     expect(existsSync(sandbox.stateDir)).toBe(false);
+  });
+
+  it("says what it removes, stops the keypress server and the drainer (by PID and start time), then removes it all", async () => {
+    expect(await cli("install", "--agent", "codex")).toBe(0);
+    for (const dir of ["sessions", "incoming", "notify", "tmux-status"]) mkdirSync(join(sandbox.stateDir, dir), { recursive: true });
+    writeFileSync(join(sandbox.stateDir, "hook.log"), "{}\n");
+    // A stand-in drainer: a process of ours, named in drainer.pid as the drainer names itself.
+    const drainer = spawn("sleep", ["60"], { stdio: "ignore" });
+    await new Promise((resolve) => drainer.on("spawn", resolve));
+    writeFileSync(join(sandbox.stateDir, "drainer.pid"), `${drainer.pid} ${liveStartTime(drainer.pid as number)}\n`);
+    const exited = new Promise((resolve) => drainer.on("exit", (_code, signal) => resolve(signal)));
+    const server = await startServer({
+      stateDir: sandbox.stateDir,
+      build: "b",
+      install: "/x/bin/tongs-agents.js",
+      run: async () => 0,
+      log: () => undefined,
+    });
+    if (server.kind !== "serving") throw new Error(JSON.stringify(server));
+
+    expect(await cli("uninstall", "--agent", "codex", "--purge")).toBe(0);
+    const text = out.join("\n");
+    expect(text).toMatch(
+      /State directory .*, removing:\n(?: {2}.*\n)+ {2}stopped the keypress server \(pid \d+\) and the drainer \(pid \d+\)\n {2}removed$/,
+    );
+    for (const line of ["drainer.pid: the drainer's pid file", "hook.log: a log", "incoming/ (0 entries): the hook shim's queue"])
+      expect(text).toContain(`  ${line}`);
+    expect(text).toContain("server/ (");
+    expect(await exited).toBe("SIGTERM");
+    expect((await server.stopped).why).toBe("asked to stop");
+    expect(existsSync(sandbox.stateDir)).toBe(false);
+  });
+
+  it("never signals a PID that another process took since drainer.pid was written (its start time differs)", async () => {
+    mkdirSync(sandbox.stateDir, { recursive: true });
+    const other = spawn("sleep", ["60"], { stdio: "ignore" });
+    await new Promise((resolve) => other.on("spawn", resolve));
+    writeFileSync(join(sandbox.stateDir, "drainer.pid"), `${other.pid} 1\n`);
+    expect(await cli("uninstall", "--agent", "codex", "--purge")).toBe(0);
+    expect(out.join("\n")).not.toContain("stopped");
+    expect(other.exitCode === null && other.signalCode === null).toBe(true);
+    other.kill("SIGKILL");
   });
 
   it("leaves a state directory that holds files tongs-agents does not write, and says which (exit 1)", async () => {

@@ -9,7 +9,10 @@ import { runInstaller } from "../install/installer.ts";
 import { installersFor } from "../harnesses/installers.ts";
 import { DEFAULT_INSTALL_IDS, findHarness, INSTALL_OPTIONS, INSTALLABLE_IDS } from "../harnesses/registry.ts";
 import type { HarnessId, InstallReport } from "../install/plan.ts";
-import { purgeStateDir } from "../install/purge.ts";
+import { purgePlan, purgeStateDir, type PurgeResult } from "../install/purge.ts";
+import { stopDrainer } from "../store/drainer-process.ts";
+import { stopServer } from "../server/control.ts";
+import { socketPathOf } from "../server/protocol.ts";
 import { defaultInstallContext, type InstallContext } from "../install/context.ts";
 import { HOOK_MODES, type HookMode } from "../install/command.ts";
 import type { CliContext } from "./context.ts";
@@ -18,6 +21,7 @@ import { formatDoctorReport, formatInstallReport } from "./format-install.ts";
 import { withHelp, type VerbHelp } from "./help.ts";
 import { fail, parse, type VerbIo, type Verb } from "./io.ts";
 import { quoted } from "../core/terminal-text.ts";
+import { didYouMean } from "../core/suggest.ts";
 
 export interface InstallArgs {
   readonly agents: readonly string[];
@@ -35,7 +39,14 @@ export function selectHarnesses(agents: readonly string[], fallback: readonly Ha
   for (const agent of agents) {
     if (agent === "all") INSTALLABLE_IDS.forEach((id) => selected.add(id));
     else if ((INSTALLABLE_IDS as readonly string[]).includes(agent)) selected.add(agent as HarnessId);
-    else return { ok: false, reason: "usage", detail: `unknown agent ${quoted(agent)} (${INSTALLABLE_IDS.join(", ")} or all)` };
+    else {
+      const hint = didYouMean(agent, [...INSTALLABLE_IDS, "all"]);
+      return {
+        ok: false,
+        reason: "usage",
+        detail: `unknown agent ${quoted(agent)}${hint === "" ? ` (${INSTALLABLE_IDS.join(", ")} or all)` : hint}`,
+      };
+    }
   }
   return INSTALLABLE_IDS.filter((id) => selected.has(id));
 }
@@ -68,6 +79,7 @@ async function installOrUninstall(args: string[], context: CliContext, io: VerbI
   const options: ParseArgsConfig["options"] = {
     agent: { type: "string", multiple: true },
     "dry-run": { type: "boolean" },
+    verbose: { type: "boolean" },
     json: { type: "boolean" },
   };
   if (mode === "install") {
@@ -92,19 +104,44 @@ async function installOrUninstall(args: string[], context: CliContext, io: VerbI
     mode,
   );
   if ("reason" in result) return fail(result, io, json);
+  if (!json) io.stdout(formatInstallReport(result, homeOf(context), { verbose: parsed.values.verbose === true }));
   // --purge: the state dir goes only after everything else was removed (a hook left in place would write there again).
-  const purge =
-    parsed.values.purge !== true
-      ? undefined
-      : result.ok
-        ? purgeStateDir(context.stateDir, { dryRun })
-        : { state_dir: context.stateDir, removed: false, detail: "kept: not everything could be uninstalled" };
+  const purge = parsed.values.purge !== true ? undefined : await purgeAfterUninstall(context, io, { dryRun, json, uninstalled: result.ok });
   if (json) io.stdout(JSON.stringify(purge ? { ...result, purge } : result, null, 2));
-  else {
-    io.stdout(formatInstallReport(result, homeOf(context)));
-    if (purge) io.stdout(`\nState directory ${shortenHome(purge.state_dir, homeOf(context))}: ${purge.detail}`);
-  }
   return result.ok && (!purge || purge.removed || dryRun || !existsSync(purge.state_dir)) ? EXIT_CODES.ok : EXIT_CODES.error;
+}
+
+/**
+ * `uninstall --purge`: say what the state dir holds, stop what runs from it (the keypress server through its socket,
+ * the drainer by the PID and start time in drainer.pid), then remove it.
+ */
+async function purgeAfterUninstall(
+  context: CliContext,
+  io: VerbIo,
+  { dryRun, json, uninstalled }: { dryRun: boolean; json: boolean; uninstalled: boolean },
+): Promise<PurgeResult & { stopped?: string[] }> {
+  const where = `State directory ${shortenHome(context.stateDir, homeOf(context))}`;
+  if (!uninstalled) {
+    const kept = { state_dir: context.stateDir, removed: false, detail: "kept: not everything could be uninstalled", contents: [] };
+    if (!json) io.stdout(`\n${where}: ${kept.detail}`);
+    return kept;
+  }
+  const plan = purgePlan(context.stateDir);
+  if (!json && plan.ok)
+    io.stdout([`\n${where}${dryRun ? " would be removed" : ", removing"}:`, ...plan.contents.map((line) => `  ${line}`)].join("\n"));
+  if (dryRun || !plan.ok) {
+    const result = purgeStateDir(context.stateDir, { dryRun });
+    if (!json && !plan.ok) io.stdout(`\n${where}: ${result.detail}`);
+    return result;
+  }
+  const stopped: string[] = [];
+  const server = await stopServer(socketPathOf(context.stateDir));
+  if (server) stopped.push(`the keypress server (pid ${server.pid})`);
+  const drainer = await stopDrainer(context.stateDir);
+  if (drainer !== undefined) stopped.push(`the drainer (pid ${drainer})`);
+  const result = purgeStateDir(context.stateDir, { dryRun });
+  if (!json) io.stdout([...(stopped.length > 0 ? [`  stopped ${stopped.join(" and ")}`] : []), `  ${result.detail}`].join("\n"));
+  return { ...result, stopped };
 }
 
 // Every list of harnesses below comes from the registry (src/harnesses/registry.ts): adding a harness changes no text here.
@@ -116,13 +153,14 @@ const AGENT_LINES = INSTALLABLE_IDS.map(
 );
 
 const INSTALL_HELP: VerbHelp = {
-  usage: `install [--agent ${AGENT_IDS}]... [--dry-run] ${INSTALL_OPTIONS.map((option) => `[--${option.name}]`).join(" ")} [--hook shim|sync] [--json]`,
+  usage: `install [--agent ${AGENT_IDS}]... [--dry-run [--verbose]] ${INSTALL_OPTIONS.map((option) => `[--${option.name}]`).join(" ")} [--hook shim|sync] [--json]`,
   summary:
     "Add our hooks and MCP server to the agents' configs, touching nothing else; running it again changes nothing.\nDetails per harness: docs/install.md.",
   options: [
     ["--agent <id>", `a harness below, or all; repeat for several (default: ${DEFAULT_INSTALL_IDS.join(" and ")})`],
     ...AGENT_LINES,
-    ["--dry-run", "print each file's change as a diff and each command it would run; change nothing"],
+    ["--dry-run", "print, per harness, each file it would change and how, each command it would run, what it reports; change nothing"],
+    ["--verbose", "with --dry-run: every line of every change, as a diff"],
     ...INSTALL_OPTIONS.map((option) => [`--${option.name}`, option.help] as const),
     ["--hook shim|sync", "shim (Linux default): the agent waits for a tiny sh script, Node works detached; sync: for the whole Node hook"],
     ["--json", "print the report as JSON"],
@@ -131,13 +169,17 @@ const INSTALL_HELP: VerbHelp = {
 };
 
 const UNINSTALL_HELP: VerbHelp = {
-  usage: `uninstall [--agent ${AGENT_IDS}]... [--dry-run] [--purge] [--json]`,
+  usage: `uninstall [--agent ${AGENT_IDS}]... [--dry-run [--verbose]] [--purge] [--json]`,
   summary:
     "Remove only what install added (hook entries, MCP servers, extensions, trust records), the containers and files\nthat held only those, and (--purge) the state directory.",
   options: [
     ["--agent <id>", `a harness install lists, or all; repeat for several (default: ${DEFAULT_INSTALL_IDS.join(" and ")})`],
     ["--dry-run", "print what would be removed; change nothing"],
-    ["--purge", "also remove the state directory (session records, seen marks), once everything else is removed"],
+    ["--verbose", "with --dry-run: every line of every change, as a diff"],
+    [
+      "--purge",
+      "also stop the keypress server and the drainer and remove the state directory (records, queue, logs), saying what it holds",
+    ],
     ["--json", "print the report as JSON"],
   ],
   examples: ["tongs-agents uninstall --dry-run", "tongs-agents uninstall --agent all --purge"],

@@ -6,7 +6,7 @@ import { isRecord } from "../core/json-value.ts";
 import { deleteConfigFile, readConfigFile, writeConfigFile, type WriteResult } from "./file-edit.ts";
 import { parseJsonDocument, removeJsonValue } from "./json-text.ts";
 
-const isEmptyContainer = (value: unknown) =>
+export const isEmptyContainer = (value: unknown): boolean =>
   (Array.isArray(value) && value.length === 0) || (isRecord(value) && Object.keys(value).length === 0);
 
 /** True when a config file's text holds nothing: whitespace only, or (JSON) an object without keys. */

@@ -170,7 +170,8 @@ export function hooksShapeProblem(data: Record<string, unknown>, specs: readonly
 /**
  * Install: remove legacy entries, rewrite ours in place when paths moved, drop duplicates of ours, add what is missing.
  * Uninstall: remove every entry of ours (any paths). Entries that look like ours but were changed are reported.
- * An event list or the `hooks` object emptied by these removals is removed too; one that was already empty stays.
+ * An event list or the `hooks` object emptied by these removals is removed too; one that was already empty stays, and
+ * so does a `hooks` object the user had empty before install.
  */
 export function editHooks(
   text: string,
@@ -182,6 +183,8 @@ export function editHooks(
   label: string,
   /** Codex keys trust by position: say when removing ours moves someone else's entries. */
   positionalTrust = false,
+  /** Top-level keys the user had empty before install (Intent.emptyBefore): emptied again, they stay. */
+  emptyBefore: ReadonlySet<string> = new Set(),
 ): HookEdit {
   const changes: string[] = [];
   const problems: HookEdit["problems"] = [];
@@ -275,6 +278,7 @@ export function editHooks(
   }
   for (const event of emptiedEvents) out = removeJsonValue(out, ["hooks", event]);
   const remaining = Object.keys(hooks).filter((event) => !emptiedEvents.includes(event));
-  if (Object.keys(hooks).length > 0 && remaining.length === 0 && appends.length === 0) out = removeJsonValue(out, ["hooks"]);
+  if (Object.keys(hooks).length > 0 && remaining.length === 0 && appends.length === 0 && !emptyBefore.has("hooks"))
+    out = removeJsonValue(out, ["hooks"]);
   return { text: out, changes, problems };
 }

@@ -2,7 +2,19 @@
 import { existsSync } from "node:fs";
 import { isDeepStrictEqual } from "node:util";
 import { describeStep, reportOf } from "./apply.ts";
-import { filesOf, readCreatedFiles, removingCreatedFiles, updatedCreatedFiles, writeCreatedFiles } from "./created-files.ts";
+import {
+  emptyContainers,
+  filesOf,
+  keepingEmptyBefore,
+  missingDirsAbove,
+  readCreated,
+  removeEmptyCreatedDirs,
+  removingCreatedFiles,
+  updatedCreatedFiles,
+  updatedEmptyBefore,
+  writeCreated,
+  type Created,
+} from "./created-files.ts";
 import { warning, type HarnessReport, type InstallReport } from "./plan.ts";
 import type { InstallProvider, Intent } from "./provider.ts";
 import { foreignHomeWarning } from "./home-owner.ts";
@@ -16,11 +28,13 @@ export interface InstallOptions extends Intent {
 
 export async function runInstaller(world: InstallContext, options: InstallOptions): Promise<InstallReport> {
   const harnesses: HarnessReport[] = [];
-  const created = readCreatedFiles(world.env);
-  let recorded = created;
+  const created = readCreated(world.env);
+  let recorded: Created = created;
   for (const provider of options.harnesses) {
-    const planned = foreignHomeWarning(world, await provider.plan(world, options));
-    const plan = options.mode === "uninstall" ? removingCreatedFiles(planned, created) : planned;
+    const intent = { ...options, emptyBefore: (path: string) => created.emptyBefore.get(path) ?? new Set<string>() };
+    const planned = foreignHomeWarning(world, await provider.plan(world, intent));
+    const plan =
+      options.mode === "uninstall" ? keepingEmptyBefore(removingCreatedFiles(planned, created.files), created.emptyBefore) : planned;
     if (options.dryRun) {
       harnesses.push(
         reportOf(
@@ -31,12 +45,23 @@ export async function runInstaller(world: InstallContext, options: InstallOption
       continue;
     }
     const existedBefore = new Map(filesOf(plan).map((path) => [path, existsSync(path)]));
+    const missingDirs = filesOf(plan).flatMap(missingDirsAbove);
+    const emptyBeforeRun = new Map(filesOf(plan).map((path) => [path, emptyContainers(path)]));
     const report = await provider.apply(plan, world);
-    recorded = updatedCreatedFiles(recorded, options.mode, existedBefore);
+    const dirs = new Set(recorded.dirs);
+    if (options.mode === "install") for (const dir of missingDirs) if (existsSync(dir)) dirs.add(dir);
+    recorded = {
+      files: updatedCreatedFiles(recorded.files, options.mode, existedBefore),
+      dirs,
+      emptyBefore: updatedEmptyBefore(recorded.emptyBefore, options.mode, emptyBeforeRun),
+    };
     harnesses.push(report);
   }
+  // The directories install made for its files, once nothing is left in them (not even the user's: then they stay).
+  const removedDirs = options.mode === "uninstall" && !options.dryRun ? removeEmptyCreatedDirs(recorded.dirs) : [];
+  if (removedDirs.length > 0) recorded = { ...recorded, dirs: new Set([...recorded.dirs].filter((dir) => !removedDirs.includes(dir))) };
   if (!isDeepStrictEqual(recorded, created)) {
-    const written = writeCreatedFiles(world.env, recorded);
+    const written = writeCreated(world.env, recorded);
     const last = harnesses.at(-1);
     if (!written.ok && last)
       harnesses[harnesses.length - 1] = {
@@ -44,5 +69,11 @@ export async function runInstaller(world: InstallContext, options: InstallOption
         findings: [...last.findings, warning(`could not record which files install created (${written.detail}); uninstall will keep them`)],
       };
   }
-  return { action: options.mode, dry_run: options.dryRun, ok: harnesses.every((report) => report.ok), harnesses };
+  return {
+    action: options.mode,
+    dry_run: options.dryRun,
+    ok: harnesses.every((report) => report.ok),
+    harnesses,
+    ...(removedDirs.length > 0 ? { removed_directories: removedDirs } : {}),
+  };
 }

@@ -3,7 +3,8 @@
 // format: where the servers live and the exact entry it reads for `<node> <.../bin/tongs-agents.js> mcp`. The entry is
 // ours when it has exactly that shape (any node and package path: a moved installation is rewritten in place);
 // anything else under our name was written or changed by someone else and is left as it is. Uninstall removes our
-// entry, and the servers object too when our entry was the last thing in it (install may have created it).
+// entry, and the servers object too when our entry was the last thing in it (install may have created it), unless the
+// user had it there empty before install.
 import { isDeepStrictEqual } from "node:util";
 import { basename, isAbsolute } from "node:path";
 import { isRecord } from "../core/json-value.ts";
@@ -74,6 +75,8 @@ export function editMcpJson(
   desired: McpCommand,
   mode: "install" | "uninstall",
   label: string,
+  /** Top-level keys the user had empty before install (Intent.emptyBefore): emptied again, they stay. */
+  emptyBefore: ReadonlySet<string> = new Set(),
 ): McpEdit {
   const where = `${label}: ${format.container}.${MCP_NAME}`;
   const servers = mcpServersOf(data, format);
@@ -99,7 +102,7 @@ export function editMcpJson(
   if (state === "absent") return { text, changes: [], findings: [] };
   let after = removeJsonValue(text, path);
   const changes = [`remove MCP server ${format.container}.${MCP_NAME}`];
-  if (Object.keys(servers).length === 1) {
+  if (Object.keys(servers).length === 1 && !emptyBefore.has(format.container)) {
     after = removeJsonValue(after, [format.container]);
     changes.push(`remove "${format.container}", empty without our server`);
   }
@@ -131,7 +134,7 @@ export function planMcpFile(
     findings.push(unreadable(`${path} is ${doc.detail}; left untouched, ${advice}`));
     return undefined;
   }
-  const edit = editMcpJson(doc.text, doc.data, doc.style, format, desired, intent.mode, path);
+  const edit = editMcpJson(doc.text, doc.data, doc.style, format, desired, intent.mode, path, intent.emptyBefore?.(path));
   findings.push(...edit.findings);
   if (edit.changes.length === 0) return undefined;
   return { kind: "write", path, before: read.text, after: edit.text, why: [...edit.changes] };

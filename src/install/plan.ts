@@ -78,6 +78,8 @@ export interface InstallReport {
   readonly dry_run: boolean;
   readonly ok: boolean;
   readonly harnesses: readonly HarnessReport[];
+  /** Uninstall: directories install had made for its files, removed once empty. */
+  readonly removed_directories?: readonly string[];
 }
 
 export const error = (message: string): Finding => ({ severity: "error", message });

@@ -9,6 +9,11 @@ export interface Intent {
   readonly mode: "install" | "uninstall";
   /** The harness-specific install options given (`--<name>`: each harness declares its own, src/harnesses/contract.ts). */
   readonly options: readonly string[];
+  /**
+   * Uninstall: the top-level containers of a config file that were there and empty before install wrote into it
+   * (created-files.ts): emptied again by the uninstall, they stay, so the file comes back byte for byte.
+   */
+  readonly emptyBefore?: (path: string) => ReadonlySet<string>;
 }
 
 export interface InstallProvider {

@@ -1,37 +1,76 @@
-// `uninstall --purge`: the state directory goes too (session records, seen marks, the record of files install
-// created, the debug log). Only a directory that holds nothing but what tongs-agents writes there is removed:
-// TONGS_AGENTS_STATE_DIR may name any directory, and a purge must never take a file of the user's with it.
+// `uninstall --purge`: the state directory goes too, and first it says what is in it (session records, the hook shim's
+// queue, logs, the drainer's and the keypress server's files). Only a directory that holds nothing but what tongs-agents
+// writes there is removed: TONGS_AGENTS_STATE_DIR may name any directory, and a purge must never take a file of the
+// user's with it. The resident processes (the drainer, the keypress server) are stopped by the CLI before the removal.
 import { lstatSync, readdirSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { DRAINER_PID_FILE, SHIM_QUEUE_DIR } from "../store/drainer-process.ts";
 import { DEBUG_LOG_FILE } from "../store/paths.ts";
 import { RECORD_CACHE_FILE } from "../store/record-cache.ts";
+import { STATUS_SERVERS_DIR } from "../store/status-servers.ts";
 import { CREATED_FILES } from "./created-files.ts";
 
-/** What tongs-agents writes in its state dir (seen.json: seen.ts; next.json: cli/next.ts), and temp files of writes. */
-const OURS = new Set(["sessions", "seen.json", "next.json", RECORD_CACHE_FILE, CREATED_FILES, DEBUG_LOG_FILE, `${DEBUG_LOG_FILE}.1`]);
+/** What tongs-agents writes in its state dir, in words (temp files of atomic writes end in `.tmp`). */
+const OURS: ReadonlyMap<string, string> = new Map([
+  ["sessions", "session records"],
+  [SHIM_QUEUE_DIR, "the hook shim's queue"],
+  [DRAINER_PID_FILE, "the drainer's pid file"],
+  ["server", "the keypress server's socket and log"], // src/server/protocol.ts
+  ["notify", "notification marks and the mute setting"], // src/store/notify-ledger.ts, src/notify/mute.ts
+  ["transcripts", "transcript read positions"], // src/store/transcript-cursor.ts
+  [STATUS_SERVERS_DIR, "the tmux servers showing the status segment"],
+  ["ssh", "SSH connection sockets"], // src/hosts/ssh.ts
+  ["seen.json", "seen marks"], // src/fleet/seen.ts
+  ["next.json", "the last session `next` went to"], // src/cli/next.ts
+  [RECORD_CACHE_FILE, "the validated-record cache"],
+  [CREATED_FILES, "the record of files install created"],
+  ...[DEBUG_LOG_FILE, "drainer.log", "notify.log"].flatMap((log) => [[log, "a log"] as const, [`${log}.1`, "a rotated log"] as const]),
+]);
 
 export interface PurgeResult {
   readonly state_dir: string;
   readonly removed: boolean;
   readonly detail: string;
+  /** What the directory holds (would hold, for a dry run), one entry per name: `sessions/ (3 entries): session records`. */
+  readonly contents: readonly string[];
 }
 
-export function purgeStateDir(stateDir: string, { dryRun }: { dryRun: boolean }): PurgeResult {
-  const result = (removed: boolean, detail: string): PurgeResult => ({ state_dir: stateDir, removed, detail });
+/** Whether the state dir may be purged, and what is in it; nothing is changed. */
+export function purgePlan(stateDir: string): { ok: true; contents: string[] } | { ok: false; detail: string } {
   let stats;
   try {
     stats = lstatSync(stateDir);
   } catch {
-    return result(false, "there is no state directory");
+    return { ok: false, detail: "there is no state directory" };
   }
-  if (stats.isSymbolicLink() || !stats.isDirectory()) return result(false, "it is not a directory (or is a symlink); left as it is");
+  if (stats.isSymbolicLink() || !stats.isDirectory())
+    return { ok: false, detail: "it is not a directory (or is a symlink); left as it is" };
   const uid = process.getuid?.();
-  if (uid !== undefined && stats.uid !== uid) return result(false, `it is owned by uid ${stats.uid}; left as it is`);
-  const foreign = readdirSync(stateDir).filter((name) => !OURS.has(name) && !name.endsWith(".tmp"));
+  if (uid !== undefined && stats.uid !== uid) return { ok: false, detail: `it is owned by uid ${stats.uid}; left as it is` };
+  const names = readdirSync(stateDir).sort();
+  const foreign = names.filter((name) => !OURS.has(name) && !name.endsWith(".tmp"));
   if (foreign.length > 0)
-    return result(
-      false,
-      `it holds files tongs-agents does not write (${foreign.slice(0, 3).join(", ")}${foreign.length > 3 ? ", ..." : ""}); left as it is`,
-    );
+    return {
+      ok: false,
+      detail: `it holds files tongs-agents does not write (${foreign.slice(0, 3).join(", ")}${foreign.length > 3 ? ", ..." : ""}); left as it is`,
+    };
+  const contents = names.map((name) => {
+    const entry = lstatSync(join(stateDir, name), { throwIfNoEntry: false });
+    const count = entry?.isDirectory() ? ` (${readdirSync(join(stateDir, name)).length} entries)` : "";
+    return `${name}${entry?.isDirectory() ? "/" : ""}${count}: ${OURS.get(name) ?? "a temporary file"}`;
+  });
+  return { ok: true, contents };
+}
+
+export function purgeStateDir(stateDir: string, { dryRun }: { dryRun: boolean }): PurgeResult {
+  const plan = purgePlan(stateDir);
+  const result = (removed: boolean, detail: string): PurgeResult => ({
+    state_dir: stateDir,
+    removed,
+    detail,
+    contents: plan.ok ? plan.contents : [],
+  });
+  if (!plan.ok) return result(false, plan.detail);
   if (dryRun) return result(false, "would be removed");
   try {
     rmSync(stateDir, { recursive: true });

@@ -60,11 +60,22 @@ function planSettings(harness: SettingsHooksHarness, world: InstallContext, inte
       { node: paths.node, hook: paths.hook, harness: harness.id, mode: paths.hookMode },
       intent.mode,
       path,
+      false,
+      intent.emptyBefore?.(path),
     );
     for (const problem of edit.problems) findings.push({ severity: problem.severity, message: problem.message });
     const hooked = parseJsonDocument(edit.text, SETTINGS_MCP.dialect);
     const mcp = hooked.ok
-      ? editMcpJson(edit.text, hooked.data, doc.style, SETTINGS_MCP, { command: paths.node, args: [paths.cli, "mcp"] }, intent.mode, path)
+      ? editMcpJson(
+          edit.text,
+          hooked.data,
+          doc.style,
+          SETTINGS_MCP,
+          { command: paths.node, args: [paths.cli, "mcp"] },
+          intent.mode,
+          path,
+          intent.emptyBefore?.(path),
+        )
       : { text: edit.text, changes: [], findings: [] };
     findings.push(...mcp.findings);
     if (mcp.text === read.text || (read.text === null && mcp.text === "")) return undefined;

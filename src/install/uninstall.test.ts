@@ -120,8 +120,14 @@ describe("uninstall through the harnesses' own commands (mocked: fake claude and
     await run("install", { harnesses: ["claude"], in: world });
     const removal = await run("uninstall", { harnesses: ["claude"], in: world });
     expect(removal.harnesses[0]?.steps.map((step) => step.kind)).toEqual(["delete", "run", "drop-empty"]);
-    // Ours was the last server, so the emptied object goes (the user's empty one became ours to empty).
-    expect(json(fixture.claudeJson)).toEqual({});
+    // Ours was the last server, but the user had the object there, empty, before install: it stays, as it was.
+    expect(json(fixture.claudeJson)).toEqual({ mcpServers: {} });
+
+    // One install made goes with our server.
+    put(fixture.claudeJson, JSON.stringify({ numStartups: 1 }));
+    await run("install", { harnesses: ["claude"], in: world });
+    await run("uninstall", { harnesses: ["claude"], in: world });
+    expect(json(fixture.claudeJson)).toEqual({ numStartups: 1 });
   });
 });
 

@@ -87,3 +87,42 @@ export function ensureDrainer(stateDir: string, { env = process.env }: { env?: N
     return false;
   }
 }
+
+/**
+ * Stop the drainer drainer.pid names (`uninstall --purge`): SIGTERM to that PID only while it still has the start time
+ * the file gives (never another process that took the PID since), then SIGKILL if it has not gone within the bound.
+ * Safe at any instruction: the queue on disk is the truth. Its PID when one was stopped.
+ */
+export async function stopDrainer(stateDir: string, { boundMs = 2000 }: { boundMs?: number } = {}): Promise<number | undefined> {
+  const named = namedDrainer(stateDir) ?? stoppedDrainer(stateDir);
+  if (named === undefined) return undefined;
+  const [pidText = "", start] = named.split(" ");
+  const pid = Number(pidText);
+  const same = () => procStat(pid)?.start === start && !["Z", "X"].includes(procStat(pid)?.state ?? "X");
+  const signal = (name: NodeJS.Signals) => {
+    try {
+      if (same()) process.kill(pid, name);
+    } catch {
+      // gone meanwhile
+    }
+  };
+  signal("SIGTERM");
+  signal("SIGCONT"); // a stopped one cannot act on SIGTERM until it runs
+  const deadline = Date.now() + boundMs;
+  while (same() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+  signal("SIGKILL");
+  return pid;
+}
+
+/** A drainer drainer.pid names that is alive but stopped (SIGSTOP): namedDrainer counts it as none, a purge still ends it. */
+function stoppedDrainer(stateDir: string): string | undefined {
+  try {
+    const [pid = "", start = ""] = readFileSync(join(stateDir, DRAINER_PID_FILE), "latin1").trim().split(" ");
+    const stat = /^\d+$/.test(pid) ? procStat(pid) : undefined;
+    return stat !== undefined && start !== "" && stat.start === start && (stat.state === "T" || stat.state === "t")
+      ? `${pid} ${start}`
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -57,6 +57,8 @@ function planSettings(world: InstallContext, intent: Intent, findings: Finding[]
       { node: paths.node, hook: paths.hook, harness: "claude", mode: paths.hookMode },
       intent.mode,
       path,
+      false,
+      intent.emptyBefore?.(path),
     );
     for (const problem of edit.problems) findings.push({ severity: problem.severity, message: problem.message });
     let text = edit.text;

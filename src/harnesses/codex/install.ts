@@ -187,7 +187,17 @@ export async function planCodex(world: InstallContext, intent: Intent): Promise<
     else if (shape) findings.push(error(`${hooksPath}: ${shape}; left untouched`));
     else {
       try {
-        const edit = editHooks(doc.text, doc.data, doc.style, CODEX_HOOKS, target, intent.mode, hooksPath, true);
+        const edit = editHooks(
+          doc.text,
+          doc.data,
+          doc.style,
+          CODEX_HOOKS,
+          target,
+          intent.mode,
+          hooksPath,
+          true,
+          intent.emptyBefore?.(hooksPath),
+        );
         for (const problem of edit.problems) findings.push({ severity: problem.severity, message: problem.message });
         before = ourTrustRecords(doc.data, target, trustPath, false);
         const edited = parseJsonDocument(edit.text);
