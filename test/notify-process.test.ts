@@ -2,10 +2,14 @@
 // started detached, a stand-in session bus (test/fake-bus.ts) in this process. The live suite (test/live/notify-*.test.ts)
 // does the same against dbus-daemon, dunst, tmux and kitty.
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { hostname } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { canonicalId, digestOf, processInstanceId, shortId } from "../src/core/identity.ts";
 import { linuxProcessSource } from "../src/core/proc.ts";
+import { mute, unmute } from "../src/notify/mute.ts";
 import { FakeBus } from "./fake-bus.ts";
 import { ROOT, startFakeHarness, type FakeHarness } from "./processes.ts";
 import { makeSandbox, type Sandbox } from "./sandbox.ts";
@@ -71,6 +75,7 @@ interface LogEntry {
   sessions?: string[];
   deliveries?: { channel: string; outcome: string; detail: string }[];
   result?: string;
+  skipped?: string[];
   focus?: { state: string };
   follow_up?: string;
 }
@@ -190,5 +195,127 @@ describe("the hook starts the notifier on a state change", () => {
     expect(bus.notified).toHaveLength(1);
     expect(bus.notified[0]?.body[3]).toBe("5 agents need you");
     for (const index of [0, 1, 2, 3, 4]) expect(bus.notified[0]?.body[4]).toContain(`repo${index} (Claude Code)`);
+  });
+});
+
+describe("webhooks (a real HTTP server on 127.0.0.1; the notifier as the hook starts it)", () => {
+  interface Received {
+    readonly path: string;
+    readonly headers: Record<string, string | string[] | undefined>;
+    readonly body: string;
+  }
+  let server: Server | undefined;
+  afterEach(async () => {
+    await new Promise((resolve) => (server ? server.close(resolve) : resolve(undefined)));
+    server = undefined;
+  });
+
+  /** A server that records every request and answers 200; its URL for `path`. */
+  async function receiver(received: Received[]): Promise<(path: string) => string> {
+    server = createServer((request, response) => {
+      let body = "";
+      request.on("data", (chunk: Buffer) => (body += chunk.toString("utf8")));
+      request.on("end", () => {
+        received.push({ path: request.url ?? "", headers: request.headers, body });
+        response.end("ok");
+      });
+    });
+    await new Promise<void>((resolve) => server?.listen(0, "127.0.0.1", resolve));
+    const { port } = server.address() as AddressInfo;
+    return (path) => `http://127.0.0.1:${port}${path}`;
+  }
+
+  /** Webhooks only: every other channel off, so nothing reaches the developer's desktop or terminal. */
+  function webhooksOnly(hooks: readonly { url: string; ntfy: boolean }[]): void {
+    const config = join(sandbox.env.XDG_CONFIG_HOME as string, "tongs-agents");
+    writeFileSync(
+      join(config, "config.json"),
+      JSON.stringify({ notifications: { channels: { desktop: false, terminal: false, tmux: false, bell: false } } }),
+    );
+    writeFileSync(join(config, "webhooks.json"), JSON.stringify({ webhooks: hooks }), { mode: 0o600 });
+  }
+
+  const decided = () => notifyLog().filter((entry) => entry.mode === "deliver" && ["delivered", "nothing"].includes(entry.outcome));
+
+  it("exactly one POST per change into waiting or error, none for the same state again, none while muted", async () => {
+    const received: Received[] = [];
+    const url = await receiver(received);
+    webhooksOnly([{ url: url("/hook/s3cret-token"), ntfy: false }]);
+    bus = await new FakeBus().start();
+    const agent = await claude();
+    const payload = (extra: object) => ({ session_id: "w1", cwd: "/src/api", ...extra });
+    await agent.emit("session-start", "claude", payload({}));
+    await agent.emit("permission-request", "claude", payload({ tool_name: "Bash" }));
+    await waitFor(() => received.length === 1, "the first POST", 20_000);
+    const id = await idOf("w1", agent.pid);
+    expect(received[0]?.path).toBe("/hook/s3cret-token");
+    expect(received[0]?.headers["content-type"]).toBe("application/json");
+    expect(JSON.parse(received[0]?.body ?? "")).toEqual({
+      host: hostname(),
+      session: id,
+      agent: "Claude Code",
+      state: "waiting",
+      detail: "permission: Bash",
+      directory: "/src/api",
+    });
+    // The same state again: no notifier is even started, so nothing is posted.
+    await agent.emit("notification", "claude", payload({ notification_type: "permission_prompt" }));
+    await agent.emit("tool-done", "claude", payload({ tool_name: "Bash" }));
+    await agent.emit("stop-failure", "claude", payload({}));
+    await waitFor(() => received.length === 2, "the POST for the failed turn", 20_000);
+    expect(JSON.parse(received[1]?.body ?? "")).toMatchObject({ state: "error", detail: "turn failed (API error)" });
+
+    // Muted: the change is decided (and marked handled) without a POST; unmuted, the next change posts again. The
+    // notifier that posted for the failed turn logs after the POST arrived: counted once its line is there.
+    await waitFor(() => decided().length === 2, "the notifier of the failed turn to log", 20_000);
+    expect(mute(sandbox.stateDir, Date.now(), 60_000).ok).toBe(true);
+    await agent.emit("prompt-submit", "claude", payload({}));
+    await agent.emit("permission-request", "claude", payload({ tool_name: "Edit" }));
+    await waitFor(() => decided().length > 2, "the muted notifier to decide", 20_000);
+    expect(decided().slice(2)).toEqual([expect.objectContaining({ outcome: "nothing", skipped: [expect.stringContaining("muted")] })]);
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(received).toHaveLength(2);
+    unmute(sandbox.stateDir);
+    await agent.emit("tool-done", "claude", payload({ tool_name: "Edit" }));
+    await agent.emit("stop-failure", "claude", payload({}));
+    await waitFor(() => received.length === 3, "the POST after unmute", 20_000);
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(received).toHaveLength(3);
+    // The log names the webhook by scheme and host only.
+    const logText = readFileSync(join(sandbox.stateDir, "notify.log"), "utf8");
+    expect(logText).toContain("http://127.0.0.1:");
+    expect(logText).not.toContain("s3cret-token");
+  });
+
+  it("an ntfy topic gets the message as text and ntfy's headers; a failed POST is tried once more", async () => {
+    const received: Received[] = [];
+    let failures = 1;
+    server = createServer((request, response) => {
+      let body = "";
+      request.on("data", (chunk: Buffer) => (body += chunk.toString("utf8")));
+      request.on("end", () => {
+        received.push({ path: request.url ?? "", headers: request.headers, body });
+        response.statusCode = failures-- > 0 ? 503 : 200;
+        response.end();
+      });
+    });
+    await new Promise<void>((resolve) => server?.listen(0, "127.0.0.1", resolve));
+    const { port } = server.address() as AddressInfo;
+    webhooksOnly([{ url: `http://127.0.0.1:${port}/agents-topic`, ntfy: true }]);
+    bus = await new FakeBus().start();
+    const agent = await claude();
+    await agent.emit("session-start", "claude", { session_id: "w2", cwd: "/src/wébapp" });
+    await agent.emit("permission-request", "claude", { session_id: "w2", cwd: "/src/wébapp", tool_name: "Bash" });
+    await waitFor(() => received.length === 2, "the POST and its retry", 20_000);
+    const [first, second] = received;
+    expect(second).toEqual(first);
+    expect(second?.headers).toMatchObject({
+      "x-title": `=?UTF-8?B?${Buffer.from("Claude Code needs you: wébapp").toString("base64")}?=`,
+      "x-priority": "high",
+      "x-tags": "bell,tongs-agents",
+    });
+    expect(second?.body).toBe(`permission: Bash\n/src/wébapp on ${hostname()}`);
+    await waitFor(() => decided().length === 1, "the notifier's log");
+    expect(decided()[0]?.deliveries).toContainEqual({ channel: "webhook", outcome: "delivered", detail: `http://127.0.0.1:${port}/… 200` });
   });
 });

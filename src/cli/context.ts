@@ -19,6 +19,14 @@ export interface CliIo {
   readonly terminal?: { readonly input: NodeJS.ReadStream; readonly output: NodeJS.WriteStream; readonly hangup?: AbortSignal };
 }
 
+/** What completion needs of a verb's help (help.ts VerbHelp): its synopsis and the words that pick what it does. */
+export interface VerbSynopsis {
+  /** The synopsis after `tongs-agents `, e.g. `list [--json] [--all]`: its options and their values are read from it. */
+  readonly usage: string;
+  /** The words its first argument may be (`hosts list|add|remove`), each with the words its second may be. */
+  readonly subcommands?: Readonly<Record<string, readonly string[]>>;
+}
+
 export interface CliContext extends FleetContext, Pick<HostsContext, "sshRun" | "hostTimeoutMs"> {
   readonly env: NodeJS.ProcessEnv;
   /** The caller's working directory (the keypress server's client's, not the server's). */
@@ -33,6 +41,8 @@ export interface CliContext extends FleetContext, Pick<HostsContext, "sshRun" | 
   readonly install?: InstallContext;
   /** The dispatcher that runs this verb (run.ts sets it), for a verb that runs others: the keypress server. */
   readonly dispatch?: (argv: readonly string[], context: CliContext, io: CliIo) => Promise<number>;
+  /** Every verb's name, and the synopsis of one (run.ts sets them), for shell completion. */
+  readonly verbs?: { readonly names: readonly string[]; readonly synopsis: (verb: string) => Promise<VerbSynopsis | undefined> };
 }
 
 /** `TONGS_AGENTS_DISCOVERY=off` turns process discovery off: only sessions with records are listed (the demo does). */

@@ -2,11 +2,10 @@
 // before the verb parses its options, so no verb's option parser ever sees them (node:util's parseArgs would reject
 // them as unknown options, with its own wording).
 import { EXIT_CODES } from "../core/errors.ts";
+import type { VerbSynopsis } from "./context.ts";
 import type { Verb } from "./io.ts";
 
-export interface VerbHelp {
-  /** The synopsis after `tongs-agents `, e.g. `list [--json] [--all]`. */
-  readonly usage: string;
+export interface VerbHelp extends VerbSynopsis {
   /** What the verb does, in a sentence or two. */
   readonly summary: string;
   /** Each option (or argument) with what it does. `-h, --help` is added. */
@@ -40,11 +39,17 @@ export function asksForHelp(args: readonly string[]): boolean {
   return false;
 }
 
-/** The verb, answering `--help` / `-h` with its help on stdout (exit 0) instead of running. */
-export function withHelp(help: VerbHelp, verb: Verb): Verb {
-  return async (args, context, io) => {
+/** The verb, answering `--help` / `-h` with its help on stdout (exit 0) instead of running; its help rides along. */
+export function withHelp(help: VerbHelp, verb: Verb): Verb & { readonly help: VerbHelp } {
+  const helped: Verb = async (args, context, io) => {
     if (!asksForHelp(args)) return verb(args, context, io);
     io.stdout(formatHelp(help));
     return EXIT_CODES.ok;
   };
+  return Object.assign(helped, { help });
+}
+
+/** The help a verb carries (completion reads its synopsis); undefined for one without. */
+export function helpOf(verb: Verb): VerbHelp | undefined {
+  return (verb as Verb & { readonly help?: VerbHelp }).help;
 }

@@ -7,6 +7,9 @@ import type { RunResult, Runner } from "../core/exec.ts";
 import type { CliContext } from "./context.ts";
 import { checkNotifications, formatNotifyCheck } from "./notify.ts";
 import { runCli } from "./run.ts";
+import { chmodSync, readFileSync, statSync } from "node:fs";
+import { muteState, parseDuration } from "../notify/mute.ts";
+import { webhooksPath } from "../notify/webhooks.ts";
 
 let sandbox: Sandbox | undefined;
 let bus: FakeBus | undefined;
@@ -47,11 +50,12 @@ describe("tongs-agents notify", () => {
       ["desktop", true],
       ["terminal", true],
       ["tmux", true],
+      ["webhook", false],
       ["bell", true],
     ]);
     expect(check.test).toBeUndefined();
     expect(bus.notified).toEqual([]);
-    const text = formatNotifyCheck(check);
+    const text = formatNotifyCheck(check, Date.now());
     expect(text).toContain("notifications: on");
     expect(text).toContain("idle     off");
     expect(text).toContain("desktop  found      fake-notifier 1.0 on the session bus, with actions");
@@ -102,5 +106,96 @@ describe("tongs-agents notify", () => {
     expect(check.channels.every((channel) => !channel.available)).toBe(true);
     expect(check.test).toEqual([]);
     expect(code).toBe(1);
+  });
+});
+
+describe("notify mute, unmute and webhooks", () => {
+  const cli = async (context: CliContext, ...args: string[]) => {
+    const out: string[] = [];
+    const err: string[] = [];
+    const code = await runCli(args, context, {
+      stdout: (text) => out.push(text),
+      stderr: (text) => err.push(text),
+      color: false,
+      columns: 100,
+    });
+    return { code, out: out.join("\n"), err: err.join("\n") };
+  };
+  const NOW = Date.parse("2026-12-07T12:00:00.000Z");
+
+  it("mute for a while, or until unmute; notify shows it; a wrong duration is a usage error", async () => {
+    const context = { ...contextWith({}), now: () => NOW };
+    expect(await cli(context, "notify", "mute", "1h30m")).toMatchObject({
+      code: 0,
+      out: "notifications: muted until 2026-12-07T13:30:00.000Z (1h 30m left)",
+    });
+    expect(muteState(context.stateDir, NOW + 89 * 60_000).muted).toBe(true);
+    expect(muteState(context.stateDir, NOW + 90 * 60_000).muted).toBe(false);
+    expect((await cli(context, "notify")).out).toMatch(/^notifications: muted until 2026-12-07T13:30:00\.000Z \(1h 30m left\)/);
+    expect(await cli(context, "notify", "mute")).toMatchObject({ code: 0, out: "notifications: muted until `tongs-agents notify unmute`" });
+    expect(await cli(context, "notify", "mute", "soon")).toMatchObject({
+      code: 2,
+      err: 'tongs-agents: not a duration: "soon" (use e.g. 90s, 30m, 2h, 1h30m, 1d; at most 30d)',
+    });
+    expect(await cli(context, "notify", "unmute")).toMatchObject({ code: 0, out: "notifications: on (not muted)" });
+    expect(muteState(context.stateDir, NOW).muted).toBe(false);
+    expect((await cli(context, "notify")).out).toMatch(/^notifications: on /);
+  });
+
+  it.each([
+    ["90s", 90_000],
+    ["30m", 1_800_000],
+    ["2h", 7_200_000],
+    ["1h30m", 5_400_000],
+    ["1d", 86_400_000],
+    ["45", 2_700_000],
+    ["31d", undefined],
+    ["0m", undefined],
+    ["1.5h", undefined],
+    ["h", undefined],
+  ])("parseDuration(%s) = %s", (text, ms) => expect(parseDuration(text)).toBe(ms));
+
+  it("webhook add keeps the URL in a 0600 file and never prints it whole; remove takes it out", async () => {
+    const context = contextWith({});
+    const added = await cli(context, "notify", "webhook", "add", "https://ntfy.sh/s3cret-topic-42");
+    expect(added).toMatchObject({ code: 0, out: "added webhook 1. https://ntfy.sh/… (ntfy); `tongs-agents notify --test` sends a test" });
+    const plain = await cli(context, "notify", "webhook", "add", "https://chat.example.org/hooks/T0K3N?x=1");
+    expect(plain.out).toBe("added webhook 2. https://chat.example.org/…; `tongs-agents notify --test` sends a test");
+    const path = webhooksPath(context.env);
+    expect(statSync(path).mode & 0o777).toBe(0o600);
+    expect(JSON.parse(readFileSync(path, "utf8"))).toEqual({
+      webhooks: [
+        { url: "https://ntfy.sh/s3cret-topic-42", ntfy: true },
+        { url: "https://chat.example.org/hooks/T0K3N?x=1", ntfy: false },
+      ],
+    });
+    const shown = await cli(context, "notify");
+    expect(shown.out).toContain("  1. https://ntfy.sh/… (ntfy)\n  2. https://chat.example.org/…");
+    const json = await cli(context, "notify", "--json");
+    for (const text of [shown.out, json.out, added.out, plain.out]) {
+      expect(text).not.toContain("s3cret");
+      expect(text).not.toContain("T0K3N");
+    }
+    // Mistakes are told without the URL.
+    expect(await cli(context, "notify", "webhook", "add", "https://ntfy.sh/s3cret-topic-42")).toMatchObject({
+      code: 1,
+      err: "tongs-agents: webhook not added: https://ntfy.sh/… is already there",
+    });
+    expect(await cli(context, "notify", "webhook", "add", "ftp://x/s3cret")).toMatchObject({
+      code: 1,
+      err: "tongs-agents: webhook not added: not an http or https URL (ftp:)",
+    });
+    expect(await cli(context, "notify", "webhook", "add", "https://chat.example.org/x", "--click", "https://x")).toMatchObject({ code: 2 });
+    expect(await cli(context, "notify", "webhook", "remove", "1")).toMatchObject({
+      code: 0,
+      out: "removed webhook https://ntfy.sh/… (ntfy)",
+    });
+    expect(await cli(context, "notify", "webhook", "remove", "5")).toMatchObject({
+      code: 1,
+      err: "tongs-agents: there is no webhook 5 (1 configured)",
+    });
+    expect(JSON.parse(readFileSync(path, "utf8")).webhooks).toHaveLength(1);
+    chmodSync(path, 0o644);
+    expect((await cli(context, "notify")).out).toContain("has mode 0644, open to others: chmod 600 it");
   });
 });

@@ -39,7 +39,7 @@ describe("notification config", () => {
     );
     expect(loaded).toMatchObject({
       source: "file",
-      config: { quiet: true, states: { waiting: ["terminal", "tmux"], error: [], idle: ["tmux"] }, clickWaitMs: 30_000 },
+      config: { quiet: true, states: { waiting: ["terminal", "tmux", "webhook"], error: [], idle: ["tmux"] }, clickWaitMs: 30_000 },
     });
     expect(loaded.problem).toBeUndefined();
   });

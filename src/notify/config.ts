@@ -12,7 +12,8 @@ import { quoted } from "../core/terminal-text.ts";
 export const NOTIFY_STATES = ["waiting", "error", "idle"] as const;
 export type NotifyState = (typeof NOTIFY_STATES)[number];
 
-export const CHANNEL_IDS = ["desktop", "terminal", "tmux", "bell"] as const;
+/** In the order they are tried (deliver.ts): the bell only when none of the others reached the user. */
+export const CHANNEL_IDS = ["desktop", "terminal", "tmux", "webhook", "bell"] as const;
 export type ChannelId = (typeof CHANNEL_IDS)[number];
 
 const ChannelName = z.enum(CHANNEL_IDS);
@@ -29,6 +30,7 @@ const NotificationsSchema = z.strictObject({
       desktop: z.optional(z.boolean()),
       terminal: z.optional(z.boolean()),
       tmux: z.optional(z.boolean()),
+      webhook: z.optional(z.boolean()),
       bell: z.optional(z.boolean()),
     }),
   ),

@@ -2,7 +2,7 @@
 // is for terminal backends: each channel says whether it can reach the user from here, and delivers one notice.
 // docs/notifications.md explains each channel.
 import type { Runner } from "../core/exec.ts";
-import type { ChannelId } from "./config.ts";
+import type { ChannelId, NotifyState } from "./config.ts";
 import type { TtyWrite } from "./tty.ts";
 import type { TmuxServerView } from "../../backends/tmux/survey.ts";
 
@@ -36,6 +36,16 @@ export interface NoticeSession {
   readonly id: string;
   /** Short words for an action button: `api (Claude Code)`. */
   readonly label: string;
+  /** What a webhook posts about it (webhook.ts); absent in a test notice. */
+  readonly facts?: SessionFacts;
+}
+
+/** One session's change as a webhook's JSON body gives it (the host is added by the channel). */
+export interface SessionFacts {
+  readonly agent: string;
+  readonly state: NotifyState;
+  readonly detail: string;
+  readonly directory: string;
 }
 
 /** What a channel sends: already cleaned (sanitize.ts); each channel escapes it for its own medium. */
@@ -60,6 +70,8 @@ export interface NotifyWorld {
   readonly environOf: (pid: number) => Promise<Record<string, string> | undefined>;
   /** How a click on a macOS notification runs the notifier again (terminal-notifier's -execute). */
   readonly clickCommand: ((sessionId: string) => readonly string[]) | undefined;
+  /** HTTP for the webhooks (default: Node's fetch); tests give a server on 127.0.0.1 through the real one. */
+  readonly fetch?: typeof fetch;
 }
 
 export type Outcome = "delivered" | "failed" | "unavailable" | "not-needed" | "off";

@@ -12,6 +12,7 @@ import type { Place } from "./contract.ts";
 import { onScreen, surveyPlaces, type SurveyedSession } from "./survey.ts";
 import { terminalOscChannel } from "./terminal-osc.ts";
 import { tmuxMessageChannel } from "./tmux-message.ts";
+import { webhookChannel } from "./webhook.ts";
 
 export function desktopChannelFor(platform: NodeJS.Platform): NotifyChannel {
   return platform === "darwin" ? desktopMacosChannel : desktopLinuxChannel;
@@ -19,7 +20,7 @@ export function desktopChannelFor(platform: NodeJS.Platform): NotifyChannel {
 
 /** The channels in the order they are tried. */
 export function channelsFor(platform: NodeJS.Platform): readonly NotifyChannel[] {
-  return [desktopChannelFor(platform), terminalOscChannel, tmuxMessageChannel, bellChannel];
+  return [desktopChannelFor(platform), terminalOscChannel, tmuxMessageChannel, webhookChannel, bellChannel];
 }
 
 export type BatchSession = SurveyedSession &

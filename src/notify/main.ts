@@ -15,6 +15,7 @@ import type { NotifyWorld } from "./contract.ts";
 import { deliverBatch, desktopChannelFor, type BatchSession } from "./deliver.ts";
 import { alreadyHandled, changeMark, markHandled } from "../store/notify-ledger.ts";
 import { cleanLine } from "./sanitize.ts";
+import { muteState } from "./mute.ts";
 import { clickCommandFor, realWorld } from "./world.ts";
 
 export const NOTIFY_LOG = "notify.log";
@@ -59,6 +60,8 @@ function readSession(id: string): SessionRecord | undefined {
 function chooseBatch(ids: readonly string[], config: NotifyConfig): { chosen: BatchSession[]; skipped: string[] } {
   const chosen: BatchSession[] = [];
   const skipped: string[] = [];
+  // `notify mute`: nothing goes out on any channel, and each change is still marked handled (no replay on unmute).
+  const muted = muteState(stateDir, Date.now()).muted;
   for (const id of ids) {
     const record = readSession(id);
     const short = shortId(id);
@@ -73,7 +76,8 @@ function chooseBatch(ids: readonly string[], config: NotifyConfig): { chosen: Ba
       continue;
     }
     markHandled(stateDir, digest, mark);
-    if (config.quiet) skipped.push(`${short}: quiet`);
+    if (muted) skipped.push(`${short}: muted`);
+    else if (config.quiet) skipped.push(`${short}: quiet`);
     else if (config.states[record.status].length === 0) skipped.push(`${short}: ${record.status} does not notify (config)`);
     else
       chosen.push({

@@ -17,7 +17,13 @@ describe("composeNotice", () => {
       lines: ["permission: Bash", "tmux %1 (api:0)"],
       oneLine: "Claude Code needs you: api: permission: Bash",
       urgency: "critical",
-      sessions: [{ id: "fleet:v1:claude:api", label: "api (Claude Code)" }],
+      sessions: [
+        {
+          id: "fleet:v1:claude:api",
+          label: "api (Claude Code)",
+          facts: { agent: "Claude Code", state: "waiting", detail: "permission: Bash", directory: "/src/api" },
+        },
+      ],
     });
     expect(composeNotice([input("api", "error")])).toMatchObject({
       title: "Claude Code failed: api",

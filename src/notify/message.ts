@@ -54,7 +54,11 @@ export function composeNotice(sessions: readonly NoticeInput[]): Notice {
     lines,
     oneLine: cleanLine(`${title}: ${lines[0] ?? ""}`, LINE_MAX_CHARS),
     urgency,
-    sessions: sessions.map((session) => ({ id: session.id, label: label(session) })),
+    sessions: sessions.map((session) => ({
+      id: session.id,
+      label: label(session),
+      facts: { agent: session.harnessName, state: session.status, detail: session.detail, directory: session.cwd },
+    })),
   };
 }
 
