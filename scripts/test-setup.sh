@@ -21,6 +21,7 @@ packages=(
   dbus-daemon     # a private session bus for the notification suites
   ca-certificates # the CA bundle the Copilot CLI container suite copies in (its HTTP client needs trust roots)
   dunst           # a real notification daemon on it (dunstctl invokes a notification's action)
+  bash zsh fish   # the shells whose completion scripts test/live/completion.test.ts runs
 )
 missing=()
 for package in "${packages[@]}"; do dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package"); done

@@ -50,6 +50,7 @@ describe("the packed npm tarball", () => {
       "pi-bridge/index.js",
       "opencode-plugin/index.js",
       "opencode-plugin/map.js",
+      "tongs-agents.tmux",
     ])
       expect(packed, required).toContain(required);
     const shipped = [

@@ -1,11 +1,12 @@
 // Real processes for tests: the built hook binary, and fake harness processes with exact process names.
 import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from "node:child_process";
-import { mkdirSync, readFileSync, symlinkSync } from "node:fs";
+import { chmodSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { createInterface } from "node:readline";
 import type { FocusResult } from "../src/focus/result.ts";
 import type { ServerStatus } from "../src/server/protocol.ts";
 import { hookCommandLine } from "../src/install/command.ts";
+import { shellCommand } from "../src/core/shell-quote.ts";
 import type { Sandbox } from "./sandbox.ts";
 
 export const ROOT = resolve(import.meta.dirname, "..");
@@ -156,4 +157,13 @@ export async function stopTmuxServer(socket: string, boundMs = 5000): Promise<vo
   const deadline = Date.now() + boundMs;
   while (pids.some(running) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
   for (const pid of pids.filter(running)) process.kill(pid, "SIGKILL");
+}
+
+/** `tongs-agents` in `dir` as a global npm install puts it on PATH: a command that runs this checkout's bin. */
+export function cliCommandIn(dir: string): string {
+  mkdirSync(dir, { recursive: true });
+  const path = join(dir, "tongs-agents");
+  writeFileSync(path, `#!/bin/sh\nexec ${shellCommand([process.execPath, CLI_BIN])} "$@"\n`);
+  chmodSync(path, 0o755);
+  return dir;
 }

@@ -14,7 +14,8 @@ export interface SetupOptions {
   readonly cli: string;
   readonly pickerKey: string;
   readonly nextKey: string;
-  readonly status: boolean;
+  /** The status segment: first in status-right (true), last in status-left ("left"), or none. */
+  readonly status: boolean | "left";
   /** Start the keypress server (docs/server.md) whenever tmux reads the file. */
   readonly server: boolean;
   /** `tmux -V` parsed; popups need 3.2. */
@@ -60,7 +61,8 @@ export function blockBody(options: SetupOptions): string[] {
   if (options.server) lines.push(`run-shell -b ${tmuxQuote(`${cli} serve --detach >/dev/null 2>&1 || true`)}`);
   if (options.status) {
     lines.push(`set -g @tongs_agents_status ${tmuxQuote(`#(${key} status --format tmux)`)}`);
-    lines.push(`if-shell -F '#{m:*tongs_agents_status*,#{status-right}}' '' "${statusCommands(options.tmuxVersion)}"`);
+    const side = options.status === "left" ? "left" : "right";
+    lines.push(`if-shell -F '#{m:*tongs_agents_status*,#{status-${side}}}' '' "${statusCommands(options.tmuxVersion, side)}"`);
   }
   return lines;
 }
@@ -78,11 +80,17 @@ export const STATUS_SEGMENT_WIDTH = 20;
  * unexpanded. The length is widened only when it is not the one we set last time (@tongs_agents_length), so sourcing
  * a file that resets status-right but not its length does not widen it again. Arithmetic in formats needs tmux 3.2.
  */
-function statusCommands(version: SetupOptions["tmuxVersion"]): string {
-  const first = "set -gF status-right '##{E:@tongs_agents_status} #{status-right}'";
-  if (!popupsSupported(version)) return first;
-  const widen = `set -gF status-right-length '#{?#{==:#{status-right-length},#{@tongs_agents_length}},#{status-right-length},#{e|+:#{status-right-length},${STATUS_SEGMENT_WIDTH}}}'`;
-  return [first, widen, "set -gF @tongs_agents_length '#{status-right-length}'"].join(" ; ");
+function statusCommands(version: SetupOptions["tmuxVersion"], side: "left" | "right"): string {
+  // On the left, last: status-left is drawn cut to its length keeping its start too, and the session name that
+  // starts it is what people look for there; the wider length keeps the segment in view.
+  const put =
+    side === "right"
+      ? "set -gF status-right '##{E:@tongs_agents_status} #{status-right}'"
+      : "set -gF status-left '#{status-left}##{E:@tongs_agents_status} '";
+  if (!popupsSupported(version)) return put;
+  const length = `status-${side}-length`;
+  const widen = `set -gF ${length} '#{?#{==:#{${length}},#{@tongs_agents_length}},#{${length}},#{e|+:#{${length}},${STATUS_SEGMENT_WIDTH}}}'`;
+  return [put, widen, `set -gF @tongs_agents_length '#{${length}}'`].join(" ; ");
 }
 
 interface Markers {

@@ -10,6 +10,7 @@ import { ensureStateDirs } from "../store/paths.ts";
 import type { SessionRecord } from "../core/schema.ts";
 import type { SessionView } from "../fleet/view.ts";
 import { recordPath, writeRecord } from "../store/records.ts";
+import { statusServers } from "../store/status-servers.ts";
 import type { CliContext } from "./context.ts";
 import { VERBS, VERB_NAMES, runCli, type CliIo } from "./run.ts";
 
@@ -399,5 +400,97 @@ describe("explain", () => {
     put("claude", "s-old", 100, "idle");
     expect(await runCli(["explain", "s-old"], context, io)).toBe(0);
     expect(out.join("\n")).toContain(`recorded before history was kept: the last event was claude.x at ${at(60)}`);
+  });
+});
+
+describe("where a state comes from", () => {
+  const history = (source: string, status: SessionRecord["status"], secondsAgo: number) => ({
+    at: at(secondsAgo),
+    source,
+    event: "x",
+    status,
+    change: "",
+  });
+  it("gives each session's source and age: the event that began its state, the liveness check, discovery", async () => {
+    put("claude", "hooked", 100, "waiting", {
+      status_changed_at: at(30),
+      history: [history("hook", "running", 90), history("hook", "waiting", 30), history("hook", "waiting", 10)],
+    });
+    put("claude", "stated", 100, "idle", {
+      status_changed_at: at(20),
+      history: [history("hook", "running", 90), history("transcript", "idle", 20)],
+    });
+    put("pi", "bridged", 300, "running", { identity: "emitter", status_changed_at: at(45) }); // no history: an emitter's
+    put("claude", "dead-one", 999, "running");
+    const sessions = await listJson("--all");
+    const of = (id: string) => sessions.find((session) => session.session_id === id || session.id === id);
+    expect([of("hooked")?.state_source, of("hooked")?.state_age_s]).toEqual(["hook", 30]);
+    expect([of("stated")?.state_source, of("stated")?.state_age_s]).toEqual(["stated", 20]);
+    expect([of("bridged")?.state_source, of("bridged")?.state_age_s]).toEqual(["bridge", 45]);
+    expect([of("dead-one")?.state_source, of("dead-one")?.state_age_s]).toEqual(["liveness", 0]);
+    expect([of("discovered:claude:400")?.state_source, of("discovered:claude:400")?.state_age_s]).toEqual(["liveness", 0]);
+    out = [];
+    expect(await runCli(["show", "stated", "--json"], context, io)).toBe(0);
+    expect(JSON.parse(out.join("\n"))).toMatchObject({ state_source: "stated", state_age_s: 20 });
+    out = [];
+    expect(await runCli(["show", "stated"], context, io)).toBe(0);
+    expect(out.join("\n")).toMatch(/said by: +stated, 20 s ago/);
+  });
+});
+
+describe("mistyped words", () => {
+  it.each([
+    [["lsit"], 'unknown command "lsit"; did you mean list?'],
+    [["list", "--jsno"], 'unknown option "--jsno"; did you mean --json?'],
+    [["list", "--colour"], 'unknown option "--colour"; did you mean --color?'],
+    [["install", "--agent", "cluade", "--dry-run"], 'unknown agent "cluade"; did you mean claude?'],
+    [["doctor", "--agent", "gemnii"], 'unknown agent "gemnii"; did you mean gemini?'],
+    [["help", "shwo"], 'unknown command "shwo"; did you mean show?'],
+    [["notify", "mtue"], 'unknown notify command "mtue"; did you mean mute?'],
+    [["list", "--color=allways"], '--color takes always, never or auto, not "allways"; did you mean always?'],
+  ])("%j: exit 2 and one line naming the word meant", async (argv, line) => {
+    expect(await runCli(argv, context, io)).toBe(EXIT_CODES.usage);
+    expect(err).toEqual([`tongs-agents: ${line}`]);
+    expect(out).toEqual([]);
+  });
+
+  it("a word near nothing says so in one line, never the whole usage", async () => {
+    expect(await runCli(["frobnicate"], context, io)).toBe(EXIT_CODES.usage);
+    expect(err).toEqual(['tongs-agents: unknown command "frobnicate" (tongs-agents help lists them)']);
+    err = [];
+    expect(await runCli(["list", "--frobnicate"], context, io)).toBe(EXIT_CODES.usage);
+    expect(err).toEqual(['tongs-agents: unknown option "--frobnicate" (this command takes --json, --all, --local, --watch)']);
+  });
+});
+
+describe("--color", () => {
+  // eslint-disable-next-line no-control-regex
+  const SGR = /\u001b\[[0-9;]*m/;
+  it("always colours, never does not, auto follows the terminal and NO_COLOR (what the entry point found)", async () => {
+    put("codex", "waiting-one", 200, "waiting");
+    const listed = async (argv: string[], color: boolean) => {
+      const lines: string[] = [];
+      expect(await runCli(argv, context, { ...io, stdout: (text) => lines.push(text), color })).toBe(0);
+      return lines.join("\n");
+    };
+    expect(await listed(["list"], true)).toMatch(SGR);
+    expect(await listed(["list"], false)).not.toMatch(SGR);
+    expect(await listed(["list", "--color=always"], false)).toMatch(SGR);
+    expect(await listed(["--color", "never", "list"], true)).not.toMatch(SGR);
+    expect(await listed(["list", "--color=auto"], true)).toMatch(SGR);
+    // JSON never carries colour, whatever the option.
+    expect(await listed(["list", "--json", "--color=always"], true)).not.toMatch(SGR);
+  });
+});
+
+describe("status --format tmux", () => {
+  it("notes the tmux server it draws for (from TMUX), so a change of state redraws it at once; other formats note none", async () => {
+    put("codex", "waiting-one", 200, "waiting");
+    const withTmux = { ...context, env: { ...context.env, TMUX: "/tmp/tmux-0/my server,123,0" } };
+    expect(await runCli(["status", "--format", "plain"], withTmux, io)).toBe(0);
+    expect(statusServers(sandbox.stateDir)).toEqual([]);
+    expect(await runCli(["status", "--format", "tmux"], withTmux, io)).toBe(0);
+    expect(out.at(-1)).toBe("#[fg=yellow,bold]●1#[default]");
+    expect(statusServers(sandbox.stateDir)).toEqual(["/tmp/tmux-0/my server"]);
   });
 });

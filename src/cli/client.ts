@@ -18,7 +18,9 @@ export function main(runHere: () => void): void {
   const verb = argv[0] ?? "";
   // A terminal verb (the picker) is served only on a terminal: elsewhere it says it needs one, in this process.
   const onTerminal = TERMINAL_VERBS.has(verb) && process.stdin.isTTY && process.stdout.isTTY;
-  if (!(SERVED_VERBS.has(verb) || onTerminal) || env[SERVER_ENV] === "off") return runHere();
+  // `list --watch` stays on the terminal it draws on for as long as the user keeps it: it is not a short verb.
+  const watching = argv.includes("--watch");
+  if (!(SERVED_VERBS.has(verb) || onTerminal) || watching || env[SERVER_ENV] === "off") return runHere();
   const stateDir = resolveStateDir(env);
   // A socket is only trusted in private directories of ours: the request carries this process's environment.
   if (!checkPrivateDir(stateDir).ok || !checkPrivateDir(serverDirOf(stateDir)).ok) return runHere();

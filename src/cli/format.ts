@@ -105,6 +105,7 @@ export function formatDetails(session: SessionView, now: number, { tmuxPlace }: 
     ["instance id", session.instance_id],
     ["last event", session.last_event],
     ["changed", `${formatAge(session.status_changed_at, now)} ago (${session.status_changed_at})`],
+    ["said by", `${session.state_source}, ${session.state_age_s} s ago`],
     ["started", session.created_at],
     ["launch id", session.launch_id],
     ["profile", session.profile_id],

@@ -4,6 +4,7 @@ import { EXIT_CODES } from "../core/errors.ts";
 import { loadHosts } from "../hosts/config.ts";
 import { addHost, removeHost } from "../hosts/edit.ts";
 import { HOST_TIMEOUT_MS } from "../hosts/everywhere.ts";
+import { didYouMean } from "../core/suggest.ts";
 import { withHelp, type VerbHelp } from "./help.ts";
 import { fail, parse, type Verb, type VerbIo } from "./io.ts";
 import { quoted } from "../core/terminal-text.ts";
@@ -18,6 +19,7 @@ const HOSTS_HELP: VerbHelp = {
     ["--timeout SECONDS", `add: how long one read of the host may take, 0.5-30 (default ${HOST_TIMEOUT_MS / 1000})`],
   ],
   examples: ["tongs-agents hosts add devbox me@devbox.example", "tongs-agents hosts list", "tongs-agents hosts remove devbox"],
+  subcommands: { list: [], add: [], remove: [] },
 };
 
 export const hostsVerb: Verb = withHelp(HOSTS_HELP, async (args, context, io) => {
@@ -62,7 +64,8 @@ export const hostsVerb: Verb = withHelp(HOSTS_HELP, async (args, context, io) =>
     io.stdout(json ? JSON.stringify(removed) : `removed: ${name} from ${removed.path}`);
     return hostsInUse(context.env, io);
   }
-  return usage(`unknown hosts action ${quoted(action)} (list, add, remove)`);
+  const hint = didYouMean(action, ["list", "add", "remove"]);
+  return usage(`unknown hosts action ${quoted(action)}${hint === "" ? " (list, add, remove)" : hint}`);
 });
 
 /** After an edit: the file holds the change, but a mistake elsewhere in its hosts keeps every host unused; say so. */

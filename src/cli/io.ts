@@ -7,7 +7,7 @@ import { exitCodeOf, type Failure } from "../core/errors.ts";
 import { QUOTED_MAX_CHARS, cutChars, displayLine, quoted, visibleText } from "../core/terminal-text.ts";
 import type { CliContext, CliIo } from "./context.ts";
 import { shortenHome } from "../core/home.ts";
-import { USAGE } from "./usage.ts";
+import { didYouMean } from "../core/suggest.ts";
 
 export type { CliIo } from "./context.ts";
 
@@ -66,13 +66,15 @@ export function parse(args: string[], options: ParseArgsConfig["options"], posit
     const message = (error as Error).message;
     const unknown = /^Unknown option '(.*)'(?:\. |$)/s.exec(message)?.[1];
     const allowed = Object.keys(options ?? {}).map((name) => `--${name}`);
+    // A near miss names the option meant (every verb also takes --color, run.ts); otherwise the ones it takes.
+    const hint = unknown === undefined ? "" : didYouMean(unknown.split("=")[0] as string, [...allowed, "--color"]);
     return {
       ok: false,
       reason: "usage",
       detail:
         unknown === undefined
           ? cutChars(message, 2 * QUOTED_MAX_CHARS)
-          : `unknown option ${quoted(unknown)} (this command takes ${allowed.length > 0 ? allowed.join(", ") : "none"})`,
+          : `unknown option ${quoted(unknown)}${hint === "" ? ` (this command takes ${allowed.length > 0 ? allowed.join(", ") : "none"})` : hint}`,
     };
   }
 }
@@ -87,7 +89,6 @@ export function fail(failure: Failure, io: VerbIo, json: boolean): number {
           `  ${candidate.short_id}  ${candidate.harness}  ${candidate.status}  ${displayLine(shortenHome(candidate.cwd, io.home))}  (${displayLine(candidate.id)})`,
         );
     }
-    if (failure.reason === "usage") io.stderr(USAGE);
   }
   return exitCodeOf(failure);
 }

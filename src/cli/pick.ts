@@ -50,7 +50,7 @@ export const pickVerb: Verb = withHelp(PICK_HELP, async (args, context, io) => {
       (await import("../focus/preview.ts")).previewSession(session, lines, { run: context.run, env: context.env }),
     now: Date.now,
     home: context.env.HOME ?? homedir(),
-    color: !context.env.NO_COLOR,
+    color: io.color,
   });
   if (exit.kind === "no-terminal") {
     io.stderr(`tongs-agents: ${exit.detail}`);

@@ -1,12 +1,14 @@
 // The CLI: find the verb, load its module (lazily: `status` and `pick` must start fast, so nothing else is loaded
 // for them), run it. Verbs return exit codes; only this layer and main.ts touch the process.
-import { EXIT_CODES } from "../core/errors.ts";
+import { EXIT_CODES, type Failure } from "../core/errors.ts";
 import { BUILD, VERSION } from "../core/version.ts";
-import type { CliContext } from "./context.ts";
-import { asksForHelp } from "./help.ts";
+import type { CliContext, VerbSynopsis } from "./context.ts";
+import { asksForHelp, helpOf } from "./help.ts";
 import { fail, verbIo, type CliIo, type Verb } from "./io.ts";
 import { USAGE } from "./usage.ts";
 import { quoted } from "../core/terminal-text.ts";
+import { didYouMean } from "../core/suggest.ts";
+import { takeColorOption } from "./color.ts";
 
 export type { CliIo } from "./io.ts";
 
@@ -33,6 +35,7 @@ export const VERBS: Record<string, () => Promise<Verb>> = {
   uninstall: async () => (await import("./install.ts")).uninstallVerb,
   doctor: async () => (await import("./install.ts")).doctorVerb,
   serve: async () => (await import("./serve.ts")).serveVerb,
+  completion: async () => (await import("./completion.ts")).completionVerb,
   // `help <verb>` is that verb's --help.
   help: async () => async (args, context, io) => {
     const [about] = args;
@@ -41,7 +44,7 @@ export const VERBS: Record<string, () => Promise<Verb>> = {
       return EXIT_CODES.ok;
     }
     const load = Object.hasOwn(VERBS, about) ? VERBS[about] : undefined;
-    if (!load) return fail({ ok: false, reason: "usage", detail: `unknown command ${quoted(about)}` }, io, false);
+    if (!load) return fail(unknownCommand(about), io, false);
     return (await load())(["--help"], context, io);
   },
 };
@@ -49,17 +52,34 @@ export const VERBS: Record<string, () => Promise<Verb>> = {
 /** Every verb, for the tests that hold each to answering --help. */
 export const VERB_NAMES: readonly string[] = Object.keys(VERBS);
 
-/** Run one command line; whatever it prints reaches `sink` through the one writer (io.ts `verbIo`). */
+function unknownCommand(word: string): Failure {
+  const hint = didYouMean(word, VERB_NAMES);
+  return { ok: false, reason: "usage", detail: `unknown command ${quoted(word)}${hint === "" ? " (tongs-agents help lists them)" : hint}` };
+}
+
+/**
+ * Run one command line; whatever it prints reaches `sink` through the one writer (io.ts `verbIo`). `--color=always|
+ * never|auto`, anywhere before `--`, is taken out here, for every verb: auto keeps what the entry point found (a
+ * terminal, and no NO_COLOR).
+ */
 export async function runCli(argv: readonly string[], context: CliContext, sink: CliIo): Promise<number> {
-  const io = verbIo(sink);
-  const [verb = "help", ...rest] = argv;
+  const color = takeColorOption(argv);
+  if (!color.ok) return fail(color, verbIo(sink), false);
+  const io = verbIo(color.mode === "auto" ? sink : { ...sink, color: color.mode === "always" });
+  const [verb = "help", ...rest] = color.argv;
   if (verb === "--version") {
     io.stdout(`tongs-agents ${VERSION} (build ${BUILD})`);
     return EXIT_CODES.ok;
   }
   const name = verb === "--help" || verb === "-h" ? "help" : verb;
   const load = Object.hasOwn(VERBS, name) ? VERBS[name] : undefined;
-  if (!load) return fail({ ok: false, reason: "usage", detail: `unknown command ${quoted(verb)}` }, io, false);
-  // A verb that runs others (the keypress server) runs them through this dispatcher, handed in: no verb imports it.
-  return (await load())(rest, { ...context, dispatch: runCli }, io);
+  if (!load) return fail(unknownCommand(verb), io, false);
+  // A verb that runs others (the keypress server) runs them through this dispatcher, handed in: no verb imports it;
+  // completion reads the verbs' synopses the same way.
+  return (await load())(rest, { ...context, dispatch: runCli, verbs: { names: VERB_NAMES, synopsis: synopsisOf } }, io);
+}
+
+async function synopsisOf(verb: string): Promise<VerbSynopsis | undefined> {
+  const load = Object.hasOwn(VERBS, verb) && verb !== "help" ? VERBS[verb] : undefined;
+  return load ? helpOf(await load()) : undefined;
 }

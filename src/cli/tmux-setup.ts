@@ -24,7 +24,7 @@ export function cliPath(): string {
 }
 
 const TMUX_SETUP_HELP: VerbHelp = {
-  usage: "tmux-setup [--write | --remove] [--picker-key a] [--next-key N] [--no-status] [--no-server] [--file <path>]",
+  usage: "tmux-setup [--write | --remove] [--picker-key a] [--next-key N] [--no-status | --status-left] [--no-server] [--file <path>]",
   summary:
     "Print, write or remove a marked block in tmux.conf: prefix+a opens the picker in a popup, prefix+N jumps to\nthe next agent that needs you, a status segment is put first in status-right, and the keypress server is\nstarted. Writing twice changes nothing; removing gives the file back byte for byte (and stops the server).",
   options: [
@@ -33,6 +33,7 @@ const TMUX_SETUP_HELP: VerbHelp = {
     ["--picker-key <key>", "the key after the prefix that opens the picker (default a)"],
     ["--next-key <key>", "the key after the prefix that runs next (default N)"],
     ["--no-status", "leave status-right alone"],
+    ["--status-left", "put the segment at the end of status-left instead"],
     ["--no-server", "no keypress server: every key starts its own process (`tongs-agents serve --help`)"],
     ["--file <path>", "another tmux.conf"],
   ],
@@ -48,6 +49,7 @@ export const tmuxSetupVerb: Verb = withHelp(TMUX_SETUP_HELP, async (args, contex
       "picker-key": { type: "string", default: "a" },
       "next-key": { type: "string", default: "N" },
       "no-status": { type: "boolean" },
+      "status-left": { type: "boolean" },
       "no-server": { type: "boolean" },
       file: { type: "string" },
     },
@@ -57,6 +59,8 @@ export const tmuxSetupVerb: Verb = withHelp(TMUX_SETUP_HELP, async (args, contex
   const { values } = parsed;
   if (values.write && values.remove)
     return fail({ ok: false, reason: "usage", detail: "--write and --remove exclude each other" }, io, false);
+  if (values["no-status"] && values["status-left"])
+    return fail({ ok: false, reason: "usage", detail: "--no-status and --status-left exclude each other" }, io, false);
   const keyPattern = /^(?:[CM]-)*[A-Za-z0-9]$|^F\d{1,2}$/;
   for (const key of [values["picker-key"], values["next-key"]]) {
     if (typeof key !== "string" || !keyPattern.test(key))
@@ -73,7 +77,7 @@ export const tmuxSetupVerb: Verb = withHelp(TMUX_SETUP_HELP, async (args, contex
     cli: cliPath(),
     pickerKey: values["picker-key"] as string,
     nextKey: values["next-key"] as string,
-    status: values["no-status"] !== true,
+    status: values["no-status"] === true ? false : values["status-left"] === true ? "left" : true,
     server: values["no-server"] !== true,
     tmuxVersion: version,
   });

@@ -98,7 +98,11 @@ export async function loadFleet(
   const sessions = await Promise.all(
     effective.map(async ({ record }) => {
       const liveness = record.status === "ended" ? { state: "alive" as const } : await checkLiveness(record, cached, now);
-      return viewOfRecord(record, liveness.state === "stale" ? { stale: true, reason: liveness.reason } : { stale: false, reason: "" });
+      return viewOfRecord(
+        record,
+        liveness.state === "stale" ? { stale: true, reason: liveness.reason } : { stale: false, reason: "" },
+        now,
+      );
     }),
   );
   const live = sessions.filter((session) => !session.stale && session.status !== "ended");

@@ -7,6 +7,14 @@ import type { LifecycleStatus, SessionRecord, Terminal } from "../core/schema.ts
 
 export type ViewStatus = LifecycleStatus | "discovered";
 
+/**
+ * What said the state shown: a harness's `hook`; what the harness `stated` in its own files (its transcript, its
+ * session state); an extension's `bridge` (Pi, OpenCode); the `liveness` check (the process is gone, or it runs
+ * without a record); a configured SSH `host` (docs/contract.md, "--json output").
+ */
+export const STATE_SOURCES = ["hook", "stated", "bridge", "liveness", "host"] as const;
+export type StateSource = (typeof STATE_SOURCES)[number];
+
 export interface SessionView {
   /** Canonical id, or `discovered:<harness>:<pid>` for a process without a record. */
   readonly id: string;
@@ -33,9 +41,28 @@ export interface SessionView {
   readonly launch_id: string;
   readonly profile_id: string;
   readonly terminal: Terminal;
+  readonly state_source: StateSource;
+  /** Seconds since the state shown was said (the liveness check: now). */
+  readonly state_age_s: number;
 }
 
-export function viewOfRecord(record: SessionRecord, stale: { stale: boolean; reason: string }): SessionView {
+/** The source of the record's current state: the event that began the last run of history entries in that state. */
+function recordedSource(record: SessionRecord): StateSource {
+  const history = record.history ?? [];
+  let first: string | undefined;
+  for (let index = history.length - 1; index >= 0 && history[index]?.status === record.status; index--) first = history[index]?.source;
+  // A record written before history was kept: an emitter's events come through its bridge, anything else by hook.
+  const source = first ?? (record.identity === "emitter" ? "bridge" : "hook");
+  return source === "transcript" || source === "session-state" ? "stated" : source === "bridge" ? "bridge" : "hook";
+}
+
+/** Whole seconds from `since` to `now` (never negative: a clock stepped back). */
+export function ageSeconds(since: string, now: number): number {
+  const at = Date.parse(since);
+  return Number.isNaN(at) ? 0 : Math.max(0, Math.floor((now - at) / 1000));
+}
+
+export function viewOfRecord(record: SessionRecord, stale: { stale: boolean; reason: string }, now: number): SessionView {
   return {
     id: record.canonical_id,
     short_id: shortId(record.canonical_id),
@@ -59,6 +86,8 @@ export function viewOfRecord(record: SessionRecord, stale: { stale: boolean; rea
     launch_id: record.launch?.launch_id ?? "",
     profile_id: record.launch?.profile_id ?? "",
     terminal: record.terminal,
+    state_source: stale.stale ? "liveness" : recordedSource(record),
+    state_age_s: stale.stale ? 0 : ageSeconds(record.status_changed_at, now),
   };
 }
 
@@ -92,5 +121,7 @@ export function viewOfDiscovered(found: DiscoveredProcess, nowIso: string): Sess
     launch_id: "",
     profile_id: "",
     terminal,
+    state_source: "liveness",
+    state_age_s: 0,
   };
 }

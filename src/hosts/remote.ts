@@ -5,7 +5,7 @@ import { existsSync } from "node:fs";
 import * as z from "zod/mini";
 import { lazySchema } from "../core/lazy-schema.ts";
 import { ATTENTION_ORDER, type AttentionRank } from "../fleet/attention.ts";
-import type { SessionView } from "../fleet/view.ts";
+import { ageSeconds, type SessionView } from "../fleet/view.ts";
 import { run as defaultRun, type Runner } from "../core/exec.ts";
 import { CANONICAL_ID_PATTERN, LIFECYCLE_STATUSES, TerminalSchema, describeIssue } from "../core/schema.ts";
 import { cutChars, displayLine } from "../core/terminal-text.ts";
@@ -98,6 +98,8 @@ const RemoteRowSchema = lazySchema(() =>
     terminal: TerminalSchema,
     attention: z.optional(z.enum(ATTENTION_ORDER)),
     host: z.optional(z.literal("")),
+    /** Sent by hosts of this version on; the age is the host's own reckoning, free of any skew between the clocks. */
+    state_age_s: z.optional(z.int().check(z.gte(0), z.lte(2 ** 40))),
   }),
 );
 
@@ -196,12 +198,18 @@ export function rowsOf(host: HostEntry, value: unknown, report: HostReport): { s
 }
 
 /** One session the host sent, checked and tagged with this host's name; undefined when it does not fit. */
-export function rowOf(host: HostEntry, item: unknown): HostedSession | undefined {
+export function rowOf(host: HostEntry, item: unknown, now: number = Date.now()): HostedSession | undefined {
   const row = RemoteRowSchema.safeParse(item);
   if (!row.success) return undefined;
-  const { attention, ...view } = row.data;
+  const { attention, state_age_s, ...view } = row.data;
   const status = view.status;
-  return { ...view, host: host.name, attention: attention ?? (status === "discovered" ? "discovered" : status) };
+  return {
+    ...view,
+    host: host.name,
+    attention: attention ?? (status === "discovered" ? "discovered" : status),
+    state_source: "host",
+    state_age_s: state_age_s ?? ageSeconds(view.status_changed_at, now),
+  };
 }
 
 export type RemoteCounts = Record<AttentionRank, number> & { total: number };

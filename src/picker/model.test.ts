@@ -40,6 +40,8 @@ function session(id: string, status: SessionView["status"], changedSecondsAgo: n
     launch_id: "",
     profile_id: "",
     terminal: { env: {} },
+    state_source: "hook",
+    state_age_s: changedSecondsAgo,
     ...extra,
   };
 }
