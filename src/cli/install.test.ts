@@ -12,6 +12,7 @@ import type { CliContext } from "./context.ts";
 import { runCli, type CliIo } from "./run.ts";
 import { liveStartTime } from "../store/drainer-process.ts";
 import { startServer } from "../server/server.ts";
+import { SESSIONS_INDEX_FILE } from "../store/record-cache.ts";
 
 let sandbox: Sandbox;
 let context: CliContext;
@@ -117,6 +118,7 @@ describe("uninstall --purge", () => {
     expect(await cli("install", "--agent", "codex")).toBe(0);
     for (const dir of ["sessions", "incoming", "notify", "tmux-status"]) mkdirSync(join(sandbox.stateDir, dir), { recursive: true });
     writeFileSync(join(sandbox.stateDir, "hook.log"), "{}\n");
+    writeFileSync(join(sandbox.stateDir, SESSIONS_INDEX_FILE), "{}");
     // A stand-in drainer: a process of ours, named in drainer.pid as the drainer names itself.
     const drainer = spawn("sleep", ["60"], { stdio: "ignore" });
     await new Promise((resolve) => drainer.on("spawn", resolve));
@@ -136,7 +138,12 @@ describe("uninstall --purge", () => {
     expect(text).toMatch(
       /State directory .*, removing:\n(?: {2}.*\n)+ {2}stopped the keypress server \(pid \d+\) and the drainer \(pid \d+\)\n {2}removed$/,
     );
-    for (const line of ["drainer.pid: the drainer's pid file", "hook.log: a log", "incoming/ (0 entries): the hook shim's queue"])
+    for (const line of [
+      "drainer.pid: the drainer's pid file",
+      "hook.log: a log",
+      "incoming/ (0 entries): the hook shim's queue",
+      `${SESSIONS_INDEX_FILE}: the index of live sessions`,
+    ])
       expect(text).toContain(`  ${line}`);
     expect(text).toContain("server/ (");
     expect(await exited).toBe("SIGTERM");

@@ -6,7 +6,7 @@ import { lstatSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { DRAINER_PID_FILE, SHIM_QUEUE_DIR } from "../store/drainer-process.ts";
 import { DEBUG_LOG_FILE } from "../store/paths.ts";
-import { RECORD_CACHE_FILE } from "../store/record-cache.ts";
+import { RECORD_CACHE_FILE, SESSIONS_INDEX_FILE } from "../store/record-cache.ts";
 import { STATUS_SERVERS_DIR } from "../store/status-servers.ts";
 import { CREATED_FILES } from "./created-files.ts";
 
@@ -23,6 +23,7 @@ const OURS: ReadonlyMap<string, string> = new Map([
   ["seen.json", "seen marks"], // src/fleet/seen.ts
   ["next.json", "the last session `next` went to"], // src/cli/next.ts
   [RECORD_CACHE_FILE, "the validated-record cache"],
+  [SESSIONS_INDEX_FILE, "the index of live sessions"],
   [CREATED_FILES, "the record of files install created"],
   ...[DEBUG_LOG_FILE, "drainer.log", "notify.log"].flatMap((log) => [[log, "a log"] as const, [`${log}.1`, "a rotated log"] as const]),
 ]);
