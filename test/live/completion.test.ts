@@ -86,21 +86,7 @@ describe("zsh", () => {
   afterEach(() => lab.stop());
 
   it("Tab completes a verb, an option's value and a session id on the command line", async () => {
-    const pane = lab.tmux(
-      lab.inner,
-      "new-session",
-      "-d",
-      "-s",
-      "zsh",
-      "-x",
-      "120",
-      "-y",
-      "30",
-      "-P",
-      "-F",
-      "#{pane_id}",
-      `env PATH='${env.PATH}' TONGS_AGENTS_SERVER=off zsh -f`,
-    );
+    const pane = lab.paneIn("zsh", `env PATH='${env.PATH}' TONGS_AGENTS_SERVER=off zsh -f`, 120);
     const line = () => lab.capture(lab.inner, pane).trimEnd().split("\n").at(-1) ?? "";
     const type = (text: string) => lab.tmux(lab.inner, "send-keys", "-t", pane, "-l", text);
     type(`autoload -Uz compinit && compinit -u && eval "$(tongs-agents completion zsh)" && echo READY\n`);

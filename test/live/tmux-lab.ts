@@ -133,21 +133,12 @@ export class TmuxLab {
       `  console.log("sent " + alias + " exit " + r.status);`,
       `});`,
     ].join("\n");
-    return this.tmux(
-      this.inner,
-      "new-session",
-      "-d",
-      "-s",
-      session,
-      "-x",
-      "100",
-      "-y",
-      "30",
-      "-P",
-      "-F",
-      "#{pane_id}",
-      shellCommand([this.claude, "-e", script]),
-    );
+    return this.paneIn(session, shellCommand([this.claude, "-e", script]));
+  }
+
+  /** A new inner session of `columns` x 30 running `command` (a shell command line); its pane id. */
+  paneIn(session: string, command: string, columns = 100): string {
+    return this.tmux(this.inner, "new-session", "-d", "-s", session, "-x", String(columns), "-y", "30", "-P", "-F", "#{pane_id}", command);
   }
 
   /** Type each line into a pane (a driven agent's events). */
