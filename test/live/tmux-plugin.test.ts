@@ -3,10 +3,11 @@
 // `tongs-agents` on tmux's PATH it binds the picker and next keys and places the status segment as its options say;
 // without it, it binds nothing and says so, in a message and where the segment would be.
 import { execFileSync } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { shellCommand } from "../../src/core/shell-quote.ts";
+import { socketPathOf } from "../../src/server/protocol.ts";
 import { cliCommandIn, ROOT, runCliProcess } from "../processes.ts";
 import { makeSandbox, type Sandbox } from "../sandbox.ts";
 import { TmuxLab, waitFor } from "./tmux-lab.ts";
@@ -41,8 +42,11 @@ const option = (name: string) => lab.tmux(lab.inner, "show-options", "-gv", name
 const key = (name: string) => lab.tryTmux(lab.inner, "list-keys", "-T", "prefix", name).stdout;
 
 describe("the tmux plugin (tongs-agents.tmux), as TPM runs it", () => {
-  it("binds the keys its options name and puts the segment first in status-right by default", () => {
+  it("binds the keys its options name, puts the segment first in status-right and starts the server by default", async () => {
     startWith({ "@tongs-agents-picker-key": "p", "@tongs-agents-next-key": "M-n" }, `${installedOnPath()}:/usr/bin:/bin`);
+    // The block starts the keypress server in the background (run-shell -b): up before the test ends, so that
+    // afterEach's `serve --stop` finds it.
+    await waitFor(() => existsSync(socketPathOf(sandbox.stateDir)), "the keypress server the block starts");
     expect(key("p")).toContain("popup --client");
     expect(key("M-n")).toContain("next --client");
     expect(option("status-right")).toMatch(/^#\{E:@tongs_agents_status\} /);
@@ -51,7 +55,7 @@ describe("the tmux plugin (tongs-agents.tmux), as TPM runs it", () => {
   });
 
   it("@tongs-agents-status left puts it at the end of status-left; off leaves both alone; the defaults are a and N", () => {
-    startWith({ "@tongs-agents-status": "left" }, `${installedOnPath()}:/usr/bin:/bin`);
+    startWith({ "@tongs-agents-status": "left", "@tongs-agents-server": "off" }, `${installedOnPath()}:/usr/bin:/bin`);
     expect(key("a")).toContain("popup --client");
     expect(key("N")).toContain("next --client");
     // Quoted (`show-options -g`), so the trailing space the segment keeps before the window list shows.
