@@ -33,7 +33,7 @@ const nodeProtocol = {
 };
 const ADAPTERS = "cli|mcp|picker";
 /** Every folder of src/ above the store and the install engine. */
-const SERVICES = "hook|fleet|focus|hosts|notify|server";
+const SERVICES = "hook|fleet|focus|answer|hosts|notify|server";
 const boundary = (files, forbidden, why) => ({
   files,
   ignores: ["**/*.test.ts"],
@@ -78,6 +78,11 @@ const BOUNDARIES = [
     "The focus service uses the fleet and the backends.",
   ),
   boundary(
+    ["src/answer/**/*.ts"],
+    `(^|/)(install|hook|focus|hosts|notify|server|${ADAPTERS})/|harnesses/[a-z-]+/`,
+    "Answering a dialog reads the fleet and asks the backend that owns the pane; adapters show it.",
+  ),
+  boundary(
     ["src/hosts/**/*.ts"],
     `(^|/)(hook|notify|server|${ADAPTERS})/|backends/|harnesses/[a-z-]+/`,
     "Remote hosts build on the fleet, the focus service and the config file; adapters show them.",
@@ -93,7 +98,11 @@ const BOUNDARIES = [
     "The keypress server runs whatever verb runner it is given; its client is loaded by every served key.",
   ),
   boundary(["src/picker/**/*.ts"], `(^|/)(install|hook|notify|server|cli|mcp)/`, "The picker is an adapter the CLI runs; it knows no CLI."),
-  boundary(["src/mcp/**/*.ts"], `(^|/)(cli|picker)/`, "The MCP server is an adapter of its own."),
+  boundary(
+    ["src/mcp/**/*.ts"],
+    `(^|/)(cli|picker|answer)/`,
+    "The MCP server is an adapter of its own, and only a person answers an agent: no MCP tool reaches src/answer/.",
+  ),
 ];
 
 export default tseslint.config(

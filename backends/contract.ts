@@ -46,6 +46,9 @@ export interface ReadContext {
 /** What a pane shows now (its last lines), or why it cannot be read. */
 export type Capture = { readonly lines: string[] } | { readonly note: string };
 
+/** Whether keys reached a target (each a key name such as `1`, `Enter`, `Escape`; never literal text). */
+export type KeysResult = { readonly ok: true } | { readonly ok: false; readonly detail: string };
+
 /** Whether a target's window has the desktop's focus (undefined: cannot be known), and the window in words. */
 export interface WindowFocus {
   readonly focused: boolean | undefined;
@@ -72,6 +75,11 @@ export interface TerminalBackend<Target = unknown> {
   capture?(target: Target, lines: number, context: ReadContext): Promise<Capture>;
   /** Does the target's window have focus? (The notifier stays quiet for what the user is looking at.) */
   windowFocus?(target: Target, context: ReadContext): Promise<WindowFocus>;
+  /**
+   * Press keys in the target (answering a dialog, src/answer/): only after the caller read, with `capture`, that the
+   * target shows what the keys are meant for. Absent where the terminal cannot take keys from outside.
+   */
+  sendKeys?(target: Target, keys: readonly string[], context: ReadContext): Promise<KeysResult>;
 }
 
 /** A target found by a registered backend: only that backend can describe, focus or read it. */
@@ -83,6 +91,8 @@ export interface LocatedTarget {
   readonly capture?: (lines: number, context: ReadContext) => Promise<Capture>;
   /** Absent where the backend cannot tell whether its target's window has focus. */
   readonly windowFocus?: (context: ReadContext) => Promise<WindowFocus>;
+  /** Absent where the backend cannot press keys in its target. */
+  readonly sendKeys?: (keys: readonly string[], context: ReadContext) => Promise<KeysResult>;
 }
 
 /** A backend as its users hold it: its target type is sealed inside `locate`, so no cast is ever needed. */
@@ -100,13 +110,14 @@ export function registerBackend<Target>(backend: TerminalBackend<Target>): Regis
     locate(terminal) {
       const target = backend.detect(terminal);
       if (target === undefined) return undefined;
-      const { capture, windowFocus } = backend;
+      const { capture, windowFocus, sendKeys } = backend;
       return {
         backend: backend.id,
         describe: () => backend.describe(target),
         focus: (context) => backend.focus(target, context),
         ...(capture ? { capture: (lines: number, context: ReadContext) => capture.call(backend, target, lines, context) } : {}),
         ...(windowFocus ? { windowFocus: (context: ReadContext) => windowFocus.call(backend, target, context) } : {}),
+        ...(sendKeys ? { sendKeys: (keys: readonly string[], context: ReadContext) => sendKeys.call(backend, target, keys, context) } : {}),
       };
     },
     raise: async (env, context) => backend.raise?.(env, context),

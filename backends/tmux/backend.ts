@@ -3,7 +3,7 @@
 // then locating, switching and verifying are one tmux process instead of three (a keypress should feel instant).
 import { done, failed, skipped, type BackendOutcome, type TerminalBackend, type FocusContext, type Operation } from "../contract.ts";
 import type { RunResult } from "../../src/core/exec.ts";
-import { capturePane } from "./capture.ts";
+import { capturePane, sendKeysToPane } from "./capture.ts";
 import { parseTmuxEnv, taggedRows, tmux as runTmux, tmuxTargetOf, type TmuxTarget } from "./runner.ts";
 
 interface Client {
@@ -151,6 +151,7 @@ export const tmuxBackend = {
     };
   },
   capture: (target, lines, { run }) => capturePane(target, lines, run),
+  sendKeys: (target, keys, { run }) => sendKeysToPane(target, keys, run),
 } satisfies TerminalBackend<TmuxTarget>;
 
 /** Selection succeeded when the pane is active in its window and the window in its session (`flags` starts `11`). */

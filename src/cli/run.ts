@@ -19,6 +19,7 @@ export const VERBS: Record<string, () => Promise<Verb>> = {
   show: async () => (await import("./show.ts")).showVerb,
   explain: async () => (await import("./explain.ts")).explainVerb,
   focus: async () => (await import("./focus.ts")).focusVerb,
+  answer: async () => (await import("./answer.ts")).answerVerb,
   prune: async () => (await import("./prune.ts")).pruneVerb,
   mcp: async () => (await import("./mcp.ts")).mcpVerb,
   pick: async () => (await import("./pick.ts")).pickVerb,

@@ -15,6 +15,8 @@ Usage:
   tongs-agents explain <query> [--json]  why it shows that state: its last events, their source, what each changed
   tongs-agents focus <query> [--json] [--client <tty>]
                                          jump to the session's pane, tab and window
+  tongs-agents answer <query> <reply|show> [--wait <id>] [--json]
+                                         reply to a waiting session's dialog (allow, always, deny, <n>, ...), guarded
   tongs-agents pick [--client <tty>]     full-screen picker (tmux popup or any terminal); Enter jumps
   tongs-agents next [--client <tty>]     jump to the session that most needs you (repeat to cycle)
   tongs-agents wait <query> [--until waiting|idle|error|ended|attention] [--timeout SECONDS] [--json]

@@ -34,6 +34,8 @@ export const EXIT_CODES = {
   timeout: 8,
   /** wait: the session ended before it reached the state. */
   ended: 9,
+  /** answer: nothing was sent (not waiting, the wait moved on, no such dialog on screen, a reply it does not offer). */
+  refused: 10,
 } as const;
 
 /** Exit code of a focus state: 0 only for complete. */

@@ -1,0 +1,125 @@
+// The keystroke fallback's knowledge of each harness's dialog: the line that asks, and how its options are drawn. A
+// dialog is read from the screen when it is shown (never stored), and a reply is mapped to an option by the option's
+// label, never by its position: Claude Code 2.1.332 puts "Yes, and switch to auto mode" at 3 and "No" at 4, where an
+// older build had "No" at 3 (docs/answer.md, "The keystroke fallback").
+import type { Reply } from "./replies.ts";
+import { quoted } from "../core/terminal-text.ts";
+
+/** How a harness draws a dialog whose numbered options a digit picks. */
+export interface KeyDialogSpec {
+  readonly harness: string;
+  /** The line that asks ("Do you want to proceed?"): the dialog is the last such line on screen and what follows it. */
+  readonly title: RegExp;
+  /** What is known of it, with the version (docs/answer.md). */
+  readonly evidence: string;
+}
+
+export const KEY_DIALOGS: readonly KeyDialogSpec[] = [
+  { harness: "claude", title: /^Do you want to /, evidence: "live, Claude Code 2.1.332 in tmux 3.3a" },
+];
+
+/** What an option's label gives, where it is one of the replies every harness shares. */
+export type OptionReply = "allow" | "always" | "session" | "deny";
+
+export interface DialogOption {
+  readonly number: number;
+  readonly label: string;
+  readonly reply: OptionReply | undefined;
+}
+
+export interface ShownDialog {
+  readonly title: string;
+  /** The lines above the title back to the dialog's rule (the request as the harness shows it), for `show` only. */
+  readonly context: readonly string[];
+  readonly options: readonly DialogOption[];
+}
+
+// "❯ 1. Yes" (the highlighted one) or "  2. Yes, and …"; box borders and trailing padding allowed.
+const OPTION = /^[│┃|]?\s*(?:[❯›>▶]\s*)?(\d{1,2})\.\s+(\S.*?)\s*[│┃|]?$/;
+const RULE = /^[\s─━╌═-]{8,}$/;
+
+/**
+ * The dialog the screen shows, if it ends with one: the last title line, then options numbered 1, 2, … in order, then
+ * at most a footer of two lines. Anything else (the prompt input, a dialog being redrawn) is no dialog.
+ */
+export function readDialog(lines: readonly string[], spec: KeyDialogSpec): ShownDialog | undefined {
+  const visible = lines.map((line) => line.replace(/\s+$/, "")).filter((line) => line.trim() !== "");
+  const titleAt = visible.findLastIndex((line) => spec.title.test(line.trim()));
+  if (titleAt < 0) return undefined;
+  const options: DialogOption[] = [];
+  let at = titleAt + 1;
+  for (; at < visible.length; at++) {
+    const match = OPTION.exec((visible[at] as string).trim());
+    if (!match || Number(match[1]) !== options.length + 1) break;
+    const label = match[2] as string;
+    options.push({ number: options.length + 1, label, reply: replyOfLabel(label) });
+  }
+  if (options.length < 2 || visible.length - at > 2) return undefined;
+  const context: string[] = [];
+  for (let line = titleAt - 1; line >= 0 && context.length < 8; line--) {
+    const text = (visible[line] as string).trim();
+    if (RULE.test(text) && context.length > 0 && !text.startsWith("╌")) break;
+    if (!RULE.test(text)) context.unshift(text);
+  }
+  return { title: (visible[titleAt] as string).trim(), context, options };
+}
+
+/**
+ * The shared reply an option's label gives. An option that also changes a mode ("switch to auto mode") gives none:
+ * it is reachable only by its number or label, chosen on purpose.
+ */
+export function replyOfLabel(label: string): OptionReply | undefined {
+  const text = label.toLowerCase();
+  if (/\bmode\b|editor|amend/.test(text)) return undefined;
+  if (/^(no|reject|deny|cancel)\b/.test(text)) return "deny";
+  if (!/^(yes|allow|approve)\b/.test(text)) return undefined;
+  if (/\b(this session|during this session|for the session)\b/.test(text)) return "session";
+  if (/\b(always|don't ask again|do not ask again|all future sessions)\b/.test(text)) return "always";
+  return /^(yes|allow|approve)(,? (once|just this once|proceed))?$/.test(text.replace(/\s*\(.*\)$/, "")) ? "allow" : undefined;
+}
+
+export type OptionChoice = { readonly ok: true; readonly option: DialogOption } | { readonly ok: false; readonly detail: string };
+
+/** The one option a reply picks on this dialog, or why none. */
+export function optionFor(dialog: ShownDialog, reply: Reply): OptionChoice {
+  const offered = `it offers: ${offeredReplies(dialog).join("; ")}`;
+  switch (reply.kind) {
+    case "text":
+      return { ok: false, detail: `this dialog takes no free text; ${offered}` };
+    case "choice": {
+      if (reply.number !== undefined) {
+        const option = dialog.options.find((candidate) => candidate.number === reply.number);
+        return option ? { ok: true, option } : { ok: false, detail: `the dialog has no option ${reply.number}; ${offered}` };
+      }
+      const wanted = (reply.label ?? "").toLowerCase();
+      const exact = dialog.options.filter((option) => option.label.toLowerCase() === wanted);
+      const starts = dialog.options.filter((option) => option.label.toLowerCase().startsWith(wanted));
+      const found = exact.length === 1 ? exact : starts;
+      if (found.length === 1) return { ok: true, option: found[0] as DialogOption };
+      return {
+        ok: false,
+        detail: `${found.length === 0 ? "no option is labelled" : `${found.length} options start with`} ${quoted(reply.label ?? "")}; ${offered}`,
+      };
+    }
+    default: {
+      if (reply.kind === "deny" && reply.message !== undefined)
+        return { ok: false, detail: `keys into the pane carry no message: deny without one, or answer in the pane; ${offered}` };
+      const found = dialog.options.filter((option) => option.reply === reply.kind);
+      if (found.length === 1) return { ok: true, option: found[0] as DialogOption };
+      return {
+        ok: false,
+        detail: `${found.length === 0 ? "the dialog does not offer" : `${found.length} options mean`} ${reply.kind}; ${offered}`,
+      };
+    }
+  }
+}
+
+/** Each option as the reply that picks it: `allow = 1. Yes`. */
+export function offeredReplies(dialog: ShownDialog): string[] {
+  return dialog.options.map((option) => `${option.reply ?? String(option.number)} = ${option.number}. ${option.label}`);
+}
+
+/** Two reads show the same dialog: the same request, title and options. */
+export function sameDialog(a: ShownDialog, b: ShownDialog): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}

@@ -1,0 +1,243 @@
+// Answering a waiting agent (docs/answer.md): find the session, take its open wait, and reply through the best channel
+// the harness offers where it runs. Every step that could send a reply to the wrong dialog refuses instead: the wait
+// must be the one the caller meant (its id), still open when the keys go; the pane must show that harness's dialog,
+// the same dialog on a second read just before the keys, with an option whose label gives the reply.
+import type { LocatedTarget } from "../../backends/contract.ts";
+import { BACKENDS } from "../../backends/registry.ts";
+import { run as defaultRun, type Runner } from "../core/exec.ts";
+import type { PendingWait } from "../core/schema.ts";
+import { quoted } from "../core/terminal-text.ts";
+import { candidateOf, findSession, type FleetContext } from "../fleet/queries.ts";
+import { loadFleet } from "../fleet/sessions.ts";
+import type { SessionView } from "../fleet/view.ts";
+import { findHarness, HARNESSES } from "../harnesses/registry.ts";
+import { KEY_DIALOGS, optionFor, readDialog, sameDialog, type DialogOption, type KeyDialogSpec, type ShownDialog } from "./dialogs.ts";
+import { describeReply, type Reply } from "./replies.ts";
+import { openWaitOf, waitIdOf } from "./wait-id.ts";
+
+export interface AnswerContext extends FleetContext {
+  readonly env: NodeJS.ProcessEnv;
+  readonly run?: Runner | undefined;
+  readonly backends?: typeof BACKENDS;
+  /** This process: an answer from inside an agent's own process tree is refused (only a person answers). */
+  readonly selfPid?: number;
+  readonly sleep?: (ms: number) => Promise<void>;
+}
+
+export interface AnswerRequest {
+  readonly query: string;
+  /** The wait the caller means (`--wait`, as `show` printed it); default: whichever is open now. */
+  readonly waitId?: string | undefined;
+  /** The user said an answer from inside an agent's process tree is theirs (`--from-agent`). */
+  readonly fromAgent?: boolean;
+}
+
+export type Refusal =
+  | "not-found"
+  | "ambiguous"
+  | "state-dir"
+  | "inside-agent"
+  | "not-waiting"
+  | "wait-moved"
+  | "unsupported"
+  | "no-dialog"
+  | "not-offered"
+  | "dialog-changed"
+  | "send-failed";
+
+export type AnswerFailure = {
+  readonly ok: false;
+  readonly reason: Refusal;
+  readonly detail: string;
+  readonly candidates?: ReturnType<typeof candidateOf>[];
+};
+
+/** A session's open wait and the dialog its pane shows for it, read now. */
+export interface OpenDialog {
+  readonly ok: true;
+  readonly session: string;
+  readonly harness: string;
+  readonly wait: { readonly id: string; readonly kind: PendingWait["kind"]; readonly tool: string; readonly since: string };
+  readonly channel: "keys";
+  readonly target: string;
+  readonly dialog: ShownDialog;
+  readonly evidence: string;
+}
+
+export interface Answered {
+  readonly ok: true;
+  readonly session: string;
+  readonly wait: string;
+  readonly channel: "keys";
+  readonly target: string;
+  readonly reply: string;
+  readonly option: DialogOption;
+  readonly keys: readonly string[];
+  /** The dialog was gone from the pane within the check after the keys (false: it still showed; look at the pane). */
+  readonly closed: boolean;
+}
+
+interface Located {
+  readonly ok: true;
+  readonly open: OpenDialog;
+  readonly located: LocatedTarget;
+  readonly spec: KeyDialogSpec;
+}
+
+const CAPTURE_LINES = 60;
+
+/** The open wait of a session and the dialog shown for it: `answer <query> show`, and the first read of an answer. */
+export async function readOpenDialog(request: AnswerRequest, context: AnswerContext): Promise<OpenDialog | AnswerFailure> {
+  const located = await locate(request, context);
+  return located.ok === false ? located : located.open;
+}
+
+/** Reply to a session's open wait, or refuse and send nothing. */
+export async function answerSession(request: AnswerRequest, reply: Reply, context: AnswerContext): Promise<Answered | AnswerFailure> {
+  const first = await locate(request, context);
+  if (first.ok === false) return first;
+  const { open, located, spec } = first;
+  const chosen = optionFor(open.dialog, reply);
+  if (!chosen.ok) return refuse("not-offered", `${describeReply(reply)} is not a reply to this dialog: ${chosen.detail}; nothing sent`);
+  // The second read, just before the key: the same wait still open, the same dialog still shown.
+  const again = await locate({ ...request, waitId: open.wait.id }, context);
+  if (again.ok === false) return { ...again, detail: `${again.detail} (it changed while answering)` };
+  if (!sameDialog(open.dialog, again.open.dialog))
+    return refuse("dialog-changed", `the dialog in ${open.target} changed while answering; nothing sent`);
+  const keys = [String(chosen.option.number)];
+  const runner = { run: context.run ?? defaultRun, env: context.env };
+  const sent = located.sendKeys ? await located.sendKeys(keys, runner) : { ok: false as const, detail: "the terminal takes no keys" };
+  if (!sent.ok) return refuse("send-failed", `could not press ${keys.join(" ")} in ${open.target}: ${sent.detail}`);
+  return {
+    ok: true,
+    session: open.session,
+    wait: open.wait.id,
+    channel: "keys",
+    target: open.target,
+    reply: describeReply(reply),
+    option: chosen.option,
+    keys,
+    closed: await dialogCloses(located, spec, open.dialog, context),
+  };
+}
+
+async function locate(request: AnswerRequest, context: AnswerContext): Promise<Located | AnswerFailure> {
+  const found = await findSession(context, request.query);
+  if (!found.ok) {
+    if (found.reason === "ambiguous") return { ...refuse("ambiguous", found.detail), candidates: found.candidates.map(candidateOf) };
+    return refuse(found.reason, found.detail);
+  }
+  const { session } = found;
+  const record = found.record?.record;
+  if (!request.fromAgent) {
+    const agent = await agentAbove(context);
+    if (agent)
+      return refuse(
+        "inside-agent",
+        `this runs inside ${agent}: only a person answers an agent's dialog; run it from your own shell, or pass --from-agent if you typed it yourself`,
+      );
+  }
+  const wait = session.status === "waiting" ? openWaitOf(record) : undefined;
+  if (!record || !wait) {
+    const moved = request.waitId !== undefined ? ` (the wait ${request.waitId} is closed)` : "";
+    return refuse("not-waiting", `nothing to answer: ${session.short_id} is ${session.status}${moved}`);
+  }
+  const waitId = waitIdOf(record, wait);
+  if (request.waitId !== undefined && request.waitId !== waitId)
+    return refuse(
+      "wait-moved",
+      `the wait ${request.waitId} is no longer open: ${session.short_id} now waits for ${describeWait(wait)} (wait ${waitId}); nothing sent`,
+    );
+  const spec = KEY_DIALOGS.find((candidate) => candidate.harness === session.harness);
+  if (!spec) return refuse("unsupported", unsupported(session));
+  const backends = context.backends ?? BACKENDS;
+  const located = backends.map((backend) => backend.locate(session.terminal)).find((target) => target !== undefined);
+  if (!located)
+    return refuse(
+      "unsupported",
+      `${session.short_id} has no terminal pane tongs-agents can read (answering by keys needs the agent in tmux)`,
+    );
+  if (!located.capture || !located.sendKeys)
+    return refuse(
+      "unsupported",
+      `${located.describe()} cannot be read and typed into from outside (answering by keys needs the agent in tmux)`,
+    );
+  const target = located.describe();
+  const capture = await located.capture(CAPTURE_LINES, { run: context.run ?? defaultRun, env: context.env });
+  if ("note" in capture) return refuse("no-dialog", `could not read ${target}: ${capture.note}; nothing sent`);
+  const dialog = readDialog(capture.lines, spec);
+  if (!dialog) {
+    const last =
+      capture.lines
+        .filter((line) => line.trim() !== "")
+        .at(-1)
+        ?.trim() ?? "";
+    return refuse(
+      "no-dialog",
+      `${target} does not show ${harnessName(session.harness)}'s dialog (its last line: ${quoted(last.slice(0, 80))}); nothing sent`,
+    );
+  }
+  const open: OpenDialog = {
+    ok: true,
+    session: session.id,
+    harness: session.harness,
+    wait: { id: waitId, kind: wait.kind, tool: wait.tool, since: wait.since },
+    channel: "keys",
+    target,
+    dialog,
+    evidence: spec.evidence,
+  };
+  return { ok: true, open, located, spec };
+}
+
+/** After the key: did the dialog leave the pane? Read a few times over about a second and a half. */
+async function dialogCloses(located: LocatedTarget, spec: KeyDialogSpec, shown: ShownDialog, context: AnswerContext): Promise<boolean> {
+  const sleep = context.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+  for (let attempt = 0; attempt < 6; attempt++) {
+    await sleep(250);
+    const capture = await located.capture?.(CAPTURE_LINES, { run: context.run ?? defaultRun, env: context.env });
+    if (!capture || "note" in capture) return false;
+    const now = readDialog(capture.lines, spec);
+    if (!now || !sameDialog(now, shown)) return true;
+  }
+  return false;
+}
+
+/** The agent whose process tree this process runs in, if any: a live session's process, or a harness by its name. */
+async function agentAbove(context: AnswerContext): Promise<string | undefined> {
+  const fleet = await loadFleet(context, { discover: false });
+  const sessions = new Map(
+    fleet.sessions.filter((session) => !session.stale && session.pid !== null).map((session) => [session.pid, session]),
+  );
+  const names = new Set<string>(HARNESSES.flatMap((harness) => harness.processNames));
+  let pid = context.selfPid ?? process.pid;
+  for (let depth = 0; depth < 32 && pid > 1; depth++) {
+    const basics = await context.processes.basics(pid);
+    if (!basics) return undefined;
+    const session = sessions.get(pid);
+    if (session) return `${harnessName(session.harness)} session ${session.short_id} (PID ${pid})`;
+    if (depth > 0 && names.has(basics.comm)) return `a ${quoted(basics.comm)} process (PID ${pid})`;
+    pid = basics.ppid;
+  }
+  return undefined;
+}
+
+function unsupported(session: SessionView): string {
+  const name = harnessName(session.harness);
+  const why: Record<string, string> = {
+    pi: "Pi has no permission dialog of its own (extensions gate tools); nothing outside its process can answer them",
+    opencode: "its server answers by permission id only when started with --port, and tongs-agents does not yet read that port",
+    codex: "its dialog moves by arrow keys, which tongs-agents does not yet press; its app-server channel is not built",
+  };
+  return `answering ${name} is not possible yet: ${why[session.harness] ?? "its dialog's text and keys are not verified against this version"} (docs/answer.md)`;
+}
+
+const harnessName = (id: string) => findHarness(id)?.displayName ?? id;
+
+function describeWait(wait: PendingWait): string {
+  return wait.tool === "" ? wait.kind : `${wait.kind}: ${wait.tool}`;
+}
+
+function refuse(reason: Refusal, detail: string): AnswerFailure {
+  return { ok: false, reason, detail };
+}
