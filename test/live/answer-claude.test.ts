@@ -1,0 +1,186 @@
+// Live: `tongs-agents answer` against the real interactive Claude Code (pinned in harnesses.json) with the hooks
+// `tongs-agents install` writes, in a private tmux server, against the synthetic provider on 127.0.0.1 asking to run
+// `touch approved` (a command that changes something, so Claude asks). The keystroke channel (docs/answer.md): the
+// reply lands on the dialog it was meant for, or nothing is sent and the command says why.
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { startProvider } from "../../e2e/provider/server.mjs";
+import { installersFor } from "../../src/harnesses/installers.ts";
+import { runInstaller } from "../../src/install/installer.ts";
+import { shellQuote } from "../../src/core/shell-quote.ts";
+import { ROOT, runCliProcess, stopTmuxServer } from "../processes.ts";
+import { makeSandbox, type Sandbox } from "../sandbox.ts";
+import { HARNESS_PACKAGES, harnessBinDir } from "./harnesses.ts";
+import { liveWorld } from "./live-world.ts";
+
+let sandbox: Sandbox;
+let provider: Awaited<ReturnType<typeof startProvider>>;
+let socket: string;
+beforeEach(async () => {
+  sandbox = makeSandbox();
+  socket = join(sandbox.root, "tmux.sock");
+  provider = await startProvider({ port: 0, toolCommand: "touch approved" });
+});
+afterEach(async () => {
+  await stopTmuxServer(socket);
+  await provider.stop();
+  sandbox.cleanup();
+});
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+async function until<T>(
+  what: string,
+  probe: () => Promise<T | undefined> | T | undefined,
+  timeoutMs = 60_000,
+  explain = () => "",
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}\n${explain()}`);
+    await sleep(250);
+  }
+}
+
+interface Shown {
+  session_id: string;
+  short_id: string;
+  identity: string;
+  status: string;
+}
+
+describe(`Claude Code ${HARNESS_PACKAGES.claude.version}: answer by keys into its tmux pane (live)`, { timeout: 300_000 }, () => {
+  it("allows and denies through the dialog's labels, refuses a wait that moved on, a dialog answered in the pane, a reply not offered", async () => {
+    const world = liveWorld(sandbox, ROOT, [harnessBinDir("claude")], {
+      ANTHROPIC_BASE_URL: provider.url,
+      ANTHROPIC_AUTH_TOKEN: "not-a-key",
+    });
+    expect(
+      (await runInstaller(world, { harnesses: await installersFor(["claude"]), mode: "install", dryRun: false, options: [] })).ok,
+    ).toBe(true);
+    const config = world.env.CLAUDE_CONFIG_DIR as string;
+    const project = join(sandbox.root, "project");
+    mkdirSync(project);
+    writeFileSync(
+      join(config, ".claude.json"),
+      JSON.stringify({
+        hasCompletedOnboarding: true,
+        hasSeenAutoDefaultNudge: true,
+        projects: { [project]: { hasTrustDialogAccepted: true } },
+      }),
+    );
+    const settingsPath = join(config, "settings.json");
+    const settings = JSON.parse(execFileSync("cat", [settingsPath], { encoding: "utf8" })) as Record<string, unknown>;
+    writeFileSync(settingsPath, JSON.stringify({ ...settings, permissions: { defaultMode: "default" } }));
+
+    const tmux = (...args: string[]) => execFileSync("tmux", ["-S", socket, ...args], { encoding: "utf8" });
+    const screen = () => tmux("capture-pane", "-p", "-J", "-t", "live");
+    // A clean environment, plus the pane's TMUX and TMUX_PANE: the hooks record the pane the answer types into.
+    const env = Object.entries(world.env).map(([key, value]) => shellQuote(`${key}=${value}`));
+    tmux(
+      "new-session",
+      "-d",
+      "-s",
+      "live",
+      "-x",
+      "140",
+      "-y",
+      "45",
+      "-c",
+      project,
+      "/bin/sh",
+      "-c",
+      `exec env -i TMUX="$TMUX" TMUX_PANE="$TMUX_PANE" ${env.join(" ")} claude`,
+    );
+    await until("Claude's input prompt", () => (screen().includes("? for shortcuts") ? true : undefined), 90_000, screen);
+    const type = async (text: string) => {
+      tmux("send-keys", "-t", "live", "-l", text);
+      await until(`${text} typed`, () => (screen().includes(text) ? true : undefined), 30_000, screen);
+      tmux("send-keys", "-t", "live", "Enter");
+    };
+    const session = async () =>
+      (JSON.parse((await runCliProcess(["list", "--json"], world.env)).stdout) as { sessions: Shown[] }).sessions.find(
+        (s) => s.identity === "process",
+      );
+    const answer = async (...args: string[]) => {
+      const run = await runCliProcess(["answer", ...args], world.env);
+      return { code: run.code, stdout: run.stdout.trim(), stderr: run.stderr.trim() };
+    };
+    const asks = async () => {
+      await type("RUNTOOL now");
+      await until("the permission dialog", () => (screen().includes("Do you want to proceed?") ? true : undefined), 60_000, screen);
+      return until("the session waiting", async () => ((await session())?.status === "waiting" ? await session() : undefined));
+    };
+
+    // 1. A reply the dialog does not offer: nothing sent, the offered ones listed.
+    const first = await asks();
+    const shown = await answer(first.short_id, "show", "--json");
+    expect(shown.code).toBe(0);
+    const open = JSON.parse(shown.stdout) as {
+      wait: { id: string; kind: string; tool: string };
+      dialog: { title: string; options: { number: number; label: string; reply?: string }[] };
+    };
+    expect(open.wait).toMatchObject({ kind: "permission", tool: "Bash" });
+    expect(open.dialog.title).toBe("Do you want to proceed?");
+    expect(open.dialog.options.map((option) => option.reply ?? null)).toEqual(["allow", "always", null, "deny"]);
+    const notOffered = await answer(first.short_id, "session");
+    expect(notOffered).toMatchObject({ code: 10, stdout: "" });
+    expect(notOffered.stderr).toContain("the dialog does not offer session; it offers: allow = 1. Yes;");
+    expect(screen()).toContain("Do you want to proceed?");
+
+    // 2. Allow, tied to that wait: the command runs, the session runs on and finishes.
+    const allowed = await answer(first.short_id, "allow", "--wait", open.wait.id);
+    expect(allowed.stderr).toBe("");
+    expect(allowed.code).toBe(0);
+    expect(allowed.stdout).toMatch(/^answered allow: pressed 1 \(Yes\) in tmux pane %\d+ .*; the dialog closed$/);
+    await until("the approved command's file", () => (existsSync(join(project, "approved")) ? true : undefined), 30_000, screen);
+    await until("the end of the turn", async () => ((await session())?.status === "idle" ? true : undefined), 60_000, screen);
+    // The same wait again: it is closed; nothing is sent.
+    const again = await answer(first.short_id, "allow", "--wait", open.wait.id);
+    expect(again).toMatchObject({ code: 10, stdout: "" });
+    expect(again.stderr).toContain(`nothing to answer: ${first.short_id} is idle (the wait ${open.wait.id} is closed)`);
+
+    // 3. A new request: the old wait id is refused, named against the new one.
+    rmSync(join(project, "approved"));
+    await type("/clear");
+    await until("a cleared conversation", () => (screen().includes("RUNTOOL now") ? undefined : true), 30_000, screen);
+    const second = await asks();
+    const reopened = JSON.parse((await answer(second.short_id, "show", "--json")).stdout) as typeof open;
+    expect(reopened.wait.id).not.toBe(open.wait.id);
+    const moved = await answer(second.short_id, "allow", "--wait", open.wait.id);
+    expect(moved).toMatchObject({ code: 10, stdout: "" });
+    expect(moved.stderr).toContain(`the wait ${open.wait.id} is no longer open`);
+    expect(screen()).toContain("Do you want to proceed?");
+
+    // 4. The user answers in the pane (No) between reading and answering. Claude Code reports it (its Stop hook: the
+    // record is idle by now, as seen in every run here), so the record refuses first; had it not, the pane (the prompt
+    // input, no dialog) would: either way nothing is typed into it.
+    tmux("send-keys", "-t", "live", "4");
+    await until("the dialog gone", () => (screen().includes("Do you want to proceed?") ? undefined : true), 30_000, screen);
+    const late = await answer(second.short_id, "allow", "--wait", reopened.wait.id);
+    expect(late).toMatchObject({ code: 10, stdout: "" });
+    expect(late.stderr).toMatch(/does not show Claude Code's dialog|nothing to answer: .* \(the wait [0-9a-f]{12} is closed\)/);
+    await sleep(1000);
+    expect(screen()).not.toMatch(/^❯ 1\s*$/m);
+    expect(existsSync(join(project, "approved"))).toBe(false);
+
+    // 5. Deny through `answer`: the label "No" (option 4 in this version), the command never runs.
+    await type("/clear");
+    await until("a cleared conversation", () => (screen().includes("RUNTOOL now") ? undefined : true), 30_000, screen);
+    const third = await asks();
+    const denied = await answer(third.short_id, "deny");
+    expect(denied.stderr).toBe("");
+    expect(denied.stdout).toMatch(/^answered deny: pressed 4 \(No\) in tmux pane %\d+ .*; the dialog closed$/);
+    await until(
+      "Claude told it did not run",
+      () => (screen().includes("Did not run") || screen().includes("Interrupted") ? true : undefined),
+      30_000,
+      screen,
+    );
+    await sleep(1000);
+    expect(existsSync(join(project, "approved"))).toBe(false);
+  });
+});
