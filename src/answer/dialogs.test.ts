@@ -8,6 +8,9 @@ import { parseReply, type Reply } from "./replies.ts";
 // `capture-pane -p -J`, the project path replaced, trailing blanks cut).
 const CLAUDE_SCREEN = readFileSync(join(import.meta.dirname, "fixtures", "claude-2.1.332-bash.txt"), "utf8").split("\n");
 const claude = KEY_DIALOGS.find((spec) => spec.harness === "claude")!;
+// The real Qwen Code 0.24.4 the same way, asking to run `touch approved` in "Ask permissions" mode.
+const QWEN_SCREEN = readFileSync(join(import.meta.dirname, "fixtures", "qwen-0.24.4-shell.txt"), "utf8").split("\n");
+const qwen = KEY_DIALOGS.find((spec) => spec.harness === "qwen")!;
 const reply = (...words: string[]): Reply => {
   const parsed = parseReply(words);
   if (!parsed.ok || !("reply" in parsed)) throw new Error(`not a reply: ${words.join(" ")}`);
@@ -33,6 +36,23 @@ describe("readDialog", () => {
     });
   });
 
+  it("reads Qwen Code's shell dialog, whose two 'always' scopes make `always` ambiguous: a number picks one", () => {
+    const dialog = readDialog(QWEN_SCREEN, qwen);
+    expect(dialog).toEqual({
+      title: "Allow execution of: 'touch'?",
+      context: ["? Shell touch approved ←", "touch approved"],
+      options: [
+        { number: 1, label: "Yes, allow once", reply: "allow" },
+        { number: 2, label: "Always allow run 'touch *' commands in this project", reply: "always" },
+        { number: 3, label: "Always allow run 'touch *' commands for this user", reply: "always" },
+        { number: 4, label: "No, suggest changes (esc)", reply: "deny" },
+      ],
+    });
+    expect(optionFor(dialog!, reply("always"))).toMatchObject({ ok: false, detail: expect.stringContaining("2 options mean always") });
+    expect(optionFor(dialog!, reply("deny"))).toMatchObject({ ok: true, option: { number: 4 } });
+    expect(readDialog(QWEN_SCREEN, claude)).toBeUndefined();
+  });
+
   it("finds no dialog on the prompt input, nor when something follows the options (the user typing below it)", () => {
     const prompt = ["● The tool ran; all done.", "─".repeat(40), "❯", "─".repeat(40), "  ⏸ manual mode on · ? for shortcuts"];
     expect(readDialog(prompt, claude)).toBeUndefined();
@@ -49,6 +69,8 @@ describe("replyOfLabel", () => {
   it.each([
     ["Yes", "allow"],
     ["Allow once", "allow"],
+    ["Yes, allow once", "allow"],
+    ["Always allow run 'touch *' commands in this project", "always"],
     ["Yes, just this once", "allow"],
     ["Yes, and always allow access to /x from this project", "always"],
     ["Yes, and don't ask again for Bash commands in /x", "always"],

@@ -16,6 +16,7 @@ export interface KeyDialogSpec {
 
 export const KEY_DIALOGS: readonly KeyDialogSpec[] = [
   { harness: "claude", title: /^Do you want to /, evidence: "live, Claude Code 2.1.332 in tmux 3.3a" },
+  { harness: "qwen", title: /^Allow execution of: /, evidence: "live, Qwen Code 0.24.4 in tmux 3.3a (shell commands)" },
 ];
 
 /** What an option's label gives, where it is one of the replies every harness shares. */
@@ -58,7 +59,8 @@ export function readDialog(lines: readonly string[], spec: KeyDialogSpec): Shown
   const context: string[] = [];
   for (let line = titleAt - 1; line >= 0 && context.length < 8; line--) {
     const text = (visible[line] as string).trim();
-    if (RULE.test(text) && context.length > 0 && !text.startsWith("╌")) break;
+    // The request ends upwards at the dialog's rule, a box's bottom edge or the user's own prompt line.
+    if ((RULE.test(text) && context.length > 0 && !text.startsWith("╌")) || /^[╰└>❯]/.test(text)) break;
     if (!RULE.test(text)) context.unshift(text);
   }
   return { title: (visible[titleAt] as string).trim(), context, options };
@@ -72,10 +74,11 @@ export function replyOfLabel(label: string): OptionReply | undefined {
   const text = label.toLowerCase();
   if (/\bmode\b|editor|amend/.test(text)) return undefined;
   if (/^(no|reject|deny|cancel)\b/.test(text)) return "deny";
+  if (/^always allow\b/.test(text)) return "always";
   if (!/^(yes|allow|approve)\b/.test(text)) return undefined;
   if (/\b(this session|during this session|for the session)\b/.test(text)) return "session";
   if (/\b(always|don't ask again|do not ask again|all future sessions)\b/.test(text)) return "always";
-  return /^(yes|allow|approve)(,? (once|just this once|proceed))?$/.test(text.replace(/\s*\(.*\)$/, "")) ? "allow" : undefined;
+  return /^(yes|allow|approve)(,? (once|just this once|proceed|allow once))?$/.test(text.replace(/\s*\(.*\)$/, "")) ? "allow" : undefined;
 }
 
 export type OptionChoice = { readonly ok: true; readonly option: DialogOption } | { readonly ok: false; readonly detail: string };

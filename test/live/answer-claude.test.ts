@@ -3,14 +3,14 @@
 // `touch approved` (a command that changes something, so Claude asks). The keystroke channel (docs/answer.md): the
 // reply lands on the dialog it was meant for, or nothing is sent and the command says why.
 import { execFileSync } from "node:child_process";
+import { startAnswerLab, sleep, until } from "./answer-lab.ts";
 import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { startProvider } from "../../e2e/provider/server.mjs";
 import { installersFor } from "../../src/harnesses/installers.ts";
 import { runInstaller } from "../../src/install/installer.ts";
-import { shellQuote } from "../../src/core/shell-quote.ts";
-import { ROOT, runCliProcess, stopTmuxServer } from "../processes.ts";
+import { ROOT, stopTmuxServer } from "../processes.ts";
 import { makeSandbox, type Sandbox } from "../sandbox.ts";
 import { HARNESS_PACKAGES, harnessBinDir } from "./harnesses.ts";
 import { liveWorld } from "./live-world.ts";
@@ -28,29 +28,6 @@ afterEach(async () => {
   await provider.stop();
   sandbox.cleanup();
 });
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-async function until<T>(
-  what: string,
-  probe: () => Promise<T | undefined> | T | undefined,
-  timeoutMs = 60_000,
-  explain = () => "",
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}\n${explain()}`);
-    await sleep(250);
-  }
-}
-
-interface Shown {
-  session_id: string;
-  short_id: string;
-  identity: string;
-  status: string;
-}
 
 describe(`Claude Code ${HARNESS_PACKAGES.claude.version}: answer by keys into its tmux pane (live)`, { timeout: 300_000 }, () => {
   it("allows and denies through the dialog's labels, refuses a wait that moved on, a dialog answered in the pane, a reply not offered", async () => {
@@ -76,39 +53,8 @@ describe(`Claude Code ${HARNESS_PACKAGES.claude.version}: answer by keys into it
     const settings = JSON.parse(execFileSync("cat", [settingsPath], { encoding: "utf8" })) as Record<string, unknown>;
     writeFileSync(settingsPath, JSON.stringify({ ...settings, permissions: { defaultMode: "default" } }));
 
-    const tmux = (...args: string[]) => execFileSync("tmux", ["-S", socket, ...args], { encoding: "utf8" });
-    const screen = () => tmux("capture-pane", "-p", "-J", "-t", "live");
-    // A clean environment, plus the pane's TMUX and TMUX_PANE: the hooks record the pane the answer types into.
-    const env = Object.entries(world.env).map(([key, value]) => shellQuote(`${key}=${value}`));
-    tmux(
-      "new-session",
-      "-d",
-      "-s",
-      "live",
-      "-x",
-      "140",
-      "-y",
-      "45",
-      "-c",
-      project,
-      "/bin/sh",
-      "-c",
-      `exec env -i TMUX="$TMUX" TMUX_PANE="$TMUX_PANE" ${env.join(" ")} claude`,
-    );
+    const { screen, keys, type, session, answer } = startAnswerLab(socket, project, world.env, "claude");
     await until("Claude's input prompt", () => (screen().includes("? for shortcuts") ? true : undefined), 90_000, screen);
-    const type = async (text: string) => {
-      tmux("send-keys", "-t", "live", "-l", text);
-      await until(`${text} typed`, () => (screen().includes(text) ? true : undefined), 30_000, screen);
-      tmux("send-keys", "-t", "live", "Enter");
-    };
-    const session = async () =>
-      (JSON.parse((await runCliProcess(["list", "--json"], world.env)).stdout) as { sessions: Shown[] }).sessions.find(
-        (s) => s.identity === "process",
-      );
-    const answer = async (...args: string[]) => {
-      const run = await runCliProcess(["answer", ...args], world.env);
-      return { code: run.code, stdout: run.stdout.trim(), stderr: run.stderr.trim() };
-    };
     const asks = async () => {
       await type("RUNTOOL now");
       await until("the permission dialog", () => (screen().includes("Do you want to proceed?") ? true : undefined), 60_000, screen);
@@ -158,7 +104,7 @@ describe(`Claude Code ${HARNESS_PACKAGES.claude.version}: answer by keys into it
     // 4. The user answers in the pane (No) between reading and answering. Claude Code reports it (its Stop hook: the
     // record is idle by now, as seen in every run here), so the record refuses first; had it not, the pane (the prompt
     // input, no dialog) would: either way nothing is typed into it.
-    tmux("send-keys", "-t", "live", "4");
+    keys("4");
     await until("the dialog gone", () => (screen().includes("Do you want to proceed?") ? undefined : true), 30_000, screen);
     const late = await answer(second.short_id, "allow", "--wait", reopened.wait.id);
     expect(late).toMatchObject({ code: 10, stdout: "" });

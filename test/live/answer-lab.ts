@@ -1,0 +1,77 @@
+// What the live `answer` tests share: an agent CLI in a private tmux server whose pane's TMUX and TMUX_PANE reach the
+// agent (and so its hooks and the record), typing into it, its record, and `tongs-agents answer` as a process.
+import { execFileSync } from "node:child_process";
+import { shellQuote } from "../../src/core/shell-quote.ts";
+import { runCliProcess } from "../processes.ts";
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export async function until<T>(
+  what: string,
+  probe: () => Promise<T | undefined> | T | undefined,
+  timeoutMs = 60_000,
+  explain = () => "",
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}\n${explain()}`);
+    await sleep(250);
+  }
+}
+
+interface Shown {
+  session_id: string;
+  short_id: string;
+  identity: string;
+  status: string;
+}
+
+export interface AnswerLab {
+  readonly screen: () => string;
+  readonly keys: (...keys: string[]) => void;
+  /** Type a line, wait until the input shows it, then Enter. */
+  readonly type: (text: string) => Promise<void>;
+  readonly session: () => Promise<Shown | undefined>;
+  readonly answer: (...args: string[]) => Promise<{ code: number | null; stdout: string; stderr: string }>;
+}
+
+/** Start `command` in a clean environment (`env`, plus the pane's own TMUX and TMUX_PANE) in a new tmux server. */
+export function startAnswerLab(socket: string, cwd: string, env: NodeJS.ProcessEnv, command: string): AnswerLab {
+  const tmux = (...args: string[]) => execFileSync("tmux", ["-S", socket, ...args], { encoding: "utf8" });
+  const screen = () => tmux("capture-pane", "-p", "-J", "-t", "live");
+  const assignments = Object.entries(env).map(([key, value]) => shellQuote(`${key}=${value}`));
+  tmux(
+    "new-session",
+    "-d",
+    "-s",
+    "live",
+    "-x",
+    "140",
+    "-y",
+    "45",
+    "-c",
+    cwd,
+    "/bin/sh",
+    "-c",
+    `exec env -i TMUX="$TMUX" TMUX_PANE="$TMUX_PANE" ${assignments.join(" ")} ${command}`,
+  );
+  return {
+    screen,
+    keys: (...keys) => void tmux("send-keys", "-t", "live", ...keys),
+    type: async (text) => {
+      tmux("send-keys", "-t", "live", "-l", text);
+      await until(`${text} typed`, () => (screen().includes(text) ? true : undefined), 30_000, screen);
+      tmux("send-keys", "-t", "live", "Enter");
+    },
+    session: async () =>
+      (JSON.parse((await runCliProcess(["list", "--json"], env)).stdout) as { sessions: Shown[] }).sessions.find(
+        (s) => s.identity === "process",
+      ),
+    answer: async (...args) => {
+      const run = await runCliProcess(["answer", ...args], env);
+      return { code: run.code, stdout: run.stdout.trim(), stderr: run.stderr.trim() };
+    },
+  };
+}
