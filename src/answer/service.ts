@@ -11,6 +11,7 @@ import { candidateOf, findSession, type FleetContext } from "../fleet/queries.ts
 import { loadFleet } from "../fleet/sessions.ts";
 import type { SessionView } from "../fleet/view.ts";
 import { findHarness, HARNESSES } from "../harnesses/registry.ts";
+import { recordAnswer } from "../store/answer-log.ts";
 import { KEY_DIALOGS, optionFor, readDialog, sameDialog, type DialogOption, type KeyDialogSpec, type ShownDialog } from "./dialogs.ts";
 import { describeReply, type Reply } from "./replies.ts";
 import { openWaitOf, waitIdOf } from "./wait-id.ts";
@@ -30,6 +31,8 @@ export interface AnswerRequest {
   readonly waitId?: string | undefined;
   /** The user said an answer from inside an agent's process tree is theirs (`--from-agent`). */
   readonly fromAgent?: boolean;
+  /** Where the answer comes from, as `explain` shows it; default `tongs-agents answer`. */
+  readonly by?: string;
 }
 
 export type Refusal =
@@ -75,6 +78,8 @@ export interface Answered {
   readonly keys: readonly string[];
   /** The dialog was gone from the pane within the check after the keys (false: it still showed; look at the pane). */
   readonly closed: boolean;
+  /** Why the answer could not be kept for `explain`, when it could not (the answer itself stands). */
+  readonly unrecorded?: string;
 }
 
 interface Located {
@@ -108,6 +113,14 @@ export async function answerSession(request: AnswerRequest, reply: Reply, contex
   const runner = { run: context.run ?? defaultRun, env: context.env };
   const sent = located.sendKeys ? await located.sendKeys(keys, runner) : { ok: false as const, detail: "the terminal takes no keys" };
   if (!sent.ok) return refuse("send-failed", `could not press ${keys.join(" ")} in ${open.target}: ${sent.detail}`);
+  const kept = recordAnswer(context.stateDir, open.session, {
+    at: new Date((context.now ?? Date.now)()).toISOString(),
+    by: request.by ?? "tongs-agents answer",
+    wait: open.wait.id,
+    reply: reply.kind,
+    option: chosen.option.number,
+    channel: "keys",
+  });
   return {
     ok: true,
     session: open.session,
@@ -118,6 +131,7 @@ export async function answerSession(request: AnswerRequest, reply: Reply, contex
     option: chosen.option,
     keys,
     closed: await dialogCloses(located, spec, open.dialog, context),
+    ...(kept.ok ? {} : { unrecorded: kept.detail }),
   };
 }
 

@@ -56,6 +56,7 @@ export const answerVerb: Verb = withHelp(ANSWER_HELP, async (args, context, io) 
       `answered ${answered.reply}: pressed ${answered.keys.join(" ")} (${displayLine(answered.option.label)}) in ${answered.target}; ` +
         (answered.closed ? "the dialog closed" : "the dialog still shows: look at the pane"),
     );
+  if (answered.unrecorded !== undefined) io.stderr(`tongs-agents: the answer stands, but explain will not show it: ${answered.unrecorded}`);
   return EXIT_CODES.ok;
 });
 

@@ -2,6 +2,7 @@
 // harness's hook, Pi's bridge, the liveness check), and what each changed, plus the waits still open. One query,
 // called by `tongs-agents explain` and the MCP tool `explain_session`; both only translate its result.
 import type { PendingWait, SessionRecord } from "../core/schema.ts";
+import { answersOf, type AnswerEntry } from "../store/answer-log.ts";
 import { findSession, type FindResult, type FleetContext } from "./queries.ts";
 import type { EffectiveRecord } from "./queued.ts";
 import type { SessionView, ViewStatus } from "./view.ts";
@@ -39,7 +40,23 @@ export async function explainSession(context: FleetContext, query: string): Prom
   const found = await findSession(context, query);
   if (!found.ok) return found;
   const nowIso = new Date((context.now ?? Date.now)()).toISOString();
-  return { ok: true, explanation: explanationOf(found.session, found.record, nowIso) };
+  const explanation = explanationOf(found.session, found.record, nowIso);
+  const answers = answersOf(context.stateDir, found.session.id).map(answerEntry);
+  if (answers.length === 0) return { ok: true, explanation };
+  const entries = [...explanation.entries, ...answers].sort((a, b) => Date.parse(a.at) - Date.parse(b.at));
+  return { ok: true, explanation: { ...explanation, entries } };
+}
+
+/** An answer sent to one of the session's waits (src/answer/), shown among the events: who answered what, and when. */
+function answerEntry(answer: AnswerEntry): ExplainEntry {
+  return {
+    at: answer.at,
+    source: "answer",
+    event: "answer",
+    status: "waiting",
+    change: `${answer.by} answered wait ${answer.wait}: ${answer.reply}, option ${answer.option} (${answer.channel})`,
+    recorded: true,
+  };
 }
 
 export function explanationOf(session: SessionView, effective: EffectiveRecord | undefined, nowIso: string): Explanation {

@@ -13,7 +13,7 @@ import type { SessionRecord } from "../core/schema.ts";
 import { queuedEvents, removeSpool, withQueuedEntries } from "./spool.ts";
 
 export interface PrunedEntry {
-  readonly kind: "record" | "tombstone" | "pointer" | "temp" | "cursor" | "spool";
+  readonly kind: "record" | "tombstone" | "pointer" | "temp" | "cursor" | "spool" | "answers";
   readonly id: string;
   readonly short_id: string;
   readonly reason: string;
@@ -137,6 +137,12 @@ export async function prune({
     const digest = RECORD_FILE.exec(name)?.[1];
     if (digest !== undefined && !remaining.has(digest))
       await remove(join(cursors, name), { kind: "cursor", id: name, short_id: "", reason: "its session was pruned" });
+  }
+  // Answers kept for explain (answer-log.ts) whose record is gone.
+  const answers = join(stateDir, "answers");
+  for (const name of lstatSync(answers, { throwIfNoEntry: false })?.isDirectory() ? readdirSync(answers) : []) {
+    if (/^[0-9a-f]{64}$/.test(name) && !remaining.has(name))
+      await remove(join(answers, name), { kind: "answers", id: name, short_id: "", reason: "its session was pruned" });
   }
   return { ok: true, dry_run: dryRun, removed };
 }

@@ -10,7 +10,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { startProvider } from "../../e2e/provider/server.mjs";
 import { installersFor } from "../../src/harnesses/installers.ts";
 import { runInstaller } from "../../src/install/installer.ts";
-import { ROOT, stopTmuxServer } from "../processes.ts";
+import { ROOT, runCliProcess, stopTmuxServer } from "../processes.ts";
 import { makeSandbox, type Sandbox } from "../sandbox.ts";
 import { HARNESS_PACKAGES, harnessBinDir } from "./harnesses.ts";
 import { liveWorld } from "./live-world.ts";
@@ -84,6 +84,12 @@ describe(`Claude Code ${HARNESS_PACKAGES.claude.version}: answer by keys into it
     expect(allowed.stdout).toMatch(/^answered allow: pressed 1 \(Yes\) in tmux pane %\d+ .*; the dialog closed$/);
     await until("the approved command's file", () => (existsSync(join(project, "approved")) ? true : undefined), 30_000, screen);
     await until("the end of the turn", async () => ((await session())?.status === "idle" ? true : undefined), 60_000, screen);
+    const explained = JSON.parse((await runCliProcess(["explain", first.short_id, "--json"], world.env)).stdout) as {
+      entries: { source: string; change: string }[];
+    };
+    expect(explained.entries.filter((entry) => entry.source === "answer").map((entry) => entry.change)).toEqual([
+      `tongs-agents answer answered wait ${open.wait.id}: allow, option 1 (keys)`,
+    ]);
     // The same wait again: it is closed; nothing is sent.
     const again = await answer(first.short_id, "allow", "--wait", open.wait.id);
     expect(again).toMatchObject({ code: 10, stdout: "" });

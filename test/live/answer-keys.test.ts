@@ -9,6 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { LocatedTarget, RegisteredBackend } from "../../backends/contract.ts";
 import { BACKENDS } from "../../backends/registry.ts";
 import { answerSession, readOpenDialog, type AnswerContext } from "../../src/answer/service.ts";
+import { explainSession } from "../../src/fleet/explain.ts";
 import { waitIdOf } from "../../src/answer/wait-id.ts";
 import { shellQuote } from "../../src/core/shell-quote.ts";
 import { linuxProcessSource } from "../../src/core/proc.ts";
@@ -87,7 +88,13 @@ describe("answer by keys, against a live tmux pane showing a captured Claude Cod
     });
     const answered = await answerSession({ query: id, waitId }, { kind: "deny" }, context);
     expect(answered).toMatchObject({ ok: true, keys: ["4"], option: { label: "No" }, closed: true });
+    expect(answered).not.toHaveProperty("unrecorded");
     expect(await keyPressed(keyFile)).toBe("4");
+    // `explain` shows who answered which wait, with what: never the dialog's text.
+    const explained = await explainSession(context, id);
+    const entry = explained.ok ? explained.explanation.entries.find((candidate) => candidate.source === "answer") : undefined;
+    expect(entry).toMatchObject({ event: "answer", change: `tongs-agents answer answered wait ${waitId}: deny, option 4 (keys)` });
+    expect(JSON.stringify(explained)).not.toContain("touch approved");
   });
 
   it("types nothing into a pane that shows the prompt input while the record says waiting", async () => {
@@ -95,6 +102,7 @@ describe("answer by keys, against a live tmux pane showing a captured Claude Cod
     const { id, keyFile, context } = await world(prompt);
     const answered = await answerSession({ query: id }, { kind: "allow" }, context);
     expect(answered).toMatchObject({ ok: false, reason: "no-dialog" });
+    expect(existsSync(join(sandbox.stateDir, "answers"))).toBe(false);
     expect(!answered.ok && answered.detail).toMatch(/does not show Claude Code's dialog \(its last line: .*\); nothing sent$/);
     expect(await keyPressed(keyFile)).toBeUndefined();
   });
