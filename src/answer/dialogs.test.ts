@@ -11,6 +11,9 @@ const claude = KEY_DIALOGS.find((spec) => spec.harness === "claude")!;
 // The real Qwen Code 0.24.4 the same way, asking to run `touch approved` in "Ask permissions" mode.
 const QWEN_SCREEN = readFileSync(join(import.meta.dirname, "fixtures", "qwen-0.24.4-shell.txt"), "utf8").split("\n");
 const qwen = KEY_DIALOGS.find((spec) => spec.harness === "qwen")!;
+// And Gemini CLI 0.61.0, whose dialog is drawn in a box with the request in a box inside it.
+const GEMINI_SCREEN = readFileSync(join(import.meta.dirname, "fixtures", "gemini-0.61.0-shell.txt"), "utf8").split("\n");
+const gemini = KEY_DIALOGS.find((spec) => spec.harness === "gemini")!;
 const reply = (...words: string[]): Reply => {
   const parsed = parseReply(words);
   if (!parsed.ok || !("reply" in parsed)) throw new Error(`not a reply: ${words.join(" ")}`);
@@ -51,6 +54,18 @@ describe("readDialog", () => {
     expect(optionFor(dialog!, reply("always"))).toMatchObject({ ok: false, detail: expect.stringContaining("2 options mean always") });
     expect(optionFor(dialog!, reply("deny"))).toMatchObject({ ok: true, option: { number: 4 } });
     expect(readDialog(QWEN_SCREEN, claude)).toBeUndefined();
+  });
+
+  it("reads Gemini CLI's boxed shell dialog", () => {
+    expect(readDialog(GEMINI_SCREEN, gemini)).toEqual({
+      title: "Allow execution of [Shell]?",
+      context: ["? Shell  touch approved", "touch approved"],
+      options: [
+        { number: 1, label: "Allow once", reply: "allow" },
+        { number: 2, label: "Allow for this session", reply: "session" },
+        { number: 3, label: "No, suggest changes (esc)", reply: "deny" },
+      ],
+    });
   });
 
   it("finds no dialog on the prompt input, nor when something follows the options (the user typing below it)", () => {

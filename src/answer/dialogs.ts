@@ -17,6 +17,7 @@ export interface KeyDialogSpec {
 export const KEY_DIALOGS: readonly KeyDialogSpec[] = [
   { harness: "claude", title: /^Do you want to /, evidence: "live, Claude Code 2.1.332 in tmux 3.3a" },
   { harness: "qwen", title: /^Allow execution of: /, evidence: "live, Qwen Code 0.24.4 in tmux 3.3a (shell commands)" },
+  { harness: "gemini", title: /^Allow execution of \[/, evidence: "live, Gemini CLI 0.61.0 in tmux 3.3a (shell commands)" },
 ];
 
 /** What an option's label gives, where it is one of the replies every harness shares. */
@@ -35,22 +36,35 @@ export interface ShownDialog {
   readonly options: readonly DialogOption[];
 }
 
-// "❯ 1. Yes" (the highlighted one) or "  2. Yes, and …"; box borders and trailing padding allowed.
-const OPTION = /^[│┃|]?\s*(?:[❯›>▶]\s*)?(\d{1,2})\.\s+(\S.*?)\s*[│┃|]?$/;
-const RULE = /^[\s─━╌═-]{8,}$/;
+// "❯ 1. Yes" (the highlighted one, Gemini CLI marks it "●") or "  2. Yes, and …", trailing padding cut.
+const OPTION = /^(?:[❯›>▶●]\s*)?(\d{1,2})\.\s+(\S.*?)$/;
+// A line drawn only of box and rule characters.
+const DRAWING = /^[\s─━╌═╭╮╰╯┌┐└┘-]{3,}$/;
+// A box's side at either end (Gemini CLI draws its dialog in a box, the request in a box inside it).
+const unboxed = (line: string): string => {
+  let text = line.trim();
+  for (let previous = ""; previous !== text;) {
+    previous = text;
+    text = text
+      .replace(/^[│┃]\s?/, "")
+      .replace(/\s*[│┃]$/, "")
+      .trim();
+  }
+  return text;
+};
 
 /**
  * The dialog the screen shows, if it ends with one: the last title line, then options numbered 1, 2, … in order, then
  * at most a footer of two lines. Anything else (the prompt input, a dialog being redrawn) is no dialog.
  */
 export function readDialog(lines: readonly string[], spec: KeyDialogSpec): ShownDialog | undefined {
-  const visible = lines.map((line) => line.replace(/\s+$/, "")).filter((line) => line.trim() !== "");
-  const titleAt = visible.findLastIndex((line) => spec.title.test(line.trim()));
+  const visible = lines.map(unboxed).filter((line) => line !== "");
+  const titleAt = visible.findLastIndex((line) => spec.title.test(line));
   if (titleAt < 0) return undefined;
   const options: DialogOption[] = [];
   let at = titleAt + 1;
   for (; at < visible.length; at++) {
-    const match = OPTION.exec((visible[at] as string).trim());
+    const match = OPTION.exec(visible[at] as string);
     if (!match || Number(match[1]) !== options.length + 1) break;
     const label = match[2] as string;
     options.push({ number: options.length + 1, label, reply: replyOfLabel(label) });
@@ -58,12 +72,12 @@ export function readDialog(lines: readonly string[], spec: KeyDialogSpec): Shown
   if (options.length < 2 || visible.length - at > 2) return undefined;
   const context: string[] = [];
   for (let line = titleAt - 1; line >= 0 && context.length < 8; line--) {
-    const text = (visible[line] as string).trim();
-    // The request ends upwards at the dialog's rule, a box's bottom edge or the user's own prompt line.
-    if ((RULE.test(text) && context.length > 0 && !text.startsWith("╌")) || /^[╰└>❯]/.test(text)) break;
-    if (!RULE.test(text)) context.unshift(text);
+    const text = visible[line] as string;
+    // The request ends upwards at a plain rule (Claude Code's) or the user's own prompt line; boxes are looked through.
+    if (/^[>❯] /.test(text) || (/^[─━]/.test(text) && DRAWING.test(text) && context.length > 0)) break;
+    if (!DRAWING.test(text)) context.unshift(text);
   }
-  return { title: (visible[titleAt] as string).trim(), context, options };
+  return { title: visible[titleAt] as string, context, options };
 }
 
 /**

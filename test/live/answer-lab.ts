@@ -33,6 +33,11 @@ export interface AnswerLab {
   readonly keys: (...keys: string[]) => void;
   /** Type a line, wait until the input shows it, then Enter. */
   readonly type: (text: string) => Promise<void>;
+  /**
+   * `/clear`, then wait until `gone` left the screen. A slash command's completion menu may take the first Enter: while
+   * the input still holds `/clear`, Enter again (bounded by the wait).
+   */
+  readonly clear: (gone: string) => Promise<void>;
   readonly session: () => Promise<Shown | undefined>;
   readonly answer: (...args: string[]) => Promise<{ code: number | null; stdout: string; stderr: string }>;
 }
@@ -64,6 +69,27 @@ export function startAnswerLab(socket: string, cwd: string, env: NodeJS.ProcessE
       tmux("send-keys", "-t", "live", "-l", text);
       await until(`${text} typed`, () => (screen().includes(text) ? true : undefined), 30_000, screen);
       tmux("send-keys", "-t", "live", "Enter");
+    },
+    clear: async (gone) => {
+      tmux("send-keys", "-t", "live", "-l", "/clear");
+      await until("/clear typed", () => (screen().includes("/clear") ? true : undefined), 30_000, screen);
+      tmux("send-keys", "-t", "live", "Enter");
+      let pressed = Date.now();
+      await until(
+        "a cleared conversation",
+        () => {
+          const shown = screen();
+          if (!shown.includes(gone)) return true;
+          if (/^\s*[>❯]\s+\/clear\s*$/m.test(shown) && Date.now() - pressed > 2000) {
+            tmux("send-keys", "-t", "live", "Enter");
+            pressed = Date.now();
+          }
+          return undefined;
+        },
+        30_000,
+        screen,
+      );
+      await sleep(500);
     },
     session: async () =>
       (JSON.parse((await runCliProcess(["list", "--json"], env)).stdout) as { sessions: Shown[] }).sessions.find(

@@ -54,7 +54,7 @@ describe(`Qwen Code ${HARNESS_PACKAGES.qwen.version}: answer by keys into its tm
     expect(JSON.parse(readFileSync(settingsPath, "utf8")).tools).toEqual({ approvalMode: "default" });
     const project = join(sandbox.root, "project");
     mkdirSync(project);
-    const { screen, type, session, answer } = startAnswerLab(socket, project, world.env, "qwen");
+    const { screen, type, clear, session, answer } = startAnswerLab(socket, project, world.env, "qwen");
     await until("Qwen's input prompt", () => (screen().includes("Type your message") ? true : undefined), 90_000, screen);
     const asks = async () => {
       await type("please RUNTOOL");
@@ -80,8 +80,7 @@ describe(`Qwen Code ${HARNESS_PACKAGES.qwen.version}: answer by keys into its tm
     expect((await answer(first.short_id, "allow", "--wait", open.wait.id)).code).toBe(10);
 
     rmSync(join(project, "approved"));
-    await type("/clear");
-    await sleep(1500);
+    await clear("please RUNTOOL");
     const second = await asks();
     const denied = await answer(second.short_id, "deny");
     expect(denied.stderr).toBe("");
