@@ -1,0 +1,267 @@
+// Live: `tongs-agents answer` against the real interactive Claude Code, Qwen Code and Gemini CLI (pinned in
+// harnesses.json) with the hooks `tongs-agents install` writes, each in a private tmux server, against the synthetic
+// provider asking to run `touch approved` (a command that changes something, so each asks). Keys into the pane are the
+// channel for all three (docs/answer.md): the reply lands on the dialog it was meant for, or nothing is sent and the
+// command says why. Claude Code's hook could run alongside its dialog (not built); Qwen Code's runs before its dialog,
+// Gemini CLI's before it and can only deny.
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { startProvider } from "../../e2e/provider/server.mjs";
+import { installersFor } from "../../src/harnesses/installers.ts";
+import { runInstaller } from "../../src/install/installer.ts";
+import { ROOT, runCliProcess, stopTmuxServer } from "../processes.ts";
+import { makeSandbox, type Sandbox } from "../sandbox.ts";
+import { startAnswerLab, sleep, until } from "./answer-lab.ts";
+import { HARNESS_PACKAGES, harnessBinDir } from "./harnesses.ts";
+import { liveWorld } from "./live-world.ts";
+
+let sandbox: Sandbox;
+let provider: Awaited<ReturnType<typeof startProvider>>;
+let socket: string;
+beforeEach(async () => {
+  sandbox = makeSandbox();
+  socket = join(sandbox.root, "tmux.sock");
+  provider = await startProvider({ port: 0, toolCommand: "touch approved" });
+});
+afterEach(async () => {
+  await stopTmuxServer(socket);
+  await provider.stop();
+  sandbox.cleanup();
+});
+
+describe(`Claude Code ${HARNESS_PACKAGES.claude.version}: answer by keys into its tmux pane (live)`, { timeout: 300_000 }, () => {
+  it("allows and denies through the dialog's labels, refuses a wait that moved on, a dialog answered in the pane, a reply not offered", async () => {
+    const world = liveWorld(sandbox, ROOT, [harnessBinDir("claude")], {
+      ANTHROPIC_BASE_URL: provider.url,
+      ANTHROPIC_AUTH_TOKEN: "not-a-key",
+    });
+    expect(
+      (await runInstaller(world, { harnesses: await installersFor(["claude"]), mode: "install", dryRun: false, options: [] })).ok,
+    ).toBe(true);
+    const config = world.env.CLAUDE_CONFIG_DIR as string;
+    const project = join(sandbox.root, "project");
+    mkdirSync(project);
+    writeFileSync(
+      join(config, ".claude.json"),
+      JSON.stringify({
+        hasCompletedOnboarding: true,
+        hasSeenAutoDefaultNudge: true,
+        projects: { [project]: { hasTrustDialogAccepted: true } },
+      }),
+    );
+    const settingsPath = join(config, "settings.json");
+    const settings = JSON.parse(execFileSync("cat", [settingsPath], { encoding: "utf8" })) as Record<string, unknown>;
+    writeFileSync(settingsPath, JSON.stringify({ ...settings, permissions: { defaultMode: "default" } }));
+
+    const { screen, keys, type, session, answer } = startAnswerLab(socket, project, world.env, "claude");
+    await until("Claude's input prompt", () => (screen().includes("? for shortcuts") ? true : undefined), 90_000, screen);
+    const asks = async () => {
+      await type("RUNTOOL now");
+      await until("the permission dialog", () => (screen().includes("Do you want to proceed?") ? true : undefined), 60_000, screen);
+      return until("the session waiting", async () => ((await session())?.status === "waiting" ? await session() : undefined));
+    };
+
+    // 1. A reply the dialog does not offer: nothing sent, the offered ones listed.
+    const first = await asks();
+    const shown = await answer(first.short_id, "show", "--json");
+    expect(shown.code).toBe(0);
+    const open = JSON.parse(shown.stdout) as {
+      wait: { id: string; kind: string; tool: string };
+      dialog: { title: string; options: { number: number; label: string; reply?: string }[] };
+    };
+    expect(open.wait).toMatchObject({ kind: "permission", tool: "Bash" });
+    expect(open.dialog.title).toBe("Do you want to proceed?");
+    expect(open.dialog.options.map((option) => option.reply ?? null)).toEqual(["allow", "always", null, "deny"]);
+    const notOffered = await answer(first.short_id, "session");
+    expect(notOffered).toMatchObject({ code: 10, stdout: "" });
+    expect(notOffered.stderr).toContain("the dialog does not offer session; it offers: allow = 1. Yes;");
+    expect(screen()).toContain("Do you want to proceed?");
+
+    // 2. Allow, tied to that wait: the command runs, the session runs on and finishes.
+    const allowed = await answer(first.short_id, "allow", "--wait", open.wait.id);
+    expect(allowed.stderr).toBe("");
+    expect(allowed.code).toBe(0);
+    expect(allowed.stdout).toMatch(/^answered allow: pressed 1 \(Yes\) in tmux pane %\d+ .*; the dialog closed$/);
+    await until("the approved command's file", () => (existsSync(join(project, "approved")) ? true : undefined), 30_000, screen);
+    await until("the end of the turn", async () => ((await session())?.status === "idle" ? true : undefined), 60_000, screen);
+    const explained = JSON.parse((await runCliProcess(["explain", first.short_id, "--json"], world.env)).stdout) as {
+      entries: { source: string; change: string }[];
+    };
+    expect(explained.entries.filter((entry) => entry.source === "answer").map((entry) => entry.change)).toEqual([
+      `tongs-agents answer answered wait ${open.wait.id}: allow, option 1 (keys)`,
+    ]);
+    // The same wait again: it is closed; nothing is sent.
+    const again = await answer(first.short_id, "allow", "--wait", open.wait.id);
+    expect(again).toMatchObject({ code: 10, stdout: "" });
+    expect(again.stderr).toContain(`nothing to answer: ${first.short_id} is idle (the wait ${open.wait.id} is closed)`);
+
+    // 3. A new request: the old wait id is refused, named against the new one.
+    rmSync(join(project, "approved"));
+    await type("/clear");
+    await until("a cleared conversation", () => (screen().includes("RUNTOOL now") ? undefined : true), 30_000, screen);
+    const second = await asks();
+    const reopened = JSON.parse((await answer(second.short_id, "show", "--json")).stdout) as typeof open;
+    expect(reopened.wait.id).not.toBe(open.wait.id);
+    const moved = await answer(second.short_id, "allow", "--wait", open.wait.id);
+    expect(moved).toMatchObject({ code: 10, stdout: "" });
+    expect(moved.stderr).toContain(`the wait ${open.wait.id} is no longer open`);
+    expect(screen()).toContain("Do you want to proceed?");
+
+    // 4. The user answers in the pane (No) between reading and answering. Claude Code reports it (its Stop hook: the
+    // record is idle by now, as seen in every run here), so the record refuses first; had it not, the pane (the prompt
+    // input, no dialog) would: either way nothing is typed into it.
+    keys("4");
+    await until("the dialog gone", () => (screen().includes("Do you want to proceed?") ? undefined : true), 30_000, screen);
+    const late = await answer(second.short_id, "allow", "--wait", reopened.wait.id);
+    expect(late).toMatchObject({ code: 10, stdout: "" });
+    expect(late.stderr).toMatch(/does not show Claude Code's dialog|nothing to answer: .* \(the wait [0-9a-f]{12} is closed\)/);
+    await sleep(1000);
+    expect(screen()).not.toMatch(/^❯ 1\s*$/m);
+    expect(existsSync(join(project, "approved"))).toBe(false);
+
+    // 5. Deny through `answer`: the label "No" (option 4 in this version), the command never runs.
+    await type("/clear");
+    await until("a cleared conversation", () => (screen().includes("RUNTOOL now") ? undefined : true), 30_000, screen);
+    const third = await asks();
+    const denied = await answer(third.short_id, "deny");
+    expect(denied.stderr).toBe("");
+    expect(denied.stdout).toMatch(/^answered deny: pressed 4 \(No\) in tmux pane %\d+ .*; the dialog closed$/);
+    await until(
+      "Claude told it did not run",
+      () => (screen().includes("Did not run") || screen().includes("Interrupted") ? true : undefined),
+      30_000,
+      screen,
+    );
+    await sleep(1000);
+    expect(existsSync(join(project, "approved"))).toBe(false);
+  });
+});
+
+describe(`Qwen Code ${HARNESS_PACKAGES.qwen.version}: answer by keys into its tmux pane (live)`, { timeout: 300_000 }, () => {
+  it("allows and denies through the dialog's labels; `always` is refused as ambiguous between its two scopes", async () => {
+    const world = liveWorld(sandbox, ROOT, [harnessBinDir("qwen")], {
+      OPENAI_API_KEY: "not-a-key",
+      OPENAI_BASE_URL: `${provider.url}/v1`,
+      OPENAI_MODEL: "fake-model",
+    });
+    const settingsPath = join(world.env.QWEN_HOME as string, "settings.json");
+    mkdirSync(world.env.QWEN_HOME as string, { recursive: true });
+    writeFileSync(
+      settingsPath,
+      JSON.stringify({
+        security: { auth: { selectedType: "openai" } },
+        model: { name: "fake-model" },
+        // "Ask permissions": the real dialog for every shell command (the interactive default is Auto mode).
+        tools: { approvalMode: "default" },
+        general: { enableAutoUpdate: false },
+        privacy: { usageStatisticsEnabled: false },
+        telemetry: { enabled: false },
+      }),
+    );
+    expect((await runInstaller(world, { harnesses: await installersFor(["qwen"]), mode: "install", dryRun: false, options: [] })).ok).toBe(
+      true,
+    );
+    expect(JSON.parse(readFileSync(settingsPath, "utf8")).tools).toEqual({ approvalMode: "default" });
+    const project = join(sandbox.root, "project");
+    mkdirSync(project);
+    const { screen, type, clear, session, answer } = startAnswerLab(socket, project, world.env, "qwen");
+    await until("Qwen's input prompt", () => (screen().includes("Type your message") ? true : undefined), 90_000, screen);
+    const asks = async () => {
+      await type("please RUNTOOL");
+      await until("the permission dialog", () => (screen().includes("Allow execution of") ? true : undefined), 60_000, screen);
+      return until(
+        "the session waiting",
+        async () => ((await session())?.status === "waiting" ? await session() : undefined),
+        60_000,
+        screen,
+      );
+    };
+
+    const first = await asks();
+    const open = JSON.parse((await answer(first.short_id, "show", "--json")).stdout) as { wait: { id: string } };
+    const always = await answer(first.short_id, "always");
+    expect(always).toMatchObject({ code: 10, stdout: "" });
+    expect(always.stderr).toContain("2 options mean always; it offers: allow = 1. Yes, allow once;");
+    const allowed = await answer(first.short_id, "allow", "--wait", open.wait.id);
+    expect(allowed.stderr).toBe("");
+    expect(allowed.stdout).toMatch(/^answered allow: pressed 1 \(Yes, allow once\) in tmux pane %\d+ .*; the dialog closed$/);
+    await until("the approved command's file", () => (existsSync(join(project, "approved")) ? true : undefined), 30_000, screen);
+    await until("the end of the turn", async () => ((await session())?.status === "idle" ? true : undefined), 60_000, screen);
+    expect((await answer(first.short_id, "allow", "--wait", open.wait.id)).code).toBe(10);
+
+    rmSync(join(project, "approved"));
+    await clear("please RUNTOOL");
+    const second = await asks();
+    const denied = await answer(second.short_id, "deny");
+    expect(denied.stderr).toBe("");
+    expect(denied.stdout).toMatch(/^answered deny: pressed 4 \(No, suggest changes \(esc\)\) in tmux pane %\d+ .*; the dialog closed$/);
+    await until("the session no longer waiting", async () => ((await session())?.status !== "waiting" ? true : undefined), 60_000, screen);
+    await sleep(1000);
+    expect(existsSync(join(project, "approved"))).toBe(false);
+  });
+});
+
+describe(`Gemini CLI ${HARNESS_PACKAGES.gemini.version}: answer by keys into its tmux pane (live)`, { timeout: 300_000 }, () => {
+  it("allows and denies its boxed dialog through the labels; `always` is not offered", async () => {
+    const world = liveWorld(sandbox, ROOT, [harnessBinDir("gemini")], {
+      GEMINI_API_KEY: "not-a-key",
+      GOOGLE_GEMINI_BASE_URL: provider.url,
+      GEMINI_CLI_TRUST_WORKSPACE: "true",
+    });
+    expect(
+      (await runInstaller(world, { harnesses: await installersFor(["gemini"]), mode: "install", dryRun: false, options: [] })).ok,
+    ).toBe(true);
+    const settingsPath = join(world.env.GEMINI_CLI_HOME as string, ".gemini", "settings.json");
+    const installed = JSON.parse(readFileSync(settingsPath, "utf8")) as Record<string, unknown>;
+    writeFileSync(
+      settingsPath,
+      JSON.stringify({
+        // A fixed model: "Auto" first asks a classifier model for JSON, which the synthetic provider does not script.
+        security: { auth: { selectedType: "gemini-api-key" } },
+        model: { name: "gemini-2.5-flash" },
+        general: { enableAutoUpdate: false },
+        privacy: { usageStatisticsEnabled: false },
+        telemetry: { enabled: false },
+        ...installed,
+      }),
+    );
+    const project = join(sandbox.root, "project");
+    mkdirSync(project);
+    const { screen, type, clear, session, answer } = startAnswerLab(socket, project, world.env, "gemini");
+    await until("Gemini's input prompt", () => (screen().includes("Type your message") ? true : undefined), 90_000, screen);
+    const asks = async () => {
+      await type("please RUNTOOL");
+      await until("the permission dialog", () => (screen().includes("Allow execution of") ? true : undefined), 60_000, screen);
+      return until(
+        "the session waiting",
+        async () => ((await session())?.status === "waiting" ? await session() : undefined),
+        60_000,
+        screen,
+      );
+    };
+
+    const first = await asks();
+    const always = await answer(first.short_id, "always");
+    expect(always).toMatchObject({ code: 10, stdout: "" });
+    expect(always.stderr).toContain(
+      "the dialog does not offer always; it offers: allow = 1. Allow once; session = 2. Allow for this session;",
+    );
+    const allowed = await answer(first.short_id, "allow");
+    expect(allowed.stderr).toBe("");
+    expect(allowed.stdout).toMatch(/^answered allow: pressed 1 \(Allow once\) in tmux pane %\d+ .*; the dialog closed$/);
+    await until("the approved command's file", () => (existsSync(join(project, "approved")) ? true : undefined), 30_000, screen);
+    await until("the session no longer waiting", async () => ((await session())?.status !== "waiting" ? true : undefined), 60_000, screen);
+
+    rmSync(join(project, "approved"));
+    await clear("please RUNTOOL");
+    const second = await asks();
+    const denied = await answer(second.short_id, "deny");
+    expect(denied.stderr).toBe("");
+    expect(denied.stdout).toMatch(/^answered deny: pressed 3 \(No, suggest changes \(esc\)\) in tmux pane %\d+ .*; the dialog closed$/);
+    await until("Gemini says it was cancelled", () => (screen().includes("Request cancelled") ? true : undefined), 30_000, screen);
+    await sleep(1000);
+    expect(existsSync(join(project, "approved"))).toBe(false);
+  });
+});
