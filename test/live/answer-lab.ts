@@ -65,9 +65,17 @@ export function startAnswerLab(socket: string, cwd: string, env: NodeJS.ProcessE
   return {
     screen,
     keys: (...keys) => void tmux("send-keys", "-t", "live", ...keys),
+    // Keys sent before the input is ready are lost (Qwen Code right after /clear, seen here): type again, bounded.
     type: async (text) => {
-      tmux("send-keys", "-t", "live", "-l", text);
-      await until(`${text} typed`, () => (screen().includes(text) ? true : undefined), 30_000, screen);
+      for (let attempt = 1; ; attempt++) {
+        tmux("send-keys", "-t", "live", "-l", text);
+        try {
+          await until(`${text} typed`, () => (screen().includes(text) ? true : undefined), 5000, screen);
+          break;
+        } catch (error) {
+          if (attempt === 4) throw error;
+        }
+      }
       tmux("send-keys", "-t", "live", "Enter");
     },
     clear: async (gone) => {
