@@ -40,15 +40,14 @@ export const answerVerb: Verb = withHelp(ANSWER_HELP, async (args, context, io) 
     waitId: typeof parsed.values.wait === "string" ? parsed.values.wait : undefined,
     fromAgent: parsed.values["from-agent"] === true,
   };
-  const world = { ...context, env: context.env, run: context.run };
   if ("show" in reply) {
-    const open = await readOpenDialog(request, world);
+    const open = await readOpenDialog(request, context);
     if (!open.ok) return refused(open, io, json);
     if (json) io.stdout(JSON.stringify(open, null, 2));
     else printDialog(open, io);
     return EXIT_CODES.ok;
   }
-  const answered = await answerSession(request, reply.reply, world);
+  const answered = await answerSession(request, reply.reply, context);
   if (!answered.ok) return refused(answered, io, json);
   if (json) io.stdout(JSON.stringify(answered, null, 2));
   else
