@@ -1,7 +1,8 @@
 // Human output for install, uninstall and doctor.
-import { statesReported } from "../harnesses/events.ts";
 import { findHarness } from "../harnesses/registry.ts";
-import type { DoctorReport, InstallReport, StepReport } from "../install/plan.ts";
+import { reportLines, type ReportRow } from "../harnesses/reports.ts";
+import type { VersionCheck } from "../harnesses/versions.ts";
+import type { DoctorReport, HarnessDoctor, InstallReport, StepReport } from "../install/plan.ts";
 import { shellQuote } from "../core/shell-quote.ts";
 import { shortenHome } from "../core/home.ts";
 
@@ -67,11 +68,9 @@ export function formatInstallReport(report: InstallReport, home: string, { verbo
     for (const step of harness.steps) out.push(...(summary ? summaryLines(step, home) : stepLines(step, report.dry_run, home)));
     for (const finding of harness.findings) out.push(`  ${finding.severity}: ${finding.message}`);
     for (const todo of harness.todo) out.push(`  to do: ${todo}`);
-    if (report.action === "install") {
-      const entry = findHarness(harness.harness);
-      if (entry && summary) out.push(`  reports: ${statesReported(entry).join(", ")}`);
-      for (const gap of entry?.gaps ?? []) out.push(`  cannot report: ${gap}`);
-    }
+    // Its degradation tier, the adapters' one table (reports.ts): what it can report, what it cannot, what is untested.
+    const entry = findHarness(harness.harness);
+    if (report.action === "install" && entry) out.push(...reportLines(entry));
   }
   if (report.removed_directories)
     out.push(
@@ -83,7 +82,16 @@ export function formatInstallReport(report: InstallReport, home: string, { verbo
   return out.join("\n").replace(/^\n/, "");
 }
 
-export function formatDoctorReport(report: DoctorReport, home: string): string {
+/** Doctor's report for one harness, with what the registry adds: its version against the proven ones, its tier. */
+export type DoctorEntry = HarnessDoctor & { readonly version_check?: VersionCheck; readonly reports?: readonly ReportRow[] };
+
+function versionLine(check: VersionCheck | undefined): string[] {
+  if (!check) return [];
+  if (check.status === "proven") return [`  version: ${check.version}, one our hooks were proven on`];
+  return [`  version ${check.status === "unproven" ? `${check.version}: not proven` : "unknown"}: ${check.meaning}`];
+}
+
+export function formatDoctorReport(report: DoctorReport & { readonly harnesses: readonly DoctorEntry[] }, home: string): string {
   const out = [
     `Node: ${report.node.path} (v${report.node.version})${report.node.ok ? "" : " -- too old: tongs-agents needs Node 22 or newer"}`,
     `Package: ${shortenHome(report.package_root, home)}`,
@@ -107,11 +115,14 @@ export function formatDoctorReport(report: DoctorReport, home: string): string {
         );
       }
     }
+    out.push(...versionLine(harness.version_check));
     if (harness.mcp !== "n/a") out.push(`  MCP server: ${harness.mcp}`);
     if (harness.bridge) out.push(`  bridge: ${harness.bridge}`);
     for (const problem of harness.problems) out.push(`  problem: ${problem}`);
     for (const legacy of harness.legacy) out.push(`  legacy: ${legacy}`);
     for (const todo of harness.todo) out.push(`  to do: ${todo}`);
+    const entry = findHarness(harness.harness);
+    if (entry) out.push(...reportLines(entry));
   }
   return out.join("\n");
 }

@@ -3,7 +3,7 @@ import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { makePackageRoot, makeWorld } from "../../test/install-world.ts";
+import { makeBinDir, makePackageRoot, makeWorld } from "../../test/install-world.ts";
 import { fakeProcessSource } from "../../test/fake-processes.ts";
 import { makeSandbox, type Sandbox } from "../../test/sandbox.ts";
 import type { InstallReport } from "../install/plan.ts";
@@ -60,7 +60,8 @@ describe("install, uninstall and doctor verbs", () => {
     expect(summary).toMatch(/^Dry run: nothing is changed\. install would do this \(--verbose: every line of every change\):/);
     expect(summary).toContain("~/.codex/hooks.json (create): add 8 hooks");
     expect(summary).toContain("~/.codex/config.toml (create): ");
-    expect(summary).toContain("reports: started, running, waiting, idle, ended");
+    expect(summary).toContain("  reports: a failed turn (error) (from its own files: the task_complete error in its rollout)");
+    expect(summary).toContain("  cannot report: session start: the interactive UI fires nothing before its first prompt");
     expect(summary).not.toMatch(/\n {4}\+ /);
     expect(await cli("install", "--dry-run", "--verbose", "--agent", "codex")).toBe(0);
     const text = out.join("\n");
@@ -95,6 +96,72 @@ describe("install, uninstall and doctor verbs", () => {
     expect(pi).toMatchObject({ bridge: "missing", mcp: "n/a" });
     expect(await cli("doctor", "--agent", "claude")).toBe(0);
     expect(out.join("\n")).toMatch(/Claude Code: not found on PATH\n {2}hooks: current \(all\)\n {2}MCP server: current/);
+  });
+});
+
+describe("doctor: version drift and what each harness can report", () => {
+  /** A stand-in `claude` on PATH that prints `printed` for --version (or fails). */
+  const withClaude = (printed: string | undefined) => {
+    const bin = makeBinDir(join(sandbox.root, `bin-${out.length}-${Math.random().toString(36).slice(2)}`), {
+      claude: printed === undefined ? "#!/bin/sh\nexit 1\n" : `#!/bin/sh\necho '${printed}'\n`,
+    });
+    const world = makeWorld(sandbox, { packageRoot: context.install?.packageRoot as string, path: [bin] });
+    context = { ...context, env: world.env, install: world };
+  };
+  const claudeOf = async () => {
+    expect(await cli("doctor", "--agent", "claude", "--json")).toBe(0);
+    return (JSON.parse(out.join("\n")) as { harnesses: Record<string, unknown>[] }).harnesses[0];
+  };
+
+  it("says a version outside the proven set is not proven, and what that means; a proven one is proven", async () => {
+    withClaude("9.9.9 (Claude Code)");
+    expect(await claudeOf()).toMatchObject({
+      version: "9.9.9 (Claude Code)",
+      version_check: {
+        status: "unproven",
+        version: "9.9.9",
+        proven_on: ["2.1.332"],
+        meaning: expect.stringContaining("2.1.332, not 9.9.9"),
+      },
+    });
+    expect(await cli("doctor", "--agent", "claude")).toBe(0);
+    expect(out.join("\n")).toMatch(/\n {2}version 9\.9\.9: not proven: our hooks were proven on Claude Code 2\.1\.332, not 9\.9\.9: /);
+    withClaude("2.1.332 (Claude Code)");
+    expect(await claudeOf()).toMatchObject({ version_check: { status: "proven", version: "2.1.332" } });
+    expect(await cli("doctor", "--agent", "claude")).toBe(0);
+    expect(out.join("\n")).toContain("  version: 2.1.332, one our hooks were proven on");
+    expect(out.join("\n")).not.toContain("not proven");
+  });
+
+  it("says so when the version cannot be read, and checks nothing for a harness that is not installed", async () => {
+    withClaude(undefined);
+    expect(await claudeOf()).toMatchObject({ version: null, version_check: { status: "unknown" } });
+    context = { ...context, install: makeWorld(sandbox, { packageRoot: context.install?.packageRoot as string }) };
+    expect((await claudeOf())?.version_check).toBeUndefined();
+  });
+
+  it("doctor and install --dry-run list what each harness can and cannot report, from the adapters' table", async () => {
+    expect(await cli("doctor", "--agent", "gemini")).toBe(0);
+    const doctor = out.join("\n");
+    expect(doctor).toContain(
+      "  reports: session start, a prompt running, a tool running, waiting for the user, turn done (idle), session end (its hooks)",
+    );
+    expect(doctor).toContain(
+      "  cannot report: a failed turn (error): no hook states a failed turn: a provider error ends the turn idle, never error",
+    );
+    expect(doctor).toContain("  untested: Esc mid-turn (interrupted):");
+    expect(await cli("install", "--dry-run", "--agent", "codex")).toBe(0);
+    expect(out.join("\n")).toContain(
+      "  reports: a failed turn (error) (from its own files: the task_complete error in its rollout)\n  cannot report: session start: the interactive UI fires nothing before its first prompt",
+    );
+    expect(await cli("doctor", "--agent", "codex", "--json")).toBe(0);
+    const [codex] = (JSON.parse(out.join("\n")) as { harnesses: { reports: { state: string; by: string }[] }[] }).harnesses;
+    expect(codex?.reports.find((row) => row.state === "error")).toEqual({
+      state: "error",
+      by: "stated",
+      from: "the task_complete error in its rollout",
+      limit: "seen only when its rollout is readable",
+    });
   });
 });
 

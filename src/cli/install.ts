@@ -8,7 +8,9 @@ import { declaredAgentsReport, formatDeclaredAgents } from "./declared.ts";
 import { runInstaller } from "../install/installer.ts";
 import { installersFor } from "../harnesses/installers.ts";
 import { DEFAULT_INSTALL_IDS, findHarness, INSTALL_OPTIONS, INSTALLABLE_IDS } from "../harnesses/registry.ts";
-import type { HarnessId, InstallReport } from "../install/plan.ts";
+import type { DoctorReport, HarnessId, InstallReport } from "../install/plan.ts";
+import { reportRows } from "../harnesses/reports.ts";
+import { checkVersion } from "../harnesses/versions.ts";
 import { purgePlan, purgeStateDir, type PurgeResult } from "../install/purge.ts";
 import { stopDrainer } from "../store/drainer-process.ts";
 import { stopServer } from "../server/control.ts";
@@ -17,7 +19,7 @@ import { defaultInstallContext, type InstallContext } from "../install/context.t
 import { HOOK_MODES, type HookMode } from "../install/command.ts";
 import type { CliContext } from "./context.ts";
 import { shortenHome } from "../core/home.ts";
-import { formatDoctorReport, formatInstallReport } from "./format-install.ts";
+import { formatDoctorReport, formatInstallReport, type DoctorEntry } from "./format-install.ts";
 import { withHelp, type VerbHelp } from "./help.ts";
 import { fail, parse, type VerbIo, type Verb } from "./io.ts";
 import { quoted } from "../core/terminal-text.ts";
@@ -107,7 +109,14 @@ async function installOrUninstall(args: string[], context: CliContext, io: VerbI
   if (!json) io.stdout(formatInstallReport(result, homeOf(context), { verbose: parsed.values.verbose === true }));
   // --purge: the state dir goes only after everything else was removed (a hook left in place would write there again).
   const purge = parsed.values.purge !== true ? undefined : await purgeAfterUninstall(context, io, { dryRun, json, uninstalled: result.ok });
-  if (json) io.stdout(JSON.stringify(purge ? { ...result, purge } : result, null, 2));
+  if (json) {
+    // What each harness can and cannot report (its degradation tier), beside what install does for it.
+    const harnesses = result.harnesses.map((report) => {
+      const harness = mode === "install" ? findHarness(report.harness) : undefined;
+      return harness ? { ...report, reports: reportRows(harness) } : report;
+    });
+    io.stdout(JSON.stringify({ ...result, harnesses, ...(purge ? { purge } : {}) }, null, 2));
+  }
   return result.ok && (!purge || purge.removed || dryRun || !existsSync(purge.state_dir)) ? EXIT_CODES.ok : EXIT_CODES.error;
 }
 
@@ -188,13 +197,32 @@ const UNINSTALL_HELP: VerbHelp = {
 const DOCTOR_HELP: VerbHelp = {
   usage: `doctor [--agent ${AGENT_IDS}]... [--json]`,
   summary:
-    "Per harness: the binary and its version, each hook current, outdated, modified or missing, trust where the\nharness asks for it, the MCP server, extensions, and what is left to do; then the agents declared in config.json.\nExits 1 when Node is older than 22, a config is unreadable or a declared agent is rejected.",
+    "Per harness: the binary and its version (is it one our hooks were proven on?), each hook current, outdated,\nmodified or missing, trust where the harness asks for it, the MCP server, extensions, what is left to do, and what\nit can and cannot report; then the agents declared in config.json.\nExits 1 when Node is older than 22, a config is unreadable or a declared agent is rejected.",
   options: [
     ["--agent <id>", "a harness install lists, or all; repeat for several (default: all)"],
     ["--json", "print the report as JSON"],
   ],
   examples: ["tongs-agents doctor", "tongs-agents doctor --agent all --json"],
 };
+
+/**
+ * What the registry adds to doctor's report, per harness: whether its installed version is one our hooks were proven
+ * on, and its degradation tier (what it can and cannot report: reports.ts).
+ */
+export function withHarnessFacts(report: DoctorReport): DoctorReport & { readonly harnesses: readonly DoctorEntry[] } {
+  return {
+    ...report,
+    harnesses: report.harnesses.map((doctor) => {
+      const harness = findHarness(doctor.harness);
+      if (!harness) return doctor;
+      return {
+        ...doctor,
+        ...(doctor.binary ? { version_check: checkVersion(harness, doctor.version) } : {}),
+        reports: reportRows(harness),
+      };
+    }),
+  };
+}
 
 export const installVerb: Verb = withHelp(INSTALL_HELP, (args, context, io) => installOrUninstall(args, context, io, "install"));
 export const uninstallVerb: Verb = withHelp(UNINSTALL_HELP, (args, context, io) => installOrUninstall(args, context, io, "uninstall"));
@@ -205,7 +233,7 @@ export const doctorVerb: Verb = withHelp(DOCTOR_HELP, async (args, context, io) 
   const json = parsed.values.json === true;
   const harnesses = selectHarnesses((parsed.values.agent as string[] | undefined) ?? [], INSTALLABLE_IDS);
   if (!Array.isArray(harnesses)) return fail(harnesses, io, json);
-  const doctor = await runDoctor(worldOf(context), await installersFor(harnesses));
+  const doctor = withHarnessFacts(await runDoctor(worldOf(context), await installersFor(harnesses)));
   // Agents declared in config.json: listed, and a rejected entry fails the check like an unreadable config does.
   const declared = declaredAgentsReport(context.env);
   const result = { ...doctor, ok: doctor.ok && declared.problems.length === 0, declared_agents: declared };

@@ -51,6 +51,24 @@ export interface InstallOption {
   readonly help: string;
 }
 
+/** What a record can show about a session, each a row of the degradation table (what a user watches for). */
+export const REPORTED = ["started", "running", "tool", "waiting", "idle", "error", "interrupted", "ended"] as const;
+export type Reported = (typeof REPORTED)[number];
+
+/**
+ * How a harness states one of them:
+ * - `hook` / `extension`: an event of its own (a command hook; the bridge or plugin in its process);
+ * - `stated`: written in its own files (`from`: which), read by its stated-state reader (stated.ts);
+ * - `none`: it states nothing we could read (`why`), so a record cannot show it;
+ * - `untested`: not yet seen either way on the proven versions (`why`).
+ * `limit` says what the harness leaves out even so, in words a user can act on.
+ */
+export type Report =
+  | { readonly by: "hook" | "extension"; readonly limit?: string }
+  | { readonly by: "stated"; readonly from: string; readonly limit?: string }
+  | { readonly by: "none"; readonly why: string }
+  | { readonly by: "untested"; readonly why: string };
+
 export interface Harness {
   readonly id: string;
   readonly displayName: string;
@@ -71,10 +89,16 @@ export interface Harness {
   readonly installByDefault?: boolean;
   readonly installOptions?: readonly InstallOption[];
   /**
-   * What it cannot report, each in words a user can act on (its degradation tier): `install --dry-run` shows them.
-   * Only what the harness itself fails to state; never a guess about what a state might be.
+   * Its degradation tier: for each thing a record can show, how the harness states it, or why it cannot. The one table
+   * `install`, `doctor` and docs/support-matrix.md ("What each harness can report") read (reports.ts). Only what the
+   * harness itself states; never a guess about what a state might be.
    */
-  readonly gaps?: readonly string[];
+  readonly reports: Readonly<Record<Reported, Report>>;
+  /**
+   * The versions of the harness its hooks (or extension) were proven on: the pinned versions of the live suites
+   * (test/live/harnesses.json; a test holds them equal). `doctor` says when the installed one is another.
+   */
+  readonly provenVersions: readonly string[];
   /**
    * A harness process that hosts several UIs' sessions at once (Codex's shared app-server daemon). Its environment is
    * the environment of whichever UI started it, so a terminal target captured under it proves nothing.

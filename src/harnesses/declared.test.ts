@@ -20,6 +20,18 @@ describe("agents declared in config.json", () => {
           events: [],
           identity: "process-ancestry",
           capabilities: ["hooks", "discovery", "focus"],
+          // What it can report is what its events are declared to set; nothing else, and no version was proven.
+          reports: {
+            started: { by: "hook" },
+            running: { by: "hook" },
+            tool: { by: "none", why: "a declared agent's events set states only" },
+            waiting: { by: "hook" },
+            idle: { by: "hook" },
+            error: { by: "none", why: "no event of it is declared to set it" },
+            interrupted: { by: "none", why: "a declared agent's events set states only" },
+            ended: { by: "none", why: "no event of it is declared to set it" },
+          },
+          provenVersions: [],
         },
         events: good.events,
       },

@@ -7,7 +7,7 @@ import { lazySchema } from "../core/lazy-schema.ts";
 import { readConfigFile } from "../core/config-file.ts";
 import { HARNESS_ID_PATTERN, LIFECYCLE_STATUSES, describeIssue, type LifecycleStatus, type WaitEffect } from "../core/schema.ts";
 import { isStorableText } from "../core/bounds.ts";
-import type { Harness } from "./contract.ts";
+import type { Harness, Report } from "./contract.ts";
 import { HARNESSES } from "./registry.ts";
 
 /** At most this many declared agents, and per agent this many process names and events. */
@@ -72,6 +72,24 @@ export function declaredWait(status: LifecycleStatus): WaitEffect {
   return WAIT_OF[status];
 }
 
+/** What a declared agent reports: the states its events set, nothing else (a tool, an Esc, are not states of their own). */
+function declaredReports(events: Readonly<Record<string, LifecycleStatus>>): Harness["reports"] {
+  const set = new Set(Object.values(events));
+  const row = (status: LifecycleStatus): Report =>
+    set.has(status) ? { by: "hook" } : { by: "none", why: "no event of it is declared to set it" };
+  const notDeclarable: Report = { by: "none", why: "a declared agent's events set states only" };
+  return {
+    started: row("started"),
+    running: row("running"),
+    tool: notDeclarable,
+    waiting: row("waiting"),
+    idle: row("idle"),
+    error: row("error"),
+    interrupted: notDeclarable,
+    ended: row("ended"),
+  };
+}
+
 /** Validate the "agents" section: each entry on its own, against the built-in harnesses and the entries before it. */
 export function parseDeclaredAgents(section: unknown, path = "config.json", builtIns: readonly Harness[] = HARNESSES): DeclaredAgents {
   const agents: DeclaredAgent[] = [];
@@ -109,6 +127,8 @@ export function parseDeclaredAgents(section: unknown, path = "config.json", buil
         events: [],
         identity: "process-ancestry",
         capabilities: hooks ? ["hooks", "discovery", "focus"] : ["discovery", "focus"],
+        reports: declaredReports(events),
+        provenVersions: [],
       },
       events,
     });

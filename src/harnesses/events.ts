@@ -1,15 +1,8 @@
 // What each hook event means for a session: native aliases (Claude Code, Codex) mapped to states, and the normalized
 // payload's events checked against the emitter's allowlist. The table is documented in docs/contract.md.
 import { LIMITS, byteLength, isStorableText, toDisplayLine, truncateBytes } from "../core/bounds.ts";
-import { FLEET_EVENT, type Harness, type NativeAlias } from "./contract.ts";
-import {
-  EVENT_ID_PATTERN,
-  LIFECYCLE_STATUSES,
-  type FleetEvent,
-  type LifecycleStatus,
-  type NativePayload,
-  type WaitEffect,
-} from "../core/schema.ts";
+import type { Harness, NativeAlias } from "./contract.ts";
+import { EVENT_ID_PATTERN, type FleetEvent, type LifecycleStatus, type NativePayload, type WaitEffect } from "../core/schema.ts";
 
 export interface Transition {
   readonly status: LifecycleStatus;
@@ -158,25 +151,4 @@ export function interpretFleetEvent(harness: Harness, payload: FleetEvent): Flee
     eventName,
     transition: { status: payload.status, detail: payload.detail, tool: payload.tool, ...(wait ? { wait } : {}) },
   };
-}
-
-/**
- * The states a harness's events can set, in lifecycle order (`install --dry-run` shows them beside its gaps): read
- * from the tables above, each native alias tried with the payload kinds that change what it means.
- */
-export function statesReported(harness: Harness): LifecycleStatus[] {
-  const states = new Set<LifecycleStatus>();
-  for (const allowed of Object.values(harness.emitterEvents ?? {})) for (const status of allowed) states.add(status);
-  const variants: Record<string, unknown>[] = [
-    {},
-    ...["permission_prompt", "ToolPermission", "idle_prompt", "elicitation_dialog"].map((type) => ({ notification_type: type })),
-    { error_context: "model_call" },
-  ];
-  for (const alias of harness.events)
-    if (alias !== FLEET_EVENT)
-      for (const payload of variants) {
-        const meaning = interpretNative(alias, { session_id: "s", cwd: "/", ...payload } as NativePayload);
-        if (meaning.kind === "apply") states.add(meaning.transition.status);
-      }
-  return LIFECYCLE_STATUSES.filter((status) => states.has(status));
 }

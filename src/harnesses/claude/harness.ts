@@ -22,4 +22,16 @@ export const claudeHarness = {
   capabilities: ["hooks", "discovery", "focus", "stated"],
   installHelp: "hooks in settings.json, the MCP server with `claude mcp add`",
   installByDefault: true,
+  reports: {
+    started: { by: "hook" },
+    running: { by: "hook" },
+    tool: { by: "hook" },
+    waiting: { by: "hook" },
+    idle: { by: "hook" },
+    error: { by: "hook", limit: "only interactive sessions fire StopFailure; a failed `claude -p` turn states nothing" },
+    // Esc fires no hook (anthropics/claude-code#9516): claude/stated.ts reads what Claude writes instead.
+    interrupted: { by: "stated", from: "the interruption line in its transcript, or its sessions/<pid>.json turning idle" },
+    ended: { by: "hook", limit: "nothing fires when it is killed or its terminal closes: the record turns stale" },
+  },
+  provenVersions: ["2.1.332"],
 } as const satisfies Harness;

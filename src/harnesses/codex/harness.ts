@@ -18,6 +18,18 @@ export const codexHarness = {
   installOptions: [
     { name: "trust-codex-hooks", help: "record trust for our Codex hooks the way Codex does (else approve them in Codex's /hooks)" },
   ],
+  reports: {
+    started: { by: "hook", limit: "the interactive UI fires nothing before its first prompt (listed as discovered until then)" },
+    running: { by: "hook" },
+    tool: { by: "hook" },
+    waiting: { by: "hook" },
+    idle: { by: "hook" },
+    // No hook fires on an API error: codex/stated.ts reads the task_complete error Codex writes in its rollout.
+    error: { by: "stated", from: "the task_complete error in its rollout", limit: "seen only when its rollout is readable" },
+    interrupted: { by: "hook" },
+    ended: { by: "hook", limit: "a UI under the shared daemon fires no SessionEnd when it quits (start it with --no-daemon)" },
+  },
+  provenVersions: ["0.171.0"],
   isSharedDaemon,
   locateUi: (session, world) => locateCodexUi(session, world, isSharedDaemon),
 } as const satisfies Harness;

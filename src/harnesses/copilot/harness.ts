@@ -22,5 +22,16 @@ export const copilotHarness = {
   identity: "process-ancestry",
   capabilities: ["hooks", "discovery", "focus"],
   installHelp: "hooks in hooks/tongs-agents.json, the MCP server in mcp-config.json",
+  reports: {
+    started: { by: "hook", limit: "the interactive UI fires sessionStart only at the first prompt (listed as discovered until then)" },
+    running: { by: "hook" },
+    tool: { by: "hook" },
+    waiting: { by: "hook", limit: "its notification names no tool: the record says `permission requested`" },
+    idle: { by: "hook" },
+    error: { by: "hook", limit: "only a failed model call (errorOccurred `model_call`) counts as a failed turn" },
+    interrupted: { by: "untested", why: "Esc mid-turn has not been tried on the proven version" },
+    ended: { by: "hook" },
+  },
+  provenVersions: ["1.0.102"],
   nativeFields: { sessionId: "session_id", toolName: "tool_name", transcriptPath: "transcript_path", errorContext: "error_context" },
 } as const satisfies Harness;

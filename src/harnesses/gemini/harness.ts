@@ -11,5 +11,15 @@ export const geminiHarness = {
   identity: "process-ancestry",
   capabilities: ["hooks", "discovery", "focus"],
   installHelp: "hooks and the MCP server in settings.json",
-  gaps: ["no hook states a failed turn: a provider error ends the turn idle, never error"],
+  reports: {
+    started: { by: "hook" },
+    running: { by: "hook" },
+    tool: { by: "hook" },
+    waiting: { by: "hook", limit: "its approval notification names no tool: the record says `permission requested`" },
+    idle: { by: "hook" },
+    error: { by: "none", why: "no hook states a failed turn: a provider error ends the turn idle, never error" },
+    interrupted: { by: "untested", why: "Esc mid-turn has not been tried on the proven version" },
+    ended: { by: "hook" },
+  },
+  provenVersions: ["0.61.0"],
 } as const satisfies Harness;

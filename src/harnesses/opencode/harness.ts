@@ -12,7 +12,17 @@ export const opencodeHarness = {
   identity: "emitter-pid",
   capabilities: ["extension", "focus"],
   installHelp: "the plugin in plugin/tongs-agents.js, the MCP server in opencode.json",
-  gaps: ["nothing fires on /exit: a session shows ended only once its process is gone (stale)"],
+  reports: {
+    started: { by: "extension" },
+    running: { by: "extension" },
+    tool: { by: "extension" },
+    waiting: { by: "extension" },
+    idle: { by: "extension" },
+    error: { by: "extension" },
+    interrupted: { by: "untested", why: "Esc mid-turn has not been tried on the proven version" },
+    ended: { by: "none", why: "nothing fires on /exit: a session shows ended only once its process is gone (stale)" },
+  },
+  provenVersions: ["1.18.33"],
   hostsManySessions: true,
   // OpenCode's bus events and plugin hooks, kebab-cased (the plugin maps them; docs/contract.md).
   emitterEvents: {

@@ -9,6 +9,18 @@ export const piHarness = {
   identity: "emitter-pid",
   capabilities: ["extension", "focus"],
   installHelp: "the bridge extension, with `pi install`",
+  reports: {
+    started: { by: "extension" },
+    running: { by: "extension" },
+    tool: { by: "extension" },
+    waiting: { by: "extension", limit: "only dialogs an extension opens (Pi itself asks nothing)" },
+    idle: { by: "extension" },
+    error: { by: "extension" },
+    interrupted: { by: "extension" },
+    ended: { by: "extension" },
+  },
+  // 0.73.1 is the older package line (@mariozechner/pi-coding-agent), live on the host (test/live/pi-install.ts).
+  provenVersions: ["1.6.0", "0.73.1"],
   // Pi's extension events, kebab-cased (the bridge in pi-bridge/ maps them; docs/contract.md).
   emitterEvents: {
     "session-start": ["started"],

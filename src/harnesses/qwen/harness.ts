@@ -23,4 +23,15 @@ export const qwenHarness = {
   identity: "process-ancestry",
   capabilities: ["hooks", "discovery", "focus"],
   installHelp: "hooks and the MCP server in settings.json",
+  reports: {
+    started: { by: "hook" },
+    running: { by: "hook" },
+    tool: { by: "hook" },
+    waiting: { by: "hook" },
+    idle: { by: "hook" },
+    error: { by: "hook", limit: "only the interactive UI fires StopFailure; a failed `qwen -p` turn states nothing" },
+    interrupted: { by: "untested", why: "Esc mid-turn has not been tried on the proven version" },
+    ended: { by: "hook" },
+  },
+  provenVersions: ["0.24.4"],
 } as const satisfies Harness;
