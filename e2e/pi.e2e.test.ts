@@ -41,6 +41,7 @@ const evidence = createEvidence(
 let box: Box;
 let lab: BoxTmuxLab;
 let client: AttachedClient;
+let providerUrl = "";
 const pi = { pane: "", pid: 0, sessionId: "" };
 
 const record = async (): Promise<Record<string, unknown>> => {
@@ -123,8 +124,8 @@ describe(`Pi ${PINNED_PI.package}@${PINNED_PI.version} in a container`, { timeou
       pi: `${PINNED_PI.package} ${(await box.sh("pi --version")).trim()}`,
       "model provider": "synthetic (e2e/provider, openai-completions, 127.0.0.1 in the container)",
     });
-    const url = await startProvider(box, { slowMs: 3000, toolCommand: TOOL_COMMAND });
-    await configurePi(box, url);
+    providerUrl = await startProvider(box, { slowMs: 3000, toolCommand: TOOL_COMMAND });
+    await configurePi(box, providerUrl);
     await startWatcher(box);
     await lab.inner("new-session", "-d", "-s", "home", "-x", "120", "-y", "40");
     await box.sh(`mkdir -p ${PROJECT}`);
@@ -140,10 +141,6 @@ describe(`Pi ${PINNED_PI.package}@${PINNED_PI.version} in a container`, { timeou
       evidence.untested(
         "Pi's older line (@mariozechner/pi-coding-agent 0.73.1) in a container",
         "the image carries the pinned current release only; 0.73.1 runs live on the host (test/live/pi.test.ts)",
-      );
-      evidence.untested(
-        "an interactive Esc (abort) in the container",
-        "the abort path runs live on the host in RPC mode (test/live/pi.test.ts)",
       );
       evidence.write();
     }
@@ -289,6 +286,39 @@ describe(`Pi ${PINNED_PI.package}@${PINNED_PI.version} in a container`, { timeou
     expect(await record()).toMatchObject({ status: "error", pid: pi.pid });
   });
 
+  it("Esc while the reply is held: idle, turn interrupted, as Esc ends in Claude Code and Codex; explain names the interruption", async ({
+    task,
+  }) => {
+    evidence.prove(task, {
+      claim:
+        "Esc in Pi's UI while the provider holds the reply ends the run (stopReason aborted): the record goes idle with `turn interrupted` (the state Esc leaves in Claude Code and Codex), not error; `tongs-agents explain` lists pi.agent-end from the bridge changing running -> idle with that detail",
+      kind: "live",
+      how: "`HOLD please` typed into Pi's pane (the provider holds every answer of that conversation); Escape sent with send-keys once the record is running; the record; tongs-agents explain --json",
+    });
+    const before = (await piHistory()).length;
+    await lab.inner("send-keys", "-t", pi.pane, "-l", "HOLD please");
+    await lab.inner("send-keys", "-t", pi.pane, "Enter");
+    await waitUntil(async () => (await piHistory()).slice(before).some((entry) => entry.status === "running"), "running after the prompt", {
+      explain: () => lab.capture(pi.pane),
+    });
+    await lab.inner("send-keys", "-t", pi.pane, "Escape");
+    const interrupted = await waitForState("idle, interrupted", (entry) => entry.status === "idle" && entry.detail === "turn interrupted");
+    expect(interrupted).toMatchObject({ pid: pi.pid, last_event: expect.stringMatching(/^pi\.agent-(end|settled)$/) });
+    expect(await record()).toMatchObject({ status: "idle", detail: "turn interrupted", pid: pi.pid });
+    const explained = await box.exec(["tongs-agents", "explain", pi.sessionId, "--json"]);
+    const { entries } = JSON.parse(explained.stdout) as { entries: { source: string; event: string; status: string; change: string }[] };
+    expect(entries).toContainEqual({
+      at: expect.any(String),
+      source: "bridge",
+      event: "pi.agent-end",
+      status: "idle",
+      change: 'running -> idle; detail "turn interrupted"',
+      recorded: true,
+    });
+    // Nothing is left held in the provider.
+    await box.sh(`node -e "fetch('${providerUrl}/control/release', { method: 'POST' }).then((r) => r.text()).then(console.log)"`);
+  });
+
   it("/quit reports ended and Pi exits", async ({ task }) => {
     evidence.prove(task, {
       claim: "/quit reports ended (session closed) before Pi exits",
@@ -312,7 +342,7 @@ describe(`Pi ${PINNED_PI.package}@${PINNED_PI.version} in a container`, { timeou
   it("went through exactly the expected states, every one reported by the Pi process", async ({ task }) => {
     evidence.prove(task, {
       claim:
-        "the whole session's states, in order: started, running, idle, running, waiting, running (tool bash), idle, error, ended; every state carries the Pi process's PID and one session id",
+        "the whole session's states, in order: started, running, idle, running, waiting, running (tool bash), idle, error, running, idle (turn interrupted, Esc), ended; every state carries the Pi process's PID and one session id",
       kind: "live",
       how: "the watcher's log of every record change in the container (inotify plus 20 ms polls); fleeting states between two events ms apart may be absent",
     });
@@ -330,6 +360,8 @@ describe(`Pi ${PINNED_PI.package}@${PINNED_PI.version} in a container`, { timeou
       { status: "idle", detail: FINAL_TEXT },
       { status: "running", detail: "processing prompt", fleeting: true }, // the 400 comes back at once
       { status: "error", detail: ERROR_DETAIL },
+      { status: "running", detail: "processing prompt" },
+      { status: "idle", detail: "turn interrupted" },
       { status: "ended", detail: "session closed" },
     ]);
   });

@@ -238,7 +238,7 @@ describe("bridge through the real hook", () => {
       detail: "waiting for input: Allow?",
     });
     expect(await stateAfter("ui_prompt_end")).toMatchObject({ status: "running", last_event: "pi.ui-prompt-end" });
-    expect(await stateAfter("agent_end", reply("aborted"))).toMatchObject({ status: "error", detail: "turn aborted" });
+    expect(await stateAfter("agent_end", reply("aborted"))).toMatchObject({ status: "idle", detail: "turn interrupted" });
     expect(await stateAfter("agent_start")).toMatchObject({ status: "running" });
     expect(await stateAfter("agent_end", reply("stop"))).toMatchObject({ status: "idle", detail: "Done." });
     expect(await stateAfter("ui_prompt_start")).toMatchObject({ status: "waiting" });

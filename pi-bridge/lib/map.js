@@ -4,7 +4,9 @@
 // - `agent_end` is final only on Pi versions without `agent_settled` (the 0.73 line). Newer Pi may retry, compact or
 //   run queued follow-ups after it. The mapper learns the capability by seeing `agent_settled` once; until then each
 //   successful `agent_end` reports idle (on Pi 1.6 `agent_settled` follows within milliseconds with the same state).
-// - A failed or aborted run stays `error` until the next run starts: `agent_settled` after it reports nothing.
+// - A failed run stays `error` until the next run starts: `agent_settled` after it reports nothing.
+// - An aborted run (Esc, RPC `abort`) ends idle, `turn interrupted`, as Esc ends in Claude Code and Codex: the user
+//   stopped it; nothing failed.
 // - `ui_prompt_start`/`ui_prompt_end` may nest; the session is waiting until the outermost prompt ends, and running
 //   events meanwhile (parallel tools) are remembered, not sent, so `waiting` is not hidden.
 import { LIMITS, boundedLine } from "./text.js";
@@ -13,6 +15,8 @@ import { LIMITS, boundedLine } from "./text.js";
 export const SUMMARY_BYTES = 160;
 /** Longest error message kept in a detail. */
 export const ERROR_BYTES = 240;
+/** What an aborted run (Esc) leaves: the words Codex's Interrupt gives. */
+export const INTERRUPTED = "turn interrupted";
 
 /**
  * @typedef {"started" | "running" | "waiting" | "idle" | "error" | "ended"} Status
@@ -76,7 +80,7 @@ export function createMapper({ capabilities = { settled: false } } = {}) {
     promptDepth: 0,
     /** An agent run is in progress (from before_agent_start/agent_start until it settles). */
     active: false,
-    /** The last run ended with an error or abort; its `error` stands until the next run starts. */
+    /** The last run ended with an error; its `error` stands until the next run starts. */
     failed: false,
     /** The running transition to return to when the outermost prompt ends. */
     lastRunning: transition("agent-start", "running", "processing prompt"),
@@ -135,9 +139,13 @@ export function createMapper({ capabilities = { settled: false } } = {}) {
       case "agent_end": {
         const message = lastAssistant(event);
         const stopReason = message?.stopReason;
-        if (stopReason === "error" || stopReason === "aborted") {
+        if (stopReason === "aborted") {
+          state.summary = "";
+          state.active = false;
+          return unlessPrompting(transition("agent-end", "idle", INTERRUPTED));
+        }
+        if (stopReason === "error") {
           state.failed = true;
-          if (stopReason === "aborted") return transition("agent-end", "error", "turn aborted");
           const reason = boundedLine(message?.errorMessage, ERROR_BYTES);
           return transition("agent-end", "error", reason ? `turn failed: ${reason}` : "turn failed");
         }
@@ -150,7 +158,7 @@ export function createMapper({ capabilities = { settled: false } } = {}) {
         capabilities.settled = true;
         state.active = false;
         if (state.failed) return undefined;
-        return unlessPrompting(transition("agent-settled", "idle", data.aborted === true ? "turn interrupted" : idleDetail()));
+        return unlessPrompting(transition("agent-settled", "idle", data.aborted === true ? INTERRUPTED : idleDetail()));
       case "session_shutdown": {
         const reason = boundedLine(data.reason, 32);
         return transition("session-shutdown", "ended", !reason || reason === "quit" ? "session closed" : `session closed (${reason})`);

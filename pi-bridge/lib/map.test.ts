@@ -93,7 +93,7 @@ describe("Pi events -> transitions", () => {
     ).toEqual(["session-start:started", "agent-start:running", "agent-end:idle", "agent-start:running", "agent-end:idle"]);
   });
 
-  it("reports a failed or aborted run as error, which agent_settled does not overwrite", () => {
+  it("reports a failed run as error, which agent_settled does not overwrite; an aborted run (Esc) as idle, interrupted", () => {
     expect(
       run(
         [
@@ -114,8 +114,8 @@ describe("Pi events -> transitions", () => {
       "agent-end:error:turn failed: 400 bad request [31mred",
       undefined,
       "agent-start:running:processing prompt",
-      "agent-end:error:turn aborted",
-      undefined,
+      "agent-end:idle:turn interrupted",
+      "agent-settled:idle:turn interrupted",
       "agent-start:running:processing prompt",
       undefined, // agent_settled was seen above
       "agent-settled:idle:All good.",
