@@ -25,6 +25,7 @@ export const SANDBOXED_VARS = [
   "GEMINI_CLI_HOME",
   "QWEN_HOME",
   "COPILOT_HOME",
+  "KIMI_CODE_HOME",
   "TONGS_AGENTS_STATE_DIR",
 ] as const;
 
@@ -73,6 +74,7 @@ export function makeSandbox(prefix = "tongs-test-"): Sandbox {
     GEMINI_CLI_HOME: home,
     QWEN_HOME: join(home, ".qwen"),
     COPILOT_HOME: join(home, ".copilot"),
+    KIMI_CODE_HOME: join(home, ".kimi-code"),
     TONGS_AGENTS_STATE_DIR: join(root, "state"),
   } satisfies Record<(typeof SANDBOXED_VARS)[number], string>;
   mkdirSync(home, { recursive: true });

@@ -89,13 +89,20 @@ export function shellArguments(tool, command, { escalate = false } = {}) {
 }
 
 /**
+ * A user message that is only the harness's own reminders (Kimi Code 2.1.0 sends `<system-reminder>` user messages
+ * after the user's prompt and after tool results): not what the user typed, so never the turn to answer.
+ * @param {Turn} turn
+ */
+const isReminder = (turn) => /^\s*(<system-reminder>[\s\S]*?<\/system-reminder>\s*)+$/.test(turn.text);
+
+/**
  * @param {Turn[]} turns the conversation, oldest first, system and developer messages left out
  * @param {ToolSpec[]} tools
  * @param {{ toolCommand?: string }} [options]
  * @returns {Decision}
  */
 export function decide(turns, tools, { toolCommand = "echo hi" } = {}) {
-  const last = [...turns].reverse().find((turn) => turn.kind === "user" || turn.kind === "tool_result");
+  const last = [...turns].reverse().find((turn) => (turn.kind === "user" && !isReminder(turn)) || turn.kind === "tool_result");
   const slow = turns.some((turn) => turn.kind === "user" && turn.text.includes(MARKERS.slow));
   if (last?.kind === "tool_result") return { kind: "text", text: FINAL_TEXT, slow };
   const text = last?.text ?? "";

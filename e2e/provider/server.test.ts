@@ -194,6 +194,30 @@ describe("Anthropic Messages (Claude Code)", () => {
     expect(text(final.events)).toBe(FINAL_TEXT);
   });
 
+  it("answers the user's prompt, not the <system-reminder> user messages a harness sends after it (Kimi Code)", async () => {
+    const reminder = "<system-reminder>\nToday's date is 2026-12-07.\n</system-reminder>";
+    const call = data(
+      (
+        await messages([
+          { role: "user", content: "please RUNTOOL" },
+          { role: "user", content: reminder },
+        ])
+      ).events,
+    );
+    expect(call[1]).toMatchObject({ content_block: { type: "tool_use", name: "Bash" } });
+    // A message with the user's own words beside a reminder is the user's.
+    expect(
+      text(
+        (
+          await messages([
+            { role: "user", content: "RUNTOOL" },
+            { role: "user", content: `hello ${reminder}` },
+          ])
+        ).events,
+      ),
+    ).toBe(DEFAULT_TEXT);
+  });
+
   it("fails with an Anthropic error body on FAILAPI", async () => {
     expect(await messages([{ role: "user", content: "FAILAPI" }])).toMatchObject({
       status: 400,

@@ -77,6 +77,9 @@ export const NativePayloadSchema = lazySchema(() =>
     notification_type: z.optional(z.string()),
     /** Copilot CLI's errorOccurred: what failed (`model_call` is a failed turn; other contexts are not). */
     error_context: z.optional(z.string()),
+    /** Kimi Code's StopFailure: the failure's class name and message, its own words for a failed turn. */
+    error_type: z.optional(z.string()),
+    error_message: z.optional(z.string()),
     /** Checked apart (transcriptPathOf): a path that does not qualify is dropped, never a reason to refuse the event. */
     transcript_path: z.optional(z.unknown()),
   }),

@@ -115,8 +115,17 @@ export function interpretNative(alias: NativeAlias, payload: NativePayload): Int
       const message = payload.last_assistant_message;
       return fixed("idle", typeof message === "string" ? truncateBytes(toDisplayLine(message), STOP_SUMMARY_BYTES) : "", "clear");
     }
-    case "stop-failure":
-      return fixed("error", "turn failed (API error)", "clear");
+    case "stop-failure": {
+      // Kimi Code says what failed (its error's class name and message): its words are the detail.
+      const words = [payload.error_type, payload.error_message]
+        .filter((part): part is string => typeof part === "string" && part.trim() !== "")
+        .map((part) => toDisplayLine(part));
+      return fixed(
+        "error",
+        words.length > 0 ? truncateBytes(`turn failed: ${words.join(": ")}`, STOP_SUMMARY_BYTES) : "turn failed (API error)",
+        "clear",
+      );
+    }
     case "error-occurred":
       // Copilot CLI reports tool and hook failures here too: only a failed model call ends the turn in error.
       return payload.error_context === "model_call"

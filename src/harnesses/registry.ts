@@ -5,6 +5,7 @@ import { codexHarness } from "./codex/harness.ts";
 import { copilotHarness } from "./copilot/harness.ts";
 import type { Capability, Harness, HookAlias, InstallOption } from "./contract.ts";
 import { geminiHarness } from "./gemini/harness.ts";
+import { kimiHarness } from "./kimi/harness.ts";
 import { opencodeHarness } from "./opencode/harness.ts";
 import { piHarness } from "./pi/harness.ts";
 import { qwenHarness } from "./qwen/harness.ts";
@@ -17,6 +18,7 @@ export const HARNESSES = [
   qwenHarness,
   copilotHarness,
   opencodeHarness,
+  kimiHarness,
 ] as const satisfies readonly Harness[];
 
 export type HarnessId = (typeof HARNESSES)[number]["id"];

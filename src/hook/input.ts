@@ -30,6 +30,8 @@ const TEXT_FIELDS = [
   "notification_type",
   "transcript_path",
   "error_context",
+  "error_type",
+  "error_message",
 ] as const;
 /** Members whose bad or cut value drops the member, never the event (schema.ts keeps them only when well-formed). */
 const OPTIONAL_FIELDS: ReadonlySet<string> = new Set(["transcript_path", "tool_use_id"]);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { findTable, parseTomlDocument, removeTable, setTable, tableSpans, tomlString } from "./toml-text.ts";
+import { arrayTables, editArrayTables, findTable, parseTomlDocument, removeTable, setTable, tableSpans, tomlString } from "./toml-text.ts";
 
 const ours = [
   ["command", "/usr/bin/node"],
@@ -51,5 +51,56 @@ describe("TOML owned tables", () => {
   it("quotes strings the TOML way", () => {
     expect(tomlString('a"b\\c\u0001\u007f')).toBe('"a\\"b\\\\c\\u0001\\u007f"');
     expect(parseTomlDocument(`x = ${tomlString("é 'q' \" \\ \t")}`)).toMatchObject({ data: { x: "é 'q' \" \\ \t" } });
+  });
+});
+
+describe("arrays of tables ([[hooks]])", () => {
+  const USER = '# top\nmodel = "m"\n\n[[hooks]]\nevent = "Stop" # mine\ncommand = "true"\n\n[other]\nx = 1\n';
+  const ours = [
+    ["event", "PreToolUse"],
+    ["command", "run it"],
+    ["timeout", 5],
+  ] as const;
+
+  it("appends after the last table of the array, and removing it gives the text back byte for byte", () => {
+    const added = editArrayTables(USER, ["hooks"], { append: [ours] });
+    expect(added).toBe(
+      '# top\nmodel = "m"\n\n[[hooks]]\nevent = "Stop" # mine\ncommand = "true"\n\n[[hooks]]\nevent = "PreToolUse"\ncommand = "run it"\ntimeout = 5\n\n[other]\nx = 1\n',
+    );
+    const [, second] = arrayTables(added, ["hooks"]);
+    expect(second?.body).toEqual({ event: "PreToolUse", command: "run it", timeout: 5 });
+    expect(editArrayTables(added, ["hooks"], { remove: new Set([second?.span.start as number]) })).toBe(USER);
+  });
+
+  it("appends at the end when there is no such array yet (one blank line between), and to an empty text", () => {
+    expect(editArrayTables("a = 1\n", ["hooks"], { append: [ours] })).toBe(
+      'a = 1\n\n[[hooks]]\nevent = "PreToolUse"\ncommand = "run it"\ntimeout = 5\n',
+    );
+    expect(editArrayTables("", ["hooks"], { append: [ours, ours] })).toBe(
+      '[[hooks]]\nevent = "PreToolUse"\ncommand = "run it"\ntimeout = 5\n\n[[hooks]]\nevent = "PreToolUse"\ncommand = "run it"\ntimeout = 5\n',
+    );
+  });
+
+  it("replaces a table's keys in place, keeping its header and its neighbours", () => {
+    const added = editArrayTables(USER, ["hooks"], { append: [ours] });
+    const [, second] = arrayTables(added, ["hooks"]);
+    const moved = editArrayTables(added, ["hooks"], {
+      replace: new Map([
+        [
+          second?.span.start as number,
+          [
+            ["event", "PreToolUse"],
+            ["command", "moved"],
+            ["timeout", 5],
+          ] as const,
+        ],
+      ]),
+    });
+    expect(moved).toBe(added.replace('command = "run it"', 'command = "moved"'));
+  });
+
+  it("refuses an array defined inline, and an edit that would make the file invalid", () => {
+    expect(() => editArrayTables('hooks = [{ event = "Stop" }]\n', ["hooks"], { append: [ours] })).toThrow(/inline array/);
+    expect(() => editArrayTables("hooks = 1\n", ["hooks"], { append: [ours] })).toThrow();
   });
 });

@@ -158,7 +158,9 @@ export function tableBody(text: string, span: TableSpan): Record<string, unknown
 }
 
 function pruneEmpty(value: unknown): unknown {
-  if (typeof value !== "object" || value === null || Array.isArray(value) || value instanceof Date) return value;
+  // Arrays too: the parser's tables have no prototype, the ones an edit expects do; comparing rebuilt copies ignores that.
+  if (Array.isArray(value)) return value.map(pruneEmpty);
+  if (typeof value !== "object" || value === null || value instanceof Date) return value;
   const out: Record<string, unknown> = {};
   for (const [key, inner] of Object.entries(value)) {
     const pruned = pruneEmpty(inner);
@@ -250,4 +252,105 @@ export function removeTable(text: string, path: readonly string[]): string {
   else if (blank(end)) end++;
   lines.splice(start, end - start);
   return verify(text, lines.join("\n"), path, undefined);
+}
+
+/** One `[[path]]` table: where it is, and its key lines parsed on their own (undefined when they do not parse alone). */
+export interface ArrayTable {
+  readonly span: TableSpan;
+  readonly body: Record<string, unknown> | undefined;
+}
+
+/** Every `[[path]]` table in the text, in order: the i-th is the array's i-th element. */
+export function arrayTables(text: string, path: readonly string[]): ArrayTable[] {
+  return tableSpans(text)
+    .filter((span) => span.array && isDeepStrictEqual(span.path, path))
+    .map((span) => ({ span, body: tableBody(text, span) }));
+}
+
+export interface ArrayTableEdit {
+  /** Tables (by their header's line) whose key lines become these entries, in place. */
+  readonly replace?: ReadonlyMap<number, readonly (readonly [string, TomlScalar])[]>;
+  /** Tables (by their header's line) to remove, with the blank line that separated each. */
+  readonly remove?: ReadonlySet<number>;
+  /** New tables, after the last table of the array that is kept (else at the end), each after one blank line. */
+  readonly append?: readonly (readonly (readonly [string, TomlScalar])[])[];
+}
+
+function valueAt(data: Record<string, unknown>, path: readonly string[]): unknown {
+  let value: unknown = data;
+  for (const key of path)
+    value = typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>)[key] : undefined;
+  return value;
+}
+
+/**
+ * Edit the array of tables at `path` (`[[hooks]]`), every other byte as it was. Verified by parsing: the array must
+ * become exactly the old one with those elements replaced, removed and appended, and nothing else may change.
+ */
+export function editArrayTables(text: string, path: readonly string[], edit: ArrayTableEdit): string {
+  const eol = eolOf(text);
+  const cr = eol === "\r\n" ? "\r" : "";
+  const old = parseTomlDocument(text);
+  if (!old.ok) throw new Error(old.detail);
+  const tables = arrayTables(text, path);
+  const current = valueAt(old.data, path);
+  if (current !== undefined && (!Array.isArray(current) || current.length !== tables.length))
+    throw new Error(`${path.join(".")} is also defined in a form this installer does not edit (an inline array)`);
+  const bodyOf = (entries: readonly (readonly [string, TomlScalar])[]) =>
+    entries.map(([key, value]) => `${tomlKey(key)} = ${tomlValue(value)}${cr}`);
+  const valueOf = (entries: readonly (readonly [string, TomlScalar])[]) => Object.fromEntries(entries.map(([key, value]) => [key, value]));
+  const remove = edit.remove ?? new Set<number>();
+  const expected: unknown[] = [];
+  tables.forEach((table, index) => {
+    if (remove.has(table.span.start)) return;
+    const replaced = edit.replace?.get(table.span.start);
+    expected.push(replaced ? valueOf(replaced) : (current as unknown[])[index]);
+  });
+  for (const entries of edit.append ?? []) expected.push(valueOf(entries));
+
+  const lines = text.split("\n");
+  const kept = tables.filter((table) => !remove.has(table.span.start));
+  // Ops from the bottom up, so each one's line numbers still hold.
+  const ops: { at: number; apply: () => void }[] = [];
+  for (const table of tables) {
+    const { start, end } = table.span;
+    const replaced = edit.replace?.get(start);
+    if (remove.has(start)) {
+      ops.push({
+        at: start,
+        apply: () => {
+          const blank = (index: number) =>
+            index >= 0 &&
+            index < lines.length &&
+            (lines[index] as string).trim() === "" &&
+            !(index === lines.length - 1 && lines[index] === "");
+          let from = start;
+          let to = end;
+          if (blank(from - 1) && (from - 2 < 0 || !blank(from - 2))) from--;
+          else if (blank(to)) to++;
+          lines.splice(from, to - from);
+        },
+      });
+    } else if (replaced) ops.push({ at: start, apply: () => void lines.splice(start + 1, end - start - 1, ...bodyOf(replaced)) });
+  }
+  const appended = (edit.append ?? []).flatMap((entries) => [cr, `[[${path.map(tomlKey).join(".")}]]${cr}`, ...bodyOf(entries)]);
+  if (appended.length > 0) {
+    const anchor = kept.at(-1)?.span.end;
+    if (anchor !== undefined) ops.push({ at: anchor, apply: () => void lines.splice(anchor, 0, ...appended) });
+    else if (text === "") ops.push({ at: 0, apply: () => void lines.splice(0, 1, ...appended.slice(1), "") });
+    else {
+      if (!text.endsWith("\n")) lines.push("");
+      const last = lines.length - 1;
+      const separated = last === 0 || (lines[last - 1] as string).trim() === "";
+      ops.push({ at: last, apply: () => void lines.splice(last, 0, ...(separated ? appended.slice(1) : appended)) });
+    }
+  }
+  ops.sort((a, b) => b.at - a.at).forEach((op) => op.apply());
+  const after = lines.join("\n");
+  const now = parseTomlDocument(after);
+  if (!now.ok) throw new Error(`editing [[${path.join(".")}]] would make the file invalid: ${now.detail}`);
+  const want = withTable(old.data, path, expected.length === 0 ? undefined : (expected as unknown as Record<string, unknown>));
+  if (!isDeepStrictEqual(pruneEmpty(now.data), pruneEmpty(want)))
+    throw new Error(`[[${path.join(".")}]] could not be edited in place without changing something else`);
+  return after;
 }

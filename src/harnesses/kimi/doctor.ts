@@ -1,0 +1,42 @@
+// doctor for Kimi Code: the binary and its version, our [[hooks]] tables in config.toml, the Node they run, our MCP server.
+import { checkNodes, hooksTodo, versionOf } from "../../install/doctor.ts";
+import { parseOurCommand } from "../../install/hook-entries.ts";
+import type { HarnessDoctor } from "../../install/plan.ts";
+import { ourPaths, which, type InstallContext } from "../../install/context.ts";
+import { kimiHookChecks, readKimiConfig } from "./install.ts";
+import { kimiConfigPath, kimiMcpPath } from "./locations.ts";
+import { kimiMcpState } from "./mcp.ts";
+
+export async function kimiDoctor(world: InstallContext): Promise<HarnessDoctor> {
+  const binary = which("kimi", world.env);
+  const problems: string[] = [];
+  const todo: string[] = [];
+  const paths = ourPaths(world);
+  const config = readKimiConfig(kimiConfigPath(world), { node: paths.node, hook: paths.hook, harness: "kimi" });
+  if (!config.ok) problems.push(config.detail);
+  const hooks = kimiHookChecks(config);
+  const nodes = new Set<string>();
+  if (config.ok)
+    for (const table of config.tables)
+      if (table.owner.kind === "ours" && typeof table.body?.command === "string") {
+        const command = parseOurCommand(table.body.command);
+        if (command) nodes.add(command.node);
+      }
+  await checkNodes(world, nodes, problems);
+  if (!binary) todo.push("Install Kimi Code (npm install -g @moonshot-ai/kimi-code; it needs Node 22.19 or newer), or put kimi on PATH.");
+  hooksTodo(hooks, "tongs-agents install --agent kimi", todo);
+  const mcp = kimiMcpState(world);
+  if (mcp === "absent" || mcp === "outdated") todo.push("Run `tongs-agents install --agent kimi` to register the MCP server.");
+  if (mcp === "foreign") problems.push(`${kimiMcpPath(world)}: mcpServers.tongs-agents is not what the installer writes`);
+  return {
+    harness: "kimi",
+    binary: binary ?? null,
+    version: await versionOf(world, binary),
+    hooks,
+    mcp,
+    problems,
+    legacy: [],
+    todo,
+    ok: todo.length === 0 && problems.length === 0,
+  };
+}
