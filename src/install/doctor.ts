@@ -54,19 +54,18 @@ export function hookChecks(
     problems.push(`${label}: our hooks run ${file}, which does not exist (the hooks fail until you run install again)`);
   for (const ref of refs) if (ref.entry.kind === "ours" && existsSync(ref.entry.command.node)) nodes.add(ref.entry.command.node);
   if (refs.some((ref) => ref.entry.kind === "legacy")) legacy.push(`${label}: claude-fleet-monitor hooks (claude-fleet-hook)`);
-  return specs.map((spec) => {
-    const mine = refs.filter((ref) => ref.event === spec.event);
-    const ours = mine.find((ref) => ref.entry.kind === "ours");
-    const status: HookStatus =
-      ours?.entry.kind === "ours"
-        ? ours.entry.current
-          ? "current"
-          : "outdated"
-        : mine.some((ref) => ref.entry.kind === "modified")
-          ? "modified"
-          : "missing";
-    return { event: spec.event, alias: spec.alias, status };
-  });
+  return specs.map((spec) => ({
+    event: spec.event,
+    alias: spec.alias,
+    status: hookStatus(refs.filter((ref) => ref.event === spec.event).map((ref) => ref.entry)),
+  }));
+}
+
+/** One hook's status from what was found for its event: ours (current or outdated), changed by hand, or nothing. */
+export function hookStatus(found: readonly { readonly kind: string; readonly current?: boolean }[]): HookStatus {
+  const ours = found.find((entry) => entry.kind === "ours");
+  if (ours) return ours.current ? "current" : "outdated";
+  return found.some((entry) => entry.kind === "modified") ? "modified" : "missing";
 }
 
 export function hooksTodo(hooks: readonly HookCheck[], command: string, todo: string[]): void {

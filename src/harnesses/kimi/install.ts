@@ -14,6 +14,7 @@ import { conflict, error, note, type Finding, type HarnessPlan, type HookCheck, 
 import type { Intent } from "../../install/provider.ts";
 import { arrayTables, editArrayTables, parseTomlDocument, type ArrayTable, type TomlScalar } from "../../install/toml-text.ts";
 import { ourPaths, which, type InstallContext } from "../../install/context.ts";
+import { hookStatus } from "../../install/doctor.ts";
 import { kimiConfigPath } from "./locations.ts";
 import { planKimiMcp } from "./mcp.ts";
 
@@ -85,19 +86,11 @@ export function readKimiConfig(path: string, target: HookTarget): KimiConfig {
 /** Doctor's view of each of our hooks. */
 export function kimiHookChecks(config: KimiConfig): HookCheck[] {
   const tables = config.ok ? config.tables : [];
-  return KIMI_HOOKS.map((spec) => {
-    const mine = tables.filter((table) => table.body?.event === spec.event);
-    const ours = mine.find((table) => table.owner.kind === "ours");
-    const status =
-      ours?.owner.kind === "ours"
-        ? ours.owner.current
-          ? "current"
-          : "outdated"
-        : mine.some((table) => table.owner.kind === "modified")
-          ? "modified"
-          : "missing";
-    return { event: spec.event, alias: spec.alias, status };
-  });
+  return KIMI_HOOKS.map((spec) => ({
+    event: spec.event,
+    alias: spec.alias,
+    status: hookStatus(tables.filter((table) => table.body?.event === spec.event).map((table) => table.owner)),
+  }));
 }
 
 /** The new config text for `intent`, and what changed, or the problem that stops the edit. */
