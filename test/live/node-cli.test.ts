@@ -1,8 +1,8 @@
 // Live: the real interactive Gemini CLI and Qwen Code (pinned in harnesses.json), each with the hooks
 // `tongs-agents install` writes, in a private tmux server, offline against the synthetic provider on 127.0.0.1
 // (Gemini: its own API; Qwen: OpenAI Chat Completions). One shared driver: started, running(tool), waiting on the real
-// approval dialog, running after approval, idle, the provider failure (Qwen: error; Gemini states none: idle), ended;
-// the record's PID is the node process that runs the CLI's script (node-script identity), in the tmux pane.
+// approval dialog, running after approval, idle, the provider failure (Qwen: error; Gemini states none: idle), /clear
+// (a new session in the same process), ended, and the cleared conversation resumed in a new process; the record's PID is the node process that runs the CLI's script (node-script identity), in the tmux pane.
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, readlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -41,6 +41,8 @@ interface NodeCli {
   readonly setup: string[];
   /** What the provider failure leaves: what the harness states. */
   readonly failed: [status: string, detail: string];
+  /** The arguments that resume the conversation `id`, the latest of the project. */
+  readonly resume: (id: string) => string[];
 }
 
 const OFF = { privacy: { usageStatisticsEnabled: false }, telemetry: { enabled: false } };
@@ -59,6 +61,8 @@ const CLIS: NodeCli[] = [
     },
     setup: [],
     failed: ["idle", ""],
+    // Gemini CLI resumes by index or "latest", not by id.
+    resume: () => ["--resume", "latest"],
   },
   {
     id: "qwen",
@@ -74,6 +78,7 @@ const CLIS: NodeCli[] = [
     // The interactive UI starts in "Auto mode": real permission dialogs need the default mode.
     setup: ["/approval-mode default"],
     failed: ["error", "turn failed (API error)"],
+    resume: (id) => ["--resume", id],
   },
 ];
 
@@ -111,7 +116,7 @@ async function until<T>(
 describe.each(CLIS)("$id (live, interactive in tmux)", (cli) => {
   const version = HARNESS_PACKAGES[cli.id].version;
   it(
-    `${HARNESS_PACKAGES[cli.id].package} ${version}: every state from the installed hooks, identity by node script`,
+    `${HARNESS_PACKAGES[cli.id].package} ${version}: every state from the installed hooks, identity by node script, /clear and resume`,
     { timeout: 240_000 },
     async () => {
       const world = liveWorld(sandbox, ROOT, [harnessBinDir(cli.id)], { ...cli.env(provider.url), TONGS_AGENTS_DEBUG: "1" });
@@ -246,9 +251,45 @@ describe.each(CLIS)("$id (live, interactive in tmux)", (cli) => {
       );
       expect([failed.status, failed.detail]).toEqual(cli.failed);
 
+      // /clear: a new conversation in the same process. One live record, the new native id; the old one ended.
+      const live = async () => (await sessions()).filter((session) => session.status !== "ended");
+      await type("/clear");
+      const cleared = await until(
+        "the new session after /clear",
+        async () => (await live()).find((session) => session.session_id !== started.session_id),
+        60_000,
+        diagnose,
+      );
+      expect(cleared.pid).toBe(started.pid);
+      await until("one live record", async () => ((await live()).length === 1 ? true : undefined), 30_000, diagnose);
+      expect((await sessions()).find((session) => session.session_id === started.session_id)?.status).toBe("ended");
+
       await type("/quit");
-      const ended = await until("SessionEnd", async () => (await sessions()).find((session) => session.status === "ended"), 60_000, screen);
-      expect(ended.session_id).toBe(started.session_id);
+      await until("SessionEnd", async () => ((await live()).length === 0 ? true : undefined), 60_000, diagnose);
+      expect((await sessions()).find((session) => session.session_id === cleared.session_id)?.status).toBe("ended");
+
+      // Resume the first conversation in a new process (its window becomes the active one). The one after /clear holds
+      // no message, so it is not kept: the first is also the project's latest.
+      tmux("new-window", "-t", "live", "-c", project, "sh", "-c", launch, "sh", ...env, cli.bin, ...cli.resume(started.session_id));
+      const reopened = await until(
+        "SessionStart of the resumed process",
+        async () => (await live()).find((session) => session.pid !== started.pid),
+        90_000,
+        diagnose,
+      );
+      expect(reopened.session_id).toBe(started.session_id);
+      await sleep(1500);
+      await type("say hello");
+      const resumed = await until(
+        "the resumed turn's end",
+        // The resumed history ends with FAILAPI, which got no reply: sent again with the new prompt, the provider fails
+        // it, so the turn ends as a failed turn does (Qwen: error; Gemini: idle).
+        async () => (await live()).find((session) => session.pid !== started.pid && session.status === cli.failed[0]),
+        90_000,
+        diagnose,
+      );
+      expect(resumed.session_id).toBe(started.session_id);
+      expect((await live()).map((session) => [session.session_id, session.pid])).toEqual([[started.session_id, resumed.pid]]);
     },
   );
 });
