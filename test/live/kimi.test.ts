@@ -3,7 +3,6 @@
 // started, running, the Bash tool, waiting on the real approval dialog, running after approval, idle, error (provider
 // 400, StopFailure), idle after Esc (Interrupt), /clear (a new session in the same process), ended (/exit), and a
 // resumed session (`kimi -r <id>`): one live record per running process, with the native session id.
-import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -14,16 +13,7 @@ import { ROOT, runCliProcess, stopTmuxServer } from "../processes.ts";
 import { makeSandbox, type Sandbox } from "../sandbox.ts";
 import { HARNESS_PACKAGES, harnessBinDir } from "./harnesses.ts";
 import { liveWorld } from "./live-world.ts";
-
-interface Shown {
-  session_id: string;
-  identity: string;
-  status: string;
-  detail: string;
-  tool: string;
-  pid: number;
-  terminal: { env: Record<string, string> };
-}
+import { sleep, tmuxUi, until, type ShownSession } from "./tmux-ui.ts";
 
 let sandbox: Sandbox;
 let provider: Awaited<ReturnType<typeof startProvider>>;
@@ -39,17 +29,6 @@ afterEach(async () => {
   await provider.stop();
   sandbox.cleanup();
 });
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-async function until<T>(what: string, probe: () => Promise<T | undefined>, explain: () => Promise<string>, timeoutMs = 60_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}\n${await explain()}`);
-    await sleep(250);
-  }
-}
 
 const { package: PACKAGE, version: VERSION } = HARNESS_PACKAGES.kimi;
 
@@ -80,60 +59,19 @@ describe(`Kimi Code ${PACKAGE} ${VERSION} (live, interactive in tmux)`, () => {
     const project = join(sandbox.root, "project");
     mkdirSync(project);
 
-    const tmux = (...args: string[]) => execFileSync("tmux", ["-S", socket, ...args], { encoding: "utf8" });
-    const screen = (target: string) => {
-      try {
-        return tmux("capture-pane", "-p", "-J", "-t", target);
-      } catch (error) {
-        return `(no screen: ${String(error)})`;
-      }
-    };
-    const env = Object.entries(world.env).map(([key, value]) => `${key}=${value}`);
-    const launch = 'exec env -i TMUX="$TMUX" TMUX_PANE="$TMUX_PANE" "$@"';
-    const start = (window: string, ...args: string[]) => {
-      const where =
-        window === "first"
-          ? ["new-session", "-d", "-s", "live", "-n", window, "-x", "150", "-y", "45"]
-          : ["new-window", "-t", "live", "-n", window];
-      tmux(...where, "-c", project, "sh", "-c", launch, "sh", ...env, "kimi", ...args);
-      if (window === "first") tmux("set-option", "-g", "remain-on-exit", "on");
-      return tmux("display-message", "-p", "-t", `live:${window}`, "#{pane_id}").trim();
-    };
-    const sessions = async () =>
-      (JSON.parse((await runCliProcess(["list", "--all", "--json"], world.env)).stdout) as { sessions: Shown[] }).sessions.filter(
-        (session) => session.identity === "process",
-      );
-    const live = async () => (await sessions()).filter((session) => session.status !== "ended");
-    const explain = (window: string) => async () => `${screen(`live:${window}`)}\n${JSON.stringify(await sessions(), null, 1)}`;
-    // Typed text, then Enter until the input box no longer holds it (the UI drops an Enter that comes too early).
-    const type = async (window: string, text: string) => {
-      const target = `live:${window}`;
-      tmux("send-keys", "-t", target, "-l", text);
-      await until(`"${text}" typed`, async () => (screen(target).includes(`> ${text}`) ? true : undefined), explain(window), 30_000);
-      await until(
-        `"${text}" sent`,
-        async () => {
-          await sleep(500);
-          if (!screen(target).includes(`> ${text}`)) return true;
-          tmux("send-keys", "-t", target, "Enter");
-          await sleep(2000);
-          return screen(target).includes(`> ${text}`) ? undefined : true;
-        },
-        explain(window),
-        30_000,
-      );
-    };
-    const state = (want: (session: Shown) => boolean) => async () => (await live()).find(want);
+    const ui = tmuxUi({ socket, project, world, bin: "kimi", inputMark: "> " });
+    const { sessions, live, screen, explain, type } = ui;
+    const state = (want: (session: ShownSession) => boolean) => async () => (await live()).find(want);
 
-    const pane = start("first");
+    const pane = ui.start("first");
     // Kimi Code asks whether to trust the folder on its first start there: Enter takes "Trust this folder".
     await until(
       "the folder-trust question",
-      async () => (screen("live:first").includes("Trust this folder") ? true : undefined),
+      async () => (screen("first").includes("Trust this folder") ? true : undefined),
       explain("first"),
     );
-    tmux("send-keys", "-t", "live:first", "Enter");
-    await until("the prompt", async () => (screen("live:first").includes("fake-model") ? true : undefined), explain("first"));
+    ui.keys("first", "Enter");
+    await until("the prompt", async () => (screen("first").includes("fake-model") ? true : undefined), explain("first"));
     await sleep(1000);
 
     // SessionStart comes with the first prompt; the tool asks first.
@@ -146,8 +84,8 @@ describe(`Kimi Code ${PACKAGE} ${VERSION} (live, interactive in tmux)`, () => {
     expect(waiting).toMatchObject({ detail: "permission: Bash", terminal: { env: { TMUX_PANE: pane } } });
     expect(readFileSync(`/proc/${waiting.pid}/comm`, "utf8").trim()).toBe("kimi-code");
     expect(existsSync(join(project, "approved"))).toBe(false);
-    await until("the dialog on screen", async () => (screen("live:first").includes("Approve once") ? true : undefined), explain("first"));
-    tmux("send-keys", "-t", "live:first", "Enter");
+    await until("the dialog on screen", async () => (screen("first").includes("Approve once") ? true : undefined), explain("first"));
+    ui.keys("first", "Enter");
     const idle = await until(
       "the end of the turn",
       state((session) => session.status === "idle"),
@@ -175,7 +113,7 @@ describe(`Kimi Code ${PACKAGE} ${VERSION} (live, interactive in tmux)`, () => {
       state((session) => session.status === "running"),
       explain("first"),
     );
-    tmux("send-keys", "-t", "live:first", "Escape");
+    ui.keys("first", "Escape");
     const interrupted = await until(
       "idle after Esc",
       state((session) => session.detail === "turn interrupted"),
@@ -211,8 +149,8 @@ describe(`Kimi Code ${PACKAGE} ${VERSION} (live, interactive in tmux)`, () => {
     });
 
     // Resume the first conversation in a new process: its native id, that process, nothing else live.
-    start("resumed", "-r", first);
-    await until("the resumed UI", async () => (screen("live:resumed").includes("fake-model") ? true : undefined), explain("resumed"));
+    ui.start("resumed", "-r", first);
+    await until("the resumed UI", async () => (screen("resumed").includes("fake-model") ? true : undefined), explain("resumed"));
     await sleep(1000);
     await type("resumed", "say hello");
     // The resumed history ends with FAILAPI, which Kimi Code sends again with the new prompt: the provider fails it.

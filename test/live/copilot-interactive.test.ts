@@ -1,0 +1,87 @@
+// Live: the real interactive Copilot CLI (pinned in harnesses.json) in a private tmux server with the hooks our
+// installer writes, offline against the synthetic provider: `/clear` starts a new conversation in the same process, and
+// `copilot --resume=<id>` in a new process goes on with that conversation: one live record per running process, with
+// the native session id. The interactive UI fires sessionStart only at a conversation's first prompt, so until then the
+// process is listed as discovered.
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { startProvider } from "../../e2e/provider/server.mjs";
+import { installersFor } from "../../src/harnesses/installers.ts";
+import { runInstaller } from "../../src/install/installer.ts";
+import { ROOT, stopTmuxServer } from "../processes.ts";
+import { makeSandbox, type Sandbox } from "../sandbox.ts";
+import { HARNESS_PACKAGES, harnessBinDir } from "./harnesses.ts";
+import { liveWorld } from "./live-world.ts";
+import { tmuxUi, until } from "./tmux-ui.ts";
+
+let sandbox: Sandbox;
+let provider: Awaited<ReturnType<typeof startProvider>>;
+let socket: string;
+beforeEach(async () => {
+  sandbox = makeSandbox();
+  socket = join(sandbox.root, "tmux.sock");
+  provider = await startProvider({ port: 0 });
+});
+afterEach(async () => {
+  await stopTmuxServer(socket);
+  await provider.stop();
+  sandbox.cleanup();
+});
+
+describe(`Copilot CLI ${HARNESS_PACKAGES.copilot.version} (live, interactive in tmux)`, () => {
+  it("/clear and resume keep one live record per process, with the native session id", { timeout: 300_000 }, async () => {
+    const world = liveWorld(sandbox, ROOT, [harnessBinDir("copilot")], {
+      COPILOT_OFFLINE: "true",
+      COPILOT_PROVIDER_BASE_URL: `${provider.url}/v1`,
+      COPILOT_PROVIDER_API_KEY: "not-a-key",
+      COPILOT_MODEL: "fake-model",
+      COPILOT_AUTO_UPDATE: "false",
+    });
+    expect(
+      (await runInstaller(world, { harnesses: await installersFor(["copilot"]), mode: "install", dryRun: false, options: [] })).ok,
+    ).toBe(true);
+    const project = join(sandbox.root, "project");
+    mkdirSync(project);
+    // A trusted folder: no folder-trust dialog.
+    writeFileSync(join(sandbox.env.COPILOT_HOME as string, "config.json"), JSON.stringify({ trustedFolders: [project] }));
+    const ui = tmuxUi({ socket, project, world, bin: "copilot", inputMark: "❯ " });
+    const { live, sessions, explain, type } = ui;
+    const idleOther = (pid: number | undefined, not: string[]) => async () =>
+      (await live()).find(
+        (session) => session.status === "idle" && !not.includes(session.session_id) && (pid === undefined || session.pid === pid),
+      );
+
+    ui.start("first");
+    await until("the prompt", async () => (ui.screen("first").includes("fake-model") ? true : undefined), explain("first"), 120_000);
+    await type("first", "say hello");
+    const first = await until("the first turn's end", idleOther(undefined, []), explain("first"), 90_000);
+
+    await type("first", "/clear");
+    await until("the first session's end", async () => ((await live()).length === 0 ? true : undefined), explain("first"));
+    await type("first", "say hello");
+    const cleared = await until("the new conversation's first turn", idleOther(first.pid, [first.session_id]), explain("first"));
+    expect((await live()).map((session) => [session.session_id, session.pid])).toEqual([[cleared.session_id, first.pid]]);
+    expect((await sessions()).find((session) => session.session_id === first.session_id)?.status).toBe("ended");
+
+    await type("first", "/exit");
+    await until("sessionEnd", async () => ((await live()).length === 0 ? true : undefined), explain("first"));
+
+    ui.start("resumed", `--resume=${cleared.session_id}`);
+    await until(
+      "the resumed prompt",
+      async () => (ui.screen("resumed").includes("fake-model") ? true : undefined),
+      explain("resumed"),
+      120_000,
+    );
+    await type("resumed", "say hello again");
+    const resumed = await until(
+      "the resumed turn's end",
+      async () => (await live()).find((session) => session.status === "idle" && session.pid !== first.pid),
+      explain("resumed"),
+      90_000,
+    );
+    expect(resumed.session_id).toBe(cleared.session_id);
+    expect((await live()).map((session) => [session.session_id, session.pid])).toEqual([[cleared.session_id, resumed.pid]]);
+  });
+});
