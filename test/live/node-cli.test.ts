@@ -18,6 +18,7 @@ import { ROOT, runCliProcess, stopTmuxServer } from "../processes.ts";
 import { makeSandbox, type Sandbox } from "../sandbox.ts";
 import { HARNESS_PACKAGES, harnessBinDir } from "./harnesses.ts";
 import { liveWorld } from "./live-world.ts";
+import { sleep, until as waitUntil } from "./tmux-ui.ts";
 
 interface Shown {
   session_id: string;
@@ -97,21 +98,13 @@ afterEach(async () => {
   sandbox.cleanup();
 });
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-async function until<T>(
+/** tmux-ui.ts's wait, with this file's argument order (a timeout, then what to print on a timeout). */
+const until = <T>(
   what: string,
   probe: () => Promise<T | undefined> | T | undefined,
   timeoutMs = 60_000,
   explain: () => string | Promise<string> = () => "",
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}\n${await explain()}`);
-    await sleep(250);
-  }
-}
+): Promise<T> => waitUntil(what, probe, explain, timeoutMs);
 
 describe.each(CLIS)("$id (live, interactive in tmux)", (cli) => {
   const version = HARNESS_PACKAGES[cli.id].version;

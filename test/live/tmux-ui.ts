@@ -19,8 +19,8 @@ export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve
 
 export async function until<T>(
   what: string,
-  probe: () => Promise<T | undefined>,
-  explain: () => Promise<string>,
+  probe: () => Promise<T | undefined> | T | undefined,
+  explain: () => string | Promise<string>,
   timeoutMs = 60_000,
 ): Promise<T> {
   const deadline = Date.now() + timeoutMs;
