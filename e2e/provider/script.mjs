@@ -1,6 +1,8 @@
 // What the synthetic model answers, decided from the conversation alone so that every harness gets the same script:
 // - the newest turn is a tool result: a short final text;
 // - the newest user text contains FAILAPI: HTTP 400 (drives the harness's API-error path);
+// - it contains LIMITHIT: HTTP 429 as the API answers past a usage or rate limit, with its limit headers (limits.mjs);
+//   QUOTAHIT: the same, as OpenAI answers an API key out of credit (`insufficient_quota`);
 // - it contains RUNTOOL: one call of the request's shell tool (`echo hi` by default);
 // - it contains ASKPERM: the same call, asking to run outside the harness's sandbox where the tool's schema has a way
 //   to ask (Codex `exec_command` `sandbox_permissions: "require_escalated"`), so the harness asks the user first;
@@ -28,6 +30,8 @@ export const MARKERS = Object.freeze({
   subagent: "SUBAGENT",
   failingTool: "FAILTOOL",
   failingRead: "FAILREAD",
+  limit: "LIMITHIT",
+  quota: "QUOTAHIT",
 });
 export const DEFAULT_TEXT = "Hello from the synthetic provider.";
 export const FINAL_TEXT = "The tool ran; all done.";
@@ -70,7 +74,8 @@ const SHELL_TOOLS = ["bash", "Bash", "shell", "exec_command", "shell_command", "
  * @typedef {{ name: string, schema: any }} ToolSpec
  * @typedef {{ kind: "text", text: string, slow: boolean }
  *   | { kind: "tool", name: string, input: Record<string, unknown>, slow: boolean }
- *   | { kind: "error", status: number, message: string }} Decision
+ *   | { kind: "error", status: number, message: string }
+ *   | { kind: "limit", limit: "limit" | "quota" }} Decision
  */
 
 /**
@@ -107,6 +112,8 @@ export function decide(turns, tools, { toolCommand = "echo hi" } = {}) {
   if (last?.kind === "tool_result") return { kind: "text", text: FINAL_TEXT, slow };
   const text = last?.text ?? "";
   if (text.includes(MARKERS.fail)) return { kind: "error", status: 400, message: `synthetic failure requested by ${MARKERS.fail}` };
+  if (text.includes(MARKERS.quota)) return { kind: "limit", limit: "quota" };
+  if (text.includes(MARKERS.limit)) return { kind: "limit", limit: "limit" };
   if (text.includes(MARKERS.question) && tools.some((tool) => tool.name === "question"))
     return { kind: "tool", name: "question", input: { questions: [QUESTION] }, slow };
   if (text.includes(MARKERS.question) && tools.some((tool) => tool.name === "ask_user"))

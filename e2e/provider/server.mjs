@@ -23,6 +23,7 @@ import * as geminiGenerate from "./gemini-generate.mjs";
 import * as openaiChat from "./openai-chat.mjs";
 import * as openaiResponses from "./openai-responses.mjs";
 import { decide, holds } from "./script.mjs";
+import { defaultQuota, limitAnswer, quotaHeaders } from "./limits.mjs";
 import { sendJson } from "./sse.mjs";
 
 const ROUTES = new Map([
@@ -77,11 +78,22 @@ function counter() {
  * Start the provider. Resolves once it listens.
  * `toolCommand` is what the shell tool call runs: `echo hi` by default; Claude Code runs read-only commands like it
  * without asking, so a test that wants a real permission dialog passes a command that changes something.
- * @param {{ port?: number, host?: string, slowMs?: number, holdMs?: number, toolCommand?: string }} [options]
- * @returns {Promise<{ url: string, port: number, requests: Array<{ method: string, path: string, api: string, decision: string, held: boolean }>, release(): number, stop(): Promise<void> }>}
+ * `quota` is what the answers report of the quota windows (limits.mjs): LIMITHIT's reset is the 5-hour window's.
+ * @param {{ port?: number, host?: string, slowMs?: number, holdMs?: number, toolCommand?: string, quota?: Partial<import("./limits.mjs").Quota> }} [options]
+ * @returns {Promise<{ url: string, port: number, requests: Array<{ method: string, path: string, api: string, decision: string, held: boolean }>, release(): number, setQuota(next: Partial<import("./limits.mjs").Quota>): void, stop(): Promise<void> }>}
  */
-export async function startProvider({ port = 0, host = "127.0.0.1", slowMs = 2000, holdMs = 300_000, toolCommand = "echo hi" } = {}) {
+export async function startProvider({
+  port = 0,
+  host = "127.0.0.1",
+  slowMs = 2000,
+  holdMs = 300_000,
+  toolCommand = "echo hi",
+  quota = undefined,
+} = {}) {
   const requests = [];
+  let setQuota = quota;
+  /** The quota the answers report: the one set (`quota`, `setQuota`), else 42% of 5 hours and 40% of a week. */
+  const currentQuota = () => ({ ...defaultQuota(), ...setQuota });
   const ids = counter();
   const held = gate(holdMs);
   const server = createServer(async (req, res) => {
@@ -135,6 +147,14 @@ export async function startProvider({ port = 0, host = "127.0.0.1", slowMs = 200
         wire.sendError(res, decision.status, decision.message);
         return;
       }
+      const quota = currentQuota();
+      if (decision.kind === "limit") {
+        const answer = limitAnswer(wire.api, decision.limit, quota);
+        sendJson(res, answer.status, answer.body, answer.headers);
+        return;
+      }
+      // Every answer says how much of the quota is used, as the real service does (limits.mjs).
+      for (const [name, value] of Object.entries(quotaHeaders(wire.api, quota))) res.setHeader(name, value);
       if (holds(turns)) {
         entry.held = true;
         await held.hold();
@@ -156,6 +176,10 @@ export async function startProvider({ port = 0, host = "127.0.0.1", slowMs = 200
     port: actualPort,
     requests,
     release: () => held.release(),
+    /** Change the quota later answers report (limits.mjs, Quota): a test drives a window past a threshold. */
+    setQuota: (next) => {
+      setQuota = { ...setQuota, ...next };
+    },
     stop: () =>
       new Promise((resolve) => {
         held.release();

@@ -458,3 +458,64 @@ describe("Gemini API (Gemini CLI)", () => {
     expect(failed.json).toMatchObject({ error: { code: 400, status: "INVALID_ARGUMENT" } });
   });
 });
+
+describe("limits: each API's own 429 and quota headers (limits.mjs)", () => {
+  const at = Math.floor(Date.now() / 1000);
+  const ask = async (path: string, body: unknown) => {
+    const response = await fetch(`${provider.url}${path}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
+    return { status: response.status, headers: response.headers, json: (await response.json().catch(() => undefined)) as unknown };
+  };
+  const anthropic = (text: string) =>
+    ask("/v1/messages?beta=true", { model: "m", stream: false, messages: [{ role: "user", content: text }] });
+  const responses = (text: string) =>
+    ask("/v1/responses", {
+      model: "m",
+      stream: false,
+      input: [{ type: "message", role: "user", content: [{ type: "input_text", text }] }],
+    });
+
+  it("Anthropic: rate_limit_error with the unified headers of a subscription past its 5-hour window", async () => {
+    provider.setQuota({ primaryResetAt: at + 3600, secondaryResetAt: at + 90_000 });
+    const limited = await anthropic("please LIMITHIT");
+    expect(limited.status).toBe(429);
+    expect(limited.json).toMatchObject({ type: "error", error: { type: "rate_limit_error" } });
+    expect(limited.headers.get("anthropic-ratelimit-unified-status")).toBe("rejected");
+    expect(limited.headers.get("anthropic-ratelimit-unified-representative-claim")).toBe("five_hour");
+    expect(limited.headers.get("anthropic-ratelimit-unified-reset")).toBe(String(at + 3600));
+    expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(3500);
+    // An ordinary answer states how much of each window is used.
+    const ok = await anthropic("say hello");
+    expect(ok.status).toBe(200);
+    expect(ok.headers.get("anthropic-ratelimit-unified-5h-utilization")).toBe("0.42");
+    expect(ok.headers.get("anthropic-ratelimit-unified-7d-reset")).toBe(String(at + 90_000));
+  });
+
+  it("OpenAI Responses: usage_limit_reached with Codex's window headers; QUOTAHIT: insufficient_quota, no reset", async () => {
+    provider.setQuota({ primaryResetAt: at + 3600, secondaryUsedPercent: 40 });
+    const limited = await responses("LIMITHIT");
+    expect(limited.status).toBe(429);
+    expect(limited.json).toMatchObject({ error: { type: "usage_limit_reached", resets_at: at + 3600 } });
+    expect(limited.headers.get("x-codex-primary-used-percent")).toBe("100");
+    expect(limited.headers.get("x-codex-primary-window-minutes")).toBe("300");
+    expect(limited.headers.get("x-codex-secondary-used-percent")).toBe("40");
+    const quota = await responses("QUOTAHIT");
+    expect(quota).toMatchObject({ status: 429, json: { error: { type: "insufficient_quota", code: "insufficient_quota" } } });
+    expect(quota.headers.get("x-codex-primary-reset-at")).toBeNull();
+    provider.setQuota({ primaryUsedPercent: 93 });
+    expect((await responses("say hello")).headers.get("x-codex-primary-used-percent")).toBe("93");
+  });
+
+  it("Chat Completions: rate_limit_exceeded; Gemini: RESOURCE_EXHAUSTED with its QuotaFailure; retry-after as set", async () => {
+    provider.setQuota({ retryAfter: 2 });
+    const chat = await ask("/v1/chat/completions", { model: "m", messages: [{ role: "user", content: "LIMITHIT" }] });
+    expect(chat).toMatchObject({ status: 429, json: { error: { code: "rate_limit_exceeded" } } });
+    expect(chat.headers.get("retry-after")).toBe("2");
+    const gemini = await ask("/v1beta/models/m:generateContent", { contents: [{ role: "user", parts: [{ text: "LIMITHIT" }] }] });
+    expect(gemini).toMatchObject({ status: 429, json: { error: { code: 429, status: "RESOURCE_EXHAUSTED" } } });
+    provider.setQuota({ retryAfter: undefined });
+  });
+});
