@@ -24,6 +24,7 @@ export const EMITTED_EVENTS = Object.freeze([
   "question-replied",
   "session-idle",
   "session-error",
+  "session-limited",
   "session-deleted",
 ]);
 
@@ -162,6 +163,9 @@ export function createMapper() {
         state.failed = true;
         state.waits.clear();
         const text = errorText(properties.error);
+        // HTTP 429 from the provider: a rate limit, reported as such (docs/limits.md); its words are the detail.
+        if (record(record(properties.error).data).statusCode === 429)
+          return transition(root, "session-limited", "error", text || "APIError 429");
         return transition(root, "session-error", "error", text ? `turn failed: ${text}` : "turn failed");
       }
       case "permission.asked": {

@@ -131,6 +131,16 @@ const entries = [
     define: { ...identity, "import.meta.dirname": "__dirname" },
     alias: hookAlias,
   },
+  // The optional status-line wrapper (`install --claude-statusline`): Claude Code runs it on every status-line update.
+  {
+    name: "statusline",
+    entryPoints: ["src/hook/statusline-main.ts"],
+    outfile: "dist/statusline.cjs",
+    minify: true,
+    banner: {},
+    define: { ...identity, "import.meta.dirname": "__dirname" },
+    alias: hookAlias,
+  },
   { name: "cli", entryPoints: ["src/cli/main.ts"], outfile: "dist/cli/main.cjs", plugins: [verbsApart("./verbs/")] },
   // What the bin loads first: hands a served verb to the keypress server, else loads main.cjs. Kept small.
   { name: "client", entryPoints: ["src/cli/client.ts"], outfile: "dist/cli/client.cjs" },

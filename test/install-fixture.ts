@@ -69,7 +69,7 @@ export const USER_SETTINGS = `{
     "Stop": [
       {"matcher": "", "hooks": [{"type": "command", "command": "notify-send 'Claude is done'"}]}
     ],
-    "PreCompact": [{"hooks": [{"type": "command", "command": "/home/me/bin/backup"}]}]
+    "ConfigChange": [{"hooks": [{"type": "command", "command": "/home/me/bin/backup"}]}]
   },
   "2": "an integer-like key that JSON.stringify would move"
 }

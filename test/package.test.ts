@@ -46,6 +46,7 @@ describe("the packed npm tarball", () => {
       "dist/cli/main.cjs",
       "dist/cli/verbs/status.cjs",
       "dist/mcp/stdio.cjs",
+      "dist/statusline.cjs",
       "pi-bridge/package.json",
       "pi-bridge/index.js",
       "opencode-plugin/index.js",

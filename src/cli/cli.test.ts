@@ -162,9 +162,9 @@ describe("list", () => {
     put("claude", "s1", 100, "waiting", { detail: "permission: Bash\u001b[2J" });
     expect(await runCli(["list"], context, io)).toBe(0);
     const [header, row] = out.join("\n").split("\n");
-    expect(header).toMatch(/^ID\s+AGENT\s+STATUS\s+AGE\s+DIRECTORY\s+DETAIL$/);
+    expect(header).toMatch(/^ID\s+AGENT\s+STATUS\s+AGE\s+CTX\s+DIRECTORY\s+DETAIL$/);
     // The escape is shown, never sent to the terminal.
-    expect(row).toMatch(/^[0-9a-f]{10}\s+claude\s+waiting\s+1m\s+\/work\/s1\s+permission: Bash\\u001b\[2J$/);
+    expect(row).toMatch(/^[0-9a-f]{10}\s+claude\s+waiting\s+1m\s+—\s+\/work\/s1\s+permission: Bash\\u001b\[2J$/);
   });
 
   it("reports a state dir it refuses to use", async () => {

@@ -6,6 +6,7 @@ import type { FleetContext } from "../fleet/queries.ts";
 import type { HostsContext } from "../hosts/everywhere.ts";
 import type { InstallContext } from "../install/context.ts";
 import { resolveStateDir } from "../store/paths.ts";
+import { notifyOnChange } from "../hook/notify-trigger.ts";
 
 /** Where a verb prints, and the terminal a full-screen verb draws on. */
 export interface CliIo {
@@ -49,6 +50,15 @@ export interface CliContext extends FleetContext, Pick<HostsContext, "sshRun" | 
 export const DISCOVERY_ENV = "TONGS_AGENTS_DISCOVERY";
 
 export function defaultContext(env: NodeJS.ProcessEnv = process.env, cwd: string = process.cwd()): CliContext {
-  const context: CliContext = { env, cwd, stateDir: resolveStateDir(env), processes: defaultProcessSource(), now: Date.now };
+  const stateDir = resolveStateDir(env);
+  const context: CliContext = {
+    env,
+    cwd,
+    stateDir,
+    processes: defaultProcessSource(),
+    now: Date.now,
+    // A turn outcome a harness stated in its files (Codex's usage limit) notifies like one its hook reported.
+    onStated: (applied, sessionsDir) => void notifyOnChange(applied, sessionsDir, { stateDir, env }),
+  };
   return env[DISCOVERY_ENV] === "off" ? { ...context, listProcesses: async () => [] } : context;
 }

@@ -1,5 +1,6 @@
 // show's human output: the terminal place in each terminal's own words, and aligned field names.
 import { describe, expect, it } from "vitest";
+import { NO_USAGE } from "../fleet/usage.ts";
 import type { SessionView } from "../fleet/view.ts";
 import { formatDetails, formatTerminalPlace } from "./format.ts";
 
@@ -34,6 +35,7 @@ describe("the terminal place", () => {
 describe("show's fields", () => {
   it("aligns every value after its field name, the longest one included", () => {
     const session = {
+      ...NO_USAGE,
       id: "fleet:v1:codex:x",
       short_id: "abc",
       harness: "codex",
@@ -58,6 +60,10 @@ describe("show's fields", () => {
     const lines = formatDetails(session, Date.parse("2026-11-29T12:01:00.000Z")).split("\n");
     expect(lines).toContain("terminal note: Codex's shared app-server daemon");
     expect(lines).toContain("agent:         Codex CLI (codex)");
+    // What the harness did not state is said as such, never left out or guessed.
+    expect(lines).toContain("model:         —");
+    expect(lines).toContain("context:       —");
+    expect(lines).toContain("quota:         —");
     expect(new Set(lines.map((line) => /^[a-z ]+:\s+/.exec(line)?.[0].length))).toEqual(new Set([15]));
   });
 });

@@ -4,6 +4,7 @@ import { formatAge } from "../core/age.ts";
 import { shortenHome } from "../core/home.ts";
 import { cutChars, displayLine } from "../core/terminal-text.ts";
 import type { SessionView, ViewStatus } from "../fleet/view.ts";
+import { contextCell, contextWords, limitWhen, quotaWords, rowDetail, shortCount, stateWord } from "../fleet/row-words.ts";
 import type { Styled } from "./io.ts";
 
 const STATUS_COLOR: Record<ViewStatus, number> = { waiting: 33, error: 31, idle: 32, running: 36, started: 36, discovered: 35, ended: 90 };
@@ -13,8 +14,9 @@ export function colorStatus(status: ViewStatus, text: string): Styled {
   return { sgr: STATUS_COLOR[status], text };
 }
 
+/** `limited` for a turn a limit ended (its status is `error`), `stale` for a process gone, else the status. */
 export function statusLabel(session: SessionView): string {
-  return session.stale ? "stale" : session.status;
+  return stateWord(session);
 }
 
 function pad(text: string, width: number): string {
@@ -32,23 +34,25 @@ export function formatTable(
     status: statusLabel(session),
     view: session.status,
     age: formatAge(session.status_changed_at, now),
+    context: contextCell(session.context),
     dir: displayLine(shortenHome(session.cwd, home)),
-    detail: displayLine(session.stale ? session.stale_reason : session.detail),
+    detail: displayLine(rowDetail(session, now)),
   }));
-  const header = { id: "ID", harness: "AGENT", status: "STATUS", age: "AGE", dir: "DIRECTORY", detail: "DETAIL" };
+  const header = { id: "ID", harness: "AGENT", status: "STATUS", age: "AGE", context: "CTX", dir: "DIRECTORY", detail: "DETAIL" };
   const widths = {
     id: Math.max(2, ...rows.map((row) => row.id.length)),
     harness: Math.max(5, ...rows.map((row) => row.harness.length)),
     status: Math.max(6, ...rows.map((row) => row.status.length)),
     age: Math.max(3, ...rows.map((row) => row.age.length)),
-    dir: Math.min(40, Math.max(9, ...rows.map((row) => [...row.dir].length))),
+    context: Math.max(3, ...rows.map((row) => [...row.context].length)),
+    dir: Math.min(36, Math.max(9, ...rows.map((row) => [...row.dir].length))),
   };
   const line = (row: typeof header, status: string | Styled): (string | Styled)[] => [
     `${pad(row.id, widths.id)}  ${pad(row.harness, widths.harness)}  `,
     status,
-    `  ${pad(row.age, widths.age)}  ${pad(cutChars(row.dir, widths.dir), widths.dir)}  ${row.detail}`,
+    `  ${pad(row.age, widths.age)}  ${pad(row.context, widths.context)}  ${pad(cutChars(row.dir, widths.dir), widths.dir)}  ${row.detail}`,
   ];
-  const fixed = widths.id + widths.harness + widths.status + widths.age + widths.dir + 10;
+  const fixed = widths.id + widths.harness + widths.status + widths.age + widths.context + widths.dir + 12;
   const detailWidth = Math.max(10, width - fixed);
   const out = line(header, pad(header.status, widths.status));
   for (const row of rows)
@@ -113,7 +117,32 @@ export function formatDetails(session: SessionView, now: number, { tmuxPlace }: 
     ["tty", session.terminal.tty ?? ""],
   ];
   if (session.terminal.unprovable) fields.push(["terminal note", session.terminal.unprovable]);
+  fields.push(...usageFields(session, now));
   const shown = fields.filter(([, value]) => value !== "");
   const width = Math.max(...shown.map(([key]) => key.length)) + 2;
   return shown.map(([key, value]) => `${pad(`${key}:`, width)}${displayLine(value)}`).join("\n");
+}
+
+/** What the session states about itself (docs/limits.md): `—` where its harness states nothing. */
+function usageFields(session: SessionView, now: number): [string, string][] {
+  if (session.identity === "discovered") return [];
+  const { limit, tokens } = session;
+  const fields: [string, string][] = [];
+  if (limit) {
+    const window = limit.window === null ? "" : `, window ${limit.window}`;
+    fields.push(["limit", `${limit.kind} (stated as ${limit.stated}${window}): ${limitWhen(limit, now)}`]);
+    if (limit.resets_at !== null) fields.push(["limit resets", limit.resets_at]);
+  }
+  fields.push(["model", session.model ?? "—"]);
+  fields.push(["context", contextWords(session.context)]);
+  const counted = tokens
+    ? `${shortCount(tokens.input)} in, ${shortCount(tokens.output)} out, ${shortCount(tokens.cache_read)} cache read, ${shortCount(tokens.cache_write)} cache write${tokens.complete ? "" : " (since tongs-agents first read it)"}`
+    : "—";
+  fields.push(["tokens", counted]);
+  if (session.quota.length === 0) fields.push(["quota", "—"]);
+  for (const window of session.quota) fields.push(["quota", quotaWords(window, now)]);
+  if (session.compacting) fields.push(["compacting", "yes"]);
+  for (const agent of session.subagents)
+    fields.push(["subagent", `${agent.type || "(no type)"} ${agent.id}, since ${formatAge(agent.since, now)} ago`]);
+  return fields;
 }

@@ -58,7 +58,7 @@ describe("install, uninstall and doctor verbs", () => {
     expect(await cli("install", "--dry-run", "--agent", "codex")).toBe(0);
     const summary = out.join("\n");
     expect(summary).toMatch(/^Dry run: nothing is changed\. install would do this \(--verbose: every line of every change\):/);
-    expect(summary).toContain("~/.codex/hooks.json (create): add 8 hooks");
+    expect(summary).toContain("~/.codex/hooks.json (create): add 12 hooks");
     expect(summary).toContain("~/.codex/config.toml (create): ");
     expect(summary).toContain("  reports: a failed turn (error) (from its own files: the task_complete error in its rollout)");
     expect(summary).toContain("  cannot report: session start: the interactive UI fires nothing before its first prompt");

@@ -10,18 +10,23 @@ import { fail, parse, type Verb } from "./io.ts";
 import { quoted, tmuxFormatText } from "../core/terminal-text.ts";
 import { noteStatusServer } from "../store/status-servers.ts";
 
+/** A count the status shows: an attention rank, or `limited`, the errors a limit caused, shown apart from the others. */
+type Shown = AttentionRank | "limited";
+
 /** What the tmux status line shows, most urgent first; zero counts are left out. */
-const SEGMENTS: readonly { rank: AttentionRank; glyph: string; style: string }[] = [
+const SEGMENTS: readonly { rank: Shown; glyph: string; style: string }[] = [
   { rank: "waiting", glyph: "●", style: "fg=yellow,bold" },
   { rank: "error", glyph: "✖", style: "fg=red,bold" },
+  { rank: "limited", glyph: "⧖", style: "fg=red" },
   { rank: "idle-unseen", glyph: "◆", style: "fg=green,bold" },
   { rank: "running", glyph: "▶", style: "fg=cyan" },
 ];
 
 /** Plain words per rank, in attention order: every live session is counted under the state `list` shows for it. */
-const WORDS: Readonly<Record<Exclude<AttentionRank, "ended">, string>> = {
+const WORDS: Readonly<Record<Exclude<Shown, "ended">, string>> = {
   waiting: "waiting",
   error: "error",
+  limited: "limited",
   "idle-unseen": "done",
   running: "running",
   started: "started",
@@ -29,18 +34,23 @@ const WORDS: Readonly<Record<Exclude<AttentionRank, "ended">, string>> = {
   discovered: "discovered",
 };
 
+/** What each word counts: `error` here leaves out the limits (`limited`), which the counts include under `error`. */
+function shownCount(counts: StatusCounts, rank: Shown): number {
+  return rank === "error" ? counts.error - counts.limited : counts[rank];
+}
+
 export function formatStatus(counts: StatusCounts, format: "tmux" | "plain", hosts: readonly HostReport[] = []): string {
   // A host that could not be counted is said, not left out: its agents may be waiting.
   const missing = hosts.filter((host) => host.state !== "ok").map((host) => host.host);
   if (format === "plain") {
-    const shown = Object.entries(WORDS).filter(([rank]) => counts[rank as AttentionRank] > 0);
-    const text = shown.length === 0 ? "no agents" : shown.map(([rank, word]) => `${counts[rank as AttentionRank]} ${word}`).join(", ");
+    const shown = Object.entries(WORDS).filter(([rank]) => shownCount(counts, rank as Shown) > 0);
+    const text = shown.length === 0 ? "no agents" : shown.map(([rank, word]) => `${shownCount(counts, rank as Shown)} ${word}`).join(", ");
     return missing.length === 0 ? text : `${text}; unreachable: ${missing.join(", ")}`;
   }
-  const shown = SEGMENTS.filter((segment) => counts[segment.rank] > 0);
+  const shown = SEGMENTS.filter((segment) => shownCount(counts, segment.rank) > 0);
   // Host names are checked when read; tmux reads this line as a format all the same, so any `#` of theirs is doubled.
   const unreachable = missing.length === 0 ? [] : [`#[fg=red]?${missing.map(tmuxFormatText).join(",")}`];
-  const segments = [...shown.map((segment) => `#[${segment.style}]${segment.glyph}${counts[segment.rank]}`), ...unreachable];
+  const segments = [...shown.map((segment) => `#[${segment.style}]${segment.glyph}${shownCount(counts, segment.rank)}`), ...unreachable];
   return segments.length === 0 ? "" : `${segments.join(" ")}#[default]`;
 }
 

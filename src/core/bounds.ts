@@ -32,6 +32,10 @@ export const LIMITS = {
   pendingWaits: 8,
   waitCandidates: 8,
   runningTools: 16,
+  /** Subagents a record keeps (started and not yet stopped). */
+  subagents: 16,
+  /** A model's name as a harness states it. */
+  modelBytes: 128,
   /** A record's history (docs/contract.md, "History"): entries, and the bound of each entry's text. */
   historyEntries: 8,
   historyTextBytes: 200,

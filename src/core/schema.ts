@@ -82,6 +82,15 @@ export const NativePayloadSchema = lazySchema(() =>
     error_message: z.optional(z.string()),
     /** Checked apart (transcriptPathOf): a path that does not qualify is dropped, never a reason to refuse the event. */
     transcript_path: z.optional(z.unknown()),
+    /** StopFailure's class of error (Claude Code, Qwen Code): `rate_limit` and `billing_error` are limits. */
+    error: z.optional(z.string()),
+    /** The model in use (every Codex payload, Claude Code's and Qwen Code's SessionStart). */
+    model: z.optional(z.string()),
+    /** PreCompact and PostCompact: `manual` or `auto`. */
+    trigger: z.optional(z.string()),
+    /** SubagentStart and SubagentStop: the subagent's id and type. */
+    agent_id: z.optional(z.string()),
+    agent_type: z.optional(z.string()),
   }),
 );
 export type NativePayload = z.infer<typeof NativePayloadSchema>;
@@ -151,6 +160,38 @@ export type PendingWait = z.infer<typeof PendingWaitSchema>;
 /** A tool call that started (PreToolUse) and has not finished, by the harness's id for it. */
 export const RunningToolSchema = lazySchema(() => z.object({ id: toolUseIdText, tool: text(LIMITS.toolBytes) }));
 export type RunningTool = z.infer<typeof RunningToolSchema>;
+
+/**
+ * What kind of limit ended a turn, as the harness classes it (docs/contract.md, "Limits"): a rate limit (HTTP 429,
+ * Claude Code's and Qwen Code's `rate_limit`), a plan's usage limit (Codex's `usage_limit_exceeded`), or billing
+ * (`billing_error`). The session's state stays `error`: a limit is a kind of failed turn.
+ */
+export const LIMIT_KINDS = ["rate_limit", "usage_limit", "billing"] as const;
+export type LimitKind = (typeof LIMIT_KINDS)[number];
+
+export const LimitSchema = lazySchema(() =>
+  z.object({
+    kind: z.enum(LIMIT_KINDS),
+    /** The harness's own name for it: `rate_limit` (a StopFailure's error), `usage_limit_exceeded` (Codex), `429`. */
+    stated: text(64),
+    /** The harness's words, one display line. */
+    message: text(LIMITS.detailBytes),
+    /** When the limit resets, where the harness states it. */
+    resets_at: z.optional(isoTime),
+    /** Which window, in the harness's name for it: `five_hour`, `seven_day` (Claude Code), `primary` (Codex). */
+    window: z.optional(text(64)),
+  }),
+);
+export type Limit = z.infer<typeof LimitSchema>;
+
+/** A subagent the harness said started (SubagentStart) and has not said stopped. */
+export const SubagentSchema = lazySchema(() =>
+  z.object({ id: text(LIMITS.toolUseIdBytes, { nonEmpty: true }), type: text(LIMITS.toolBytes), since: isoTime }),
+);
+export type Subagent = z.infer<typeof SubagentSchema>;
+
+/** The model a hook payload named, and when. */
+export const StatedModelSchema = lazySchema(() => z.object({ id: text(LIMITS.modelBytes, { nonEmpty: true }), at: isoTime }));
 
 /**
  * Where a history entry came from. Writers use these names; readers accept any well-formed name, so the list can grow
@@ -229,6 +270,14 @@ export const SessionRecordSchema = lazySchema(() =>
     /** The last events that changed the record, oldest first. */
     history: z.optional(z.array(HistoryEntrySchema).check(z.maxLength(LIMITS.historyEntries))),
     start_order: z.optional(StartOrderSchema),
+    /** Set while the session is `error` because a limit ended the turn (docs/contract.md, "Limits"). */
+    limit: z.optional(LimitSchema),
+    /** The model the harness's hooks named last (Codex names it in every payload, Claude Code at session start). */
+    model: z.optional(StatedModelSchema),
+    /** Subagents started and not yet stopped, oldest first; absent when none. */
+    subagents: z.optional(z.array(SubagentSchema).check(z.maxLength(LIMITS.subagents))),
+    /** Set while the harness compacts the conversation (from PreCompact to the next state event): `was` is the state before. */
+    compacting: z.optional(z.object({ since: isoTime, trigger: text(32), was: z.enum(LIFECYCLE_STATUSES) })),
     /**
      * Queue entries (the record's spool, the shim's queue) this write applied: a holder or reader that still finds one
      * queued must not apply it again (store/transaction.ts, "Exactly once").
@@ -317,6 +366,22 @@ export const LifecycleEventSchema = lazySchema(() =>
      * and when the harness said it. Such an event applies only when said after the record's last applied event.
      */
     stated: z.optional(z.strictObject({ source: z.enum(["transcript", "session-state"]), at: isoTime })),
+    /** A limit ended the turn (status `error`). */
+    limit: z.optional(LimitSchema),
+    /** The model the payload named. */
+    model: z.optional(text(LIMITS.modelBytes, { nonEmpty: true })),
+    /**
+     * Compaction starts (PreCompact) or ends (PostCompact), started `manual`ly or `auto`matically as the harness says.
+     * Its end restores the state compaction began in (apply.ts): `status` is then decided there.
+     */
+    compaction: z.optional(z.strictObject({ phase: z.enum(["start", "end"]), trigger: text(32) })),
+    /**
+     * The event changes only what it names (a subagent started or stopped) and leaves the state as it is: `status`,
+     * `detail` and `tool` are not applied, waits are untouched.
+     */
+    subagent: z.optional(
+      z.strictObject({ op: z.enum(["start", "stop"]), id: text(LIMITS.toolUseIdBytes, { nonEmpty: true }), type: text(LIMITS.toolBytes) }),
+    ),
   }),
 );
 export type LifecycleEvent = z.infer<typeof LifecycleEventSchema>;

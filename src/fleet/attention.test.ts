@@ -55,6 +55,7 @@ describe("status formats", () => {
     idle: 5,
     discovered: 0,
     ended: 0,
+    limited: 0,
     total: 15,
   };
   it("tmux: coloured glyph counts, zeros left out", () => {
@@ -66,5 +67,13 @@ describe("status formats", () => {
     const started = { ...counts, waiting: 0, error: 0, "idle-unseen": 0, running: 0, idle: 0, started: 2, total: 2 };
     expect(formatStatus(started, "plain")).toBe("2 started");
     expect(formatStatus({ ...counts, waiting: 0, error: 0, "idle-unseen": 0, running: 0, idle: 0, total: 0 }, "plain")).toBe("no agents");
+  });
+  it("limits: counted under error in the counts, shown apart (their own word and glyph)", () => {
+    const limited = { ...counts, error: 3, limited: 2 };
+    expect(formatStatus(limited, "plain")).toBe("2 waiting, 1 error, 2 limited, 3 done, 4 running, 5 idle");
+    expect(formatStatus(limited, "tmux")).toBe(
+      "#[fg=yellow,bold]●2 #[fg=red,bold]✖1 #[fg=red]⧖2 #[fg=green,bold]◆3 #[fg=cyan]▶4#[default]",
+    );
+    expect(formatStatus({ ...limited, error: 2 }, "plain")).toBe("2 waiting, 2 limited, 3 done, 4 running, 5 idle");
   });
 });

@@ -92,7 +92,8 @@ export async function findSession(context: FleetContext, query: string): Promise
   return { ok: true, session: found.session, record: fleet.records?.get(found.session.id) };
 }
 
-export type StatusCounts = Record<AttentionRank, number> & { total: number };
+/** `limited`: the sessions counted under `error` whose turn a limit ended (docs/contract.md, "Limits"). */
+export type StatusCounts = Record<AttentionRank, number> & { limited: number; total: number };
 
 /** Counts of live sessions by attention rank (ended and stale sessions are not counted); no process discovery. */
 export async function statusCounts(context: FleetContext): Promise<StatusCounts | { problem: string }> {
@@ -101,5 +102,6 @@ export async function statusCounts(context: FleetContext): Promise<StatusCounts 
   const counts = Object.fromEntries(ATTENTION_ORDER.map((rank) => [rank, 0])) as Record<AttentionRank, number>;
   const live = fleet.sessions.filter((session) => session.status !== "ended");
   for (const session of live) counts[rankOf(session, fleet.seen)]++;
-  return { ...counts, total: live.length };
+  const limited = live.filter((session) => session.status === "error" && session.limit !== null).length;
+  return { ...counts, limited, total: live.length };
 }

@@ -13,7 +13,9 @@ import { sortByAttention } from "./attention.ts";
 import type { ListProcesses } from "./discovery.ts";
 import { checkLiveness } from "../core/liveness.ts";
 import { readSeen, type SeenMarks } from "./seen.ts";
-import { applyStatedStates } from "./stated.ts";
+import { applyStatedStates, type StatedContext } from "./stated.ts";
+import { statuslineFacts } from "../store/statusline-facts.ts";
+import { usageOf } from "./usage.ts";
 import { viewOfDiscovered, viewOfRecord, type SessionView } from "./view.ts";
 import type { EffectiveRecord } from "./queued.ts";
 import { sharesProcess } from "./process-key.ts";
@@ -29,6 +31,8 @@ export interface FleetContext {
   readonly watch?: SessionsWatch;
   /** The caller's environment (its config dir decides the declared agents discovery looks for); this process's by default. */
   readonly env?: NodeJS.ProcessEnv;
+  /** Called with a turn outcome the harness stated and a reader just wrote (stated.ts): notifications start here. */
+  readonly onStated?: StatedContext["onApplied"];
 }
 
 export interface Fleet {
@@ -48,7 +52,7 @@ export interface Fleet {
  * may then be left out (and, while the drainer keeps the sessions index, are never read: liveRecords).
  */
 export async function loadFleet(
-  { stateDir, processes, listProcesses, now: clock = Date.now, env, watch }: FleetContext,
+  { stateDir, processes, listProcesses, now: clock = Date.now, env, watch, onStated }: FleetContext,
   { discover = true, live: liveOnly = false }: { discover?: boolean; live?: boolean } = {},
 ): Promise<Fleet> {
   // Readers never create the state dir: one that does not exist yet simply holds no records.
@@ -73,12 +77,17 @@ export async function loadFleet(
       : Promise.resolve([]),
   ]);
   if (!fromIndex) validated.save(listing);
-  // What no hook reported but the harness wrote itself (Esc in Claude Code, an API error in Codex): stated.ts.
-  const stated = await applyStatedStates(listing.records, { stateDir, now: clock });
+  // What no hook reported but the harness wrote itself (Esc in Claude Code, an API error in Codex, usage): stated.ts.
+  const stated = await applyStatedStates(listing.records, {
+    stateDir,
+    now: clock,
+    ...(env ? { env } : {}),
+    ...(onStated ? { onApplied: onStated } : {}),
+  });
   const records =
-    stated.size === 0
+    stated.changed.size === 0
       ? listing.records
-      : listing.records.map((listed) => ({ ...listed, record: stated.get(listed.digest) ?? listed.record }));
+      : listing.records.map((listed) => ({ ...listed, record: stated.changed.get(listed.digest) ?? listed.record }));
   // Many records usually share a few processes: look each PID up once. Many distinct PIDs (thousands of records):
   // one look at /proc says which are gone, without a failed open each.
   const byPid = new Map<number, ReturnType<ProcessSource["basics"]>>();
@@ -96,12 +105,14 @@ export async function loadFleet(
       ? (await import("./queued.ts")).effectiveRecords(dirs.sessionsDir, { ...listing, records }, now)
       : records.map(({ digest, record }) => ({ digest, record, unwritten: 0 }));
   const sessions = await Promise.all(
-    effective.map(async ({ record }) => {
+    effective.map(async ({ digest, record }) => {
       const liveness = record.status === "ended" ? { state: "alive" as const } : await checkLiveness(record, cached, now);
+      const usage = usageOf(record, { transcript: stated.facts.get(digest), statusline: statuslineFacts(stateDir, record) }, now);
       return viewOfRecord(
         record,
         liveness.state === "stale" ? { stale: true, reason: liveness.reason } : { stale: false, reason: "" },
         now,
+        usage,
       );
     }),
   );

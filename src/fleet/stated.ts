@@ -1,13 +1,18 @@
 // Hook gaps filled from what the harness itself writes (docs/contract.md, "Sources of state"): before the fleet is
-// shown, each running or waiting record whose harness states turn outcomes in its own files (src/harnesses/stated.ts)
-// is checked there: the new lines of its transcript (bounded, incremental, each line read once: transcript-cursor.ts)
-// and, for Claude Code, the live process's own state file. A fact found becomes an event applied by the one store
-// transaction, like a hook event, and only when the harness wrote it after the record's last applied event
-// (apply.ts). Nothing is inferred from silence or time: no fact, no change. No daemon: readers call this.
+// shown, each live record whose harness states things in its own files (src/harnesses/stated.ts) is checked there:
+// the new lines of its transcript (bounded, incremental, each line read once: transcript-cursor.ts) and, for Claude
+// Code, the live process's own state file. A turn outcome found for a running or waiting record becomes an event
+// applied by the one store transaction, like a hook event, and only when the harness wrote it after the record's last
+// applied event (apply.ts). What the lines state beside outcomes (model, context, tokens, quota windows, a limit's
+// reset: docs/limits.md) is kept with the cursor and returned for the view. Nothing is inferred from silence or time:
+// no fact, no change. No daemon: readers call this.
 import type { Clock } from "../core/clock.ts";
 import type { LifecycleEvent, SessionRecord } from "../core/schema.ts";
 import { statedStateReader } from "../harnesses/stated.ts";
 import type { StatedFact, StatedStateReader, StatedSubject } from "../harnesses/contract.ts";
+import type { UsageFacts } from "../core/usage-facts.ts";
+import type { TransactionContext } from "../store/transaction.ts";
+import { notifyCrossings } from "../store/quota-crossing.ts";
 import { readJsonFile, readRecord, recordPath, type ListedRecord } from "../store/records.ts";
 import { DEFAULT_READ_BYTES, cursorPath, loadCursor, readNewLines, saveCursor } from "../store/transcript-cursor.ts";
 import { sessionsDirOf } from "../store/paths.ts";
@@ -17,6 +22,17 @@ export interface StatedContext {
   readonly now: Clock;
   /** Transcript bytes read per record and call. */
   readonly readBytes?: number;
+  /** Called with a fact just written (a limit, a failed turn): notifications start here (hook/notify-trigger.ts). */
+  readonly onApplied?: TransactionContext["onApplied"];
+  /** The caller's environment: its config says whether a quota window crossing a threshold notifies. */
+  readonly env?: NodeJS.ProcessEnv;
+}
+
+export interface StatedResult {
+  /** Records a stated turn outcome changed, by digest. */
+  readonly changed: Map<string, SessionRecord>;
+  /** What each record's transcript states beside outcomes, by digest (absent: nothing read or stated). */
+  readonly facts: Map<string, UsageFacts>;
 }
 
 /** How long a reader waits for a busy record lock before it leaves the fact for its next look. */
@@ -27,16 +43,20 @@ const PROCESS_STATE_BYTES = 16 * 1024;
 const OPEN_TURN = new Set<string>(["running", "waiting"]);
 
 /**
- * Check every record with an open turn against what its harness wrote; returns the records that changed, by digest.
+ * Check every live record against what its harness wrote: turn outcomes for records with an open turn, usage for all.
  * Failures to read are no facts: the record stays as its hooks left it.
  */
-export async function applyStatedStates(records: readonly ListedRecord[], context: StatedContext): Promise<Map<string, SessionRecord>> {
+export async function applyStatedStates(records: readonly ListedRecord[], context: StatedContext): Promise<StatedResult> {
   const changed = new Map<string, SessionRecord>();
+  const facts = new Map<string, UsageFacts>();
   for (const { digest, record } of records) {
-    if (!OPEN_TURN.has(record.status) || !record.transcript_path) continue;
+    if (record.status === "ended" || !record.transcript_path) continue;
     const reader = await statedStateReader(record.harness);
     if (!reader) continue;
-    const fact = latest([processStateFact(reader, record), transcriptFact(reader, record, digest, context)]);
+    const read = readTranscript(reader, record, digest, context);
+    if (read.facts) facts.set(digest, read.facts);
+    if (!OPEN_TURN.has(record.status)) continue;
+    const fact = latest([processStateFact(reader, record), read.fact]);
     if (!fact) continue;
     // The store transaction (and the record lock under it) loads only when there is a fact to apply: status, next, focus
     // and the picker's first screen usually find none, and the build keeps it in its own bundle (scripts/build.mjs).
@@ -45,12 +65,13 @@ export async function applyStatedStates(records: readonly ListedRecord[], contex
       stateDir: context.stateDir,
       now: context.now,
       lockBoundMs: LOCK_BOUND_MS,
+      ...(context.onApplied ? { onApplied: context.onApplied } : {}),
     });
     if (!outcome.ok || outcome.action !== "written") continue;
-    const read = readRecord(recordPath(sessionsDirOf(context.stateDir), digest), context.now());
-    if (read.kind === "record") changed.set(digest, read.record);
+    const written = readRecord(recordPath(sessionsDirOf(context.stateDir), digest), context.now());
+    if (written.kind === "record") changed.set(digest, written.record);
   }
-  return changed;
+  return { changed, facts };
 }
 
 type SourcedFact = { fact: StatedFact; source: "transcript" | "session-state" };
@@ -77,28 +98,54 @@ function processStateFact(reader: StatedStateReader, record: SessionRecord): Sou
   return fact ? { fact, source: "session-state" } : undefined;
 }
 
-/** The last fact among the transcript's new lines; the cursor moves past every line read, fact or not. */
-function transcriptFact(reader: StatedStateReader, record: SessionRecord, digest: string, context: StatedContext): SourcedFact | undefined {
+/**
+ * The transcript's new lines: the last turn outcome among them, and the usage facts as they stand after them (those
+ * saved with the cursor when nothing new was read). The cursor moves past every line read, fact or not, and keeps the
+ * facts in the same write.
+ */
+function readTranscript(
+  reader: StatedStateReader,
+  record: SessionRecord,
+  digest: string,
+  context: StatedContext,
+): { fact?: SourcedFact; facts?: UsageFacts } {
   const path = record.transcript_path as string;
   const where = cursorPath(context.stateDir, digest);
   const previous = loadCursor(where);
   const read = readNewLines(path, previous, { maxBytes: context.readBytes ?? DEFAULT_READ_BYTES });
-  if (!read.ok) return undefined;
+  if (!read.ok) return previous?.facts ? { facts: previous.facts } : {};
   let found: StatedFact | undefined;
+  let facts: UsageFacts = read.cursor.facts ?? {};
   const subject = subjectOf(record);
+  const usage = reader.readUsage ? (reader.usageMentions ?? []) : [];
   for (const line of read.lines) {
-    if (!reader.lineMentions.some((mention) => line.text.includes(mention))) continue;
+    const outcome = reader.lineMentions.some((mention) => line.text.includes(mention));
+    const stated = usage.some((mention) => line.text.includes(mention));
+    if (!outcome && !stated) continue;
     let value: unknown;
     try {
       value = JSON.parse(line.text);
     } catch {
       continue;
     }
-    found = reader.interpretLine(value, subject) ?? found;
+    if (outcome) found = reader.interpretLine(value, subject, facts) ?? found;
+    if (stated && reader.readUsage) facts = reader.readUsage(value, subject, facts, read.fromStart);
   }
-  if (!previous || previous.offset !== read.cursor.offset || previous.tail !== read.cursor.tail || previous.ino !== read.cursor.ino)
-    saveCursor(context.stateDir, where, read.cursor);
-  return found ? { fact: found, source: "transcript" } : undefined;
+  const cursor = Object.keys(facts).length > 0 ? { ...read.cursor, facts } : read.cursor;
+  if (facts.windows && facts.windows !== previous?.facts?.windows)
+    notifyCrossings({ harness: record.harness, canonicalId: () => record.canonical_id }, facts.windows, previous?.facts?.windows ?? [], {
+      stateDir: context.stateDir,
+      env: context.env ?? process.env,
+    });
+  if (
+    !previous ||
+    previous.offset !== cursor.offset ||
+    previous.tail !== cursor.tail ||
+    previous.ino !== cursor.ino ||
+    previous.facts !== cursor.facts
+  )
+    saveCursor(context.stateDir, where, cursor);
+  return { ...(found ? { fact: { fact: found, source: "transcript" as const } } : {}), ...(cursor.facts ? { facts: cursor.facts } : {}) };
 }
 
 function statedEvent(record: SessionRecord, fact: StatedFact, source: SourcedFact["source"]): LifecycleEvent {
@@ -116,6 +163,7 @@ function statedEvent(record: SessionRecord, fact: StatedFact, source: SourcedFac
     status: fact.status,
     detail: fact.detail,
     tool: "",
+    ...(fact.limit ? { limit: fact.limit } : {}),
     sequence: null,
     startsSession: false,
     mayCreate: false,

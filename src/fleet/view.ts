@@ -4,6 +4,7 @@ import type { DiscoveredProcess } from "./discovery.ts";
 import { findHarness } from "../harnesses/registry.ts";
 import { processInstanceId, shortId } from "../core/identity.ts";
 import type { LifecycleStatus, SessionRecord, Terminal } from "../core/schema.ts";
+import { NO_USAGE, type UsageView } from "./usage.ts";
 
 export type ViewStatus = LifecycleStatus | "discovered";
 
@@ -15,7 +16,8 @@ export type ViewStatus = LifecycleStatus | "discovered";
 export const STATE_SOURCES = ["hook", "stated", "bridge", "liveness", "host"] as const;
 export type StateSource = (typeof STATE_SOURCES)[number];
 
-export interface SessionView {
+/** A session as readers show it: its state, and what it states about itself (usage.ts; docs/limits.md). */
+export interface SessionView extends UsageView {
   /** Canonical id, or `discovered:<harness>:<pid>` for a process without a record. */
   readonly id: string;
   readonly short_id: string;
@@ -62,8 +64,14 @@ export function ageSeconds(since: string, now: number): number {
   return Number.isNaN(at) ? 0 : Math.max(0, Math.floor((now - at) / 1000));
 }
 
-export function viewOfRecord(record: SessionRecord, stale: { stale: boolean; reason: string }, now: number): SessionView {
+export function viewOfRecord(
+  record: SessionRecord,
+  stale: { stale: boolean; reason: string },
+  now: number,
+  usage: UsageView = NO_USAGE,
+): SessionView {
   return {
+    ...usage,
     id: record.canonical_id,
     short_id: shortId(record.canonical_id),
     harness: record.harness,
@@ -96,6 +104,7 @@ export function viewOfDiscovered(found: DiscoveredProcess, nowIso: string): Sess
   const terminal: Terminal = { env: {} };
   if (found.tty !== undefined) terminal.tty = found.tty;
   return {
+    ...NO_USAGE,
     id: `discovered:${found.harness}:${found.pid}`,
     short_id: `p${found.pid}`,
     harness: found.harness,

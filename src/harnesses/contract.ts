@@ -3,7 +3,8 @@
 // entry (harness.ts), its installer (installer.ts), its stated-state reader (stated.ts) where it has one, its doctor
 // facts and fixtures, plus one line in the registry table (registry.ts); docs/architecture.md has the checklist.
 import type { ProcessSource } from "../core/proc.ts";
-import type { LifecycleStatus, Terminal, WaitEffect } from "../core/schema.ts";
+import type { Limit, LifecycleStatus, Terminal, WaitEffect } from "../core/schema.ts";
+import type { UsageFacts } from "../core/usage-facts.ts";
 
 /** Native hook aliases, named after what happened, mapped to states in `events.ts` (shared by every hook harness). */
 export const NATIVE_ALIASES = [
@@ -22,6 +23,12 @@ export const NATIVE_ALIASES = [
   "elicitation",
   "interrupt",
   "session-end",
+  // PreCompact, PostCompact: the harness compacts the conversation (docs/contract.md, "Compaction and subagents").
+  "compact-start",
+  "compact-end",
+  // SubagentStart, SubagentStop: they change the subagents a session runs, never its state.
+  "subagent-start",
+  "subagent-stop",
 ] as const;
 export type NativeAlias = (typeof NATIVE_ALIASES)[number];
 
@@ -118,6 +125,8 @@ export interface Harness {
   readonly emitterEvents?: Readonly<Record<string, readonly LifecycleStatus[]>>;
   /** Emitter harnesses: how each event opens or closes waits (docs/contract.md, "Waiting"); absent: neither. */
   readonly emitterWaits?: Readonly<Record<string, WaitEffect>>;
+  /** Emitter harnesses: events that report a limit (docs/contract.md, "Limits"); the event's detail is its message. */
+  readonly emitterLimits?: Readonly<Record<string, Pick<Limit, "kind" | "stated">>>;
   /**
    * Native payload members this harness names differently (Copilot CLI's camelCase): its name -> the name the pipeline
    * reads (NativePayloadSchema). For such a harness only its own name is read; a member under the target name is not.
@@ -136,6 +145,8 @@ export interface StatedFact {
   readonly detail: string;
   /** When the harness wrote it (ISO 8601), from the line or file itself. */
   readonly at: string;
+  /** A limit ended the turn (status `error`; docs/contract.md, "Limits"). */
+  readonly limit?: Limit;
 }
 
 /** The session a fact must belong to: the record's own ids, matched exactly. */
@@ -148,8 +159,18 @@ export interface StatedSubject {
 export interface StatedStateReader {
   /** Lines without one of these substrings are not parsed at all: most transcript lines are not turn outcomes. */
   readonly lineMentions: readonly string[];
-  /** The fact one parsed transcript line states about `subject`, if any. */
-  readonly interpretLine: (line: unknown, subject: StatedSubject) => StatedFact | undefined;
+  /**
+   * The fact one parsed transcript line states about `subject`, if any; `facts` is what the lines before it stated
+   * (a limit's reset is stated by the quota windows written before the failure).
+   */
+  readonly interpretLine: (line: unknown, subject: StatedSubject, facts: UsageFacts) => StatedFact | undefined;
+  /**
+   * What the transcript states beside turn outcomes (docs/limits.md): lines with one of `usageMentions` are parsed and
+   * handed to `readUsage`, which returns the facts as they stand after the line. `complete` is false when the reader
+   * began past the file's start (earlier lines were never read: sums would miss them).
+   */
+  readonly usageMentions?: readonly string[];
+  readonly readUsage?: (line: unknown, subject: StatedSubject, facts: UsageFacts, complete: boolean) => UsageFacts;
   /** A small file where the harness states a live process's turn state (Claude's `<config>/sessions/<pid>.json`). */
   readonly processState?: {
     readonly path: (transcriptPath: string, pid: number) => string | undefined;

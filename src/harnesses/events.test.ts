@@ -133,3 +133,55 @@ describe("normalized fleet events", () => {
     expect(!result.ok && result.detail).toContain(message);
   });
 });
+
+describe('limits, compaction and subagents (docs/contract.md, "Limits", "Compaction and subagents")', () => {
+  it("a StopFailure whose error is a limit is an error with the harness's class and words", () => {
+    const said = "You've hit your 5-hour limit · resets 10:32pm (UTC)";
+    expect(interpretNative("stop-failure", { ...base, error: "rate_limit", last_assistant_message: said })).toEqual({
+      kind: "apply",
+      transition: {
+        status: "error",
+        detail: said,
+        tool: "",
+        wait: "clear",
+        limit: { kind: "rate_limit", stated: "rate_limit", message: said },
+      },
+    });
+    expect(interpretNative("stop-failure", { ...base, error: "billing_error" })).toMatchObject({
+      transition: { status: "error", detail: "billing limit reached (billing_error)", limit: { kind: "billing", stated: "billing_error" } },
+    });
+    // Kimi Code names the class of its error instead: its rate-limit class is a limit, in its words.
+    expect(
+      interpretNative("stop-failure", { ...base, error_type: "APIProviderRateLimitError", error_message: "429 Too Many Requests" }),
+    ).toMatchObject({
+      transition: { status: "error", detail: "429 Too Many Requests", limit: { kind: "rate_limit", stated: "APIProviderRateLimitError" } },
+    });
+    // Any other class of error is a failed turn, not a limit.
+    for (const error of ["overloaded", "server_error", "invalid_request", "rate_limits", 429])
+      expect(interpretNative("stop-failure", { ...base, error } as never)).toEqual({
+        kind: "apply",
+        transition: { status: "error", detail: "turn failed (API error)", tool: "", wait: "clear" },
+      });
+  });
+
+  it("PreCompact: running, compacting; PostCompact: its trigger, for apply to restore the state before", () => {
+    expect(interpretNative("compact-start", { ...base, trigger: "manual" })).toEqual({
+      kind: "apply",
+      transition: { status: "running", detail: "compacting", tool: "", compaction: { phase: "start", trigger: "manual" } },
+    });
+    expect(interpretNative("compact-end", { ...base, trigger: "auto" })).toMatchObject({
+      transition: { detail: "compacted", compaction: { phase: "end", trigger: "auto" } },
+    });
+  });
+
+  it("SubagentStart and SubagentStop name the subagent; without a usable agent_id they are ignored", () => {
+    expect(interpretNative("subagent-start", { ...base, agent_id: "a1", agent_type: "Explore" })).toMatchObject({
+      transition: { subagent: { op: "start", id: "a1", type: "Explore" } },
+    });
+    expect(interpretNative("subagent-stop", { ...base, agent_id: "a1" })).toMatchObject({
+      transition: { subagent: { op: "stop", id: "a1", type: "" } },
+    });
+    for (const agent_id of [undefined, "", "x".repeat(129)])
+      expect(interpretNative("subagent-start", { ...base, agent_id })).toMatchObject({ kind: "ignore" });
+  });
+});

@@ -2,7 +2,15 @@
 // payload's events checked against the emitter's allowlist. The table is documented in docs/contract.md.
 import { LIMITS, byteLength, isStorableText, toDisplayLine, truncateBytes } from "../core/bounds.ts";
 import type { Harness, NativeAlias } from "./contract.ts";
-import { EVENT_ID_PATTERN, type FleetEvent, type LifecycleStatus, type NativePayload, type WaitEffect } from "../core/schema.ts";
+import {
+  EVENT_ID_PATTERN,
+  type FleetEvent,
+  type LifecycleEvent,
+  type Limit,
+  type LifecycleStatus,
+  type NativePayload,
+  type WaitEffect,
+} from "../core/schema.ts";
 
 export interface Transition {
   readonly status: LifecycleStatus;
@@ -14,6 +22,12 @@ export interface Transition {
   readonly wait?: WaitEffect;
   /** The harness's id for the tool call (Claude Code and Codex send `tool_use_id` with PreToolUse and PostToolUse). */
   readonly toolUseId?: string;
+  /** A limit ended the turn (a StopFailure whose error is one). */
+  readonly limit?: Limit;
+  /** Compaction starts (PreCompact) or ends (PostCompact). */
+  readonly compaction?: NonNullable<LifecycleEvent["compaction"]>;
+  /** A subagent started or stopped: the state is left as it is (schema.ts, LifecycleEvent `subagent`). */
+  readonly subagent?: NonNullable<LifecycleEvent["subagent"]>;
 }
 
 export type Interpretation = { kind: "apply"; transition: Transition } | { kind: "ignore"; reason: string };
@@ -116,6 +130,8 @@ export function interpretNative(alias: NativeAlias, payload: NativePayload): Int
       return fixed("idle", typeof message === "string" ? truncateBytes(toDisplayLine(message), STOP_SUMMARY_BYTES) : "", "clear");
     }
     case "stop-failure": {
+      const limit = limitOf(payload);
+      if (limit) return { kind: "apply", transition: { status: "error", detail: limit.message, tool: "", wait: "clear", limit } };
       // Kimi Code says what failed (its error's class name and message): its words are the detail.
       const words = [payload.error_type, payload.error_message]
         .filter((part): part is string => typeof part === "string" && part.trim() !== "")
@@ -140,7 +156,58 @@ export function interpretNative(alias: NativeAlias, payload: NativePayload): Int
       return fixed("idle", "turn interrupted", "clear");
     case "session-end":
       return fixed("ended", "session closed", "clear");
+    case "compact-start":
+      return {
+        kind: "apply",
+        transition: { status: "running", detail: "compacting", tool: "", compaction: { phase: "start", trigger: triggerOf(payload) } },
+      };
+    case "compact-end":
+      // The state compaction began in comes back (apply.ts decides it from the record): `/compact` between turns ends
+      // at the prompt, a compaction inside a turn lets the turn go on.
+      return {
+        kind: "apply",
+        transition: { status: "running", detail: "compacted", tool: "", compaction: { phase: "end", trigger: triggerOf(payload) } },
+      };
+    case "subagent-start":
+    case "subagent-stop": {
+      const id = payload.agent_id;
+      if (typeof id !== "string" || id === "" || !isStorableText(id) || byteLength(id) > LIMITS.toolUseIdBytes)
+        return { kind: "ignore", reason: "a subagent event without a usable agent_id" };
+      const type = payload.agent_type === undefined ? "" : truncateBytes(toDisplayLine(payload.agent_type), LIMITS.toolBytes);
+      const op = alias === "subagent-start" ? "start" : "stop";
+      // The status is not applied (apply.ts): the subagent's parent is in whatever state its own events left it.
+      return { kind: "apply", transition: { status: "running", detail: "", tool: "", subagent: { op, id, type } } };
+    }
   }
+}
+
+/** StopFailure's class of error, where it names a limit (Claude Code 2.1.332, Qwen Code 0.24.4). */
+const LIMIT_ERRORS: Readonly<Record<string, Limit["kind"]>> = { rate_limit: "rate_limit", billing_error: "billing" };
+
+/** Kimi Code 2.1.0's StopFailure `error_type`, the class name of its error (read in its bundle, not run). */
+const LIMIT_CLASSES: Readonly<Record<string, Limit["kind"]>> = { APIProviderRateLimitError: "rate_limit" };
+
+const LIMIT_WORDS: Readonly<Record<Limit["kind"], string>> = {
+  rate_limit: "rate limit reached",
+  usage_limit: "usage limit reached",
+  billing: "billing limit reached",
+};
+
+/** The limit a StopFailure states, with the harness's words (its last message), or undefined when it is no limit. */
+function limitOf(payload: NativePayload): Limit | undefined {
+  // Kimi Code names the error's class instead (`error_type`), its words in `error_message`.
+  const byClass = typeof payload.error_type === "string" && Object.hasOwn(LIMIT_CLASSES, payload.error_type);
+  const stated = byClass ? payload.error_type : payload.error;
+  const table = byClass ? LIMIT_CLASSES : LIMIT_ERRORS;
+  const kind = typeof stated === "string" && Object.hasOwn(table, stated) ? table[stated] : undefined;
+  if (!kind || stated === undefined) return undefined;
+  const words = byClass ? payload.error_message : payload.last_assistant_message;
+  const said = typeof words === "string" ? toDisplayLine(words) : "";
+  return { kind, stated, message: truncateBytes(said === "" ? `${LIMIT_WORDS[kind]} (${stated})` : said, LIMITS.detailBytes) };
+}
+
+function triggerOf(payload: NativePayload): string {
+  return typeof payload.trigger === "string" ? truncateBytes(toDisplayLine(payload.trigger), 32) : "";
 }
 
 export type FleetEventCheck = { ok: true; eventName: string; transition: Transition } | { ok: false; detail: string };
@@ -155,9 +222,16 @@ export function interpretFleetEvent(harness: Harness, payload: FleetEvent): Flee
   if (!allowed) return { ok: false, detail: `unsupported event ${payload.event_id}` };
   if (!allowed.includes(payload.status)) return { ok: false, detail: `${payload.event_id} cannot set status ${payload.status}` };
   const wait = harness.emitterWaits?.[eventName];
+  const limit = harness.emitterLimits?.[eventName];
   return {
     ok: true,
     eventName,
-    transition: { status: payload.status, detail: payload.detail, tool: payload.tool, ...(wait ? { wait } : {}) },
+    transition: {
+      status: payload.status,
+      detail: payload.detail,
+      tool: payload.tool,
+      ...(wait ? { wait } : {}),
+      ...(limit && payload.status === "error" ? { limit: { ...limit, message: payload.detail } } : {}),
+    },
   };
 }

@@ -32,9 +32,25 @@ const TEXT_FIELDS = [
   "error_context",
   "error_type",
   "error_message",
+  "error",
+  "model",
+  "trigger",
+  "agent_id",
+  "agent_type",
 ] as const;
-/** Members whose bad or cut value drops the member, never the event (schema.ts keeps them only when well-formed). */
-const OPTIONAL_FIELDS: ReadonlySet<string> = new Set(["transcript_path", "tool_use_id"]);
+/**
+ * Members whose bad or cut value drops the member, never the event (schema.ts keeps them only when well-formed). Copilot
+ * CLI's `error` is an object: it is not the StopFailure class of error, and never a reason to refuse its event.
+ */
+const OPTIONAL_FIELDS: ReadonlySet<string> = new Set([
+  "transcript_path",
+  "tool_use_id",
+  "error",
+  "model",
+  "trigger",
+  "agent_id",
+  "agent_type",
+]);
 /** Every member of a native payload the hook reads (events.ts, NativePayloadSchema); the rest is never kept. */
 export const NATIVE_FIELDS: ReadonlySet<string> = new Set([...Object.keys(IDENTITY_FIELDS), ...TEXT_FIELDS]);
 /** What the scanner looks for: those, and the names harnesses give them in their own payloads (contract.ts). */

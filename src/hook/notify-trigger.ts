@@ -3,41 +3,17 @@
 // then it starts the notifier (dist/notify.cjs) detached, with its output ignored, and does not wait for it.
 // Reading the configuration, finding channels, coalescing a burst and talking to D-Bus, tmux or a tty all happen in
 // that process, never on the agent's path (docs/notifications.md, "Cost").
-import { existsSync } from "node:fs";
-import { join } from "node:path";
 import { digestOf } from "../core/identity.ts";
 import type { LifecycleEvent } from "../core/schema.ts";
 import { readRecord, recordPath } from "../store/records.ts";
 import { alreadyHandled, changeMark } from "../store/notify-ledger.ts";
+import { notifierBundle, startDetached, type StartNotifier } from "../store/notifier-process.ts";
 
 /** `TONGS_AGENTS_NOTIFY=off` in the agent's environment: no notifier is started (the test sandbox sets it). */
 export const NOTIFY_ENV = "TONGS_AGENTS_NOTIFY";
 
 /** States the notifier looks at; whether each one notifies is the notifier's decision (config.ts). */
 const MAY_NOTIFY: ReadonlySet<string> = new Set(["waiting", "error", "idle"]);
-
-export type StartNotifier = (bundle: string, args: readonly string[], env: NodeJS.ProcessEnv) => void;
-
-/** The notifier bundle beside the hook bundle (dist/); none when running from source. */
-function bundleBesideHook(): string | undefined {
-  const path = typeof __dirname === "string" ? join(__dirname, "notify.cjs") : undefined;
-  return path !== undefined && existsSync(path) ? path : undefined;
-}
-
-const startDetached: StartNotifier = (bundle, args, env) => {
-  // Loaded here, not at the top: only a state change pays for child_process.
-  const { spawn } = process.getBuiltinModule("node:child_process");
-  // Its own session (detached): the agent's terminal closing does not stop it; no pipe of the agent's is inherited.
-  const child = spawn(process.execPath, [bundle, ...args], { detached: true, stdio: "ignore", env, cwd: "/" });
-  child.on("error", () => undefined);
-  child.unref();
-  // At low priority from (nearly) its first instruction: its start-up must not take the CPU from the hook and the agent.
-  try {
-    if (child.pid !== undefined) process.getBuiltinModule("node:os").setPriority(child.pid, 10);
-  } catch {
-    // it already exited, or the system refuses: it runs at normal priority
-  }
-};
 
 /**
  * Start a notifier when `applied` (the events just written, in order) left the record in a state that may notify and
@@ -47,10 +23,11 @@ export function notifyOnChange(
   applied: readonly { readonly event: LifecycleEvent }[],
   sessionsDir: string,
   context: { readonly stateDir: string; readonly env: NodeJS.ProcessEnv },
-  { bundle = bundleBesideHook, start = startDetached }: { bundle?: () => string | undefined; start?: StartNotifier } = {},
+  { bundle = notifierBundle, start = startDetached }: { bundle?: () => string | undefined; start?: StartNotifier } = {},
 ): boolean {
   try {
-    const last = applied.at(-1)?.event;
+    // A subagent's start or stop leaves the state as it was: the state events before it decide.
+    const last = applied.filter(({ event }) => !event.subagent).at(-1)?.event;
     if (!last || !MAY_NOTIFY.has(last.status) || context.env[NOTIFY_ENV] === "off") return false;
     const digest = digestOf(last.canonicalId);
     if (digest === undefined) return false;

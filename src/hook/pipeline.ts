@@ -215,6 +215,7 @@ async function identifiedEvent(
     sequence: null,
     startsSession: starts,
     transcriptPath,
+    model: modelOf(payload),
     context,
   };
   if (!found.found) {
@@ -244,6 +245,12 @@ async function identifiedEvent(
     unprovable: daemon ? `${harness.displayName} shared daemon: hooks run with the environment of whichever UI started it` : undefined,
     spawn,
   });
+}
+
+/** The model a native payload names, one display line within its bound; undefined when it names none. */
+function modelOf(payload: NativePayload): string | undefined {
+  const model = typeof payload.model === "string" ? truncateBytes(toDisplayLine(payload.model), LIMITS.modelBytes) : "";
+  return model === "" ? undefined : model;
 }
 
 /**
@@ -315,6 +322,7 @@ function lifecycleEvent(
     tty: string | undefined;
     unprovable: string | undefined;
     spawn?: Spawn | undefined;
+    model?: string | undefined;
     context: HookContext;
   },
 ): LifecycleEvent {
@@ -335,11 +343,16 @@ function lifecycleEvent(
     tool: transition.tool,
     sequence: facts.sequence,
     startsSession: facts.startsSession,
-    mayCreate: facts.mayCreate,
+    // A subagent's start or stop changes only what a record already holds.
+    mayCreate: facts.mayCreate && !transition.subagent,
     sharedProcess: facts.unprovable !== undefined || harness.hostsManySessions === true,
     ...(transition.yieldsTo ? { yieldsTo: [...transition.yieldsTo] } : {}),
     ...(transition.wait ? { wait: transition.wait } : {}),
     ...(transition.toolUseId ? { toolUseId: transition.toolUseId } : {}),
+    ...(transition.limit ? { limit: transition.limit } : {}),
+    ...(transition.compaction ? { compaction: transition.compaction } : {}),
+    ...(transition.subagent ? { subagent: transition.subagent } : {}),
+    ...(facts.model ? { model: facts.model } : {}),
     ...(facts.spawn ? { spawn: facts.spawn } : {}),
     // The end of a session never reads launch identity: a later event cannot relabel a session.
     launch: ending ? undefined : launchFromEnv(facts.context.env),

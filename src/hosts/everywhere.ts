@@ -91,7 +91,7 @@ export async function countsEverywhere(
   const counts = { ...here };
   for (const read of there) {
     if (!read.counts) continue;
-    for (const key of [...ATTENTION_ORDER, "total"] as const) counts[key] += read.counts[key];
+    for (const key of [...ATTENTION_ORDER, "limited", "total"] as const) counts[key] += read.counts[key];
   }
   return { counts, hosts: there.map((read) => read.report) };
 }

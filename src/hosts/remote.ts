@@ -7,7 +7,7 @@ import { lazySchema } from "../core/lazy-schema.ts";
 import { ATTENTION_ORDER, type AttentionRank } from "../fleet/attention.ts";
 import { ageSeconds, type SessionView } from "../fleet/view.ts";
 import { run as defaultRun, type Runner } from "../core/exec.ts";
-import { CANONICAL_ID_PATTERN, LIFECYCLE_STATUSES, TerminalSchema, describeIssue } from "../core/schema.ts";
+import { CANONICAL_ID_PATTERN, LIFECYCLE_STATUSES, LIMIT_KINDS, TerminalSchema, describeIssue } from "../core/schema.ts";
 import { cutChars, displayLine } from "../core/terminal-text.ts";
 import type { HostEntry } from "./config.ts";
 import { controlPath, masterArgs, sshArgs } from "./ssh.ts";
@@ -100,8 +100,59 @@ const RemoteRowSchema = lazySchema(() =>
     host: z.optional(z.literal("")),
     /** Sent by hosts of this version on; the age is the host's own reckoning, free of any skew between the clocks. */
     state_age_s: z.optional(z.int().check(z.gte(0), z.lte(2 ** 40))),
+    // What a session states about itself (fleet/usage.ts): absent from a host whose tongs-agents predates it.
+    ...usageShape(),
   }),
 );
+
+/** The usage keys of a row (docs/limits.md), each defaulting to "not stated" for an older host. */
+function usageShape() {
+  const count = () => z.nullable(z.number().check(z.gte(0), z.lte(Number.MAX_SAFE_INTEGER)));
+  return {
+    limit: z._default(
+      z.nullable(
+        z.object({
+          kind: z.enum(LIMIT_KINDS),
+          stated: short(64),
+          message: short(2048),
+          resets_at: z.nullable(stamp),
+          window: z.nullable(short(64)),
+          reset_passed: z.boolean(),
+        }),
+      ),
+      null,
+    ),
+    model: z._default(z.nullable(short(128)), null),
+    context: z._default(z.nullable(z.object({ used: count(), window: count(), percent: count() })), null),
+    tokens: z._default(
+      z.nullable(
+        z.object({
+          input: z.number().check(z.gte(0)),
+          output: z.number().check(z.gte(0)),
+          cache_read: z.number().check(z.gte(0)),
+          cache_write: z.number().check(z.gte(0)),
+          complete: z.boolean(),
+        }),
+      ),
+      null,
+    ),
+    quota: z._default(
+      z
+        .array(
+          z.object({
+            window: short(64),
+            used_percent: z.number().check(z.gte(0), z.lte(1000)),
+            resets_at: z.nullable(stamp),
+            window_minutes: count(),
+          }),
+        )
+        .check(z.maxLength(8)),
+      [],
+    ),
+    compacting: z._default(z.boolean(), false),
+    subagents: z._default(z.array(z.object({ id: short(128), type: short(256), since: stamp })).check(z.maxLength(16)), []),
+  };
+}
 
 const ListingSchema = lazySchema(() => z.object({ sessions: z.array(z.unknown()).check(z.maxLength(MAX_REMOTE_ROWS)) }));
 
@@ -212,14 +263,15 @@ export function rowOf(host: HostEntry, item: unknown, now: number = Date.now()):
   };
 }
 
-export type RemoteCounts = Record<AttentionRank, number> & { total: number };
+export type RemoteCounts = Record<AttentionRank, number> & { limited: number; total: number };
 
 /** The host's counts by state (`status --format json --local`). */
 export async function readRemoteCounts(host: HostEntry, context: RemoteContext): Promise<{ counts?: RemoteCounts; report: HostReport }> {
   const read = await readRemoteJson(host, ["status", "--format", "json", "--local"], context);
   if (!read.ok) return { report: read.report };
   const shape = Object.fromEntries([...ATTENTION_ORDER, "total"].map((key) => [key, z.int().check(z.gte(0), z.lte(1_000_000))]));
-  const parsed = z.object(shape).safeParse(read.value);
+  // `limited` (errors that are limits) is absent from a host whose tongs-agents predates it: none are counted there.
+  const parsed = z.object({ ...shape, limited: z._default(z.int().check(z.gte(0), z.lte(1_000_000)), 0) }).safeParse(read.value);
   if (!parsed.success)
     return {
       report: { ...read.report, state: "failed", detail: `answer is not a status count (${describeIssue(parsed.error, read.value)})` },

@@ -66,7 +66,7 @@ describe("install", () => {
       data: { mcp_servers: { "tongs-agents": { command: process.execPath, args: [join(fixture.root, "bin", "tongs-agents.js"), "mcp"] } } },
     });
     const codex = report.harnesses.find((harness) => harness.harness === "codex");
-    expect(codex?.todo.join("\n")).toMatch(/Codex skips hooks it has not reviewed \(8 of ours\).*--trust-codex-hooks/);
+    expect(codex?.todo.join("\n")).toMatch(/Codex skips hooks it has not reviewed \(12 of ours\).*--trust-codex-hooks/);
   });
 
   it("is idempotent: a second run plans nothing and leaves every file byte for byte", async () => {
@@ -95,7 +95,7 @@ describe("install", () => {
     ).toBe(true);
     expect(text.endsWith('  },\n  "2": "an integer-like key that JSON.stringify would move"\n}\n')).toBe(true);
     expect(commands(fixture.settings, "Stop")[0]).toBe("notify-send 'Claude is done'");
-    expect(commands(fixture.settings, "PreCompact")).toEqual(["/home/me/bin/backup"]);
+    expect(commands(fixture.settings, "ConfigChange")).toEqual(["/home/me/bin/backup"]);
     expect(commands(fixture.hooksJson, "Stop")[0]).toBe("say done");
     expect(commands(fixture.hooksJson, "Stop")).toHaveLength(2);
   });
@@ -211,7 +211,7 @@ describe("install", () => {
           PreToolUse: [
             { matcher: "Bash", hooks: [{ type: "command", command: `/usr/bin/node ${hook} tool-use --agent claude`, timeout: 5 }] },
           ],
-          SubagentStop: [{ hooks: [{ type: "command", command: `/usr/bin/node ${hook} stop --agent claude`, timeout: 5 }] }],
+          TeammateIdle: [{ hooks: [{ type: "command", command: `/usr/bin/node ${hook} stop --agent claude`, timeout: 5 }] }],
         },
       }),
     );
@@ -221,7 +221,7 @@ describe("install", () => {
     expect(conflicts).toHaveLength(3);
     expect(conflicts.join("\n")).toMatch(/Stop\[0\].*command line is not the one/);
     expect(conflicts.join("\n")).toMatch(/PreToolUse\[0\].*group has other keys/);
-    expect(conflicts.join("\n")).toMatch(/SubagentStop\[0\].*not an event the installer uses/);
+    expect(conflicts.join("\n")).toMatch(/TeammateIdle\[0\].*not an event the installer uses/);
     expect(commands(fixture.settings, "Stop")).toHaveLength(1);
     expect(commands(fixture.settings, "PreToolUse")).toHaveLength(1);
     expect(commands(fixture.settings, "SessionStart")).toHaveLength(1);

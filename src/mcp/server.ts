@@ -14,6 +14,7 @@ import { explainSession } from "../fleet/explain.ts";
 import { LIFECYCLE_STATUSES } from "../core/schema.ts";
 import { HARNESSES } from "../harnesses/registry.ts";
 import { loadDeclaredAgents } from "../harnesses/declared.ts";
+import { notifyOnChange } from "../hook/notify-trigger.ts";
 
 export interface McpContext {
   readonly stateDir: string;
@@ -59,10 +60,13 @@ function refuseFind(failure: Exclude<FindResult, { ok: true }>): ToolResult {
 }
 
 export function createMcpServer(deps: McpContext): McpServer {
+  const env = deps.env ?? process.env;
   const context: FleetContext = {
     stateDir: deps.stateDir,
     processes: deps.processes,
     now: deps.now ?? Date.now,
+    // A turn outcome a harness stated in its files (Codex's usage limit) notifies like one its hook reported.
+    onStated: (applied, sessionsDir) => void notifyOnChange(applied, sessionsDir, { stateDir: deps.stateDir, env }),
     ...(deps.listProcesses ? { listProcesses: deps.listProcesses } : {}),
   };
   const server = new McpServer({ name: "tongs-agents", version: deps.version });
@@ -75,7 +79,7 @@ export function createMcpServer(deps: McpContext): McpServer {
     {
       title: "List agent sessions",
       description:
-        "Every AI coding agent session tongs-agents knows, here and on configured SSH hosts, sorted by who needs the user first (waiting, error, idle, running, started, discovered, ended). Ended and stale sessions are left out unless include_ended is true. Each session carries launch_id and profile_id (empty when absent) and host (empty for this machine); `hosts` says how each SSH host answered (ok, unreachable, failed).",
+        "Every AI coding agent session tongs-agents knows, here and on configured SSH hosts, sorted by who needs the user first (waiting, error, idle, running, started, discovered, ended). Ended and stale sessions are left out unless include_ended is true. Each session carries launch_id and profile_id (empty when absent) and host (empty for this machine); what the agent states about itself: limit (a turn a usage or rate limit ended: the harness's words, resets_at), model, context {used, window, percent}, tokens, quota windows, compacting, subagents (null or empty where its harness states nothing); `hosts` says how each SSH host answered (ok, unreachable, failed).",
       inputSchema: {
         status: z.array(z.enum(STATUSES)).optional().describe("Only these statuses"),
         harness: z.enum(harnessIds).optional().describe("Only this harness"),

@@ -35,6 +35,8 @@ const NotificationsSchema = z.strictObject({
     }),
   ),
   click_wait_seconds: z.optional(z.int().check(z.gte(0), z.lte(24 * 60 * 60))),
+  /** Notify once when a quota window a harness states reaches this percent (store/quota-crossing.ts reads it). */
+  quota_percent: z.optional(z.number().check(z.gt(0), z.lte(100))),
 });
 
 const NotificationsSection = z.object({ notifications: z.optional(NotificationsSchema) });

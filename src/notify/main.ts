@@ -17,6 +17,9 @@ import { alreadyHandled, changeMark, markHandled } from "../store/notify-ledger.
 import { cleanLine } from "./sanitize.ts";
 import { muteState } from "./mute.ts";
 import { clickCommandFor, realWorld } from "./world.ts";
+import { limitWhen, quotaWords } from "../fleet/row-words.ts";
+import { usageOf } from "../fleet/usage.ts";
+import { cursorPath, loadCursor } from "../store/transcript-cursor.ts";
 
 export const NOTIFY_LOG = "notify.log";
 /** Joining a burst, surveying and delivering, all together. */
@@ -25,7 +28,7 @@ const DELIVER_BOUND_MS = 30_000;
 const CLICK_MARGIN_MS = 15_000;
 const ATTENTION: readonly string[] = ["waiting", "error", "idle"];
 
-const [mode, stateDir = "", canonicalId = ""] = process.argv.slice(2);
+const [mode, stateDir = "", canonicalId = "", ...quotaArgs] = process.argv.slice(2);
 const log = (entry: Record<string, unknown>) => appendDebugLog(stateDir, { mode, ...entry }, NOTIFY_LOG);
 const quit = () => process.exit(0);
 process.on("uncaughtException", (error) => {
@@ -86,12 +89,20 @@ function chooseBatch(ids: readonly string[], config: NotifyConfig): { chosen: Ba
         harnessName: findHarness(record.harness)?.displayName ?? record.harness,
         cwd: record.cwd,
         status: record.status,
-        detail: record.detail,
+        detail: detailOf(record, digest),
         changedAt: record.status_changed_at,
       });
   }
   chosen.sort((a, b) => ATTENTION.indexOf(a.status) - ATTENTION.indexOf(b.status) || a.changedAt.localeCompare(b.changedAt));
   return { chosen, skipped };
+}
+
+/** A limit says when it resets, where its harness stated it (in the record, or in the transcript read so far). */
+function detailOf(record: SessionRecord, digest: string): string {
+  if (!record.limit) return record.detail;
+  const facts = loadCursor(cursorPath(stateDir, digest))?.facts;
+  const limit = usageOf(record, { transcript: facts }, Date.now()).limit;
+  return limit ? `${limitWhen(limit, Date.now())} · ${limit.message}` : record.detail;
 }
 
 /** Still worth a click: at least one session is still in the state change it was notified for. */
@@ -153,9 +164,45 @@ async function focusOnClick(id: string): Promise<void> {
   });
 }
 
+/**
+ * A quota window reached the threshold the user set (`quota <state dir> <canonical id> <window> <percent> <reset>`,
+ * started by store/quota-crossing.ts, which claimed the crossing: exactly one per window and reset). It goes through
+ * the channels failed turns use, to the session that stated it.
+ */
+async function deliverQuota(): Promise<void> {
+  const [window = "", percent = "", resetsAt = ""] = quotaArgs;
+  const loaded = loadConfig(process.env);
+  const record = readSession(canonicalId);
+  if (!record) return log({ outcome: "nothing", detail: "no record" });
+  if (loaded.config.quiet) return log({ outcome: "nothing", detail: "quiet" });
+  const now = Date.now();
+  const used = Math.round(Number(percent));
+  const words = quotaWords({ window, used_percent: used, resets_at: resetsAt === "" ? null : resetsAt, window_minutes: null }, now);
+  const harnessName = findHarness(record.harness)?.displayName ?? record.harness;
+  const session: BatchSession = {
+    id: canonicalId,
+    terminal: record.terminal,
+    harnessName,
+    cwd: record.cwd,
+    status: "error",
+    detail: words,
+    changedAt: record.status_changed_at,
+    headline: `${harnessName} quota at ${used}%`,
+  };
+  const report = await deliverBatch([session], loaded.config, world());
+  log({
+    outcome: "quota",
+    session: shortId(canonicalId),
+    window: cleanLine(window, 64),
+    deliveries: report.deliveries.map((delivery) => ({ channel: delivery.channel, outcome: delivery.outcome })),
+  });
+}
+
 async function main(): Promise<void> {
-  if (!stateDir.startsWith("/") || digestOf(canonicalId) === undefined || (mode !== "deliver" && mode !== "click")) return;
-  await (mode === "deliver" ? deliver() : focusOnClick(canonicalId));
+  if (!stateDir.startsWith("/") || digestOf(canonicalId) === undefined) return;
+  if (mode === "deliver") await deliver();
+  else if (mode === "click") await focusOnClick(canonicalId);
+  else if (mode === "quota") await deliverQuota();
 }
 
 void main().finally(quit);

@@ -13,6 +13,8 @@ export interface NoticeInput {
   readonly detail: string;
   /** Where it runs, from the survey: `tmux %3 (work:2)`. */
   readonly where: string;
+  /** What happened, in place of `<harness> failed` (a quota window near its limit: `<harness> quota at 92%`). */
+  readonly headline?: string;
 }
 
 /** Body lines a notification shows at most; more sessions are counted in the last line. */
@@ -39,7 +41,10 @@ export function composeNotice(sessions: readonly NoticeInput[]): Notice {
   let title: string;
   let lines: string[];
   if (sessions.length === 1) {
-    title = cleanLine(`${first.harnessName} ${VERB[first.status].one}: ${directoryName(first.cwd)}`, TITLE_MAX_CHARS);
+    title = cleanLine(
+      `${first.headline ?? `${first.harnessName} ${VERB[first.status].one}`}: ${directoryName(first.cwd)}`,
+      TITLE_MAX_CHARS,
+    );
     lines = cleanLines([first.detail || VERB[first.status].fallback, first.where], MAX_LINES);
   } else {
     const same = sessions.every((session) => session.status === first.status);

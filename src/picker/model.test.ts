@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { SessionView } from "../fleet/view.ts";
+import { NO_USAGE } from "../fleet/usage.ts";
 import {
   buildRows,
   decodeKeys,
@@ -18,6 +19,7 @@ const ago = (seconds: number) => new Date(NOW - seconds * 1000).toISOString();
 
 function session(id: string, status: SessionView["status"], changedSecondsAgo: number, extra: Partial<SessionView> = {}): SessionView {
   return {
+    ...NO_USAGE,
     id,
     short_id: id.slice(0, 10),
     harness: "claude",

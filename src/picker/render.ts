@@ -4,6 +4,7 @@
 import { formatAge } from "../core/age.ts";
 import { displayLine, visibleText } from "../core/terminal-text.ts";
 import type { AttentionRank } from "../fleet/attention.ts";
+import { contextCell, rowDetail } from "../fleet/row-words.ts";
 import { selectedIndex, visibleRows, type PickerModel, type Row } from "./model.ts";
 
 export const GLYPHS: Record<AttentionRank, { glyph: string; color: string; label: string }> = {
@@ -16,6 +17,8 @@ export const GLYPHS: Record<AttentionRank, { glyph: string; color: string; label
   discovered: { glyph: "◇", color: "35", label: "found" },
   ended: { glyph: "·", color: "90", label: "ended" },
 };
+/** A turn a limit ended: ranked and coloured as an error, told apart by its glyph and word. */
+const LIMITED = { glyph: "⧖", color: "31;1", label: "limited" };
 
 /** Display columns of one code point: wide East Asian and emoji ranges take two, combining marks none. */
 function columnsOf(codePoint: number): number {
@@ -129,10 +132,11 @@ export function renderFrame(model: PickerModel, options: FrameOptions): string[]
     lines.push(paint("90", fit(model.rows.length === 0 ? "  no agent sessions" : "  nothing matches the filter", width)));
   for (const [offset, row] of shown.entries()) {
     const index = start + offset;
-    const style = GLYPHS[row.rank];
+    const style = row.rank === "error" && row.session.limit ? LIMITED : GLYPHS[row.rank];
     const number = index < 9 ? String(index + 1) : " ";
     const profile = row.session.profile_id ? ` [${row.session.profile_id}]` : "";
-    const detail = displayLine(row.session.stale ? `stale: ${row.session.stale_reason}` : row.session.detail) + profile;
+    const context = row.session.context ? `${contextCell(row.session.context)} ` : "";
+    const detail = context + displayLine(row.session.stale ? `stale: ${row.session.stale_reason}` : rowDetail(row.session, now)) + profile;
     const label = fit(style.label, labelWidth);
     const host = hostWidth > 0 ? ` ${fit(row.host, hostWidth)}` : "";
     const columns = `${host} ${fit(row.session.harness, harnessWidth)} ${fit(displayLine(placeOf(row, options.home)), placeWidth)} ${fit(formatAge(row.session.status_changed_at, now), ageWidth)} `;

@@ -124,3 +124,71 @@ describe("applyEvent", () => {
     expect(restart).toMatchObject({ action: "write", record: { launch: { profile_id: "other" }, terminal: { env: { TMUX_PANE: "%9" } } } });
   });
 });
+
+describe("limits, compaction and subagents", () => {
+  const T2 = "2026-11-29T10:00:09.000Z";
+  const limit = { kind: "rate_limit" as const, stated: "rate_limit", message: "You've hit your limit" };
+  const write = (record: SessionRecord | undefined, overrides: Partial<LifecycleEvent>, at = T1): SessionRecord => {
+    const result = applyEvent(record, event({ sequence: null, ...overrides }), at);
+    if (result.action !== "write") throw new Error(`expected a write: ${JSON.stringify(result)}`);
+    return result.record;
+  };
+
+  it("a limit holds while the error it ended in does, and goes with the next state", () => {
+    const failed = write(created(), { status: "error", detail: limit.message, limit, wait: "clear" });
+    expect(failed).toMatchObject({ status: "error", limit });
+    // A reminder that does not replace the error keeps it.
+    expect(applyEvent(failed, event({ sequence: null, status: "idle", yieldsTo: ["error"] }), T2)).toMatchObject({ action: "skip" });
+    const next = write(failed, { status: "running", detail: "processing prompt" }, T2);
+    expect(next.limit).toBeUndefined();
+  });
+
+  it("compaction shows while it lasts and its end restores the state it began in", () => {
+    const idle = write(created(), { status: "idle", wait: "clear" });
+    const compacting = write(idle, { status: "running", detail: "compacting", compaction: { phase: "start", trigger: "manual" } });
+    expect(compacting).toMatchObject({
+      status: "running",
+      detail: "compacting",
+      compacting: { since: T1, trigger: "manual", was: "idle" },
+    });
+    const done = write(compacting, { status: "running", detail: "compacted", compaction: { phase: "end", trigger: "manual" } }, T2);
+    expect(done).toMatchObject({ status: "idle", detail: "compacted" });
+    expect(done.compacting).toBeUndefined();
+    // Inside a turn: the turn goes on.
+    const turn = write(compacting, { status: "running", detail: "x" });
+    const midTurn = write(write(turn, { status: "running", detail: "compacting", compaction: { phase: "start", trigger: "auto" } }), {
+      status: "running",
+      detail: "compacted",
+      compaction: { phase: "end", trigger: "auto" },
+    });
+    expect(midTurn).toMatchObject({ status: "running", detail: "compacted" });
+    // Its start never seen: the trigger says which.
+    expect(write(idle, { status: "running", detail: "compacted", compaction: { phase: "end", trigger: "manual" } })).toMatchObject({
+      status: "idle",
+    });
+  });
+
+  it("a subagent starting or stopping changes the list, never the state; a session start clears it", () => {
+    const idle = write(created(), { status: "idle", detail: "done", wait: "clear" });
+    const one = write(idle, { status: "running", subagent: { op: "start", id: "a1", type: "Explore" } });
+    expect(one).toMatchObject({
+      status: "idle",
+      detail: "done",
+      status_changed_at: idle.status_changed_at,
+      subagents: [{ id: "a1", type: "Explore", since: T1 }],
+    });
+    const two = write(one, { status: "running", subagent: { op: "start", id: "a2", type: "Plan" } });
+    expect(two.subagents?.map((agent) => agent.id)).toEqual(["a1", "a2"]);
+    expect(two.history?.at(-1)?.change).toContain("subagent Plan started (2 running)");
+    const back = write(two, { status: "running", subagent: { op: "stop", id: "a1", type: "" } });
+    expect(back.subagents?.map((agent) => agent.id)).toEqual(["a2"]);
+    expect(write(back, { status: "running", subagent: { op: "stop", id: "a2", type: "" } }).subagents).toBeUndefined();
+    expect(write(back, { status: "started", startsSession: true }).subagents).toBeUndefined();
+  });
+
+  it("keeps the model the last event named, with when", () => {
+    const record = write(created(), { model: "gpt-5-codex" });
+    expect(record.model).toEqual({ id: "gpt-5-codex", at: T1 });
+    expect(write(record, { status: "idle" }, T2).model).toEqual({ id: "gpt-5-codex", at: T1 });
+  });
+});

@@ -2,7 +2,8 @@
 // records the store transaction writes on its own (a session ended by its successor, a placeholder's tombstone).
 // Pure: the hook calls it under the record lock with the record it just re-read, and readers call it to show events
 // still queued (fleet/queued.ts).
-import type { EventSource, LifecycleEvent, SessionRecord, StartOrder, Tombstone } from "../core/schema.ts";
+import { LIMITS } from "../core/bounds.ts";
+import type { EventSource, LifecycleEvent, LifecycleStatus, SessionRecord, StartOrder, Tombstone } from "../core/schema.ts";
 import { appended, entryFor, sourceOf } from "./history.ts";
 import { nextWaits, type Waits } from "./waits.ts";
 
@@ -10,7 +11,8 @@ export type ApplyResult =
   | { action: "write"; record: SessionRecord; created: boolean }
   | { action: "skip"; reason: "no-record" | "stale-sequence" | "already-ended" | "kept" | "superseded"; detail: string };
 
-export function applyEvent(existing: SessionRecord | undefined, event: LifecycleEvent, nowIso: string): ApplyResult {
+export function applyEvent(existing: SessionRecord | undefined, given: LifecycleEvent, nowIso: string): ApplyResult {
+  const event = afterCompaction(existing, given);
   if (!existing) {
     if (!event.mayCreate) return { action: "skip", reason: "no-record", detail: `${event.eventId} without a record does not create one` };
     const waits = nextWaits(undefined, event, nowIso);
@@ -37,7 +39,11 @@ export function applyEvent(existing: SessionRecord | undefined, event: Lifecycle
     if (event.transcriptPath) record.transcript_path = event.transcriptPath;
     const order = startOrderOf(event);
     if (order) record.start_order = order;
-    return { action: "write", record: finished(undefined, record, event, waits, nowIso), created: true };
+    return {
+      action: "write",
+      record: finished(undefined, besideState(undefined, record, event, nowIso), event, waits, nowIso),
+      created: true,
+    };
   }
   if (event.sequence !== null && existing.sequence !== null && event.sequence <= existing.sequence) {
     return { action: "skip", reason: "stale-sequence", detail: `sequence ${event.sequence} is not after ${existing.sequence}` };
@@ -57,6 +63,7 @@ export function applyEvent(existing: SessionRecord | undefined, event: Lifecycle
       detail: `${event.eventId} stated at ${event.stated.at}, before the record's ${existing.updated_at}`,
     };
   }
+  if (event.subagent) return { action: "write", record: withSubagent(existing, event, event.subagent, nowIso), created: false };
   const waits = nextWaits(existing, event, nowIso);
   const next = shown(event, waits);
   const record: SessionRecord = {
@@ -80,7 +87,72 @@ export function applyEvent(existing: SessionRecord | undefined, event: Lifecycle
     const order = startOrderOf(event);
     if (order) record.start_order = order;
   }
-  return { action: "write", record: finished(existing, record, event, waits, nowIso), created: false };
+  return {
+    action: "write",
+    record: finished(existing, besideState(existing, record, event, nowIso), event, waits, nowIso),
+    created: false,
+  };
+}
+
+/**
+ * What the event says beside the state (docs/contract.md, "Limits", "Compaction and subagents"): the limit that ended
+ * the turn and compaction in progress hold only as long as the state the event set; the model stays until another
+ * event names one; subagents go when a session starts or ends.
+ */
+function besideState(existing: SessionRecord | undefined, record: SessionRecord, event: LifecycleEvent, nowIso: string): SessionRecord {
+  const next: SessionRecord = { ...record };
+  delete next.limit;
+  delete next.compacting;
+  if (event.limit && next.status === "error") next.limit = event.limit;
+  if (event.compaction?.phase === "start" && next.status === "running")
+    next.compacting = { since: nowIso, trigger: event.compaction.trigger, was: existing?.compacting?.was ?? existing?.status ?? "started" };
+  if (event.model) next.model = { id: event.model, at: nowIso };
+  if (event.startsSession || next.status === "ended") delete next.subagents;
+  return next;
+}
+
+/**
+ * The end of a compaction restores the state it began in: between turns (`/compact` at the prompt) the session is idle
+ * again, inside a turn it goes on running. When its start was never seen, the harness's trigger says which.
+ */
+function afterCompaction(existing: SessionRecord | undefined, event: LifecycleEvent): LifecycleEvent {
+  if (event.compaction?.phase !== "end") return event;
+  const was = existing?.compacting?.was;
+  const running = was === undefined ? event.compaction.trigger !== "manual" : was === "running" || was === "waiting";
+  const status: LifecycleStatus = running ? "running" : "idle";
+  return { ...event, status, ...(running ? {} : { wait: "clear" as const }) };
+}
+
+/** A subagent started or stopped: the list changes, the state stays as the parent's own events left it. */
+function withSubagent(
+  existing: SessionRecord,
+  event: LifecycleEvent,
+  change: NonNullable<LifecycleEvent["subagent"]>,
+  nowIso: string,
+): SessionRecord {
+  const before = existing.subagents ?? [];
+  const others = before.filter((agent) => agent.id !== change.id);
+  const subagents =
+    change.op === "start" ? [...others, { id: change.id, type: change.type, since: nowIso }].slice(-LIMITS.subagents) : others;
+  const record: SessionRecord = {
+    ...existing,
+    sequence: event.sequence ?? existing.sequence,
+    arrival_sequence: existing.arrival_sequence + 1,
+    last_event: event.eventId,
+    updated_at: nowIso,
+  };
+  delete record.subagents;
+  if (subagents.length > 0) record.subagents = subagents;
+  if (event.model) record.model = { id: event.model, at: nowIso };
+  const name = change.type || change.id;
+  const note =
+    change.op === "start"
+      ? `subagent ${name} started (${subagents.length} running)`
+      : others.length < before.length
+        ? `subagent ${name} stopped (${subagents.length} running)`
+        : `subagent ${name} stopped (not seen starting)`;
+  record.history = appended(existing.history, entryFor(event.eventId, sourceOf(event), existing, record, nowIso, note));
+  return record;
 }
 
 /** While a wait is open the session shows it (the newest one), whatever the event itself would have said. */
@@ -128,6 +200,9 @@ export function endedBySuccessor(record: SessionRecord, eventId: string, nowIso:
   };
   delete ended.pending;
   delete ended.running_tools;
+  delete ended.limit;
+  delete ended.compacting;
+  delete ended.subagents;
   ended.history = appended(record.history, entryFor(eventId, source, record, ended, nowIso, "a later session started in the same process"));
   return ended;
 }

@@ -1,7 +1,8 @@
 // Remove what no longer describes a running agent: ended and stale records, tombstones and pointers whose session is
-// gone, and temp files left by a writer that crashed. Each record is re-checked under its lock before removal.
+// gone, what was read or stated for them (transcript cursors, status-line facts), quota marks past their reset, and
+// temp files left by a writer that crashed. Each record is re-checked under its lock before removal.
 import { lstatSync, readdirSync, unlinkSync } from "node:fs";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { digestOf, shortId } from "../core/identity.ts";
 import { checkLiveness } from "../core/liveness.ts";
 import { ensureStateDirs } from "./paths.ts";
@@ -11,9 +12,11 @@ import { RECORD_FILE, readInstancePointer, readRecord, recordPath } from "./reco
 import { sweepLockStaging, withRecordLock, type RecordLock } from "./record-lock.ts";
 import type { SessionRecord } from "../core/schema.ts";
 import { queuedEvents, removeSpool, withQueuedEntries } from "./spool.ts";
+import { STATUSLINE_DIR, statuslinePath } from "./statusline-facts.ts";
+import { pruneCrossings } from "./quota-crossing.ts";
 
 export interface PrunedEntry {
-  readonly kind: "record" | "tombstone" | "pointer" | "temp" | "cursor" | "spool" | "answers";
+  readonly kind: "record" | "tombstone" | "pointer" | "temp" | "cursor" | "spool" | "answers" | "facts" | "mark";
   readonly id: string;
   readonly short_id: string;
   readonly reason: string;
@@ -144,5 +147,19 @@ export async function prune({
     if (/^[0-9a-f]{64}$/.test(name) && !remaining.has(name))
       await remove(join(answers, name), { kind: "answers", id: name, short_id: "", reason: "its session was pruned" });
   }
+  // What a status line stated for a session (statusline-facts.ts) whose record is gone; quota marks past their reset.
+  const sessionsShown = new Set<string>();
+  for (const digest of remaining) {
+    const read = readRecord(recordPath(sessionsDir, digest), now);
+    if (read.kind === "record") sessionsShown.add(basename(statuslinePath(stateDir, read.record.harness, read.record.session_id)));
+  }
+  const statusline = join(stateDir, STATUSLINE_DIR);
+  for (const name of lstatSync(statusline, { throwIfNoEntry: false })?.isDirectory() ? readdirSync(statusline) : []) {
+    const path = join(statusline, name);
+    if (!sessionsShown.has(name) && abandonedTemp(path))
+      await remove(path, { kind: name.endsWith(".tmp") ? "temp" : "facts", id: name, short_id: "", reason: "its session was pruned" });
+  }
+  for (const name of pruneCrossings(stateDir, now, dryRun))
+    removed.push({ kind: "mark", id: name, short_id: "", reason: "a quota notification whose window has reset" });
   return { ok: true, dry_run: dryRun, removed };
 }

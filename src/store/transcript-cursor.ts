@@ -7,6 +7,7 @@ import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
 import { join } from "node:path";
 import * as z from "zod/mini";
 import { lazySchema } from "../core/lazy-schema.ts";
+import { UsageFactsSchema } from "../core/usage-facts.ts";
 import { ensurePrivateDir } from "./paths.ts";
 import { readJsonFile, writeJsonAtomic } from "./records.ts";
 
@@ -26,8 +27,17 @@ const CursorSchema = lazySchema(() =>
     tail: z.string().check(z.regex(/^[0-9a-f]{64}$/)),
     /** The reader stopped inside a line longer than it reads per call: skip to the next line end. */
     skipping: z.boolean(),
+    /** Every line since the file's start was read (the first read began at its start, each later one went on from there). */
+    from_start: z.optional(z.boolean()),
+    /**
+     * What the lines before `offset` stated beside turn outcomes (core/usage-facts.ts): kept with the offset in one
+     * atomic write, so each line counts once, whoever reads it and however often.
+     */
+    facts: z.optional(UsageFactsSchema),
   }),
 );
+/** A cursor with its facts stays well under this. */
+const CURSOR_BYTES = 16 * 1024;
 export type TranscriptCursor = z.infer<typeof CursorSchema>;
 
 export interface TranscriptLine {
@@ -37,7 +47,14 @@ export interface TranscriptLine {
 }
 
 export type TranscriptRead =
-  | { ok: true; lines: TranscriptLine[]; cursor: TranscriptCursor; restarted: boolean }
+  | {
+      ok: true;
+      lines: TranscriptLine[];
+      cursor: TranscriptCursor;
+      restarted: boolean;
+      /** Every line from the file's start has been read, by this call or earlier ones (sums over its lines are whole). */
+      fromStart: boolean;
+    }
   | { ok: false; reason: "missing" | "not-a-file" | "io"; detail: string };
 
 /**
@@ -64,6 +81,7 @@ export function readNewLines(
       previous.offset <= size &&
       tailDigest(fd, previous.offset) === previous.tail;
     let start = continues ? previous.offset : Math.max(0, size - maxBytes);
+    const fromStart = continues ? previous.from_start === true : start === 0;
     // Starting anywhere but a line boundary, the first (partial) line is skipped.
     let skipping = continues ? previous.skipping : start > 0 && readBytes(fd, start - 1, 1)[0] !== 0x0a;
     const chunk = readBytes(fd, start, Math.min(maxBytes, size - start));
@@ -87,8 +105,11 @@ export function readNewLines(
       offset: start,
       tail: tailDigest(fd, start),
       skipping,
+      from_start: fromStart,
+      // A file replaced or rewritten starts over: what its old lines stated is not carried onto the new ones.
+      ...(continues && previous.facts ? { facts: previous.facts } : {}),
     };
-    return { ok: true, lines, cursor, restarted: previous !== undefined && !continues };
+    return { ok: true, lines, cursor, restarted: previous !== undefined && !continues, fromStart };
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ENOENT") return { ok: false, reason: "missing", detail: `${path} does not exist` };
@@ -127,7 +148,7 @@ export function cursorPath(stateDir: string, recordDigest: string): string {
 
 /** The saved cursor, or undefined when there is none or it does not read (then the file is read from its recent end). */
 export function loadCursor(path: string): TranscriptCursor | undefined {
-  const read = readJsonFile(path, 4096);
+  const read = readJsonFile(path, CURSOR_BYTES);
   if (read.kind !== "json") return undefined;
   const parsed = CursorSchema.safeParse(read.value);
   return parsed.success ? parsed.data : undefined;
@@ -135,5 +156,5 @@ export function loadCursor(path: string): TranscriptCursor | undefined {
 
 export function saveCursor(stateDir: string, path: string, cursor: TranscriptCursor): boolean {
   if (!ensurePrivateDir(join(stateDir, "transcripts")).ok) return false;
-  return writeJsonAtomic(path, cursor, 4096).ok;
+  return writeJsonAtomic(path, cursor, CURSOR_BYTES).ok;
 }

@@ -17,6 +17,10 @@ export const claudeHarness = {
     "stop-failure",
     "elicitation",
     "session-end",
+    "compact-start",
+    "compact-end",
+    "subagent-start",
+    "subagent-stop",
   ],
   identity: "process-ancestry",
   capabilities: ["hooks", "discovery", "focus", "stated"],
@@ -34,4 +38,10 @@ export const claudeHarness = {
     ended: { by: "hook", limit: "nothing fires when it is killed or its terminal closes: the record turns stale" },
   },
   provenVersions: ["2.1.332"],
+  installOptions: [
+    {
+      name: "claude-statusline",
+      help: "wrap your status line (it shows as before) to read the context window and quota Claude Code states only there",
+    },
+  ],
 } as const satisfies Harness;

@@ -10,6 +10,7 @@ import { readConfigFile } from "../../install/file-edit.ts";
 import { ourPaths, which, type InstallContext } from "../../install/context.ts";
 import type { Intent } from "../../install/provider.ts";
 import { isRecord } from "../../core/json-value.ts";
+import { STATUSLINE_OPTION, editStatusline } from "./statusline-install.ts";
 
 export const CLAUDE_HOOKS: readonly HookSpec[] = [
   { event: "SessionStart", alias: "session-start", timeout: 5 },
@@ -24,6 +25,10 @@ export const CLAUDE_HOOKS: readonly HookSpec[] = [
   { event: "StopFailure", alias: "stop-failure", timeout: 5 },
   { event: "Elicitation", alias: "elicitation", timeout: 5 },
   { event: "SessionEnd", alias: "session-end", timeout: 5 },
+  { event: "PreCompact", alias: "compact-start", timeout: 5 },
+  { event: "PostCompact", alias: "compact-end", timeout: 5 },
+  { event: "SubagentStart", alias: "subagent-start", timeout: 5 },
+  { event: "SubagentStop", alias: "subagent-stop", timeout: 5 },
 ];
 
 const MCP_KEYS = ["type", "command", "args", "env"];
@@ -61,8 +66,15 @@ function planSettings(world: InstallContext, intent: Intent, findings: Finding[]
       intent.emptyBefore?.(path),
     );
     for (const problem of edit.problems) findings.push({ severity: problem.severity, message: problem.message });
-    let text = edit.text;
-    const why = [...edit.changes];
+    const wrapped = editStatusline(
+      edit.text,
+      doc.data,
+      doc.style,
+      { mode: intent.mode, wanted: intent.options.includes(STATUSLINE_OPTION), node: paths.node, packageRoot: world.packageRoot },
+      findings,
+    );
+    let text = wrapped.text;
+    const why = [...edit.changes, ...wrapped.why];
     const servers = doc.data.mcpServers;
     if (intent.mode === "install" && isRecord(servers) && isLegacyFleetMcp(servers[LEGACY_MCP_NAME])) {
       text =

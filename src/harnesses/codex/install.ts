@@ -24,6 +24,10 @@ export const CODEX_HOOKS: readonly HookSpec[] = [
   // Codex clamps these two to 3 s; writing 3 keeps what the config says equal to what runs.
   { event: "Interrupt", alias: "interrupt", timeout: 3 },
   { event: "SessionEnd", alias: "session-end", timeout: 3 },
+  { event: "PreCompact", alias: "compact-start", timeout: 5 },
+  { event: "PostCompact", alias: "compact-end", timeout: 5 },
+  { event: "SubagentStart", alias: "subagent-start", timeout: 5 },
+  { event: "SubagentStop", alias: "subagent-stop", timeout: 5 },
 ];
 
 export interface TrustRecord {

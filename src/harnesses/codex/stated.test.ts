@@ -13,7 +13,7 @@ const subject = { sessionId: "01a2305c-f430-7af0-a81d-69356cb0bf00", pid: 1, pro
 
 describe("Codex's rollout", () => {
   it("states an error on the failed turn's task_complete line, and nothing on the others", () => {
-    const facts = lines.map((line) => stated.interpretLine(line, subject));
+    const facts = lines.map((line) => stated.interpretLine(line, subject, {}));
     expect(facts.slice(0, -1).every((fact) => fact === undefined)).toBe(true);
     expect(facts.at(-1)).toEqual({
       status: "error",
@@ -25,7 +25,7 @@ describe("Codex's rollout", () => {
 
   it("a turn that completed without an error states nothing here (the Stop hook reports it)", () => {
     const failed = lines.at(-1) as { payload: Record<string, unknown> };
-    expect(stated.interpretLine({ ...failed, payload: { ...failed.payload, error: null } }, subject)).toBeUndefined();
+    expect(stated.interpretLine({ ...failed, payload: { ...failed.payload, error: null } }, subject, {})).toBeUndefined();
   });
 
   it("bounds the detail and strips control characters", () => {
@@ -33,6 +33,7 @@ describe("Codex's rollout", () => {
     const fact = stated.interpretLine(
       { ...failed, payload: { ...failed.payload, error: { message: `\u001b[31m${"x".repeat(5000)}` } } },
       subject,
+      {},
     );
     expect(Buffer.byteLength(fact?.detail ?? "")).toBeLessThanOrEqual(512);
     expect(fact?.detail).not.toContain("\u001b");

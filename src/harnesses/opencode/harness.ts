@@ -36,8 +36,11 @@ export const opencodeHarness = {
     "question-replied": ["running"],
     "session-idle": ["idle"],
     "session-error": ["error"],
+    "session-limited": ["error"],
     "session-deleted": ["ended"],
   },
+  // `session.error` whose APIError has status 429: the provider's rate limit (docs/limits.md).
+  emitterLimits: { "session-limited": { kind: "rate_limit", stated: "429" } },
   // A permission dialog or a question from the model opens a wait and its reply answers it (the plugin sends the reply once every open request of
   // the session is answered). The start of a session, the end of a turn, an error and deletion close every wait. A
   // busy status or a tool starting while a dialog is open is held back by the plugin, so it never arrives meanwhile.
@@ -49,6 +52,7 @@ export const opencodeHarness = {
     "question-replied": "answered",
     "session-idle": "clear",
     "session-error": "clear",
+    "session-limited": "clear",
     "session-deleted": "clear",
   },
 } as const satisfies Harness;

@@ -18,6 +18,10 @@ export const QWEN_HOOKS: readonly HookSpec[] = [
   { event: "Stop", alias: "stop", timeout: 5 },
   { event: "StopFailure", alias: "stop-failure", timeout: 5 },
   { event: "SessionEnd", alias: "session-end", timeout: 5 },
+  { event: "PreCompact", alias: "compact-start", timeout: 5 },
+  { event: "PostCompact", alias: "compact-end", timeout: 5 },
+  { event: "SubagentStart", alias: "subagent-start", timeout: 5 },
+  { event: "SubagentStop", alias: "subagent-stop", timeout: 5 },
 ];
 
 export const installer = settingsHooksInstaller({
