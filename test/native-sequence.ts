@@ -14,13 +14,25 @@ export type Shown = [status: string, detail: string, tool: string] | ["ignored",
 
 /** `names`: fixture files without `.json`, each named `<NativeEvent>[-<variant>]`; the installer's table gives the alias. */
 export function replayFixtures(harness: string, dir: string, hooks: readonly HookSpec[], names: readonly string[]): Shown[] {
+  return replayRecords(harness, dir, hooks, names).map((shown) =>
+    shown.kind === "ignored" ? ["ignored", shown.reason] : [shown.record.status, shown.record.detail, shown.record.tool],
+  );
+}
+
+/** The whole record after each event (what it says beside the state: a limit, compaction, subagents, the model). */
+export function replayRecords(
+  harness: string,
+  dir: string,
+  hooks: readonly HookSpec[],
+  names: readonly string[],
+): ({ kind: "record"; record: SessionRecord } | { kind: "ignored"; reason: string })[] {
   let record: SessionRecord | undefined;
   return names.map((name, index) => {
     const payload = JSON.parse(readFileSync(join(dir, `${name}.json`), "utf8")) as NativePayload;
     const spec = hooks.find((hook) => hook.event === name.split("-")[0]);
     if (!spec) throw new Error(`${name}: no hook is installed for it`);
     const interpretation = interpretNative(spec.alias as NativeAlias, payload);
-    if (interpretation.kind === "ignore") return ["ignored", interpretation.reason];
+    if (interpretation.kind === "ignore") return { kind: "ignored", reason: interpretation.reason };
     const { transition } = interpretation;
     const event: LifecycleEvent = {
       harness,
@@ -44,11 +56,15 @@ export function replayFixtures(harness: string, dir: string, hooks: readonly Hoo
       ...(transition.wait ? { wait: transition.wait } : {}),
       ...(transition.toolUseId ? { toolUseId: transition.toolUseId } : {}),
       ...(transition.yieldsTo ? { yieldsTo: [...transition.yieldsTo] } : {}),
+      ...(transition.limit ? { limit: transition.limit } : {}),
+      ...(transition.compaction ? { compaction: transition.compaction } : {}),
+      ...(transition.subagent ? { subagent: transition.subagent } : {}),
+      ...(typeof payload.model === "string" && payload.model !== "" ? { model: payload.model } : {}),
     };
     const result = applyEvent(record, event, new Date(Date.UTC(2026, 11, 1, 6, 0, index)).toISOString());
     // A skipped event (one that does not replace the state) leaves the record as it was: that is what is shown.
     if (result.action === "write") record = result.record;
-    if (!record) return ["ignored", result.action === "write" ? "" : result.detail];
-    return [record.status, record.detail, record.tool];
+    if (!record) return { kind: "ignored", reason: result.action === "write" ? "" : result.detail };
+    return { kind: "record", record };
   });
 }

@@ -88,6 +88,8 @@ export const NativePayloadSchema = lazySchema(() =>
     model: z.optional(z.string()),
     /** PreCompact and PostCompact: `manual` or `auto`. */
     trigger: z.optional(z.string()),
+    /** SessionStart's cause: Claude Code fires one with `compact` between PreCompact and PostCompact. */
+    source: z.optional(z.string()),
     /** SubagentStart and SubagentStop: the subagent's id and type. */
     agent_id: z.optional(z.string()),
     agent_type: z.optional(z.string()),

@@ -57,8 +57,8 @@ async function fleet() {
   return loadFleet({ stateDir: sandbox.stateDir, processes: linuxProcessSource(), now: () => NOW }, { discover: false });
 }
 
-function stored(id: string): SessionRecord {
-  const read = readRecord(recordPath(ensureStateDirs(sandbox.stateDir).sessionsDir, digestOf(id) as string), NOW);
+function stored(id: string, now = NOW): SessionRecord {
+  const read = readRecord(recordPath(ensureStateDirs(sandbox.stateDir).sessionsDir, digestOf(id) as string), now);
   if (read.kind !== "record") throw new Error(`no record: ${read.kind}`);
   return read.record;
 }
@@ -152,5 +152,86 @@ describe("hook gaps filled from the harness's own files", () => {
     const id = await running({ transcript_path: join(sandbox.root, "gone.jsonl") });
     await fleet();
     expect(stored(id)).toMatchObject({ status: "running" });
+  });
+});
+
+describe("limits and usage, as list, the picker and MCP show them (live captures: fixtures/*-limit*)", () => {
+  const LIVE_NOW = Date.parse("2026-12-07T01:50:00.000Z");
+  const liveFleet = (now = LIVE_NOW) =>
+    loadFleet({ stateDir: sandbox.stateDir, processes: linuxProcessSource(), now: () => now }, { discover: false });
+
+  it("Codex: a usage limit no hook reports is a limit, with Codex's words and the reset of the window it spent", async () => {
+    const rollout = join(sandbox.home, ".codex", "sessions", "rollout-limit.jsonl");
+    mkdirSync(join(sandbox.home, ".codex", "sessions"), { recursive: true });
+    const lines = fixtureLines("codex", "rollout-usage-limit.jsonl");
+    // The first turn, and the second up to its token_count: the limit's task_complete is not written yet.
+    writeFileSync(rollout, lines.slice(0, 7).join("\n") + "\n");
+    const id = await writeLiveRecord(sandbox.stateDir, "01a24e2b-b787-7ac0-aa98-8f874fca8b1e", { env: {} }, "/w", {
+      harness: "codex",
+      status: "running",
+      last_event: "codex.prompt-submit",
+      updated_at: "2026-12-07T01:43:39.000Z",
+      status_changed_at: "2026-12-07T01:43:39.000Z",
+      created_at: "2026-12-07T01:43:37.000Z",
+      transcript_path: rollout,
+    });
+    const before = (await liveFleet()).sessions[0];
+    expect(before).toMatchObject({ status: "running", limit: null, model: "fake-model", context: { used: 15, window: 258400 } });
+    expect(before?.quota.map((window) => [window.window, window.used_percent])).toEqual([
+      ["primary", 100],
+      ["secondary", 40],
+    ]);
+    appendFileSync(rollout, `${lines[7]}\n`);
+    const shown = (await liveFleet()).sessions[0];
+    expect(shown).toMatchObject({
+      status: "error",
+      last_event: "codex.turn-limited",
+      limit: {
+        kind: "usage_limit",
+        stated: "usage_limit_exceeded",
+        message: expect.stringContaining("You’ve hit your usage limit."),
+        resets_at: "2026-12-07T02:43:39.000Z",
+        window: "primary",
+        reset_passed: false,
+      },
+    });
+    expect(stored(id, LIVE_NOW).limit?.resets_at).toBe("2026-12-07T02:43:39.000Z");
+    // After the reset the row says so, and nothing pretends the agent is working again.
+    const later = (await liveFleet(Date.parse("2026-12-07T02:48:39.000Z"))).sessions[0];
+    expect(later).toMatchObject({ status: "error", limit: { reset_passed: true } });
+  });
+
+  it("Claude Code: the StopFailure's limit takes its reset from the transcript; usage counts once across reader restarts", async () => {
+    const session = "3d073e8a-e8f6-4786-b6e4-273d7c041ed6";
+    const path = join(config, "projects", "-w", `${session}.jsonl`);
+    const lines = fixtureLines("claude", "transcript-limit.jsonl");
+    writeFileSync(path, lines.join("\n") + "\n");
+    const words = "You've hit your 5-hour limit · resets 2:42am (UTC)";
+    await writeLiveRecord(sandbox.stateDir, session, { env: {} }, "/w", {
+      status: "error",
+      detail: words,
+      last_event: "claude.stop-failure",
+      updated_at: "2026-12-07T01:43:00.000Z",
+      status_changed_at: "2026-12-07T01:43:00.000Z",
+      created_at: "2026-12-07T01:42:00.000Z",
+      limit: { kind: "rate_limit", stated: "rate_limit", message: words },
+      transcript_path: path,
+    });
+    const shown = (await liveFleet()).sessions[0];
+    expect(shown).toMatchObject({
+      status: "error",
+      limit: { kind: "rate_limit", message: words, resets_at: "2026-12-07T02:42:52.000Z", window: "five_hour", reset_passed: false },
+      model: "claude-opus-5-5",
+      context: { used: 10, window: null, percent: null },
+      tokens: { input: 20, output: 10, complete: true },
+    });
+    // Each look is a new reader (list, the picker, MCP): the cursor and the facts it keeps make each line count once,
+    // and a message's line written again (Claude writes one per content block) adds nothing.
+    expect((await liveFleet()).sessions[0]?.tokens).toEqual(shown?.tokens);
+    const reply = lines.find((line) => line.includes("claude-opus-5-5")) as string;
+    appendFileSync(path, `${reply}\n`);
+    expect((await liveFleet()).sessions[0]?.tokens).toEqual(shown?.tokens);
+    appendFileSync(path, `${JSON.stringify({ ...JSON.parse(reply), message: { ...JSON.parse(reply).message, id: "msg_next" } })}\n`);
+    expect((await liveFleet()).sessions[0]?.tokens).toMatchObject({ input: 30, output: 15 });
   });
 });

@@ -55,7 +55,9 @@ const fixed = (status: LifecycleStatus, detail: string, wait?: WaitEffect): Inte
 export function interpretNative(alias: NativeAlias, payload: NativePayload): Interpretation {
   switch (alias) {
     case "session-start":
-      return fixed("started", "session started", "clear");
+      // Claude Code 2.1.332 starts its session again, with the same id, in the middle of a compaction (PreCompact,
+      // SessionStart `compact`, PostCompact): the compaction goes on.
+      return payload.source === "compact" ? compaction("start", payload) : fixed("started", "session started", "clear");
     case "prompt-submit":
       return fixed("running", "processing prompt", "clear");
     case "tool-use": {
@@ -157,17 +159,11 @@ export function interpretNative(alias: NativeAlias, payload: NativePayload): Int
     case "session-end":
       return fixed("ended", "session closed", "clear");
     case "compact-start":
-      return {
-        kind: "apply",
-        transition: { status: "running", detail: "compacting", tool: "", compaction: { phase: "start", trigger: triggerOf(payload) } },
-      };
+      return compaction("start", payload);
     case "compact-end":
       // The state compaction began in comes back (apply.ts decides it from the record): `/compact` between turns ends
       // at the prompt, a compaction inside a turn lets the turn go on.
-      return {
-        kind: "apply",
-        transition: { status: "running", detail: "compacted", tool: "", compaction: { phase: "end", trigger: triggerOf(payload) } },
-      };
+      return compaction("end", payload);
     case "subagent-start":
     case "subagent-stop": {
       const id = payload.agent_id;
@@ -206,8 +202,10 @@ function limitOf(payload: NativePayload): Limit | undefined {
   return { kind, stated, message: truncateBytes(said === "" ? `${LIMIT_WORDS[kind]} (${stated})` : said, LIMITS.detailBytes) };
 }
 
-function triggerOf(payload: NativePayload): string {
-  return typeof payload.trigger === "string" ? truncateBytes(toDisplayLine(payload.trigger), 32) : "";
+function compaction(phase: "start" | "end", payload: NativePayload): Interpretation {
+  const trigger = typeof payload.trigger === "string" ? truncateBytes(toDisplayLine(payload.trigger), 32) : "";
+  const detail = phase === "start" ? "compacting" : "compacted";
+  return { kind: "apply", transition: { status: "running", detail, tool: "", compaction: { phase, trigger } } };
 }
 
 export type FleetEventCheck = { ok: true; eventName: string; transition: Transition } | { ok: false; detail: string };

@@ -35,6 +35,7 @@ const TEXT_FIELDS = [
   "error",
   "model",
   "trigger",
+  "source",
   "agent_id",
   "agent_type",
 ] as const;

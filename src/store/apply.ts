@@ -104,8 +104,13 @@ function besideState(existing: SessionRecord | undefined, record: SessionRecord,
   delete next.limit;
   delete next.compacting;
   if (event.limit && next.status === "error") next.limit = event.limit;
-  if (event.compaction?.phase === "start" && next.status === "running")
-    next.compacting = { since: nowIso, trigger: event.compaction.trigger, was: existing?.compacting?.was ?? existing?.status ?? "started" };
+  if (event.compaction?.phase === "start" && next.status === "running") {
+    // A start within a compaction (Claude Code's SessionStart `compact`) keeps what the first start said.
+    const going = existing?.compacting;
+    next.compacting = going
+      ? { ...going, trigger: event.compaction.trigger || going.trigger }
+      : { since: nowIso, trigger: event.compaction.trigger, was: existing?.status ?? "started" };
+  }
   if (event.model) next.model = { id: event.model, at: nowIso };
   if (event.startsSession || next.status === "ended") delete next.subagents;
   return next;

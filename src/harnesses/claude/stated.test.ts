@@ -3,6 +3,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import type { UsageFacts } from "../../core/usage-facts.ts";
 import { stated } from "./stated.ts";
 
 const FIXTURES = join(import.meta.dirname, "fixtures");
@@ -62,5 +63,47 @@ describe("Claude Code's per-process session state", () => {
     expect(processState.interpret(state("idle"), { ...subject, processStart: "linux:boot:1273069" })).toBeUndefined();
     expect(processState.interpret(state("idle"), { ...subject, processStart: null })).toBeUndefined();
     expect(processState.interpret({ ...state("idle"), statusUpdatedAt: "soon" }, subject)).toBeUndefined();
+  });
+});
+
+describe("Claude Code's transcript: usage (fixtures/transcript-limit.jsonl, captured live on the synthetic provider)", () => {
+  // One session: a reply from Sonnet, `/compact`, a reply from Opus (`--model` on resume), then a 429 with the unified
+  // rate-limit headers of a subscription. The user, assistant and compact_boundary lines of the real transcript.
+  const limitSubject = { sessionId: "3d073e8a-e8f6-4786-b6e4-273d7c041ed6", pid: 1, processStart: "t" };
+  const limitLines = readFileSync(join(FIXTURES, "transcript-limit.jsonl"), "utf8")
+    .trim()
+    .split("\n")
+    .map((line) => JSON.parse(line) as unknown);
+  const read = (values: readonly unknown[], facts: UsageFacts = {}) =>
+    values.reduce<UsageFacts>((known, line) => stated.readUsage(line, limitSubject, known, true), facts);
+
+  it("the model that answered last, the context its request carried, tokens per message, the compaction, the limit's reset", () => {
+    const facts = read(limitLines);
+    expect(facts.model?.id).toBe("claude-opus-5-5");
+    expect(facts.context).toMatchObject({ used: 10 });
+    expect(facts.context?.window).toBeUndefined(); // the transcript never states the window
+    expect(facts.tokens).toEqual({ input: 20, output: 10, cache_read: 0, cache_write: 0, complete: true });
+    expect(facts.compacted).toMatchObject({ trigger: "manual", pre_tokens: 15 });
+    // The failed call's line (model <synthetic>) is no model that answered, and its usage counts nothing.
+    expect(facts.limit).toEqual({ resets_at: "2026-12-07T02:42:52.000Z", window: "five_hour", status: 429, at: expect.any(String) });
+  });
+
+  it("counts a message once however often its lines are read again, and says so when its start was never read", () => {
+    const once = read(limitLines);
+    expect(read(limitLines, once).tokens).toEqual(once.tokens);
+    const late = limitLines.reduce<UsageFacts>((known, line) => stated.readUsage(line, limitSubject, known, false), {});
+    expect(late.tokens?.complete).toBe(false);
+  });
+
+  it("every line that states usage carries a mention the prefilter keeps; other sessions' lines state nothing", () => {
+    const raw = readFileSync(join(FIXTURES, "transcript-limit.jsonl"), "utf8").trim().split("\n");
+    const stating = raw.filter((_, index) => Object.keys(read([limitLines[index]])).length > 0);
+    expect(stating).toHaveLength(4); // two replies, the compaction, the failed call
+    for (const line of stating)
+      expect(
+        stated.usageMentions.some((mention) => line.includes(mention)),
+        line.slice(0, 80),
+      ).toBe(true);
+    expect(read(limitLines.map((line) => ({ ...(line as object), sessionId: "other" })))).toEqual({});
   });
 });

@@ -3,6 +3,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import type { UsageFacts } from "../../core/usage-facts.ts";
 import { stated } from "./stated.ts";
 
 const lines = readFileSync(join(import.meta.dirname, "fixtures", "rollout-api-error.jsonl"), "utf8")
@@ -37,5 +38,59 @@ describe("Codex's rollout", () => {
     );
     expect(Buffer.byteLength(fact?.detail ?? "")).toBeLessThanOrEqual(512);
     expect(fact?.detail).not.toContain("\u001b");
+  });
+});
+
+describe("Codex's rollout: limits and usage (fixtures/rollout-usage-limit.jsonl, captured live on the synthetic provider)", () => {
+  // Four turns of one session through `codex exec` and `exec resume`: a reply; LIMITHIT (429 usage_limit_reached with
+  // Codex's window headers); a reply with `-m fake-model-2`; QUOTAHIT (429 insufficient_quota, no reset stated).
+  const rollout = readFileSync(join(import.meta.dirname, "fixtures", "rollout-usage-limit.jsonl"), "utf8")
+    .trim()
+    .split("\n")
+    .map((line) => JSON.parse(line) as unknown);
+  /** The outcomes and the facts as a reader sees them, line by line (as fleet/stated.ts reads them). */
+  const readAll = (values: readonly unknown[]) => {
+    let facts: UsageFacts = {};
+    const outcomes = [];
+    const seen: UsageFacts[] = [];
+    for (const line of values) {
+      const outcome = stated.interpretLine(line, subject, facts);
+      if (outcome) outcomes.push(outcome);
+      facts = stated.readUsage(line, subject, facts);
+      seen.push(facts);
+    }
+    return { outcomes, facts, seen };
+  };
+
+  it("a usage limit is a limit, in Codex's words, resetting when the window its token_count states as spent resets", () => {
+    const { outcomes } = readAll(rollout);
+    expect(outcomes.map((outcome) => outcome.limit)).toEqual([
+      {
+        kind: "usage_limit",
+        stated: "usage_limit_exceeded",
+        message: expect.stringMatching(/^You’ve hit your usage limit\. .* try again at 2:43 AM\.$/),
+        resets_at: "2026-12-07T02:43:39.000Z",
+        window: "primary",
+      },
+      // insufficient_quota: the same class, no window spent, so no reset is stated.
+      { kind: "usage_limit", stated: "usage_limit_exceeded", message: "Quota exceeded. Check your plan and billing details." },
+    ]);
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(["error", "error"]);
+  });
+
+  it("the model of each turn, the context window and fill, the session's totals, both quota windows", () => {
+    const { facts, seen } = readAll(rollout);
+    expect(seen.map((known) => known.model?.id).filter((id, index, ids) => id !== ids[index - 1])).toEqual([
+      "fake-model",
+      "fake-model-2",
+      "fake-model",
+    ]);
+    expect(facts.context).toMatchObject({ used: 15, window: 258400 });
+    // Codex's own totals, as its last token_count states them (each `exec resume` process counts from its start).
+    expect(facts.tokens).toEqual({ input: 20, output: 10, cache_read: 0, cache_write: 0, complete: true });
+    expect(facts.windows?.map(({ name, used_percent, window_minutes }) => ({ name, used_percent, window_minutes }))).toEqual([
+      { name: "primary", used_percent: 42, window_minutes: 300 },
+      { name: "secondary", used_percent: 40, window_minutes: 10080 },
+    ]);
   });
 });
