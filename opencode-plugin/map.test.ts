@@ -189,6 +189,23 @@ describe("OpenCode events to states (composed streams, shaped like the captured 
     ]);
   });
 
+  it("a provider's 429 is a limit (session-limited), in the provider's words; another status is a failed turn", () => {
+    const apiError = (statusCode: number) => ({ name: "APIError", data: { message: "Rate limit reached for requests", statusCode } });
+    expect(
+      replay([
+        created("s"),
+        event("session.error", { sessionID: "s", error: apiError(429) }),
+        status("s", "busy"),
+        event("session.error", { sessionID: "s", error: apiError(503) }),
+      ]),
+    ).toEqual([
+      ["session-start", "started", "session started", ""],
+      ["session-limited", "error", "APIError 429: Rate limit reached for requests", ""],
+      ["session-busy", "running", "processing prompt", ""],
+      ["session-error", "error", "turn failed: APIError 503: Rate limit reached for requests", ""],
+    ]);
+  });
+
   it("retries are running with the reason; a new turn after an error reports again", () => {
     const steps = [
       created("s"),

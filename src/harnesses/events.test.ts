@@ -118,6 +118,15 @@ describe("normalized fleet events", () => {
 
   it("accepts allowlisted events with an allowed status", () => {
     expect(interpretFleetEvent(pi, event({}))).toMatchObject({ ok: true, eventName: "session-start" });
+    // OpenCode's plugin reports a provider's 429 as its own event: a limit with the provider's words.
+    const opencode = findHarness("opencode") as Harness;
+    const said = "APIError 429: Rate limit reached for requests";
+    expect(interpretFleetEvent(opencode, event({ event_id: "opencode.session-limited", status: "error", detail: said }))).toMatchObject({
+      ok: true,
+      transition: { status: "error", detail: said, limit: { kind: "rate_limit", stated: "429", message: said } },
+    });
+    const failed = interpretFleetEvent(opencode, event({ event_id: "opencode.session-error", status: "error", detail: "turn failed" }));
+    expect(failed.ok && failed.transition.limit).toBeUndefined();
     expect(interpretFleetEvent(pi, event({ event_id: "pi.agent-end", status: "error" }))).toMatchObject({ ok: true });
     expect(interpretFleetEvent(pi, event({ event_id: "pi.agent-end", status: "idle" }))).toMatchObject({ ok: true });
   });
