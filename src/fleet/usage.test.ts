@@ -1,5 +1,6 @@
 // What a session states about itself, merged for readers (usage.ts) and put in words for a row (row-words.ts).
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { sampleRecord } from "../../test/records.ts";
 import type { SessionRecord } from "../core/schema.ts";
 import type { UsageFacts } from "../core/usage-facts.ts";
 import { contextCell, contextWords, limitWhen, quotaWords, rowDetail, stateWord } from "./row-words.ts";
@@ -18,28 +19,8 @@ afterEach(() => {
   else process.env.TZ = zone;
 });
 
-const record = (overrides: Partial<SessionRecord> = {}): SessionRecord => ({
-  schema_version: 1,
-  canonical_id: `fleet:v1:claude:${"b".repeat(64)}`,
-  harness: "claude",
-  session_id: "s",
-  instance_id: "pid:1@linux:b:1",
-  identity: "process",
-  pid: 1,
-  process_start: "linux:b:1",
-  cwd: "/w",
-  status: "running",
-  detail: "",
-  tool: "",
-  sequence: null,
-  arrival_sequence: 1,
-  last_event: "claude.prompt-submit",
-  created_at: T0,
-  updated_at: T0,
-  status_changed_at: T0,
-  terminal: { env: {} },
-  ...overrides,
-});
+const record = (overrides: Partial<SessionRecord> = {}): SessionRecord =>
+  sampleRecord({ created_at: T0, updated_at: T0, status_changed_at: T0, ...overrides });
 
 const limited = record({
   status: "error",
