@@ -32,7 +32,10 @@ export const claudeHarness = {
     tool: { by: "hook" },
     waiting: { by: "hook" },
     idle: { by: "hook" },
-    error: { by: "hook", limit: "only interactive sessions fire StopFailure; a failed `claude -p` turn states nothing" },
+    error: {
+      by: "hook",
+      limit: "`claude -p` was seen to fire StopFailure for a usage limit (a 429) but not for a provider 400: such a turn states nothing",
+    },
     // Esc fires no hook (anthropics/claude-code#9516): claude/stated.ts reads what Claude writes instead.
     interrupted: { by: "stated", from: "the interruption line in its transcript, or its sessions/<pid>.json turning idle" },
     ended: { by: "hook", limit: "nothing fires when it is killed or its terminal closes: the record turns stale" },
