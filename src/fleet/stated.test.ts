@@ -148,6 +148,29 @@ describe("hook gaps filled from the harness's own files", () => {
     });
   });
 
+  it("a failed turn read before its prompt's event was applied still ends the turn once that event is", async () => {
+    const rollout = join(sandbox.home, ".codex", "sessions", "rollout-y.jsonl");
+    mkdirSync(join(sandbox.home, ".codex", "sessions"), { recursive: true });
+    writeFileSync(rollout, fixtureLines("codex", "rollout-api-error.jsonl").slice(0, -1).join("\n") + "\n");
+    const session = "01a2305c-f430-7af0-a81d-69356cb0bf01";
+    const codex = (overrides: Partial<SessionRecord>) =>
+      writeLiveRecord(sandbox.stateDir, session, { env: {} }, "/w", {
+        harness: "codex",
+        updated_at: T_RUNNING,
+        status_changed_at: T_RUNNING,
+        created_at: T_RUNNING,
+        transcript_path: rollout,
+        ...overrides,
+      });
+    // The prompt's hook is still queued: the record shows the session started when the failed turn is written.
+    const id = await codex({ status: "started", last_event: "codex.session-start" });
+    appendFileSync(rollout, stamped(failedLine, AFTER));
+    await fleet();
+    expect(stored(id)).toMatchObject({ status: "started" });
+    await codex({ status: "running", last_event: "codex.prompt-submit" });
+    expect((await fleet()).sessions[0]).toMatchObject({ status: "error", last_event: "codex.turn-failed" });
+  });
+
   it("a transcript that is missing or unreadable is no fact", async () => {
     const id = await running({ transcript_path: join(sandbox.root, "gone.jsonl") });
     await fleet();

@@ -137,12 +137,16 @@ function readTranscript(
       stateDir: context.stateDir,
       env: context.env ?? process.env,
     });
+  // A turn outcome read while the record shows no open turn (its prompt's event still queued for the drainer) is read
+  // again once the turn is open: the cursor stays before it, or the outcome would be passed over for good.
+  const outcomeHeldBack = found !== undefined && !OPEN_TURN.has(record.status);
   if (
-    !previous ||
-    previous.offset !== cursor.offset ||
-    previous.tail !== cursor.tail ||
-    previous.ino !== cursor.ino ||
-    previous.facts !== cursor.facts
+    !outcomeHeldBack &&
+    (!previous ||
+      previous.offset !== cursor.offset ||
+      previous.tail !== cursor.tail ||
+      previous.ino !== cursor.ino ||
+      previous.facts !== cursor.facts)
   )
     saveCursor(context.stateDir, where, cursor);
   return { ...(found ? { fact: { fact: found, source: "transcript" as const } } : {}), ...(cursor.facts ? { facts: cursor.facts } : {}) };
