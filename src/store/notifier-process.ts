@@ -6,9 +6,12 @@ import { dirname, join } from "node:path";
 
 export type StartNotifier = (bundle: string, args: readonly string[], env: NodeJS.ProcessEnv) => void;
 
-/** dist/notify.cjs, found from this file wherever it was bundled to (dist/, dist/cli/verbs/); none from source. */
+/**
+ * dist/notify.cjs, found from this file wherever it was bundled to (dist/, dist/cli/verbs/); none from source (a test
+ * runner defines __dirname for source files too: only a bundle, a .cjs file, looks).
+ */
 export function notifierBundle(): string | undefined {
-  if (typeof __dirname !== "string") return undefined;
+  if (typeof __filename !== "string" || !__filename.endsWith(".cjs")) return undefined;
   let dir = __dirname;
   for (let up = 0; up < 4; up++) {
     for (const candidate of [join(dir, "notify.cjs"), join(dir, "dist", "notify.cjs")]) if (existsSync(candidate)) return candidate;
