@@ -99,7 +99,7 @@ const REFUSALS: readonly Refusal[] = [
     files: { "config.json": { notifications: { states: { waiting: ["desktop", "pager"] } } } },
     args: ["notify"],
     code: 0,
-    says: ['notifications.states.waiting[1]: "pager" is not one of desktop, terminal, tmux, bell; using the defaults'],
+    says: ['notifications.states.waiting[1]: "pager" is not one of desktop, terminal, tmux, webhook, bell; using the defaults'],
   },
   {
     what: "a notification setting of the wrong kind",
@@ -127,7 +127,7 @@ const REFUSALS: readonly Refusal[] = [
     files: { "config.json": { notifications: { quite: true } } },
     args: ["notify"],
     code: 0,
-    says: ['notifications: unknown key "quite" (allowed: quiet, states, channels, click_wait_seconds)'],
+    says: ['notifications: unknown key "quite" (allowed: quiet, states, channels, click_wait_seconds, quota_percent)'],
   },
   // SSH hosts.
   {
@@ -184,10 +184,11 @@ const REFUSALS: readonly Refusal[] = [
   { what: "an unknown verb", args: [OSC52], code: 2, says: [`unknown command ${SHOWN_OSC52}`] },
   {
     what: "an unknown option",
-    args: ["list", "--colour"],
+    args: ["list", "--frobnicate"],
     code: 2,
-    says: ['unknown option "--colour" (this command takes --json, --all, --local)'],
+    says: ['unknown option "--frobnicate" (this command takes --json, --all, --local, --watch)'],
   },
+  { what: "a mistyped option", args: ["list", "--colour"], code: 2, says: ['unknown option "--colour"; did you mean --color?'] },
   {
     what: "an argument to a command that takes none",
     args: ["list", "extra"],
@@ -241,7 +242,7 @@ const REFUSALS: readonly Refusal[] = [
     what: "install --agent",
     args: ["install", "--agent", "cursor"],
     code: 2,
-    says: ['unknown agent "cursor" (claude, codex, pi, gemini, qwen, copilot, opencode or all)'],
+    says: ['unknown agent "cursor" (claude, codex, pi, gemini, qwen, copilot, opencode, kimi or all)'],
   },
   { what: "install --hook", args: ["install", "--hook", "async"], code: 2, says: ['--hook takes shim or sync, not "async"'] },
   {

@@ -142,7 +142,13 @@ const ROWS: readonly Row[] = [
   { name: "launch, profile missing", env: "profiles", args: ["launch", "--profile", "other", "--here", "--", "true"] },
 
   // The installer on files holding hostile text: a user's own hooks, and a file that is not JSON.
-  { name: "install --dry-run, user hooks", env: "install", args: ["install", "--dry-run", "--agent", "claude"], shows: true },
+  { name: "install --dry-run, user hooks", env: "install", args: ["install", "--dry-run", "--agent", "claude"] },
+  {
+    name: "install --dry-run --verbose, user hooks",
+    env: "install",
+    args: ["install", "--dry-run", "--verbose", "--agent", "claude"],
+    shows: true,
+  },
   { name: "install --dry-run --json", env: "install", args: ["install", "--dry-run", "--agent", "claude", "--json"] },
   { name: "uninstall --dry-run", env: "install", args: ["uninstall", "--dry-run", "--agent", "claude"] },
   { name: "doctor --agent claude", env: "install", args: ["doctor", "--agent", "claude"] },
