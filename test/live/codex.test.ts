@@ -120,7 +120,7 @@ describe(`Codex ${HARNESS_PACKAGES.codex.version} (live)`, { timeout: 180_000 },
 
   it("without trust, Codex lists our hooks as untrusted and codex exec skips them (the installer says so)", async () => {
     const report = await install(false);
-    expect(report.harnesses[0]?.todo.join("\n")).toContain("Codex skips hooks it has not reviewed (8 of ours)");
+    expect(report.harnesses[0]?.todo.join("\n")).toContain(`Codex skips hooks it has not reviewed (${CODEX_HOOKS.length} of ours)`);
     expect((await ours()).map((hook) => hook.trustStatus)).toEqual(CODEX_HOOKS.map(() => "untrusted"));
     const run = await codexExec();
     expect(run.exitCode, run.stderr).toBe(0);

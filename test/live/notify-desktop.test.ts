@@ -75,6 +75,7 @@ describe("desktop notifications, live (dbus-daemon + dunst 1.9 under Xvfb, tmux 
       },
       { channel: "terminal", outcome: "not-needed", detail: "the desktop notification reached the user" },
       { channel: "tmux", outcome: "delivered", detail: `message on ${client}` },
+      { channel: "webhook", outcome: "unavailable", detail: "no webhook configured" },
       { channel: "bell", outcome: "not-needed", detail: "another channel reached the user" },
     ]);
     expect(desktop.displayed()).toBe(1);
@@ -199,6 +200,7 @@ describe("desktop notifications, live (dbus-daemon + dunst 1.9 under Xvfb, tmux 
         { channel: "desktop", outcome: "failed", detail: expect.stringContaining("did not answer GetServerInformation within 2000 ms") },
         { channel: "terminal", outcome: "unavailable", detail: expect.stringContaining("not known to show OSC notifications") },
         { channel: "tmux", outcome: "delivered", detail: `message on ${client}` },
+        { channel: "webhook", outcome: "unavailable", detail: "no webhook configured" },
         { channel: "bell", outcome: "not-needed", detail: "another channel reached the user" },
       ]);
       await waitFor(() => !alive(entry.pid), "the notifier to exit", 15_000);
@@ -244,6 +246,7 @@ describe("desktop notifications, live (dbus-daemon + dunst 1.9 under Xvfb, tmux 
       "desktop:unavailable",
       "terminal:unavailable",
       "tmux:off",
+      "webhook:unavailable",
       "bell:delivered",
     ]);
     await waitFor(
