@@ -6,6 +6,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { tmuxQuote } from "../../backends/tmux/setup.ts";
 import { shellCommand } from "../../src/core/shell-quote.ts";
 import { socketPathOf } from "../../src/server/protocol.ts";
 import { cliCommandIn, ROOT, runCliProcess } from "../processes.ts";
@@ -32,7 +33,8 @@ const installedOnPath = () => cliCommandIn(join(sandbox.root, "npm-bin"));
 function startWith(options: Record<string, string>, path: string): void {
   const conf = join(sandbox.root, "tmux.conf");
   const lines = Object.entries(options).map(([name, value]) => `set -g ${name} '${value}'`);
-  writeFileSync(conf, [...lines, `run-shell ${shellCommand([PLUGIN])}`, ""].join("\n"));
+  // tmux's parser takes one layer of quotes, the shell run-shell starts the next: a checkout path may hold a space.
+  writeFileSync(conf, [...lines, `run-shell ${tmuxQuote(shellCommand([PLUGIN]))}`, ""].join("\n"));
   execFileSync("tmux", ["-S", lab.inner, "-f", conf, "new-session", "-d", "-s", "main", "-x", "120", "-y", "30", "sleep 600"], {
     env: { ...sandbox.env, PATH: path },
   });
