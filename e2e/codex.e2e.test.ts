@@ -87,18 +87,22 @@ describe("codex --no-daemon: transitions, identity, focus, interrupt", { timeout
     expect(Object.keys(hooks.hooks).sort()).toEqual([
       "Interrupt",
       "PermissionRequest",
+      "PostCompact",
       "PostToolUse",
+      "PreCompact",
       "PreToolUse",
       "SessionEnd",
       "SessionStart",
       "Stop",
+      "SubagentStart",
+      "SubagentStop",
       "UserPromptSubmit",
     ]);
     for (const [event, groups] of Object.entries(hooks.hooks))
       expect(groups[0]?.hooks[0]?.command, event).toMatch(
         /^\/bin\/sh \/usr\/local\/lib\/node_modules\/tongs-agents\/bin\/tongs-agents-hook\.sh \/usr\/local\/bin\/node [a-z-]+ --agent codex$/,
       );
-    expect(await box.sh("grep -c trusted_hash /root/.codex/config.toml")).toBe("8\n");
+    expect(await box.sh("grep -c trusted_hash /root/.codex/config.toml")).toBe("12\n");
     expect(await capture(box, pane.id)).not.toMatch(/review/i);
   });
 
