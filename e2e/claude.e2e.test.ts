@@ -93,11 +93,15 @@ describe(`Claude Code ${VERSION} in a container (live)`, { timeout: 180_000 }, (
       StopFailure: command("stop-failure"),
       Elicitation: command("elicitation"),
       SessionEnd: command("session-end"),
+      PreCompact: command("compact-start"),
+      PostCompact: command("compact-end"),
+      SubagentStart: command("subagent-start"),
+      SubagentStop: command("subagent-stop"),
     });
     const doctor = await box.exec(["tongs-agents", "doctor", "--agent", "claude", "--json"]);
     const report = JSON.parse(doctor.stdout) as { harnesses: { version: string; mcp: string; hooks: { status: string }[] }[] };
     expect(report.harnesses[0]).toMatchObject({ version: `${VERSION} (Claude Code)`, mcp: "current" });
-    expect(report.harnesses[0]?.hooks.map((hook) => hook.status)).toEqual(Array(11).fill("current"));
+    expect(report.harnesses[0]?.hooks.map((hook) => hook.status)).toEqual(Array(15).fill("current"));
   });
 
   it("started: typing `claude` into a tmux pane makes a record whose identity is that pane's claude process", async ({ task }) => {
