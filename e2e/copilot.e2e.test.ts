@@ -86,6 +86,8 @@ const copilotEnv = () => ({
   COPILOT_PROVIDER_API_KEY: "synthetic",
   COPILOT_MODEL: "fake-model",
   COPILOT_AUTO_UPDATE: "false",
+  // The drainer logs each event it applied: the history then holds a state that lasted only within a batch.
+  TONGS_AGENTS_DEBUG: "1",
 });
 
 /** Start `copilot` in a new split of session work; returns its pane and the loader's PID (the pane's process). */

@@ -82,11 +82,60 @@ export async function startWatcher(box: Box): Promise<void> {
   await box.sh(`node "$1" "$2" "$3" > /tmp/record-watch.err 2>&1 < /dev/null &`, WATCH_SCRIPT, STATE_DIR, HISTORY);
 }
 
-/** Every state the watcher saw, oldest first. */
-export async function readHistory(box: Box): Promise<HistoryEntry[]> {
-  const text = (await box.exec(["cat", HISTORY])).stdout;
-  return text
+/** The hook's debug log, where the drainer logs each event it applied when the agent runs with TONGS_AGENTS_DEBUG=1. */
+const HOOK_LOG = `${STATE_DIR}/hook.log`;
+
+const jsonLines = (text: string) =>
+  text
     .split("\n")
     .filter((line) => line !== "")
-    .map((line) => JSON.parse(line) as HistoryEntry);
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+
+/**
+ * Every state the watcher saw, oldest first; and where the agent runs with TONGS_AGENTS_DEBUG=1, every state the
+ * drainer left after each event it applied: it writes one batch's versions back to back, so a watcher of the files can
+ * miss a state that lasted only within a batch (a session start and the first prompt fired together). Each record's
+ * versions are in the order it went through them (its arrival count); the records interleave by time.
+ */
+export async function readHistory(box: Box): Promise<HistoryEntry[]> {
+  const seen = jsonLines((await box.exec(["cat", HISTORY])).stdout) as unknown as (HistoryEntry & {
+    canonical_id?: string;
+    arrival_sequence?: number;
+  })[];
+  const log = await box.exec(["cat", HOOK_LOG]);
+  const known = new Set(seen.map((entry) => `${entry.canonical_id} ${entry.arrival_sequence}`));
+  const applied: typeof seen = [];
+  for (const entry of log.code === 0 ? jsonLines(log.stdout) : []) {
+    const state = entry.state as
+      { status: string; detail: string; tool: string; arrival: number; session: string; pid: number } | undefined;
+    const canonical = entry.canonicalId as string | undefined;
+    if (entry.drainer !== true || entry.action !== "written" || !state || !canonical || known.has(`${canonical} ${state.arrival}`))
+      continue;
+    known.add(`${canonical} ${state.arrival}`);
+    applied.push({
+      at: entry.time as string,
+      session_id: state.session,
+      harness: canonical.split(":")[2] ?? "",
+      pid: state.pid,
+      status: state.status,
+      detail: state.detail,
+      tool: state.tool,
+      last_event: entry.event as string,
+      sequence: null,
+      canonical_id: canonical,
+      arrival_sequence: state.arrival,
+    });
+  }
+  const all = [...seen, ...applied].sort((a, b) => a.at.localeCompare(b.at));
+  // Within a record, its own order: the places its versions hold in time, filled in arrival order.
+  const byRecord = new Map<string, typeof all>();
+  for (const entry of all) byRecord.set(entry.canonical_id ?? "", [...(byRecord.get(entry.canonical_id ?? "") ?? []), entry]);
+  for (const versions of byRecord.values()) versions.sort((a, b) => (a.arrival_sequence ?? 0) - (b.arrival_sequence ?? 0));
+  const next = new Map<string, number>();
+  return all.map((entry) => {
+    const key = entry.canonical_id ?? "";
+    const at = next.get(key) ?? 0;
+    next.set(key, at + 1);
+    return (byRecord.get(key) as typeof all)[at] as HistoryEntry;
+  });
 }

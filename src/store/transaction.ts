@@ -45,7 +45,14 @@ export interface EntryOutcome {
   readonly applied: boolean;
   readonly detail: string;
   /** The record right after this event, when applied: what it showed, and its count of applied events. */
-  readonly after?: { readonly status: string; readonly detail: string; readonly tool: string; readonly arrival: number };
+  readonly after?: {
+    readonly status: string;
+    readonly detail: string;
+    readonly tool: string;
+    readonly arrival: number;
+    readonly session: string;
+    readonly pid: number | null;
+  };
 }
 
 /** One event of a batch: where it is queued (its entry is removed once applied), and when it happened. */
@@ -253,8 +260,8 @@ function commit(
           record = result.record;
           changed = true;
           applied.push({ event, created: result.created });
-          const { status, detail, tool, arrival_sequence: arrival } = result.record;
-          outcomes.set(entry.name, { applied: true, detail: "", after: { status, detail, tool, arrival } });
+          const { status, detail, tool, arrival_sequence: arrival, session_id: session, pid } = result.record;
+          outcomes.set(entry.name, { applied: true, detail: "", after: { status, detail, tool, arrival, session, pid } });
         }
       }
     }
