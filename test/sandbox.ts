@@ -89,10 +89,19 @@ export function makeSandbox(prefix = "tongs-test-"): Sandbox {
     stateDir: dirs.TONGS_AGENTS_STATE_DIR,
     env,
     cleanup: () => {
-      // The drainer a hook shim started for this sandbox's state dir (it names itself there) goes with it.
-      stopDrainer(dirs.TONGS_AGENTS_STATE_DIR);
-      // A harness killed with its tmux server may still write into its home while it exits: retry on ENOTEMPTY.
-      rmSync(root, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
+      // A harness killed with its tmux server may still write into its home while it exits, and a hook shim that was
+      // still running may start a drainer after the last one stopped: stop the drainer again and retry, up to 5 s.
+      for (let attempt = 1; ; attempt++) {
+        // The drainer a hook shim started for this sandbox's state dir (it names itself there) goes with it.
+        stopDrainer(dirs.TONGS_AGENTS_STATE_DIR);
+        try {
+          rmSync(root, { recursive: true, force: true, maxRetries: 2, retryDelay: 50 });
+          return;
+        } catch (error) {
+          if ((error as NodeJS.ErrnoException).code !== "ENOTEMPTY" || attempt === 20) throw error;
+          Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 250);
+        }
+      }
     },
   };
 }
