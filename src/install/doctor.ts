@@ -3,8 +3,9 @@
 // adapter examines its own files (src/harnesses/<id>/doctor.ts) with the checks shared here.
 import { existsSync } from "node:fs";
 import { readConfigFile } from "./file-edit.ts";
-import { scanHooks, type HookSpec } from "./hook-entries.ts";
+import { parseOurCommand, scanHooks, type HookSpec } from "./hook-entries.ts";
 import { parseJsonDocument, type JsonDialect } from "./json-text.ts";
+import type { McpState } from "./mcp-entry.ts";
 import type { DoctorReport, HookCheck, HookStatus } from "./plan.ts";
 import type { InstallProvider } from "./provider.ts";
 import { ourPaths, type InstallContext } from "./context.ts";
@@ -73,6 +74,25 @@ export function hooksTodo(hooks: readonly HookCheck[], command: string, todo: st
     todo.push(`Run \`${command}\` to add or update the hooks.`);
   if (hooks.some((hook) => hook.status === "modified"))
     todo.push("Some hook entries that run tongs-agents-hook were changed by hand: fix or remove them (install lists them).");
+}
+
+/** The Node each of our hook commands runs (a command that is not ours is passed over), for checkNodes. */
+export function hookNodes(commands: Iterable<string>): Set<string> {
+  const nodes = new Set<string>();
+  for (const command of commands) {
+    const ours = parseOurCommand(command);
+    if (ours) nodes.add(ours.node);
+  }
+  return nodes;
+}
+
+/**
+ * Our MCP server's registration in a harness's own file, as doctor words it: absent or outdated is a to-do (install
+ * writes it), someone else's entry under our name a problem (install leaves it). `where` names the file and the entry.
+ */
+export function mcpTodo(mcp: McpState | "unknown", agent: string, where: string, todo: string[], problems: string[]): void {
+  if (mcp === "absent" || mcp === "outdated") todo.push(`Run \`tongs-agents install --agent ${agent}\` to register the MCP server.`);
+  if (mcp === "foreign") problems.push(`${where} is not what the installer writes`);
 }
 
 /** The Node each hook runs must be 22 or newer: on an older one the hook does nothing (it fails open). */

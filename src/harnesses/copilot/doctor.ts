@@ -2,8 +2,7 @@
 // can stop hooks.
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { checkNodes, hooksTodo, versionOf } from "../../install/doctor.ts";
-import { parseOurCommand } from "../../install/hook-entries.ts";
+import { checkNodes, hookNodes, hooksTodo, mcpTodo, versionOf } from "../../install/doctor.ts";
 import type { HarnessDoctor } from "../../install/plan.ts";
 import { ourPaths, which, type InstallContext } from "../../install/context.ts";
 import { isRecord } from "../../core/json-value.ts";
@@ -59,19 +58,15 @@ export async function copilotDoctor(world: InstallContext): Promise<HarnessDocto
   if (file.kind === "unreadable") problems.push(file.detail);
   if (file.kind === "foreign") problems.push(`${path} is not what tongs-agents writes (${file.reason})`);
   const hooks = copilotHookChecks(file, target);
-  const nodes = new Set<string>();
-  if (file.kind === "ours" && isRecord(file.data.hooks))
-    for (const handlers of Object.values(file.data.hooks))
-      for (const handler of handlers as { bash: string }[]) {
-        const command = parseOurCommand(handler.bash);
-        if (command) nodes.add(command.node);
-      }
-  await checkNodes(world, nodes, problems);
+  const commands =
+    file.kind === "ours" && isRecord(file.data.hooks)
+      ? Object.values(file.data.hooks).flatMap((handlers) => (handlers as { bash: string }[]).map((handler) => handler.bash))
+      : [];
+  await checkNodes(world, hookNodes(commands), problems);
   if (!binary) todo.push("Install Copilot CLI (npm install -g @github/copilot), or put copilot on PATH.");
   hooksTodo(hooks, "tongs-agents install --agent copilot", todo);
   const mcp = copilotMcpState(world);
-  if (mcp === "absent" || mcp === "outdated") todo.push("Run `tongs-agents install --agent copilot` to register the MCP server.");
-  if (mcp === "foreign") problems.push(`${copilotMcpPath(world)}: mcpServers.tongs-agents is not what the installer writes`);
+  mcpTodo(mcp, "copilot", `${copilotMcpPath(world)}: mcpServers.tongs-agents`, todo, problems);
   todo.push(...hookSwitches(world));
   return {
     harness: "copilot",

@@ -1,6 +1,5 @@
 // doctor for Kimi Code: the binary and its version, our [[hooks]] tables in config.toml, the Node they run, our MCP server.
-import { checkNodes, hooksTodo, versionOf } from "../../install/doctor.ts";
-import { parseOurCommand } from "../../install/hook-entries.ts";
+import { checkNodes, hookNodes, hooksTodo, mcpTodo, versionOf } from "../../install/doctor.ts";
 import type { HarnessDoctor } from "../../install/plan.ts";
 import { ourPaths, which, type InstallContext } from "../../install/context.ts";
 import { kimiHookChecks, readKimiConfig } from "./install.ts";
@@ -15,19 +14,14 @@ export async function kimiDoctor(world: InstallContext): Promise<HarnessDoctor> 
   const config = readKimiConfig(kimiConfigPath(world), { node: paths.node, hook: paths.hook, harness: "kimi" });
   if (!config.ok) problems.push(config.detail);
   const hooks = kimiHookChecks(config);
-  const nodes = new Set<string>();
-  if (config.ok)
-    for (const table of config.tables)
-      if (table.owner.kind === "ours" && typeof table.body?.command === "string") {
-        const command = parseOurCommand(table.body.command);
-        if (command) nodes.add(command.node);
-      }
-  await checkNodes(world, nodes, problems);
+  const commands = config.ok
+    ? config.tables.flatMap((table) => (table.owner.kind === "ours" && typeof table.body?.command === "string" ? [table.body.command] : []))
+    : [];
+  await checkNodes(world, hookNodes(commands), problems);
   if (!binary) todo.push("Install Kimi Code (npm install -g @moonshot-ai/kimi-code; it needs Node 22.19 or newer), or put kimi on PATH.");
   hooksTodo(hooks, "tongs-agents install --agent kimi", todo);
   const mcp = kimiMcpState(world);
-  if (mcp === "absent" || mcp === "outdated") todo.push("Run `tongs-agents install --agent kimi` to register the MCP server.");
-  if (mcp === "foreign") problems.push(`${kimiMcpPath(world)}: mcpServers.tongs-agents is not what the installer writes`);
+  mcpTodo(mcp, "kimi", `${kimiMcpPath(world)}: mcpServers.tongs-agents`, todo, problems);
   return {
     harness: "kimi",
     binary: binary ?? null,
