@@ -26,6 +26,7 @@ export const SANDBOXED_VARS = [
   "QWEN_HOME",
   "COPILOT_HOME",
   "KIMI_CODE_HOME",
+  "CLINE_DIR",
   "TONGS_AGENTS_STATE_DIR",
 ] as const;
 
@@ -75,6 +76,7 @@ export function makeSandbox(prefix = "tongs-test-"): Sandbox {
     QWEN_HOME: join(home, ".qwen"),
     COPILOT_HOME: join(home, ".copilot"),
     KIMI_CODE_HOME: join(home, ".kimi-code"),
+    CLINE_DIR: join(home, ".cline"),
     TONGS_AGENTS_STATE_DIR: join(root, "state"),
   } satisfies Record<(typeof SANDBOXED_VARS)[number], string>;
   mkdirSync(home, { recursive: true });

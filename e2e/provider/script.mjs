@@ -65,9 +65,9 @@ export const SUBAGENT_PROMPT = "Synthetic subagent task: RUNTOOL";
 
 /**
  * Shell tools by harness, in preference order: Pi `bash`, Claude Code `Bash`, Codex `shell`/`exec_command`, Gemini CLI
- * and Qwen Code `run_shell_command`.
+ * and Qwen Code `run_shell_command`, Cline `run_commands`.
  */
-const SHELL_TOOLS = ["bash", "Bash", "shell", "exec_command", "shell_command", "run_shell_command"];
+const SHELL_TOOLS = ["bash", "Bash", "shell", "exec_command", "shell_command", "run_shell_command", "run_commands"];
 
 /**
  * @typedef {{ kind: "user" | "tool_result" | "other", text: string }} Turn
@@ -79,7 +79,8 @@ const SHELL_TOOLS = ["bash", "Bash", "shell", "exec_command", "shell_command", "
  */
 
 /**
- * Arguments for a shell tool, shaped after its schema: an argv array (Codex `shell`), `cmd`, or `command`. With
+ * Arguments for a shell tool, shaped after its schema: an argv array (Codex `shell`), a list of command lines (Cline
+ * `run_commands`), `cmd`, or `command`. With
  * `escalate`, ask to leave the sandbox where the schema offers it (Codex: `sandbox_permissions`, `justification`).
  */
 export function shellArguments(tool, command, { escalate = false } = {}) {
@@ -89,6 +90,7 @@ export function shellArguments(tool, command, { escalate = false } = {}) {
       ? { sandbox_permissions: "require_escalated", justification: "The synthetic provider asks for permission (ASKPERM)." }
       : {};
   if (properties.command?.type === "array") return { command: ["bash", "-lc", command], ...ask };
+  if (properties.commands?.type === "array") return { commands: [command], ...ask };
   if ("cmd" in properties && !("command" in properties)) return { cmd: command, ...ask };
   return { command, ...ask };
 }

@@ -1,6 +1,7 @@
 // The registry of agent harnesses tongs-agents understands, one adapter folder each. An id or event that is not here
 // is rejected.
 import { claudeHarness } from "./claude/harness.ts";
+import { clineHarness } from "./cline/harness.ts";
 import { codexHarness } from "./codex/harness.ts";
 import { copilotHarness } from "./copilot/harness.ts";
 import type { Capability, Harness, HookAlias, InstallOption } from "./contract.ts";
@@ -19,6 +20,7 @@ export const HARNESSES = [
   copilotHarness,
   opencodeHarness,
   kimiHarness,
+  clineHarness,
 ] as const satisfies readonly Harness[];
 
 export type HarnessId = (typeof HARNESSES)[number]["id"];

@@ -12,7 +12,7 @@ interface HarnessPackage {
 }
 
 export const HARNESS_PACKAGES = JSON.parse(readFileSync(new URL("./harnesses.json", import.meta.url), "utf8")) as Record<
-  "claude" | "codex" | "pi" | "gemini" | "qwen" | "copilot" | "opencode" | "kimi",
+  "claude" | "codex" | "pi" | "gemini" | "qwen" | "copilot" | "opencode" | "kimi" | "cline",
   HarnessPackage
 >;
 

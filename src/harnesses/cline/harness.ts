@@ -1,0 +1,39 @@
+// Cline CLI: command hooks as executables named after the event in $CLINE_DIR/hooks, identity from the hook's process
+// ancestry. Cline 3.0.65 (a native binary, comm `cline`) runs its interactive sessions in a hub daemon it starts
+// (`cline --cline-hub-daemon`, shared by every UI of that user) and spawns the hooks from there: the terminal the
+// hook sees is the one of whichever UI started the daemon, so it proves nothing (docs/harness-facts.md).
+import type { Harness } from "../contract.ts";
+
+const isSharedDaemon = (argv: readonly string[]) => argv.includes("--cline-hub-daemon");
+
+export const clineHarness = {
+  id: "cline",
+  displayName: "Cline",
+  processNames: ["cline"],
+  events: ["prompt-submit", "tool-use", "tool-done", "stop", "stop-failure", "interrupt"],
+  identity: "process-ancestry",
+  capabilities: ["hooks", "discovery", "focus"],
+  installHelp: "hook scripts in $CLINE_DIR/hooks, the MCP server in cline_mcp_settings.json",
+  reports: {
+    started: {
+      by: "none",
+      why: "TaskStart fires with every prompt, not once per session: the record begins running at the first prompt",
+    },
+    running: { by: "hook" },
+    tool: { by: "hook", limit: "the tool's name is nested in Cline's payload and not read: shown as a tool without its name" },
+    waiting: {
+      by: "none",
+      why: "Cline has no permission hook, and its task files are not read: an approval dialog is not visible",
+    },
+    idle: { by: "hook" },
+    error: { by: "hook" },
+    interrupted: { by: "hook", limit: "Esc fires SessionShutdown, and the session goes on: read as the turn interrupted" },
+    ended: {
+      by: "none",
+      why: "/exit fires no hook, and the session lives in Cline's hub daemon, which outlives the UI",
+    },
+  },
+  provenVersions: ["3.0.65"],
+  isSharedDaemon,
+  nativeFields: { taskId: "session_id" },
+} as const satisfies Harness;
