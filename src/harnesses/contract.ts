@@ -132,6 +132,11 @@ export interface Harness {
    * reads (NativePayloadSchema). For such a harness only its own name is read; a member under the target name is not.
    */
   readonly nativeFields?: Readonly<Record<string, string>>;
+  /**
+   * The harness names no directory its payload's top level holds, and runs each hook in the session's directory
+   * (Cline 3.0.65: `workspaceRoots` is a list, the hook's cwd its first): the hook's own working directory is the cwd.
+   */
+  readonly hookCwdIsSession?: boolean;
 }
 
 /**

@@ -154,7 +154,11 @@ async function nativeEvent(
   json: unknown,
   context: HookContext,
 ): Promise<LifecycleEvent | HookOutcome> {
-  const parsed = NativePayloadSchema.safeParse(json);
+  const withCwd =
+    harness.hookCwdIsSession === true && typeof json === "object" && json !== null && !("cwd" in json) && context.cwd !== undefined
+      ? { ...json, cwd: context.cwd }
+      : json;
+  const parsed = NativePayloadSchema.safeParse(withCwd);
   if (!parsed.success) return reject("schema", describeIssue(parsed.error));
   const interpretation = interpretNative(alias, parsed.data);
   if (interpretation.kind === "ignore") return { ok: true, action: "ignored", detail: interpretation.reason };

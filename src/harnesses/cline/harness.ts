@@ -36,4 +36,5 @@ export const clineHarness = {
   provenVersions: ["3.0.65"],
   isSharedDaemon,
   nativeFields: { taskId: "session_id" },
+  hookCwdIsSession: true,
 } as const satisfies Harness;
