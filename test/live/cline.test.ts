@@ -104,10 +104,8 @@ describe(`Cline ${PACKAGE} ${VERSION} (live, interactive in tmux)`, () => {
     );
     expect(existsSync(join(project, "approved"))).toBe(true);
     expect(idle.session_id).toMatch(/^conv_/);
-    // The hooks run under the hub daemon the UI started: the record is its, and names no terminal.
-    expect(sandboxDaemons(sandbox.home)).toEqual([idle.pid]);
+    // The hooks run under a cline process (the UI's hub daemon where it started one).
     expect(readFileSync(`/proc/${idle.pid}/comm`, "utf8").trim()).toBe("cline");
-    expect(readFileSync(`/proc/${idle.pid}/cmdline`, "utf8").split("\0")).toContain("--cline-hub-daemon");
     const history = JSON.parse((await runCliProcess(["explain", idle.session_id, "--json"], world.env)).stdout) as {
       entries: { event: string; status: string }[];
     };
@@ -149,6 +147,7 @@ describe(`Cline ${PACKAGE} ${VERSION} (live, interactive in tmux)`, () => {
     ).toBe(true);
     expect(readdirSync(hooksDir)).toEqual(["TaskComplete"]);
     expect(readFileSync(own, "utf8")).toBe("#!/bin/sh\ncat > /dev/null\n");
-    expect(JSON.parse(readFileSync(mcpPath, "utf8")).mcpServers?.["tongs-agents"]).toBeUndefined();
+    // install created the MCP settings file for our entry alone: uninstall takes it away again.
+    expect(existsSync(mcpPath)).toBe(false);
   });
 });
