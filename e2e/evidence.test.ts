@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -39,5 +39,28 @@ describe("evidence files and docs/evidence.md", () => {
     expect(markdown).toContain("| tmux \\| runs | live | tmux new-session -d | passed |");
     expect(markdown).toContain("| real agents | untested | not in the image | not run |");
     expect(markdown).toContain("| tmux | 3.3a-3 |");
+  });
+
+  it("keeps the section of a suite that wrote no file this run, and replaces the one that did", () => {
+    const dir = mkdtempSync(join(tmpdir(), "evidence-"));
+    dirs.push(dir);
+    const render = (suite: string, claim: string) => {
+      const from = join(dir, `${suite}-${claim}`);
+      mkdirSync(from);
+      const evidence = createEvidence(suite, `The ${suite} suite`, { containers: false });
+      evidence.prove(task("pass"), { claim, kind: "live", how: "tmux" });
+      evidence.write(from);
+      execFileSync(process.execPath, [join(REPO_ROOT, "scripts", "evidence.mjs"), "--from", from, "--out", join(dir, "evidence.md")]);
+      return readFileSync(join(dir, "evidence.md"), "utf8");
+    };
+    render("zeta", "old zeta claim");
+    render("alpha", "old alpha claim");
+    const markdown = render("zeta", "new zeta claim");
+    expect(markdown.match(/^## .*$/gm)).toEqual(["## alpha: The alpha suite", "## zeta: The zeta suite"]);
+    expect(markdown).toContain("| old alpha claim | live | tmux | passed |");
+    expect(markdown).toContain("| new zeta claim | live | tmux | passed |");
+    expect(markdown).not.toContain("old zeta claim");
+    expect(markdown).toContain("| host: tmux |");
+    expect(markdown).not.toContain("host: podman");
   });
 });

@@ -1,5 +1,5 @@
-// What each e2e suite proved, how, and with which versions: written to .cache/evidence/<suite>.json after the suite,
-// and turned into docs/evidence.md by scripts/evidence.mjs. A claim's outcome is its test's result, read after the
+// What each container (e2e) suite and live suite proved, how, and with which versions: written to
+// .cache/evidence/<suite>.json after the suite, and turned into docs/evidence.md by scripts/evidence.mjs. A claim's outcome is its test's result, read after the
 // suite ran, so a failing or skipped test never shows up as proven.
 import { execFileSync } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -49,9 +49,10 @@ const outcomeOf = (task: Readonly<RunnerTestCase> | undefined): Outcome => {
   return state === "pass" ? "passed" : state === "fail" ? "failed" : "not run";
 };
 
-export function createEvidence(suite: string, title: string): Evidence {
+/** `containers: false` for a live suite, which runs its programs on this machine: no Podman or testcontainers. */
+export function createEvidence(suite: string, title: string, { containers = true }: { containers?: boolean } = {}): Evidence {
   const entries: { claim: Claim; task?: Readonly<RunnerTestCase> }[] = [];
-  const versions: Record<string, string> = { ...hostVersions() };
+  const versions: Record<string, string> = { ...hostVersions(containers) };
   return {
     prove: (task, claim) => void entries.push({ claim, task }),
     untested: (claim, why) => void entries.push({ claim: { claim, kind: "untested", how: why } }),
@@ -73,7 +74,7 @@ export function createEvidence(suite: string, title: string): Evidence {
   };
 }
 
-function hostVersions(): Record<string, string> {
+function hostVersions(containers: boolean): Record<string, string> {
   const run = (file: string, args: string[]) => {
     try {
       return execFileSync(file, args, { encoding: "utf8", cwd: REPO_ROOT, stdio: ["ignore", "pipe", "ignore"] }).trim();
@@ -85,8 +86,12 @@ function hostVersions(): Record<string, string> {
     (JSON.parse(readFileSync(join(REPO_ROOT, "node_modules", name, "package.json"), "utf8")) as { version: string }).version;
   const dirty = run("git", ["status", "--porcelain", "--untracked-files=no"]) === "" ? "" : " (with uncommitted changes)";
   return {
-    "host: podman": run("podman", ["--version"]).replace(/^podman version /, ""),
-    "host: testcontainers": packageVersion("testcontainers"),
+    ...(containers
+      ? {
+          "host: podman": run("podman", ["--version"]).replace(/^podman version /, ""),
+          "host: testcontainers": packageVersion("testcontainers"),
+        }
+      : { "host: tmux": run("tmux", ["-V"]).replace(/^tmux /, "") }),
     "host: vitest": packageVersion("vitest"),
     "host: node (test runner)": process.version,
     "tongs-agents commit": `${run("git", ["rev-parse", "--short", "HEAD"])}${dirty}`,
