@@ -1,13 +1,20 @@
 // Live: the real interactive Cline CLI (pinned in harnesses.json) with the hook scripts `tongs-agents install --agent
 // cline` writes, in a private tmux server, offline against the synthetic provider on 127.0.0.1 (OpenAI Chat
 // Completions): running at a prompt, the run_commands tool, idle at the end of the turn, idle with the turn interrupted
-// after Esc, error from a provider 400; the record belongs to Cline's hub daemon (the process that runs the hooks), so
-// its terminal is not claimed; then uninstall takes out exactly our scripts and our MCP entry, leaving the user's hook.
+// after Esc, error from a provider 400. Where a session runs decides whose record it is: a UI started with no hub
+// daemon running keeps its sessions in its own process (and starts the daemon in the background), so the record is
+// that UI's and names its pane; a UI started while the daemon runs hands its sessions to the daemon, so the record is
+// the daemon's and claims no terminal (docs/harness-facts.md). Then uninstall takes out exactly our scripts and our MCP
+// entry, leaving the user's hook. Each step is a test of its own, in order, and proves one claim in
+// .cache/evidence/cline.json (docs/evidence.md).
+import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createEvidence } from "../../e2e/evidence.ts";
 import { startProvider } from "../../e2e/provider/server.mjs";
 import { installersFor } from "../../src/harnesses/installers.ts";
+import type { InstallContext } from "../../src/install/context.ts";
 import { runInstaller } from "../../src/install/installer.ts";
 import { ROOT, runCliProcess, stopTmuxServer } from "../processes.ts";
 import { makeSandbox, type Sandbox } from "../sandbox.ts";
@@ -15,9 +22,18 @@ import { HARNESS_PACKAGES, harnessBinDir } from "./harnesses.ts";
 import { liveWorld } from "./live-world.ts";
 import { sleep, tmuxUi, until, type ShownSession } from "./tmux-ui.ts";
 
-let sandbox: Sandbox;
-let provider: Awaited<ReturnType<typeof startProvider>>;
-let socket: string;
+const { package: PACKAGE, version: VERSION } = HARNESS_PACKAGES.cline;
+
+const evidence = createEvidence(
+  "cline",
+  `Cline CLI ${VERSION} interactive in tmux on this machine: lifecycle through the installed hooks`,
+  {
+    containers: false,
+  },
+);
+evidence.addVersions({ [`cline (npm ${PACKAGE})`]: VERSION });
+const HOW = `cline ${VERSION} (cline -i) in a private tmux server, driven by send-keys; hook scripts written by tongs-agents install --agent cline; provider set with cline auth: synthetic OpenAI Chat Completions on 127.0.0.1; records read with tongs-agents list and explain`;
+
 /** Cline's hub daemons started under this sandbox's HOME (the UI starts one and leaves it running): their PIDs. */
 function sandboxDaemons(home: string): number[] {
   return readdirSync("/proc")
@@ -32,80 +48,117 @@ function sandboxDaemons(home: string): number[] {
     })
     .map(Number);
 }
-beforeEach(async () => {
+
+const USER_HOOK = "#!/bin/sh\ncat > /dev/null\n";
+let sandbox: Sandbox;
+let provider: Awaited<ReturnType<typeof startProvider>>;
+let socket: string;
+let world: InstallContext;
+let hooksDir: string;
+let mcpPath: string;
+let project: string;
+let ui: ReturnType<typeof tmuxUi>;
+let pane: string;
+/** The first UI's session at the end of its first turn. */
+let idle: ShownSession;
+const state = (want: (session: ShownSession) => boolean) => async () => (await ui.live()).find(want);
+// Cline's echo of a sent prompt looks like its input line: type, pause, Enter once.
+const send = async (window: string, text: string) => {
+  ui.keys(window, "-l", text);
+  await sleep(800);
+  ui.keys(window, "Enter");
+};
+/** Start `cline -i` in a window and wait for its prompt; a first start shows an offer over it that any key closes. */
+const startUi = async (window: string) => {
+  const started = ui.start(window, "-i");
+  await until("the prompt", async () => (ui.screen(window).includes("Auto-approve") ? true : undefined), ui.explain(window));
+  await sleep(3000);
+  ui.keys(window, "Escape");
+  await sleep(1000);
+  return started;
+};
+
+beforeAll(async () => {
   sandbox = makeSandbox();
   socket = join(sandbox.root, "tmux.sock");
-  provider = await startProvider({ port: 0, toolCommand: "touch approved", slowMs: 4000 });
+  // SLOW holds the reply long enough for Esc to land on a loaded machine (the record must show running first).
+  provider = await startProvider({ port: 0, toolCommand: "touch approved", slowMs: 15_000 });
 });
-afterEach(async () => {
+afterAll(async () => {
   await stopTmuxServer(socket);
   for (const pid of sandboxDaemons(sandbox.home)) process.kill(pid);
   await provider.stop();
   sandbox.cleanup();
+  evidence.untested(
+    "waiting (an approval dialog)",
+    "Cline has no permission hook and its task files are not read, so a dialog is not visible; the UI runs with auto-approve on",
+  );
+  evidence.untested("started before the first prompt", "TaskStart fires with every prompt, not once per session: a record begins running");
+  evidence.untested("ended", "/exit fires no hook in this version, and a daemon-hosted session outlives the UI");
+  evidence.untested("resume (`cline -i --id <session>`)", "not driven by this suite");
+  evidence.untested(
+    "focus on a Cline record",
+    "not driven by this suite: a UI-hosted record names its pane (proven above; focus by pane is proven for tmux by the tmux-focus suite); a daemon-hosted record claims no terminal and nothing locates its UI",
+  );
+  evidence.write();
 });
 
-const { package: PACKAGE, version: VERSION } = HARNESS_PACKAGES.cline;
-
-describe(`Cline ${PACKAGE} ${VERSION} (live, interactive in tmux)`, () => {
-  it("running, the tool, idle, Esc, error from the installed hooks; uninstall leaves the user's hook", { timeout: 300_000 }, async () => {
-    const world = liveWorld(sandbox, ROOT, [harnessBinDir("cline")], { TONGS_AGENTS_DEBUG: "1" });
+describe(`Cline ${PACKAGE} ${VERSION} (live, interactive in tmux)`, { timeout: 180_000 }, () => {
+  it("install writes our hook scripts and MCP entry beside the user's own hook", async ({ task }) => {
+    evidence.prove(task, {
+      claim:
+        "`tongs-agents install --agent cline` writes six `<Event>.sh` hook scripts into $CLINE_DIR/hooks beside the user's own `TaskComplete` hook, and our stdio MCP server into cline_mcp_settings.json",
+      kind: "live",
+      how: HOW,
+    });
+    world = liveWorld(sandbox, ROOT, [harnessBinDir("cline")], { TONGS_AGENTS_DEBUG: "1" });
     const clineDir = world.env.CLINE_DIR as string;
-    const hooksDir = join(clineDir, "hooks");
+    hooksDir = join(clineDir, "hooks");
     // A hook of the user's own under another name Cline accepts for the same event: it runs beside ours and stays.
     mkdirSync(hooksDir, { recursive: true });
-    const own = join(hooksDir, "TaskComplete");
-    writeFileSync(own, "#!/bin/sh\ncat > /dev/null\n", { mode: 0o755 });
+    writeFileSync(join(hooksDir, "TaskComplete"), USER_HOOK, { mode: 0o755 });
     expect((await runInstaller(world, { harnesses: await installersFor(["cline"]), mode: "install", dryRun: false, options: [] })).ok).toBe(
       true,
     );
     expect(readdirSync(hooksDir).sort()).toEqual(
       ["PostToolUse.sh", "PreToolUse.sh", "SessionShutdown.sh", "TaskComplete", "TaskComplete.sh", "TaskError.sh", "TaskStart.sh"].sort(),
     );
-    const mcpPath = join(clineDir, "data", "settings", "cline_mcp_settings.json");
+    mcpPath = join(clineDir, "data", "settings", "cline_mcp_settings.json");
     expect(JSON.parse(readFileSync(mcpPath, "utf8")).mcpServers["tongs-agents"].transport).toMatchObject({
       type: "stdio",
       args: [expect.any(String), "mcp"],
+    });
+  });
+
+  it("a prompt with a tool call: running, the tool, idle, in that order", async ({ task }) => {
+    evidence.prove(task, {
+      claim:
+        "a prompt whose reply calls run_commands: the command runs and `explain` shows exactly TaskStart -> running, PreToolUse -> running, PostToolUse -> running, TaskComplete -> idle for one session (conv_…)",
+      kind: "live",
+      how: HOW,
     });
     // The provider, configured with Cline's own command.
     const auth = await world.exec(
       "cline",
       ["auth", "-p", "openai-compatible", "-k", "not-a-key", "-m", "fake-model", "-b", `${provider.url}/v1`],
-      {
-        env: world.env,
-        timeoutMs: 60_000,
-      },
+      { env: world.env, timeoutMs: 60_000 },
     );
     expect(auth.ok, `${auth.stdout}${auth.stderr}`).toBe(true);
-    const project = join(sandbox.root, "project");
+    project = join(sandbox.root, "project");
     mkdirSync(project);
+    ui = tmuxUi({ socket, project, world, bin: "cline", inputMark: "❯ " });
+    // No hub daemon runs under this HOME yet: this UI will keep its sessions in its own process.
+    expect(sandboxDaemons(sandbox.home)).toEqual([]);
+    pane = await startUi("first");
 
-    const ui = tmuxUi({ socket, project, world, bin: "cline", inputMark: "❯ " });
-    const { live, screen, explain, keys } = ui;
-    const state = (want: (session: ShownSession) => boolean) => async () => (await live()).find(want);
-    // Cline's echo of a sent prompt looks like its input line: type, pause, Enter once.
-    const send = async (text: string) => {
-      keys("first", "-l", text);
-      await sleep(800);
-      keys("first", "Enter");
-    };
-
-    ui.start("first", "-i");
-    await until("the prompt", async () => (screen("first").includes("Auto-approve") ? true : undefined), explain("first"));
-    await sleep(3000);
-    // A first start shows an offer over the prompt; any key closes it.
-    keys("first", "Escape");
-    await sleep(1000);
-
-    await send("please RUNTOOL");
-    const idle = await until(
+    await send("first", "please RUNTOOL");
+    idle = await until(
       "the end of the turn",
       state((session) => session.status === "idle"),
-      explain("first"),
+      ui.explain("first"),
     );
     expect(existsSync(join(project, "approved"))).toBe(true);
     expect(idle.session_id).toMatch(/^conv_/);
-    // The hooks run under a cline process (the UI's hub daemon where it started one).
-    expect(readFileSync(`/proc/${idle.pid}/comm`, "utf8").trim()).toBe("cline");
     const history = JSON.parse((await runCliProcess(["explain", idle.session_id, "--json"], world.env)).stdout) as {
       entries: { event: string; status: string }[];
     };
@@ -115,38 +168,107 @@ describe(`Cline ${PACKAGE} ${VERSION} (live, interactive in tmux)`, () => {
       "cline.tool-done running",
       "cline.stop idle",
     ]);
+  });
 
-    // Esc while the reply is held: SessionShutdown -> idle, the turn interrupted; the session goes on.
-    await send("SLOW hello");
+  it("a UI started with no hub daemon runs its session itself: the record is that UI's process and names its pane", async ({ task }) => {
+    evidence.prove(task, {
+      claim:
+        "the first UI (no hub daemon running when it started) runs the hooks itself: the record's PID is exactly the pane's `cline -i` process and it names that pane; the hub daemon it starts meanwhile is another process",
+      kind: "live",
+      how: `${HOW}; tmux display-message #{pane_pid}, /proc/<pid>/cmdline`,
+    });
+    const panePid = Number(
+      execFileSync("tmux", ["-S", socket, "display-message", "-p", "-t", "live:first", "#{pane_pid}"], { encoding: "utf8" }),
+    );
+    expect(idle.pid).toBe(panePid);
+    expect(readFileSync(`/proc/${idle.pid}/cmdline`, "utf8").split("\0")).toContain("-i");
+    expect(idle.terminal.env.TMUX_PANE).toBe(pane);
+    const daemons = await until(
+      "the hub daemon the UI starts",
+      () => {
+        const found = sandboxDaemons(sandbox.home);
+        return found.length > 0 ? found : undefined;
+      },
+      ui.explain("first"),
+    );
+    expect(daemons).toHaveLength(1);
+    expect(daemons).not.toContain(idle.pid);
+  });
+
+  it("Esc while the reply is held: idle, the turn interrupted; the session goes on", async ({ task }) => {
+    evidence.prove(task, {
+      claim: "Esc while the provider holds the reply: SessionShutdown -> `idle` (turn interrupted), the same session",
+      kind: "live",
+      how: `${HOW}; the prompt says SLOW, the test presses Escape once the record is running`,
+    });
+    await send("first", "SLOW hello");
     await until(
       "running",
       state((session) => session.status === "running"),
-      explain("first"),
+      ui.explain("first"),
     );
-    keys("first", "Escape");
+    ui.keys("first", "Escape");
     const interrupted = await until(
       "idle after Esc",
       state((session) => session.detail === "turn interrupted"),
-      explain("first"),
+      ui.explain("first"),
     );
     expect(interrupted).toMatchObject({ status: "idle", session_id: idle.session_id });
+  });
 
-    // The provider's 400: TaskError -> error.
-    await send("FAILAPI please");
+  it("a provider 400: error", async ({ task }) => {
+    evidence.prove(task, {
+      claim: "an HTTP 400 from the provider: TaskError -> `error` (turn failed (API error)); one live record",
+      kind: "live",
+      how: `${HOW}; the prompt says FAILAPI, the provider answers 400`,
+    });
+    await send("first", "FAILAPI please");
     const failed = await until(
       "the failed turn",
       state((session) => session.status === "error"),
-      explain("first"),
+      ui.explain("first"),
     );
     expect(failed).toMatchObject({ session_id: idle.session_id, detail: "turn failed (API error)" });
-    expect((await live()).map((session) => session.session_id)).toEqual([idle.session_id]);
+    expect((await ui.live()).map((session) => session.session_id)).toEqual([idle.session_id]);
+  });
 
-    // Uninstall: our scripts and our MCP entry go; the user's own hook stays as it was.
+  it("a UI started while the hub daemon runs hands its session to the daemon: the record is the daemon's, no terminal claimed", async ({
+    task,
+  }) => {
+    evidence.prove(task, {
+      claim:
+        "a second UI started while the hub daemon runs: its session's hooks run under the daemon, so the record's PID is exactly the daemon (`--cline-hub-daemon`) and it claims no terminal (the daemon has the first UI's environment); the first UI's record is unchanged",
+      kind: "live",
+      how: `${HOW}; a second tmux window; /proc/<pid>/cmdline and environ`,
+    });
+    const [daemon] = sandboxDaemons(sandbox.home);
+    await startUi("second");
+    await send("second", "second RUNTOOL");
+    const second = await until(
+      "the second UI's turn",
+      state((session) => session.session_id !== idle.session_id && session.status === "idle"),
+      ui.explain("second"),
+    );
+    expect(second.pid).toBe(daemon);
+    expect(second.terminal).toEqual({ env: {}, unprovable: expect.stringContaining("shared daemon") });
+    expect((await ui.live()).find((session) => session.session_id === idle.session_id)).toMatchObject({
+      pid: idle.pid,
+      terminal: { env: { TMUX_PANE: pane } },
+    });
+  });
+
+  it("uninstall takes out our scripts and our MCP entry; the user's hook stays", async ({ task }) => {
+    evidence.prove(task, {
+      claim:
+        "`tongs-agents uninstall --agent cline` removes exactly our six scripts and the MCP settings file it created; the user's own `TaskComplete` hook stays byte for byte",
+      kind: "live",
+      how: HOW,
+    });
     expect(
       (await runInstaller(world, { harnesses: await installersFor(["cline"]), mode: "uninstall", dryRun: false, options: [] })).ok,
     ).toBe(true);
     expect(readdirSync(hooksDir)).toEqual(["TaskComplete"]);
-    expect(readFileSync(own, "utf8")).toBe("#!/bin/sh\ncat > /dev/null\n");
+    expect(readFileSync(join(hooksDir, "TaskComplete"), "utf8")).toBe(USER_HOOK);
     // install created the MCP settings file for our entry alone: uninstall takes it away again.
     expect(existsSync(mcpPath)).toBe(false);
   });

@@ -1,7 +1,7 @@
 // Cline CLI: command hooks as executables named after the event in $CLINE_DIR/hooks, identity from the hook's process
-// ancestry. Cline 3.0.65 (a native binary, comm `cline`) runs its interactive sessions in a hub daemon it starts
-// (`cline --cline-hub-daemon`, shared by every UI of that user) and spawns the hooks from there: the terminal the
-// hook sees is the one of whichever UI started the daemon, so it proves nothing (docs/harness-facts.md).
+// ancestry. Cline 3.0.65 (a native binary, comm `cline`) spawns the hooks from the process that runs the session: the
+// UI itself when no hub daemon ran as it started, else its hub daemon (`cline --cline-hub-daemon`, shared by every UI
+// of that user), whose terminal is the one of whichever UI started it and so proves nothing (docs/harness-facts.md).
 import type { Harness } from "../contract.ts";
 
 const isSharedDaemon = (argv: readonly string[]) => argv.includes("--cline-hub-daemon");
@@ -30,7 +30,7 @@ export const clineHarness = {
     interrupted: { by: "hook", limit: "Esc fires SessionShutdown, and the session goes on: read as the turn interrupted" },
     ended: {
       by: "none",
-      why: "/exit fires no hook, and the session lives in Cline's hub daemon, which outlives the UI",
+      why: "/exit fires no hook: a session the UI ran shows ended only once its process is gone (stale); one Cline's hub daemon ran outlives the UI",
     },
   },
   provenVersions: ["3.0.65"],
