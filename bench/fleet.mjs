@@ -11,6 +11,7 @@
 //   node bench/fleet.mjs                      30 agents x 10 events/s for 30 s, then the bursts
 //   FLEET=50x20x60 node bench/fleet.mjs       50 agents x 20 events/s for 60 s
 //   FLEET_BURSTS=20,200 FLEET_CONTENDERS=tongs node bench/fleet.mjs
+//   FLEET_SESSIONS=shared node bench/fleet.mjs  every agent and reader in the bench's own session (one scheduling group)
 import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { cpus, tmpdir } from "node:os";
 import {
@@ -37,6 +38,8 @@ const AGENT = join(root, "bench", "fleet-agent.mjs");
 const [agents, rate, seconds] = (process.env.FLEET ?? "30x10x30").split("x").map(Number);
 const bursts = (process.env.FLEET_BURSTS ?? "20,200,2000").split(",").filter(Boolean).map(Number);
 const contenders = (process.env.FLEET_CONTENDERS ?? "tongs,jq").split(",");
+/** `each` (default): each agent and each reader in a session of its own; `shared`: all in the bench's session. */
+const ownSessions = (process.env.FLEET_SESSIONS ?? "each") !== "shared";
 const q = (word) => `'${word.replaceAll("'", "'\\''")}'`;
 
 const temp = mkdtempSync(join(tmpdir(), "tongs-bench-fleet-"));
@@ -97,9 +100,13 @@ function contenderSetup(name) {
 async function runAgents(setup, cgroup, configs) {
   const startAt = Date.now() + 1500;
   const children = configs.map((config) => {
+    // Each agent in a session of its own, as in a terminal of its own (a tmux pane, a terminal window): with Linux's
+    // autogroup scheduling (sched_autogroup_enabled) a session is one scheduling group, and the agents' hooks then
+    // share the CPU with the readers as they do on a desktop, not inside the bench's one group.
     const child = spawn(claude, [AGENT, JSON.stringify({ ...config, command: setup.command, startAt })], {
       env: setup.env,
       stdio: ["ignore", "pipe", "inherit"],
+      detached: ownSessions,
     });
     cgroup?.add(child.pid);
     let out = "";
@@ -135,7 +142,8 @@ function startReaders(setup) {
   const timeOne = (file, args) =>
     new Promise((resolve) => {
       const started = performance.now();
-      const child = spawn(file, args, { env: setup.env, stdio: "ignore" });
+      // A session of its own, as a command typed in a terminal, or run by tmux for a status line (the picker's pty is one).
+      const child = spawn(file, args, { env: setup.env, stdio: "ignore", detached: ownSessions });
       child.on("close", () => resolve(performance.now() - started));
     });
   const picker = () =>
@@ -194,7 +202,16 @@ function watchRecords(state) {
       seen.set(session, times);
     }
   };
-  const watcher = watch(dir, () => look());
+  // Once per burst of changes (a write is a dozen directory events), not once per event: the bench's own CPU.
+  let pending = false;
+  const watcher = watch(dir, () => {
+    if (pending) return;
+    pending = true;
+    setImmediate(() => {
+      pending = false;
+      look();
+    });
+  });
   const timer = setInterval(look, 50);
   return {
     seen,
@@ -263,7 +280,9 @@ print(
     `load average at the start ${readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ")}.`,
 );
 print();
-print(`### ${agents} agents x ${rate} events/s for ${seconds} s, readers polling`);
+print(
+  `### ${agents} agents x ${rate} events/s for ${seconds} s, readers polling (${ownSessions ? "each agent and reader in a session of its own" : "all in one session"})`,
+);
 print();
 print(
   "| hook | offered | sent | applied | lost | duplicated | wrong final | hook p50 | hook p99 | drain lag p50 | drain lag p99 | drained after | list p99 | status p99 | picker p99 | CPU per event |",

@@ -2,11 +2,12 @@
 // alike). Prints a Markdown table; docs/benchmarks.md holds a copy with the machine it ran on.
 import { spawn, spawnSync } from "node:child_process";
 import { cpus } from "node:os";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createHash } from "node:crypto";
 import { runAsClaude } from "./as-claude.mjs";
+import { seedRecords, startToken } from "./many-records.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const HOOK = join(root, "bin", "tongs-agents-hook.cjs");
@@ -101,12 +102,6 @@ const burstRecord = () => {
     .digest("hex");
   return JSON.parse(spawnSync("cat", [join(temp, "state", "sessions", `${digest}.json`)], { encoding: "utf8" }).stdout || "{}");
 };
-/** A process's start token as the hook records it: the boot and the start time in clock ticks. */
-function startToken(pid = process.pid) {
-  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-  const boot = readFileSync("/proc/sys/kernel/random/boot_id", "utf8").trim();
-  return `linux:${boot}:${stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19]}`;
-}
 spawnSync(process.execPath, [HOOK, "session-start", "--agent", "claude"], {
   input: JSON.stringify({ session_id: "burst", cwd: "/w" }),
   env,
@@ -130,39 +125,7 @@ print();
 const standIns = Array.from({ length: 50 }, () => spawn("sleep", ["3600"], { stdio: "ignore" }));
 function seed(count) {
   const state = join(temp, `list-${count}`);
-  const sessions = join(state, "sessions");
-  mkdirSync(sessions, { recursive: true, mode: 0o700 });
-  const now = new Date().toISOString();
-  for (let index = 0; index < count; index++) {
-    const id = createHash("sha256").update(`r${index}`).digest("hex");
-    const live = standIns[index];
-    const pid = live?.pid ?? 4_000_000 + index;
-    const start = live ? startToken(pid) : "t";
-    writeFileSync(
-      join(sessions, `${id}.json`),
-      JSON.stringify({
-        schema_version: 1,
-        canonical_id: `fleet:v1:claude:${id}`,
-        harness: "claude",
-        session_id: `s${index}`,
-        instance_id: `pid:${pid}@${start}`,
-        identity: "process",
-        pid,
-        process_start: start,
-        cwd: `/work/project-${index % 50}`,
-        status: ["running", "waiting", "idle", "ended"][index % 4],
-        detail: "detail",
-        tool: "",
-        sequence: null,
-        arrival_sequence: 3,
-        last_event: "claude.stop",
-        created_at: now,
-        updated_at: now,
-        status_changed_at: now,
-        terminal: { env: { TMUX: "/tmp/tmux-0/default,1,0", TMUX_PANE: `%${index}` } },
-      }),
-    );
-  }
+  seedRecords(join(state, "sessions"), count, standIns);
   return state;
 }
 const listRuns = Math.max(5, Math.round(runs / 4));

@@ -318,6 +318,50 @@ describe("the drainer", () => {
     held.close();
   });
 
+  it("waits past the input bound for a copy of stdin that waits for a CPU, and cuts one blocked on the harness", async () => {
+    // A loaded machine: the shim's `head` is runnable but has not run yet, its file still empty, 3 s after the hook
+    // fired. The harness wrote the whole payload (it is in the pipe): the event must not be cut at the bound.
+    const claude = await queued();
+    const payloadPath = () => join(spool(), (entries()[0] as string).replace(/\.ev$/, ".in"));
+    const later = { ...context(), uptimeSeconds: () => context().uptimeSeconds() + 3 };
+    /** The queued entry's copy of stdin is now `pid`, and has copied nothing yet. */
+    const asReader = (pid: number) => {
+      const entryPath = join(spool(), entries()[0] as string);
+      const stat = readFileSync(`/proc/${pid}/stat`, "latin1");
+      const start = stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19];
+      const text = readFileSync(entryPath, "latin1");
+      const read = parseShimEntry(Buffer.from(text, "latin1"));
+      const old = read.ok ? read.entry.reader : undefined;
+      writeFileSync(entryPath, text.replace(`\n${old?.pid} ${old?.start}\n`, `\n${pid} ${start}\n`), "latin1");
+      writeFileSync(payloadPath(), "");
+    };
+    const spinner = spawn("/bin/sh", ["-c", "while :; do :; done"], { stdio: "ignore" });
+    try {
+      asReader(spinner.pid as number);
+      expect(await drainPass(later)).toEqual({ done: 0, waiting: 1 });
+      expect(await record(claude)).toEqual({ kind: "absent" });
+      // It runs at last and copies the payload; the next pass applies it.
+      writeFileSync(payloadPath(), payload);
+    } finally {
+      spinner.kill("SIGKILL");
+    }
+    await new Promise((resolve) => spinner.on("exit", resolve));
+    expect(await drainPass(later)).toEqual({ done: 1, waiting: 0 });
+    expect(await record(claude)).toMatchObject({ kind: "record", record: { status: "started" } });
+
+    // The same bound with a copy that sleeps on a pipe the harness holds open without writing: cut, nothing written.
+    const other = await queued();
+    const sleeper = spawn("sleep", ["30"], { stdio: "ignore" });
+    try {
+      for (let tries = 0; !/\) S /.test(readFileSync(`/proc/${sleeper.pid}/stat`, "latin1")) && tries < 100; tries++) await sleep(10);
+      asReader(sleeper.pid as number);
+      expect(await drainPass(later)).toEqual({ done: 1, waiting: 0 });
+    } finally {
+      sleeper.kill("SIGKILL");
+    }
+    expect(await record(other)).toEqual({ kind: "absent" });
+  });
+
   it("holds back a later entry of the same agent while an earlier one's payload is still coming, not another agent's", async () => {
     const other = await harness("claude");
     // Two events from this test process (the same two nearest ancestors: `sh -c`'s parent is this process): the first

@@ -8,6 +8,23 @@ export const UNRESOLVED_QUIET_MS = 12 * 60 * 60 * 1000;
 
 export type Liveness = { state: "alive" } | { state: "unknown" } | { state: "stale"; reason: string };
 
+/**
+ * Can this record be live now, or at any later time while it is unchanged? False only when that is certain: it ended,
+ * its placeholder has been quiet past the bound (time only adds to that), or the process it names by PID and start
+ * token is gone or is another (a later process never has that token). `startTokenOf` gives the start token of the
+ * process running with a PID now; undefined where processes cannot be looked up this way (then only ended is certain).
+ */
+export function mayBeLive(
+  record: Pick<SessionRecord, "status" | "pid" | "process_start" | "updated_at">,
+  startTokenOf: ((pid: number) => string | undefined) | undefined,
+  now: number,
+): boolean {
+  if (record.status === "ended") return false;
+  if (record.pid === null) return now - Date.parse(record.updated_at) <= UNRESOLVED_QUIET_MS;
+  if (record.process_start === null || startTokenOf === undefined) return true;
+  return startTokenOf(record.pid) === record.process_start;
+}
+
 export async function checkLiveness(
   record: Pick<SessionRecord, "pid" | "process_start" | "updated_at">,
   processes: ProcessSource,

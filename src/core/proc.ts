@@ -75,13 +75,32 @@ function readOr<T, F>(attempt: () => T, fallback: F): T | F {
 }
 
 /**
+ * The start token of the process running with this PID now (Linux), undefined when none runs (or a zombie): what
+ * `basics` gives, without the rest, for a caller that cannot wait (record-cache.ts, the sessions index).
+ */
+export function linuxStartToken(pid: number, procRoot = "/proc"): string | undefined {
+  if (!Number.isInteger(pid) || pid <= 0) return undefined;
+  const parsed = readOr(() => parseProcStat(readNonBlocking(`${procRoot}/${pid}/stat`)), undefined);
+  if (!parsed || parsed.state === "Z" || parsed.state === "X") return undefined;
+  return `linux:${bootIdOf(procRoot)}:${parsed.startTime}`;
+}
+
+const bootIds = new Map<string, string>();
+function bootIdOf(procRoot: string): string {
+  let id = bootIds.get(procRoot);
+  if (id === undefined) {
+    id = readOr(() => readFileSync(`${procRoot}/sys/kernel/random/boot_id`, "utf8").trim(), "unknown-boot");
+    bootIds.set(procRoot, id);
+  }
+  return id;
+}
+
+/**
  * /proc/PID/stat and the exe link are read synchronously: they never wait on the target process, and under CPU
  * contention (dozens of hooks on two cores) every asynchronous hop costs a trip through the run queue.
  * /proc/PID/cmdline takes the target's memory-map lock, so it is read asynchronously, where a deadline can win.
  */
 export function linuxProcessSource(procRoot = "/proc"): ProcessSource {
-  let bootId: string | undefined;
-  const readBootId = () => (bootId ??= readOr(() => readFileSync(`${procRoot}/sys/kernel/random/boot_id`, "utf8").trim(), "unknown-boot"));
   const valid = (pid: number) => Number.isInteger(pid) && pid > 0;
   return {
     async basics(pid) {
@@ -97,7 +116,7 @@ export function linuxProcessSource(procRoot = "/proc"): ProcessSource {
         ppid: parsed.ppid,
         comm: parsed.comm,
         exe: exe?.replace(/ \(deleted\)$/, ""),
-        startToken: `linux:${readBootId()}:${parsed.startTime}`,
+        startToken: `linux:${bootIdOf(procRoot)}:${parsed.startTime}`,
         tty: ttyNameFromNr(parsed.ttyNr),
       };
     },

@@ -209,29 +209,43 @@ export async function drainPass(context: DrainContext): Promise<PassResult> {
 function payloadOf(item: Queued, context: DrainContext): ReadInput | undefined {
   const { reader } = item.entry;
   if (reader === undefined) return { bytes: Buffer.alloc(0), end: "eof" };
-  const finished = !readerAlive(reader);
+  const state = readerState(reader);
   const read = readSpoolFile(item.payload, LIMITS.stdinBytes + 1);
   const bytes = read.ok ? read.bytes : Buffer.alloc(0);
   if (bytes.length > LIMITS.stdinBytes) return { bytes: bytes.subarray(0, LIMITS.stdinBytes), end: "cap" };
-  if (finished) return { bytes, end: "eof" };
+  if (state === "gone") return { bytes, end: "eof" };
   // The harness still holds stdin open: enough once the JSON value is whole, as the synchronous hook stops reading.
   const scanner = newNativeScanner();
   if (bytes.length > 0 && scanner.feed(bytes, bytes.length) !== "more") return { bytes, end: "enough", scanner };
-  if (Date.now() - item.fired < INPUT_BOUND_MS) return undefined;
+  const waited = Date.now() - item.fired;
+  if (waited < INPUT_BOUND_MS) return undefined;
+  // The bound is on the harness, not on the machine: a copy that waits for a CPU (runnable, or in the disk's hands) on
+  // a loaded machine has not yet read what the harness wrote, and is waited for (within ABANDONED_MS); only a copy
+  // that sleeps, blocked on a pipe the harness holds open without writing, is cut at the bound.
+  if (state === "busy" && waited < ABANDONED_MS) return undefined;
   context.stopReader?.(reader);
   return { bytes, end: "deadline" };
 }
 
-/** Is the process copying stdin still running (the same process: its start time, not a later one with its PID)? */
-function readerAlive(reader: NonNullable<ShimEntry["reader"]>): boolean {
-  if (reader.start === undefined) return false; // gone before its shim looked
+/**
+ * The process copying stdin (the same process: its start time, not a later one with its PID): gone (exited, a zombie),
+ * busy (running or runnable, or in uninterruptible I/O), or blocked (sleeping: on an empty pipe; or stopped).
+ */
+function readerState(reader: NonNullable<ShimEntry["reader"]>): "gone" | "busy" | "blocked" {
+  if (reader.start === undefined) return "gone"; // gone before its shim looked
   try {
     const stat = readFileSync(`/proc/${reader.pid}/stat`, "latin1");
     const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return fields[19] === reader.start && fields[0] !== "Z" && fields[0] !== "X";
+    if (fields[19] !== reader.start || fields[0] === "Z" || fields[0] === "X") return "gone";
+    return fields[0] === "R" || fields[0] === "D" ? "busy" : "blocked";
   } catch {
-    return false;
+    return "gone";
   }
+}
+
+/** Is the process copying stdin still running? */
+function readerAlive(reader: NonNullable<ShimEntry["reader"]>): boolean {
+  return readerState(reader) !== "gone";
 }
 
 function stopReader(entry: ShimEntry | undefined, context: DrainContext): void {

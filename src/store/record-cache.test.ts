@@ -4,7 +4,8 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { sampleRecord } from "../../test/records.ts";
 import { makeSandbox, type Sandbox } from "../../test/sandbox.ts";
 import { ensureStateDirs } from "./paths.ts";
-import { fileIdentity, openRecordCache, RACY_MS, RECORD_CACHE_FILE } from "./record-cache.ts";
+import { fileIdentity, openRecordCache, RACY_MS, readSessionsIndex, RECORD_CACHE_FILE } from "./record-cache.ts";
+import { linuxStartToken } from "../core/proc.ts";
 import type { SessionRecord } from "../core/schema.ts";
 import { listRecords, recordPath, writeJsonAtomic } from "./records.ts";
 
@@ -219,6 +220,28 @@ describe("validated record cache", () => {
       expect(list(NOW, later, false).details).toEqual({ [A]: "other", [B]: "first" });
       put(B, { detail: "second" });
       expect(list(NOW, later, true).details).toEqual({ [A]: "other", [B]: "second" });
+    });
+
+    it("keeps an index of the records that may be live only, which stands for the directory while it is unchanged", () => {
+      const stamp = new Date().toISOString();
+      const times = { created_at: stamp, updated_at: stamp, status_changed_at: stamp };
+      const me = linuxStartToken(process.pid) as string;
+      const [live, ended, gone, reused, quiet, placeholder, untokened] = ["1", "2", "3", "4", "5", "6", "7"].map((c) => c.repeat(64));
+      put(live as string, { pid: process.pid, process_start: me, status: "running", ...times });
+      put(ended as string, { pid: process.pid, process_start: me, status: "ended", ...times });
+      put(gone as string, { pid: 4_000_001, process_start: "linux:boot:1", ...times });
+      put(reused as string, { pid: process.pid, process_start: `${me}0`, ...times });
+      // A placeholder (no process) quiet for longer than 12 hours, and one updated just now.
+      put(quiet as string, { pid: null, process_start: null });
+      put(placeholder as string, { pid: null, process_start: null, ...times });
+      // A PID without a start token: no later look can rule it out.
+      put(untokened as string, { pid: 4_000_002, process_start: null, ...times });
+      expect(list(Date.now(), later, true).records).toHaveLength(7);
+      const index = readSessionsIndex(sandbox.stateDir, sessions);
+      expect(index?.rows.map((row) => row.digest).sort()).toEqual([live, placeholder, untokened]);
+      // Any record written: the index no longer stands for the directory.
+      put(gone as string, { pid: process.pid, process_start: me, ...times });
+      expect(readSessionsIndex(sandbox.stateDir, sessions)).toBeUndefined();
     });
 
     it("is not saved for a directory changed within the racy window", () => {

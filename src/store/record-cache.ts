@@ -14,6 +14,8 @@
 import { lstatSync, type BigIntStats } from "node:fs";
 import { join } from "node:path";
 import { isRecord } from "../core/json-value.ts";
+import { mayBeLive } from "../core/liveness.ts";
+import { linuxStartToken } from "../core/proc.ts";
 import type { SessionRecord } from "../core/schema.ts";
 import { readJsonFile, writeFileAtomic, type ValidatedRecords } from "./records.ts";
 import { BUILD, VERSION } from "../core/version.ts";
@@ -132,7 +134,7 @@ export function openRecordCache(
         (dirStats as BigIntStats).ctimeNs < racyFrom;
       const dirEntry = whole ? { identity: dir, spools: [...spools] } : undefined;
       if (!changed && current.size === entriesLoaded().entries.size && entriesLoaded().dir?.identity === dirEntry?.identity) return;
-      if (dirEntry) writeSessionsIndex(stateDir, dirEntry, current);
+      if (dirEntry) writeSessionsIndex(stateDir, dirEntry, current, opened);
       // Too large a cache is refused by the write (only speed changes).
       const text = JSON.stringify({ format: CACHE_FORMAT, writer: WRITER, dir: dirEntry, entries: Object.fromEntries(current) });
       writeFileAtomic(path, text, { maxBytes: MAX_CACHE_BYTES });
@@ -192,17 +194,24 @@ export interface IndexRow {
 }
 
 /**
- * The small companion of a cache that stands for the whole sessions dir: one row per record (digest, PID, process
- * start, status, last update), with the dir's identity. A reader that shows only live sessions (list, status, next)
- * reads it instead of the cache, and then only the files of the records it finds live (readSessionsIndex).
+ * The small companion of a cache that stands for the whole sessions dir: one row (digest, PID, process start, status,
+ * last update) per record that may be live, with the dir's identity. A record certainly dead when the index is written
+ * (ended, or its process gone: mayBeLive) stays dead for as long as the directory keeps that identity (any write of a
+ * record changes it), so it has no row: a reader that shows only live sessions (list, status, next) reads this instead
+ * of the cache, and then only the files of the records it finds live (readSessionsIndex), whatever the number of
+ * sessions kept.
  */
 function writeSessionsIndex(
   stateDir: string,
   dir: { identity: string; spools: readonly string[] },
   entries: ReadonlyMap<string, Entry>,
+  now: number,
 ): void {
-  const rows = [...entries].map(([digest, { record }]) => [digest, record.pid, record.process_start, record.status, record.updated_at]);
-  writeFileAtomic(join(stateDir, SESSIONS_INDEX_FILE), JSON.stringify({ format: 1, writer: WRITER, dir, rows }), {
+  const startTokenOf = process.platform === "linux" ? (pid: number) => linuxStartToken(pid) : undefined;
+  const rows = [...entries]
+    .filter(([, { record }]) => mayBeLive(record, startTokenOf, now))
+    .map(([digest, { record }]) => [digest, record.pid, record.process_start, record.status, record.updated_at]);
+  writeFileAtomic(join(stateDir, SESSIONS_INDEX_FILE), JSON.stringify({ format: 2, writer: WRITER, dir, rows }), {
     maxBytes: MAX_CACHE_BYTES,
   });
 }
@@ -214,7 +223,7 @@ export function readSessionsIndex(stateDir: string, sessionsDir: string): { rows
   const file = readJsonFile(join(stateDir, SESSIONS_INDEX_FILE), MAX_CACHE_BYTES);
   if (file.kind !== "json" || !isRecord(file.value)) return undefined;
   const { format, writer, dir, rows } = file.value;
-  if (format !== 1 || writer !== WRITER || !isRecord(dir) || dir.identity !== fileIdentity(stats) || !Array.isArray(rows)) return undefined;
+  if (format !== 2 || writer !== WRITER || !isRecord(dir) || dir.identity !== fileIdentity(stats) || !Array.isArray(rows)) return undefined;
   if (!Array.isArray(dir.spools) || !dir.spools.every((name) => typeof name === "string")) return undefined;
   const parsed: IndexRow[] = [];
   for (const row of rows) {

@@ -10,25 +10,10 @@
 // away whole, so the old holder's paths under `<record>.lock/holder-...` no longer exist: whatever it does when it
 // wakes (create its temp file, rename it, remove a file) fails with ENOENT and changes nothing (docs/reliability.md,
 // "Fencing"). A rename is one system call: a signal stops a process before it or after it, never inside it.
-import {
-  closeSync,
-  constants,
-  lstatSync,
-  mkdirSync,
-  openSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  rmdirSync,
-  rmSync,
-  unlinkSync,
-  watch,
-  writeSync,
-  type FSWatcher,
-} from "node:fs";
+import { lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, unlinkSync, watch, type FSWatcher } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import { recordPath, uniqueSuffix, type WriteResult } from "./records.ts";
-import { LIMITS, byteLength } from "../core/bounds.ts";
+import { recordPath, uniqueSuffix, writeThroughTemp, type WriteResult } from "./records.ts";
+import { LIMITS } from "../core/bounds.ts";
 import { faultPoint } from "./fault-points.ts";
 
 export type LockResult<T> = { ok: true; value: T } | { ok: false; reason: "timeout" | "not-needed" | "symlink" | "io"; detail: string };
@@ -239,35 +224,17 @@ function release(lockPath: string, own: string): void {
 function fencedLock(own: string): RecordLock {
   return {
     write(path, text, maxBytes = LIMITS.recordBytes) {
-      if (byteLength(text) > maxBytes) return { ok: false, reason: "too-large", detail: `record would be ${byteLength(text)} bytes` };
-      const temp = join(own, `${basename(path)}.${uniqueSuffix()}.tmp`);
-      let fd: number | undefined;
-      try {
-        // Fails (ENOENT) once the lock was taken over: `own` was moved away with the lock directory.
-        fd = openSync(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
-        const bytes = Buffer.from(text, "utf8");
-        for (let written = 0; written < bytes.length;) written += writeSync(fd, bytes, written, bytes.length - written);
-        closeSync(fd);
-        fd = undefined;
-        faultPoint("temp-written");
-        faultPoint("before-rename");
-        renameSync(temp, path);
-        faultPoint("written");
-        return { ok: true };
-      } catch (error) {
-        if (fd !== undefined) closeSync(fd);
-        try {
-          unlinkSync(temp);
-        } catch {
-          // never created, renamed, or moved away with a taken-over lock
-        }
-        const code = (error as NodeJS.ErrnoException).code;
-        return {
-          ok: false,
-          reason: "io",
-          detail: code === "ENOENT" ? `${path}: the lock was taken over` : `${path}: ${code ?? String(error)}`,
-        };
-      }
+      // The temp file is made in the holder's own directory: its creation, and its rename, fail (ENOENT) once the lock
+      // was taken over, because `own` was moved away with the lock directory.
+      return writeThroughTemp(path, join(own, `${basename(path)}.${uniqueSuffix()}.tmp`), text, {
+        maxBytes,
+        staged: () => {
+          faultPoint("temp-written");
+          faultPoint("before-rename");
+        },
+        renamed: () => faultPoint("written"),
+        missing: `${path}: the lock was taken over`,
+      });
     },
     remove(path) {
       const doomed = join(own, `${basename(path)}.${uniqueSuffix()}.gone`);

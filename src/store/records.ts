@@ -199,8 +199,30 @@ export function writeFileAtomic(
   text: string,
   { maxBytes = LIMITS.recordBytes, mode = 0o600, sync = false }: { maxBytes?: number; mode?: number; sync?: boolean } = {},
 ): WriteResult {
+  return writeThroughTemp(path, `${path}.${process.pid}.${uniqueSuffix()}.tmp`, text, { maxBytes, mode, sync });
+}
+
+/**
+ * The atomic write itself, for this module and the record lock's fenced write (record-lock.ts), which differ only in
+ * where the temp file is made: `text` into a new file at `temp` (O_EXCL|O_NOFOLLOW, never through a link), every byte
+ * written and the file closed, then renamed over `path`. On failure the temp file is removed and `path` is as it was.
+ * `staged` runs between the close and the rename, `renamed` right after the rename (the fenced write's fault points);
+ * `missing` is the detail for ENOENT (the fenced write's temp dir moved away: its lock was taken over).
+ */
+export function writeThroughTemp(
+  path: string,
+  temp: string,
+  text: string,
+  {
+    maxBytes = LIMITS.recordBytes,
+    mode = 0o600,
+    sync = false,
+    staged,
+    renamed,
+    missing,
+  }: { maxBytes?: number; mode?: number; sync?: boolean; staged?: () => void; renamed?: () => void; missing?: string } = {},
+): WriteResult {
   if (byteLength(text) > maxBytes) return { ok: false, reason: "too-large", detail: `record would be ${byteLength(text)} bytes` };
-  const temp = `${path}.${process.pid}.${uniqueSuffix()}.tmp`;
   let fd: number | undefined;
   try {
     fd = openSync(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, mode);
@@ -209,16 +231,19 @@ export function writeFileAtomic(
     if (sync) fsyncSync(fd);
     closeSync(fd);
     fd = undefined;
+    staged?.();
     renameSync(temp, path);
+    renamed?.();
     return { ok: true };
   } catch (error) {
     if (fd !== undefined) closeSync(fd);
     try {
       unlinkSync(temp);
     } catch {
-      // never created, or already renamed
+      // never created, renamed, or moved away with a taken-over lock
     }
-    return { ok: false, reason: "io", detail: `${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}` };
+    const code = (error as NodeJS.ErrnoException).code;
+    return { ok: false, reason: "io", detail: code === "ENOENT" && missing !== undefined ? missing : `${path}: ${code ?? String(error)}` };
   }
 }
 
