@@ -132,6 +132,12 @@ export interface Harness {
    * reads (NativePayloadSchema). For such a harness only its own name is read; a member under the target name is not.
    */
   readonly nativeFields?: Readonly<Record<string, string>>;
+  /**
+   * Where the harness keeps a session's transcript when a payload does not say (Copilot CLI names it only at agentStop):
+   * from the session id and the hook's environment, as the harness resolves it. Checked like a stated path
+   * (isTranscriptPath) before it is stored; a file that is not there is no fact.
+   */
+  readonly transcriptPathOf?: (sessionId: string, env: NodeJS.ProcessEnv) => string | undefined;
 }
 
 /**
