@@ -129,7 +129,12 @@ export async function readHistory(box: Box): Promise<HistoryEntry[]> {
   const all = [...seen, ...applied].sort((a, b) => a.at.localeCompare(b.at));
   // Within a record, its own order: the places its versions hold in time, filled in arrival order.
   const byRecord = new Map<string, typeof all>();
-  for (const entry of all) byRecord.set(entry.canonical_id ?? "", [...(byRecord.get(entry.canonical_id ?? "") ?? []), entry]);
+  for (const entry of all) {
+    const key = entry.canonical_id ?? "";
+    const versions = byRecord.get(key);
+    if (versions) versions.push(entry);
+    else byRecord.set(key, [entry]);
+  }
   for (const versions of byRecord.values()) versions.sort((a, b) => (a.arrival_sequence ?? 0) - (b.arrival_sequence ?? 0));
   const next = new Map<string, number>();
   return all.map((entry) => {

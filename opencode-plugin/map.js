@@ -7,6 +7,9 @@
 //   and errors are not (the root's own turn is still running and reports its own end).
 // - `session.status` busy repeats within a turn, and `session.idle` follows `session.status` idle: each state is sent
 //   once. A failed turn's `error` stands through the `idle` OpenCode sends after `session.error`, until the next turn.
+// - Esc twice aborts a turn: OpenCode states it as `session.error` named MessageAbortedError, which its own TUI does not
+//   show as an error. It is the user's interruption, not a failure: idle, "turn interrupted" (as Esc ends in Claude
+//   Code and Codex), standing through the `idle` that follows as an error does.
 // - A permission dialog (`permission.asked`) or a question from the model (`question.asked`, OpenCode's `question` tool)
 //   holds the session `waiting` until every open request of that session is replied (a question also when dismissed,
 //   `question.rejected`); running events meanwhile are remembered, not sent, so `waiting` is not hidden.
@@ -24,6 +27,7 @@ export const EMITTED_EVENTS = Object.freeze([
   "question-replied",
   "session-idle",
   "session-error",
+  "session-interrupted",
   "session-limited",
   "session-deleted",
 ]);
@@ -39,7 +43,7 @@ export const MAX_SESSIONS = 256;
  * @typedef {import("../pi-bridge/lib/payload.js").Status} Status
  * @typedef {{ sessionId: string, cwd: string | undefined, event: string, status: Status, detail: string, tool: string }} Transition
  *   `event` is the kebab-case name sent as `opencode.<event>`; `sessionId` is the root session's.
- * @typedef {{ parent: string | undefined, cwd: string | undefined, waits: Set<string>, failed: boolean,
+ * @typedef {{ parent: string | undefined, cwd: string | undefined, waits: Set<string>, turnEnded: boolean,
  *   ended: boolean, lastRunning: { detail: string, tool: string } }} SessionState
  */
 
@@ -67,7 +71,7 @@ export function createMapper() {
   const sessionOf = (id) => {
     let state = sessions.get(id);
     if (!state) {
-      state = { parent: undefined, cwd: undefined, waits: new Set(), failed: false, ended: false, lastRunning: PROCESSING };
+      state = { parent: undefined, cwd: undefined, waits: new Set(), turnEnded: false, ended: false, lastRunning: PROCESSING };
       sessions.set(id, state);
       if (sessions.size > MAX_SESSIONS) sessions.delete(/** @type {string} */ (sessions.keys().next().value));
     }
@@ -118,7 +122,7 @@ export function createMapper() {
   /** A running transition of `root`, held back while one of its permission dialogs is open. */
   const running = (/** @type {string} */ root, /** @type {string} */ event, /** @type {{ detail: string, tool: string }} */ what) => {
     const state = sessionOf(root);
-    state.failed = false;
+    state.turnEnded = false;
     state.lastRunning = what;
     if (state.waits.size > 0) return undefined;
     return transition(root, event, "running", what.detail, what.tool);
@@ -160,8 +164,10 @@ export function createMapper() {
         return child ? undefined : idle(root);
       case "session.error": {
         if (child) return undefined;
-        state.failed = true;
+        state.turnEnded = true;
         state.waits.clear();
+        if (record(properties.error).name === "MessageAbortedError")
+          return transition(root, "session-interrupted", "idle", "turn interrupted");
         const text = errorText(properties.error);
         // HTTP 429 from the provider: a rate limit, reported as such (docs/limits.md); its words are the detail.
         if (record(record(properties.error).data).statusCode === 429)
@@ -217,7 +223,7 @@ export function createMapper() {
     const state = sessionOf(root);
     state.waits.clear();
     state.lastRunning = PROCESSING;
-    if (state.failed) return undefined; // the failed turn's error stands until the next one starts
+    if (state.turnEnded) return undefined; // a failed or interrupted turn's end stands until the next one starts
     return transition(root, "session-idle", "idle", "waiting for the next prompt");
   }
 

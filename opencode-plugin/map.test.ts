@@ -206,6 +206,26 @@ describe("OpenCode events to states (composed streams, shaped like the captured 
     ]);
   });
 
+  it("Esc (MessageAbortedError) is the user's interruption: idle, turn interrupted, through the idle after it; a dialog it closes too", () => {
+    const aborted = { name: "MessageAbortedError", data: { message: "The operation was aborted." } };
+    const steps = [
+      created("s"),
+      status("s", "busy"),
+      asked("s", "per_1"),
+      event("session.error", { sessionID: "s", error: aborted }),
+      status("s", "idle"),
+      event("session.idle", { sessionID: "s" }),
+      status("s", "busy"),
+    ];
+    expect(replay(steps)).toEqual([
+      ["session-start", "started", "session started", ""],
+      ["session-busy", "running", "processing prompt", ""],
+      ["permission-asked", "waiting", "permission: bash", "bash"],
+      ["session-interrupted", "idle", "turn interrupted", ""],
+      ["session-busy", "running", "processing prompt", ""],
+    ]);
+  });
+
   it("retries are running with the reason; a new turn after an error reports again", () => {
     const steps = [
       created("s"),

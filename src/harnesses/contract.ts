@@ -137,6 +137,12 @@ export interface Harness {
    * (Cline 3.0.65: `workspaceRoots` is a list, the hook's cwd its first): the hook's own working directory is the cwd.
    */
   readonly hookCwdIsSession?: boolean;
+  /**
+   * Where the harness keeps a session's transcript when a payload does not say (Copilot CLI names it only at agentStop):
+   * from the session id and the hook's environment, as the harness resolves it. Checked like a stated path
+   * (isTranscriptPath) before it is stored; a file that is not there is no fact.
+   */
+  readonly transcriptPathOf?: (sessionId: string, env: NodeJS.ProcessEnv) => string | undefined;
 }
 
 /**

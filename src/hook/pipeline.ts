@@ -211,7 +211,7 @@ async function identifiedEvent(
 ): Promise<LifecycleEvent | HookOutcome> {
   if (context.progress) context.progress.phase = "identifying";
   const found = searched ?? (await searchAncestry(harness, context, payload.session_id));
-  const transcriptPath = transcriptPathOf(payload.transcript_path);
+  const transcriptPath = transcriptPathOf(payload.transcript_path ?? harness.transcriptPathOf?.(payload.session_id, context.env));
   const starts = alias === "session-start" || (alias === "declared" && transition.status === "started");
   const common = {
     sessionId: payload.session_id,

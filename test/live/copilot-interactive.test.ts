@@ -1,5 +1,6 @@
 // Live: the real interactive Copilot CLI (pinned in harnesses.json) in a private tmux server with the hooks our
-// installer writes, offline against the synthetic provider: `/clear` starts a new conversation in the same process, and
+// installer writes, offline against the synthetic provider: Ctrl+C cancels the first turn (no hook fires; the abort
+// line in the session's events file makes it idle, interrupted), `/clear` starts a new conversation in the same process, and
 // `copilot --resume=<id>` in a new process goes on with that conversation: one live record per running process, with
 // the native session id. The interactive UI fires sessionStart only at a conversation's first prompt, so until then the
 // process is listed as discovered.
@@ -21,7 +22,7 @@ let socket: string;
 beforeEach(async () => {
   sandbox = makeSandbox();
   socket = join(sandbox.root, "tmux.sock");
-  provider = await startProvider({ port: 0 });
+  provider = await startProvider({ port: 0, slowMs: 15_000 });
 });
 afterEach(async () => {
   await stopTmuxServer(socket);
@@ -54,8 +55,29 @@ describe(`Copilot CLI ${HARNESS_PACKAGES.copilot.version} (live, interactive in 
 
     ui.start("first");
     await until("the prompt", async () => (ui.screen("first").includes("fake-model") ? true : undefined), explain("first"), 120_000);
+    // Ctrl+C while the first reply is held (SLOW) cancels the turn ("Operation cancelled by user"; Esc is not taken while
+    // Copilot waits for the model). No hook fires: the abort line in the session's events file says it, found by the
+    // session's id before any agentStop named the file.
+    await type("first", "SLOW hello");
+    const busy = await until("the held turn", async () => (await live()).find((session) => session.status === "running"), explain("first"));
+    ui.keys("first", "C-c");
+    const first = await until(
+      "the state after Ctrl+C",
+      async () => (await live()).find((session) => session.session_id === busy.session_id && session.status !== "running"),
+      explain("first"),
+    );
+    expect([first.status, first.detail, first.last_event]).toEqual([
+      "idle",
+      "interrupted by the user (stated in Copilot CLI's session events)",
+      "copilot.interrupted",
+    ]);
     await type("first", "say hello");
-    const first = await until("the first turn's end", idleOther(undefined, []), explain("first"), 90_000);
+    await until(
+      "the next turn's end",
+      async () => (await live()).find((session) => session.session_id === first.session_id && session.last_event === "copilot.stop"),
+      explain("first"),
+      90_000,
+    );
 
     await type("first", "/clear");
     await until("the first session's end", async () => ((await live()).length === 0 ? true : undefined), explain("first"));

@@ -1,8 +1,8 @@
 // Live: the real interactive Gemini CLI and Qwen Code (pinned in harnesses.json), each with the hooks
 // `tongs-agents install` writes, in a private tmux server, offline against the synthetic provider on 127.0.0.1
 // (Gemini: its own API; Qwen: OpenAI Chat Completions). One shared driver: started, running(tool), waiting on the real
-// approval dialog, running after approval, idle, the provider failure (Qwen: error; Gemini states none: idle), /clear
-// (a new session in the same process), ended, and the cleared conversation resumed in a new process; the record's PID is the node process that runs the CLI's script (node-script identity), in the tmux pane.
+// approval dialog, running after approval, idle, the provider failure (Qwen: error; Gemini states none: idle), Esc while
+// a reply is held (idle; neither states the interruption), /clear (a new session in the same process), ended, and the cleared conversation resumed in a new process; the record's PID is the node process that runs the CLI's script (node-script identity), in the tmux pane.
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, readlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -44,6 +44,8 @@ interface NodeCli {
   readonly failed: [status: string, detail: string];
   /** The arguments that resume the conversation `id`, the latest of the project. */
   readonly resume: (id: string) => string[];
+  /** What Esc while a reply is held leaves: [status, detail, last event], as the harness states it. */
+  readonly escaped: [status: string, detail: string, event: string];
 }
 
 const OFF = { privacy: { usageStatisticsEnabled: false }, telemetry: { enabled: false } };
@@ -62,6 +64,8 @@ const CLIS: NodeCli[] = [
     },
     setup: [],
     failed: ["idle", ""],
+    // Esc ends the turn with AfterAgent, as any turn's end does: nothing says it was interrupted.
+    escaped: ["idle", "", "gemini.stop"],
     // Gemini CLI resumes by index or "latest", not by id.
     resume: () => ["--resume", "latest"],
   },
@@ -79,6 +83,8 @@ const CLIS: NodeCli[] = [
     // The interactive UI starts in "Auto mode": real permission dialogs need the default mode.
     setup: ["/approval-mode default"],
     failed: ["error", "turn failed (API error)"],
+    // Esc fires no Stop: the Notification Qwen sends when its input is back says it waits for the next prompt.
+    escaped: ["idle", "waiting for the next prompt", "qwen.notification"],
     resume: (id) => ["--resume", id],
   },
 ];
@@ -90,7 +96,7 @@ beforeEach(async () => {
   sandbox = makeSandbox();
   socket = join(sandbox.root, "tmux.sock");
   // A command that changes something, so that the CLI asks before running it.
-  provider = await startProvider({ port: 0, toolCommand: "touch approved" });
+  provider = await startProvider({ port: 0, toolCommand: "touch approved", slowMs: 15_000 });
 });
 afterEach(async () => {
   await stopTmuxServer(socket);
@@ -243,6 +249,33 @@ describe.each(CLIS)("$id (live, interactive in tmux)", (cli) => {
         diagnose,
       );
       expect([failed.status, failed.detail]).toEqual(cli.failed);
+
+      // Esc while the reply is held (SLOW): the turn is cancelled; the record says what the harness states.
+      await type("SLOW hello");
+      await until(
+        "running before Esc",
+        async () => {
+          const session = await shown();
+          return session?.status === "running" && session.updated_at !== failed.updated_at ? session : undefined;
+        },
+        60_000,
+        diagnose,
+      );
+      tmux("send-keys", "-t", "live", "Escape");
+      const escaped = await until(
+        "the state after Esc",
+        async () => {
+          const session = await shown();
+          return session && session.status !== "running" ? session : undefined;
+        },
+        60_000,
+        diagnose,
+      );
+      expect([escaped.status, escaped.detail, escaped.last_event]).toEqual(cli.escaped);
+      // Qwen puts the cancelled prompt back into the input: clear it, as a user would, before the next command.
+      tmux("send-keys", "-t", "live", "End");
+      tmux("send-keys", "-t", "live", "C-u");
+      await sleep(500);
 
       // /clear: a new conversation in the same process. One live record, the new native id; the old one ended.
       const live = async () => (await sessions()).filter((session) => session.status !== "ended");

@@ -57,7 +57,8 @@ async function prompt(text: string): Promise<void> {
 beforeAll(async () => {
   sandbox = makeSandbox();
   lab = new TmuxLab(sandbox, "opencode");
-  provider = await startProvider({ port: 0, toolCommand: "touch approved" });
+  // SLOW holds a reply long enough for Esc, twice, under load.
+  provider = await startProvider({ port: 0, toolCommand: "touch approved", slowMs: 15_000 });
   project = join(sandbox.root, "project");
   mkdirSync(project, { recursive: true });
   const configDir = join(sandbox.env.XDG_CONFIG_HOME as string, "opencode");
@@ -197,5 +198,28 @@ describe(`OpenCode ${VERSION} live in tmux, with the plugin installed by tongs-a
       expect(lab.clients().find((attached) => attached.tty === client.tty)?.pane).toBe(pane);
     },
     STEP_MS,
+  );
+
+  it(
+    "Esc twice while a reply is held: idle, turn interrupted (OpenCode's MessageAbortedError is the user's, not a failure)",
+    async () => {
+      await prompt("SLOW hello");
+      const busy = await until(() => records().find((record) => record.status === "running"), "a running record");
+      keys("Escape");
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      keys("Escape"); // the first Esc asks for a second ("esc again to interrupt")
+      const stopped = await until(
+        () => records().find((record) => record.session_id === busy.session_id && record.status !== "running"),
+        "the state after Esc",
+      );
+      expect(stopped).toMatchObject({ status: "idle", detail: "turn interrupted", last_event: "opencode.session-interrupted" });
+      // The idle OpenCode sends after the abort leaves it so.
+      await new Promise((resolve) => setTimeout(resolve, 3000));
+      expect(records().find((record) => record.session_id === busy.session_id)).toMatchObject({
+        status: "idle",
+        detail: "turn interrupted",
+      });
+    },
+    2 * STEP_MS,
   );
 });

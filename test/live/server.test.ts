@@ -39,9 +39,9 @@ const socket = () => join(sandbox.stateDir, "server", "socket");
 
 const serverStatus = () => keypressServerStatus(sandbox.env);
 
-/** What a user compares: exit code and both outputs, with ages ("3s", "2s ago", `"state_age_s": 3`), which tick
- * between two runs, as N. */
-const ageless = (text: string) => text.replace(/\b\d+(s|m|h|d)\b/g, "N$1").replace(/("state_age_s": ?)\d+/g, "$1N");
+/** What a user compares: exit code and both outputs, with ages ("3s", "2s ago", "said by: hook, 4 s ago",
+ * `"state_age_s": 3`), which tick between two runs, as N. */
+const ageless = (text: string) => text.replace(/\b\d+( ?)(s|m|min|h|d)\b/g, "N$1$2").replace(/("state_age_s": ?)\d+/g, "$1N");
 const seen = (run: ProcessResult) => ({ code: run.code, stdout: ageless(run.stdout), stderr: ageless(run.stderr) });
 
 async function fleet(): Promise<{ waiting: AgentPane; running: AgentPane; home: AgentPane; client: AttachedClient }> {

@@ -12,6 +12,7 @@ export interface ShownSession {
   detail: string;
   tool: string;
   pid: number;
+  last_event: string;
   terminal: { env: Record<string, string> };
 }
 

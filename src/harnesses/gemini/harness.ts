@@ -18,7 +18,10 @@ export const geminiHarness = {
     waiting: { by: "hook", limit: "its approval notification names no tool: the record says `permission requested`" },
     idle: { by: "hook" },
     error: { by: "none", why: "no hook states a failed turn: a provider error ends the turn idle, never error" },
-    interrupted: { by: "untested", why: "Esc mid-turn has not been tried on the proven version" },
+    interrupted: {
+      by: "none",
+      why: "Esc ends the turn with AfterAgent, as any turn's end does (live, 0.61.0): the record goes idle without saying the turn was interrupted",
+    },
     ended: { by: "hook" },
   },
   provenVersions: ["0.61.0"],

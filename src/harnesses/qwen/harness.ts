@@ -34,7 +34,10 @@ export const qwenHarness = {
     waiting: { by: "hook" },
     idle: { by: "hook" },
     error: { by: "hook", limit: "only the interactive UI fires StopFailure; a failed `qwen -p` turn states nothing" },
-    interrupted: { by: "untested", why: "Esc mid-turn has not been tried on the proven version" },
+    interrupted: {
+      by: "none",
+      why: 'Esc fires no Stop; the Notification Qwen sends once its input is back makes the record idle, "waiting for the next prompt" (live, 0.24.4), without saying the turn was interrupted',
+    },
     ended: { by: "hook" },
   },
   provenVersions: ["0.24.4"],
