@@ -6,7 +6,7 @@ import type { LocatedTarget } from "../../backends/contract.ts";
 import { BACKENDS } from "../../backends/registry.ts";
 import { run as defaultRun, type Runner } from "../core/exec.ts";
 import type { PendingWait } from "../core/schema.ts";
-import { quoted } from "../core/terminal-text.ts";
+import { displayLine, quoted } from "../core/terminal-text.ts";
 import { candidateOf, findSession, type FleetContext } from "../fleet/queries.ts";
 import { loadFleet } from "../fleet/sessions.ts";
 import type { SessionView } from "../fleet/view.ts";
@@ -33,6 +33,11 @@ export interface AnswerRequest {
   readonly fromAgent?: boolean;
   /** Where the answer comes from, as `explain` shows it; default `tongs-agents answer`. */
   readonly by?: string;
+  /**
+   * The dialog the person saw when choosing (the picker shows it, then the reply is picked by its number there): the
+   * pane must still show exactly it, else nothing is sent.
+   */
+  readonly shown?: ShownDialog | undefined;
 }
 
 export type Refusal =
@@ -102,6 +107,8 @@ export async function answerSession(request: AnswerRequest, reply: Reply, contex
   const first = await locate(request, context);
   if (first.ok === false) return first;
   const { open, located, spec } = first;
+  if (request.shown && !sameDialog(request.shown, open.dialog))
+    return refuse("dialog-changed", `the dialog in ${open.target} is no longer the one shown when the reply was chosen; nothing sent`);
   const chosen = optionFor(open.dialog, reply);
   if (!chosen.ok) return refuse("not-offered", `${describeReply(reply)} is not a reply to this dialog: ${chosen.detail}; nothing sent`);
   // The second read, just before the key: the same wait still open, the same dialog still shown.
@@ -133,6 +140,14 @@ export async function answerSession(request: AnswerRequest, reply: Reply, contex
     closed: await dialogCloses(located, spec, open.dialog, context),
     ...(kept.ok ? {} : { unrecorded: kept.detail }),
   };
+}
+
+/** What an answer did, in one line: the CLI prints it, the picker shows it. */
+export function answeredLine(answered: Answered): string {
+  return (
+    `answered ${answered.reply}: pressed ${answered.keys.join(" ")} (${displayLine(answered.option.label)}) in ${answered.target}; ` +
+    (answered.closed ? "the dialog closed" : "the dialog still shows: look at the pane")
+  );
 }
 
 async function locate(request: AnswerRequest, context: AnswerContext): Promise<Located | AnswerFailure> {

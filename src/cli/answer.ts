@@ -5,7 +5,7 @@ import { EXIT_CODES } from "../core/errors.ts";
 import { displayLine } from "../core/terminal-text.ts";
 import { offeredReplies } from "../answer/dialogs.ts";
 import { parseReply, REPLY_FORMS } from "../answer/replies.ts";
-import { answerSession, readOpenDialog, type AnswerFailure, type AnswerRequest, type OpenDialog } from "../answer/service.ts";
+import { answeredLine, answerSession, readOpenDialog, type AnswerFailure, type AnswerRequest, type OpenDialog } from "../answer/service.ts";
 import { withHelp, type VerbHelp } from "./help.ts";
 import { fail, parse, type VerbIo, type Verb } from "./io.ts";
 
@@ -50,11 +50,7 @@ export const answerVerb: Verb = withHelp(ANSWER_HELP, async (args, context, io) 
   const answered = await answerSession(request, reply.reply, context);
   if (!answered.ok) return refused(answered, io, json);
   if (json) io.stdout(JSON.stringify(answered, null, 2));
-  else
-    io.stdout(
-      `answered ${answered.reply}: pressed ${answered.keys.join(" ")} (${displayLine(answered.option.label)}) in ${answered.target}; ` +
-        (answered.closed ? "the dialog closed" : "the dialog still shows: look at the pane"),
-    );
+  else io.stdout(answeredLine(answered));
   if (answered.unrecorded !== undefined) io.stderr(`tongs-agents: the answer stands, but explain will not show it: ${answered.unrecorded}`);
   return EXIT_CODES.ok;
 });

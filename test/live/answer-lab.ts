@@ -2,7 +2,7 @@
 // agent (and so its hooks and the record), typing into it, its record, and `tongs-agents answer` as a process.
 import { execFileSync } from "node:child_process";
 import { shellQuote } from "../../src/core/shell-quote.ts";
-import { runCliProcess } from "../processes.ts";
+import { CLI_BIN, runCliProcess } from "../processes.ts";
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -40,6 +40,11 @@ export interface AnswerLab {
   readonly clear: (gone: string) => Promise<void>;
   readonly session: () => Promise<Shown | undefined>;
   readonly answer: (...args: string[]) => Promise<{ code: number | null; stdout: string; stderr: string }>;
+  /**
+   * `tongs-agents pick` (no colours: the selection is marked `>`) in a window of its own on the same tmux server,
+   * opened in the background (the agent's window stays the current one): its screen and keys.
+   */
+  readonly picker: () => { readonly screen: () => string; readonly keys: (...keys: string[]) => void };
 }
 
 /** Start `command` in a clean environment (`env`, plus the pane's own TMUX and TMUX_PANE) in a new tmux server. */
@@ -103,6 +108,27 @@ export function startAnswerLab(socket: string, cwd: string, env: NodeJS.ProcessE
       (JSON.parse((await runCliProcess(["list", "--json"], env)).stdout) as { sessions: Shown[] }).sessions.find(
         (s) => s.identity === "process",
       ),
+    picker: () => {
+      const pane = tmux(
+        "new-window",
+        "-d",
+        "-P",
+        "-F",
+        "#{pane_id}",
+        "-t",
+        "live",
+        "-n",
+        "picker",
+        "/bin/sh",
+        "-c",
+        `exec env -i TMUX="$TMUX" TMUX_PANE="$TMUX_PANE" ${assignments.join(" ")} TERM=xterm-256color NO_COLOR=1 TONGS_AGENTS_SERVER=off ` +
+          `${shellQuote(process.execPath)} ${shellQuote(CLI_BIN)} pick`,
+      ).trim();
+      return {
+        screen: () => tmux("capture-pane", "-p", "-J", "-t", pane),
+        keys: (...keys) => void tmux("send-keys", "-t", pane, ...keys),
+      };
+    },
     answer: async (...args) => {
       const run = await runCliProcess(["answer", ...args], env);
       return { code: run.code, stdout: run.stdout.trim(), stderr: run.stderr.trim() };
