@@ -5,7 +5,7 @@
 import type { LocatedTarget } from "../../backends/contract.ts";
 import { BACKENDS } from "../../backends/registry.ts";
 import { run as defaultRun, type Runner } from "../core/exec.ts";
-import type { PendingWait } from "../core/schema.ts";
+import type { PendingWait, SessionRecord } from "../core/schema.ts";
 import { displayLine, quoted } from "../core/terminal-text.ts";
 import { candidateOf, findSession, type FleetContext } from "../fleet/queries.ts";
 import { loadFleet } from "../fleet/sessions.ts";
@@ -140,6 +140,17 @@ export async function answerSession(request: AnswerRequest, reply: Reply, contex
     closed: await dialogCloses(located, spec, open.dialog, context),
     ...(kept.ok ? {} : { unrecorded: kept.detail }),
   };
+}
+
+/**
+ * The open wait of a record that keys can answer where it runs (a harness whose dialog is known, a pane that can be
+ * read and typed into): what a notification's Allow / Deny is tied to. Whether the dialog shows is checked on the click.
+ */
+export function answerableWait(record: SessionRecord, backends: typeof BACKENDS = BACKENDS): string | undefined {
+  const wait = record.status === "waiting" ? openWaitOf(record) : undefined;
+  if (!wait || !KEY_DIALOGS.some((spec) => spec.harness === record.harness)) return undefined;
+  const located = backends.map((backend) => backend.locate(record.terminal)).find((target) => target !== undefined);
+  return located?.capture && located.sendKeys ? waitIdOf(record, wait) : undefined;
 }
 
 /** What an answer did, in one line: the CLI prints it, the picker shows it. */

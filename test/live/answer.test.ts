@@ -4,7 +4,6 @@
 // channel for all three (docs/answer.md): the reply lands on the dialog it was meant for, or nothing is sent and the
 // command says why. Claude Code's hook could run alongside its dialog (not built); Qwen Code's runs before its dialog,
 // Gemini CLI's before it and can only deny.
-import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -13,7 +12,7 @@ import { installersFor } from "../../src/harnesses/installers.ts";
 import { runInstaller } from "../../src/install/installer.ts";
 import { ROOT, runCliProcess, stopTmuxServer } from "../processes.ts";
 import { makeSandbox, type Sandbox } from "../sandbox.ts";
-import { startAnswerLab, sleep, until } from "./answer-lab.ts";
+import { startAnswerLab, startClaudeLab, sleep, until } from "./answer-lab.ts";
 import { HARNESS_PACKAGES, harnessBinDir } from "./harnesses.ts";
 import { liveWorld } from "./live-world.ts";
 
@@ -31,47 +30,9 @@ afterEach(async () => {
   sandbox.cleanup();
 });
 
-/**
- * Claude Code with the hooks `install` writes, in its own tmux server, asking for permissions ("default" mode), against
- * the synthetic provider; `asks` makes it ask to run `touch approved` and waits for the waiting record.
- */
-async function startClaude() {
-  const world = liveWorld(sandbox, ROOT, [harnessBinDir("claude")], {
-    ANTHROPIC_BASE_URL: provider.url,
-    ANTHROPIC_AUTH_TOKEN: "not-a-key",
-  });
-  expect((await runInstaller(world, { harnesses: await installersFor(["claude"]), mode: "install", dryRun: false, options: [] })).ok).toBe(
-    true,
-  );
-  const config = world.env.CLAUDE_CONFIG_DIR as string;
-  const project = join(sandbox.root, "project");
-  mkdirSync(project);
-  writeFileSync(
-    join(config, ".claude.json"),
-    JSON.stringify({
-      hasCompletedOnboarding: true,
-      hasSeenAutoDefaultNudge: true,
-      projects: { [project]: { hasTrustDialogAccepted: true } },
-    }),
-  );
-  const settingsPath = join(config, "settings.json");
-  const settings = JSON.parse(execFileSync("cat", [settingsPath], { encoding: "utf8" })) as Record<string, unknown>;
-  writeFileSync(settingsPath, JSON.stringify({ ...settings, permissions: { defaultMode: "default" } }));
-
-  const lab = startAnswerLab(socket, project, world.env, "claude");
-  const { screen, type, session } = lab;
-  await until("Claude's input prompt", () => (screen().includes("? for shortcuts") ? true : undefined), 90_000, screen);
-  const asks = async () => {
-    await type("RUNTOOL now");
-    await until("the permission dialog", () => (screen().includes("Do you want to proceed?") ? true : undefined), 60_000, screen);
-    return until("the session waiting", async () => ((await session())?.status === "waiting" ? await session() : undefined));
-  };
-  return { ...lab, world, project, asks };
-}
-
 describe(`Claude Code ${HARNESS_PACKAGES.claude.version}: answer by keys into its tmux pane (live)`, { timeout: 300_000 }, () => {
   it("allows and denies through the dialog's labels, refuses a wait that moved on, a dialog answered in the pane, a reply not offered", async () => {
-    const { world, project, screen, keys, type, session, answer, asks } = await startClaude();
+    const { world, project, screen, keys, type, session, answer, asks } = await startClaudeLab(sandbox, socket, provider.url);
 
     // 1. A reply the dialog does not offer: nothing sent, the offered ones listed.
     const first = await asks();
@@ -151,7 +112,7 @@ describe(`Claude Code ${HARNESS_PACKAGES.claude.version}: answer by keys into it
 
 describe(`Claude Code ${HARNESS_PACKAGES.claude.version}: answer from the picker (live, tmux)`, { timeout: 300_000 }, () => {
   it("Ctrl-R on the waiting row shows the dialog read from the pane; a digit sends that option; the picker stays open", async () => {
-    const { world, project, screen, session, asks, picker } = await startClaude();
+    const { world, project, screen, session, asks, picker } = await startClaudeLab(sandbox, socket, provider.url);
     const pick = picker();
     const frame = () => pick.screen();
     // Not waiting yet: the picker says so and sends nothing.
