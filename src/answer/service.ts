@@ -171,11 +171,7 @@ async function locate(request: AnswerRequest, context: AnswerContext): Promise<L
   const record = found.record?.record;
   if (!request.fromAgent) {
     const agent = await agentAbove(context);
-    if (agent)
-      return refuse(
-        "inside-agent",
-        `this runs inside ${agent}: only a person answers an agent's dialog; run it from your own shell, or pass --from-agent if you typed it yourself`,
-      );
+    if (agent) return insideAgent(agent);
   }
   const wait = session.status === "waiting" ? openWaitOf(record) : undefined;
   if (!record || !wait) {
@@ -244,7 +240,7 @@ async function dialogCloses(located: LocatedTarget, spec: KeyDialogSpec, shown: 
 }
 
 /** The agent whose process tree this process runs in, if any: a live session's process, or a harness by its name. */
-async function agentAbove(context: AnswerContext): Promise<string | undefined> {
+export async function agentAbove(context: AnswerContext): Promise<string | undefined> {
   const fleet = await loadFleet(context, { discover: false });
   const sessions = new Map(
     fleet.sessions.filter((session) => !session.stale && session.pid !== null).map((session) => [session.pid, session]),
@@ -260,6 +256,14 @@ async function agentAbove(context: AnswerContext): Promise<string | undefined> {
     pid = basics.ppid;
   }
   return undefined;
+}
+
+/** The refusal of an answer from inside an agent's process tree (`agent`: which one). */
+export function insideAgent(agent: string): AnswerFailure {
+  return refuse(
+    "inside-agent",
+    `this runs inside ${agent}: only a person answers an agent's dialog; run it from your own shell, or pass --from-agent if you typed it yourself`,
+  );
 }
 
 function unsupported(session: SessionView): string {
