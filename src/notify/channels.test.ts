@@ -33,28 +33,17 @@ const tmuxPlace = (srv: TmuxServerView, pane = "%5", windowId = "@2"): Place => 
   where: `tmux ${pane} (work:2)`,
 });
 
-const notice: Notice = composeNotice([
-  {
-    id: "fleet:v1:claude:aa",
-    harnessName: "Claude Code",
-    cwd: "/src/api",
-    status: "waiting",
-    detail: "permission: Bash",
-    where: "tmux %5 (work:2)",
-  },
-]);
+const waitingApi = {
+  id: "fleet:v1:claude:aa",
+  harnessName: "Claude Code",
+  cwd: "/src/api",
+  status: "waiting",
+  detail: "permission: Bash",
+  where: "tmux %5 (work:2)",
+} as const;
+const notice: Notice = composeNotice([waitingApi]);
 /** The same waiting session, with an open wait keys can answer. */
-const answerable: Notice = composeNotice([
-  {
-    id: "fleet:v1:claude:aa",
-    harnessName: "Claude Code",
-    cwd: "/src/api",
-    status: "waiting",
-    detail: "permission: Bash",
-    where: "tmux %5 (work:2)",
-    wait: "9c41d0e2aa17",
-  },
-]);
+const answerable: Notice = composeNotice([{ ...waitingApi, wait: "9c41d0e2aa17" }]);
 const burst: Notice = composeNotice(
   ["api", "web", "cli"].map((dir, index) => ({
     id: `fleet:v1:claude:${index}`,

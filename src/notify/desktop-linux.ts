@@ -1,8 +1,8 @@
 // The desktop notification on Linux (and any system with a freedesktop notification server on its session bus):
 // org.freedesktop.Notifications.Notify over D-Bus, with a "default" action (a click on the notification) and one
 // action per session when it names several, and Allow / Deny for one waiting session keys can answer, where the server
-// supports actions. The connection stays open while the
-// notification can still be clicked: the notifier then focuses the session. docs/notifications.md, "Desktop".
+// supports actions. The connection stays open while the notification can still be clicked: the notifier then focuses
+// the session, or answers its wait. docs/notifications.md, "Desktop".
 import type { ChannelId } from "./config.ts";
 import type { ClickOutcome, Delivery, Notice, NotifyChannel, NotifyWorld, PendingClick } from "./contract.ts";
 import { connectBus, sessionBusAddresses, type BusConnection, type MethodCall } from "./dbus-connection.ts";

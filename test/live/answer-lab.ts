@@ -179,5 +179,13 @@ export async function startClaudeLab(sandbox: Sandbox, socket: string, providerU
     await until("the permission dialog", () => (screen().includes("Do you want to proceed?") ? true : undefined), 60_000, screen);
     return until("the session waiting", async () => ((await session())?.status === "waiting" ? await session() : undefined));
   };
-  return { ...lab, world, project, asks };
+  /** Claude Code says the denied command did not run. */
+  const toldNotRun = () =>
+    until(
+      "Claude told it did not run",
+      () => (screen().includes("Did not run") || screen().includes("Interrupted") ? true : undefined),
+      30_000,
+      screen,
+    );
+  return { ...lab, world, project, asks, toldNotRun };
 }

@@ -32,7 +32,7 @@ afterEach(async () => {
 
 describe(`Claude Code ${HARNESS_PACKAGES.claude.version}: answer by keys into its tmux pane (live)`, { timeout: 300_000 }, () => {
   it("allows and denies through the dialog's labels, refuses a wait that moved on, a dialog answered in the pane, a reply not offered", async () => {
-    const { world, project, screen, keys, type, session, answer, asks } = await startClaudeLab(sandbox, socket, provider.url);
+    const { world, project, screen, keys, type, session, answer, asks, toldNotRun } = await startClaudeLab(sandbox, socket, provider.url);
 
     // 1. A reply the dialog does not offer: nothing sent, the offered ones listed.
     const first = await asks();
@@ -99,12 +99,7 @@ describe(`Claude Code ${HARNESS_PACKAGES.claude.version}: answer by keys into it
     const denied = await answer(third.short_id, "deny");
     expect(denied.stderr).toBe("");
     expect(denied.stdout).toMatch(/^answered deny: pressed 4 \(No\) in tmux pane %\d+ .*; the dialog closed$/);
-    await until(
-      "Claude told it did not run",
-      () => (screen().includes("Did not run") || screen().includes("Interrupted") ? true : undefined),
-      30_000,
-      screen,
-    );
+    await toldNotRun();
     await sleep(1000);
     expect(existsSync(join(project, "approved"))).toBe(false);
   });

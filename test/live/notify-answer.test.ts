@@ -38,6 +38,18 @@ afterEach(() =>
   }),
 );
 
+/** Pick `button` in dunst's context menu, and wait for the notifier's answer number `nth` (from 0). */
+async function choose(button: "Allow" | "Deny", nth: number): Promise<ReplyEntry> {
+  writeFileSync(choice, button);
+  expect(lab.desktop.dunstctl("context").status).toBe(0);
+  return until(
+    `the notifier's answer ${nth + 1}`,
+    () => replies()[nth],
+    30_000,
+    () => JSON.stringify(notifyLog(lab.sandbox.stateDir)),
+  );
+}
+
 type ReplyEntry = NotifyLogEntry & { wait?: string; reply?: string; answer?: Record<string, unknown> };
 const replies = () => notifyLog(lab.sandbox.stateDir).filter((entry) => entry.result === "reply") as ReplyEntry[];
 
@@ -48,7 +60,7 @@ describe(
   },
   () => {
     it("a waiting notification carries Allow and Deny for its wait; each answers that dialog through the answer guards", async () => {
-      const { world, project, screen, type, session, asks } = await startClaudeLab(lab.sandbox, socket, provider.url);
+      const { world, project, screen, type, session, asks, toldNotRun } = await startClaudeLab(lab.sandbox, socket, provider.url);
       const stateDir = lab.sandbox.stateDir;
 
       // 1. Allow.
@@ -66,14 +78,7 @@ describe(
         outcome: "delivered",
         detail: expect.stringMatching(/^dunst 1\.9\.0 .* showed notification \d+ with 3 action\(s\)$/),
       });
-      writeFileSync(choice, "Allow");
-      expect(lab.desktop.dunstctl("context").status).toBe(0);
-      await until(
-        "the notifier's answer",
-        () => replies()[0],
-        30_000,
-        () => JSON.stringify(notifyLog(stateDir)),
-      );
+      await choose("Allow", 0);
       expect(readFileSync(menuInput, "utf8")).toMatch(
         new RegExp(`^#Allow \\(Claude Code needs you: project\\) \\[\\d+,allow:${open.wait.id}\\]$`, "m"),
       );
@@ -111,26 +116,14 @@ describe(
         30_000,
         () => JSON.stringify(notifyLog(stateDir)),
       );
-      writeFileSync(choice, "Deny");
-      expect(lab.desktop.dunstctl("context").status).toBe(0);
-      await until(
-        "the notifier's second answer",
-        () => replies()[1],
-        30_000,
-        () => JSON.stringify(notifyLog(stateDir)),
-      );
+      await choose("Deny", 1);
       expect(readFileSync(menuInput, "utf8")).not.toContain(`allow:${open.wait.id}`);
       expect(replies()[1]).toMatchObject({
         wait: reopened.wait.id,
         reply: "deny",
         answer: { sent: true, option: 4, keys: ["4"], closed: true },
       });
-      await until(
-        "Claude told it did not run",
-        () => (screen().includes("Did not run") || screen().includes("Interrupted") ? true : undefined),
-        30_000,
-        screen,
-      );
+      await toldNotRun();
       await sleep(1000);
       expect(existsSync(join(project, "approved"))).toBe(false);
     });
