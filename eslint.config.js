@@ -90,7 +90,7 @@ const BOUNDARIES = [
   boundary(
     ["src/notify/**/*.ts"],
     `(^|/)(hosts|server|${ADAPTERS})/|hook/(?!debug-log\\.ts)|harnesses/[a-z-]+/`,
-    "The notifier builds on the store, the registry, the focus service and the backends; the hook starts it, never imports it.",
+    "The notifier builds on the store, the registry, the focus and answer services and the backends; the hook starts it, never imports it.",
   ),
   boundary(
     ["src/server/**/*.ts"],

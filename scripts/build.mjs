@@ -76,21 +76,25 @@ const verbsApart = (verbsDir) => ({
 
 // The picker's first screen needs neither focus nor the preview (every backend) nor prune (the record lock) nor the SSH
 // hosts (read after that screen; their focus carries every backend too): each is its own bundle (dist/cli/lazy/),
-// required when Enter, Ctrl-T or Ctrl-X is pressed or the hosts are asked. What the picker prints of a focus across hosts that did not
+// required when Enter, Ctrl-T, Ctrl-X or Ctrl-R is pressed or the hosts are asked. What the picker prints of a focus across hosts that did not
 // complete comes from the focus verb's own bundle.
 const lazyBundles = {
   "../focus/service.ts": "focus",
   "../focus/preview.ts": "preview",
   "../store/prune.ts": "prune",
   "./pick-hosts.ts": "pick-hosts",
+  "../answer/service.ts": "answer",
 };
 const pickerApart = {
   name: "picker-apart",
   setup(pluginBuild) {
-    pluginBuild.onResolve({ filter: /^(\.\.\/focus\/(service|preview)|\.\.\/store\/prune|\.\/pick-hosts|\.\/focus)\.ts$/ }, (args) => {
-      if (!args.importer.endsWith("src/cli/pick.ts") || args.kind !== "dynamic-import") return undefined;
-      return { path: args.path === "./focus.ts" ? "./focus.cjs" : `../lazy/${lazyBundles[args.path]}.cjs`, external: true };
-    });
+    pluginBuild.onResolve(
+      { filter: /^(\.\.\/focus\/(service|preview)|\.\.\/store\/prune|\.\.\/answer\/service|\.\/pick-hosts|\.\/focus)\.ts$/ },
+      (args) => {
+        if (!args.importer.endsWith("src/cli/pick.ts") || args.kind !== "dynamic-import") return undefined;
+        return { path: args.path === "./focus.ts" ? "./focus.cjs" : `../lazy/${lazyBundles[args.path]}.cjs`, external: true };
+      },
+    );
   },
 };
 

@@ -11,6 +11,9 @@ import { MESSAGE_TYPE, decodeMessage, encodeMessage, type DbusMessage } from "..
 
 export type ServerMode = "answers" | "hung" | "absent";
 
+/** The notification server's unique name on this bus (the bus itself plays it). */
+export const SERVER_NAME = ":1.0";
+
 export interface Notified {
   readonly id: number;
   readonly sender: string;
@@ -77,6 +80,8 @@ export class FakeBus {
 
   private handle(name: string, socket: Socket, message: DbusMessage): void {
     if (message.destination === "org.freedesktop.DBus") {
+      // The notification server's unique name is SERVER_NAME (when there is one: `absent` has none).
+      if (message.member === "GetNameOwner" && this.mode !== "absent") return this.reply(socket, message, "s", [SERVER_NAME]);
       this.reply(socket, message, message.member === "Hello" ? "s" : "", message.member === "Hello" ? [name] : []);
       return;
     }
@@ -112,8 +117,11 @@ export class FakeBus {
     }
   }
 
-  /** Send a signal about notification `id` to the connection that sent it (as dunst and GNOME Shell do). */
-  signal(id: number, member: string, signature: string, body: readonly unknown[]): void {
+  /**
+   * Send a signal about notification `id` to the connection that sent it (as dunst and GNOME Shell do), from the
+   * server's unique name, or from `sender` (another client pretending to be the server).
+   */
+  signal(id: number, member: string, signature: string, body: readonly unknown[], sender = SERVER_NAME): void {
     const owner = this.notified.find((entry) => entry.id === id)?.sender;
     const socket = owner ? this.sockets.get(owner) : undefined;
     socket?.write(
@@ -125,14 +133,15 @@ export class FakeBus {
         interface: "org.freedesktop.Notifications",
         member,
         destination: owner,
+        sender,
         signature,
         body,
       }),
     );
   }
 
-  click(id: number, key = "default"): void {
-    this.signal(id, "ActionInvoked", "us", [id, key]);
+  click(id: number, key = "default", sender = SERVER_NAME): void {
+    this.signal(id, "ActionInvoked", "us", [id, key], sender);
   }
 
   async stop(): Promise<void> {

@@ -34,17 +34,26 @@ describe("the keypress bundles", () => {
     },
   );
 
-  it("the picker's first screen carries no focus backend and no SSH host code: each is a bundle of its own", () => {
+  it("the picker's first screen carries no focus backend, no SSH host code and no answer service: each is a bundle of its own", () => {
     const inputs = inputsOf(verbs, "dist/cli/verbs/pick.cjs");
     expect(inputs).toContain("src/picker/tui.ts");
     expect(
-      inputs.filter((input) => input.startsWith("backends/") || input.startsWith("src/hosts/") || input === "src/cli/pick-hosts.ts"),
+      inputs.filter(
+        (input) =>
+          input.startsWith("backends/") ||
+          input.startsWith("src/hosts/") ||
+          input.startsWith("src/answer/") ||
+          input === "src/cli/pick-hosts.ts",
+      ),
     ).toEqual([]);
     const lazy = meta("lazy");
     expect(inputsOf(lazy, "dist/cli/lazy/pick-hosts.cjs")).toEqual(
       expect.arrayContaining(["src/cli/pick-hosts.ts", "src/hosts/focus.ts", "backends/tmux/backend.ts"]),
     );
     expect(inputsOf(lazy, "dist/cli/lazy/focus.cjs")).toContain("backends/tmux/backend.ts");
+    expect(inputsOf(lazy, "dist/cli/lazy/answer.cjs")).toEqual(
+      expect.arrayContaining(["src/answer/service.ts", "backends/tmux/capture.ts"]),
+    );
     expect(inputsOf(lazy, "dist/cli/lazy/preview.cjs")).toEqual(
       expect.arrayContaining(["src/focus/preview.ts", "backends/tmux/capture.ts"]),
     );

@@ -5,8 +5,8 @@
 import type { LocatedTarget } from "../../backends/contract.ts";
 import { BACKENDS } from "../../backends/registry.ts";
 import { run as defaultRun, type Runner } from "../core/exec.ts";
-import type { PendingWait } from "../core/schema.ts";
-import { quoted } from "../core/terminal-text.ts";
+import type { PendingWait, SessionRecord } from "../core/schema.ts";
+import { displayLine, quoted } from "../core/terminal-text.ts";
 import { candidateOf, findSession, type FleetContext } from "../fleet/queries.ts";
 import { loadFleet } from "../fleet/sessions.ts";
 import type { SessionView } from "../fleet/view.ts";
@@ -33,6 +33,11 @@ export interface AnswerRequest {
   readonly fromAgent?: boolean;
   /** Where the answer comes from, as `explain` shows it; default `tongs-agents answer`. */
   readonly by?: string;
+  /**
+   * The dialog the person saw when choosing (the picker shows it, then the reply is picked by its number there): the
+   * pane must still show exactly it, else nothing is sent.
+   */
+  readonly shown?: ShownDialog | undefined;
 }
 
 export type Refusal =
@@ -102,6 +107,8 @@ export async function answerSession(request: AnswerRequest, reply: Reply, contex
   const first = await locate(request, context);
   if (first.ok === false) return first;
   const { open, located, spec } = first;
+  if (request.shown && !sameDialog(request.shown, open.dialog))
+    return refuse("dialog-changed", `the dialog in ${open.target} is no longer the one shown when the reply was chosen; nothing sent`);
   const chosen = optionFor(open.dialog, reply);
   if (!chosen.ok) return refuse("not-offered", `${describeReply(reply)} is not a reply to this dialog: ${chosen.detail}; nothing sent`);
   // The second read, just before the key: the same wait still open, the same dialog still shown.
@@ -135,6 +142,25 @@ export async function answerSession(request: AnswerRequest, reply: Reply, contex
   };
 }
 
+/**
+ * The open wait of a record that keys can answer where it runs (a harness whose dialog is known, a pane that can be
+ * read and typed into): what a notification's Allow / Deny is tied to. Whether the dialog shows is checked on the click.
+ */
+export function answerableWait(record: SessionRecord, backends: typeof BACKENDS = BACKENDS): string | undefined {
+  const wait = record.status === "waiting" ? openWaitOf(record) : undefined;
+  if (!wait || !KEY_DIALOGS.some((spec) => spec.harness === record.harness)) return undefined;
+  const located = backends.map((backend) => backend.locate(record.terminal)).find((target) => target !== undefined);
+  return located?.capture && located.sendKeys ? waitIdOf(record, wait) : undefined;
+}
+
+/** What an answer did, in one line: the CLI prints it, the picker shows it. */
+export function answeredLine(answered: Answered): string {
+  return (
+    `answered ${answered.reply}: pressed ${answered.keys.join(" ")} (${displayLine(answered.option.label)}) in ${answered.target}; ` +
+    (answered.closed ? "the dialog closed" : "the dialog still shows: look at the pane")
+  );
+}
+
 async function locate(request: AnswerRequest, context: AnswerContext): Promise<Located | AnswerFailure> {
   const found = await findSession(context, request.query);
   if (!found.ok) {
@@ -145,11 +171,7 @@ async function locate(request: AnswerRequest, context: AnswerContext): Promise<L
   const record = found.record?.record;
   if (!request.fromAgent) {
     const agent = await agentAbove(context);
-    if (agent)
-      return refuse(
-        "inside-agent",
-        `this runs inside ${agent}: only a person answers an agent's dialog; run it from your own shell, or pass --from-agent if you typed it yourself`,
-      );
+    if (agent) return insideAgent(agent);
   }
   const wait = session.status === "waiting" ? openWaitOf(record) : undefined;
   if (!record || !wait) {
@@ -218,7 +240,7 @@ async function dialogCloses(located: LocatedTarget, spec: KeyDialogSpec, shown: 
 }
 
 /** The agent whose process tree this process runs in, if any: a live session's process, or a harness by its name. */
-async function agentAbove(context: AnswerContext): Promise<string | undefined> {
+export async function agentAbove(context: AnswerContext): Promise<string | undefined> {
   const fleet = await loadFleet(context, { discover: false });
   const sessions = new Map(
     fleet.sessions.filter((session) => !session.stale && session.pid !== null).map((session) => [session.pid, session]),
@@ -234,6 +256,14 @@ async function agentAbove(context: AnswerContext): Promise<string | undefined> {
     pid = basics.ppid;
   }
   return undefined;
+}
+
+/** The refusal of an answer from inside an agent's process tree (`agent`: which one). */
+export function insideAgent(agent: string): AnswerFailure {
+  return refuse(
+    "inside-agent",
+    `this runs inside ${agent}: only a person answers an agent's dialog; run it from your own shell, or pass --from-agent if you typed it yourself`,
+  );
 }
 
 function unsupported(session: SessionView): string {

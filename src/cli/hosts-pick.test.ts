@@ -55,6 +55,8 @@ function picker(context: CliContext): { exit: ReturnType<typeof runPicker>; inpu
     },
     prune: async () => 0,
     capture: async () => ({ note: "no preview" }),
+    readDialog: async () => ({ ok: false, detail: "no dialog here" }),
+    answer: async () => "nothing sent",
     now: () => NOW,
     home: "/nonexistent-home",
     color: false,

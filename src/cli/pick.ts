@@ -8,7 +8,7 @@ import { fail, parse, type Verb } from "./io.ts";
 const PICK_HELP: VerbHelp = {
   usage: "pick [--client <tty>]",
   summary:
-    "A full-screen picker, sorted by who needs you, updated live. Every printable character types into the filter.\nKeys: Enter focus; Up/Down, Ctrl-P/Ctrl-N, Ctrl-K/Ctrl-J, Tab/Shift-Tab move; Alt-1..Alt-9 focus that row;\nCtrl-T preview the pane; Ctrl-X remove ended sessions; Ctrl-U clear the filter, Ctrl-W its last word;\nEsc clear the filter or close; Ctrl-C, Ctrl-D, Ctrl-G, Ctrl-Q close.",
+    "A full-screen picker, sorted by who needs you, updated live. Every printable character types into the filter.\nKeys: Enter focus; Up/Down, Ctrl-P/Ctrl-N, Ctrl-K/Ctrl-J, Tab/Shift-Tab move; Alt-1..Alt-9 focus that row;\nCtrl-R answer the waiting row (its dialog shown: a digit sends that option, Esc cancels);\nCtrl-T preview the pane; Ctrl-X remove ended sessions; Ctrl-U clear the filter, Ctrl-W its last word;\nEsc clear the filter or close; Ctrl-C, Ctrl-D, Ctrl-G, Ctrl-Q close.",
   options: [["--client <tty>", "the tmux client to move on Enter (the popup binding passes #{client_tty})"]],
   examples: ["tongs-agents pick"],
 };
@@ -17,6 +17,14 @@ export const pickVerb: Verb = withHelp(PICK_HELP, async (args, context, io) => {
   const parsed = parse(args, { client: { type: "string" } }, 0);
   if ("ok" in parsed) return fail(parsed, io, false);
   const client = typeof parsed.values.client === "string" && parsed.values.client !== "" ? parsed.values.client : undefined;
+  const answering = {
+    stateDir: context.stateDir,
+    processes: context.processes,
+    listProcesses: context.listProcesses,
+    env: context.env,
+    run: context.run,
+    watch: context.watch,
+  };
   // The picker draws on the terminal itself: every text in a frame goes through render.ts fit(), which makes it safe.
   // eslint-disable-next-line no-restricted-properties
   const exit = await runPicker(io.terminal ?? { input: process.stdin, output: process.stdout }, {
@@ -44,6 +52,17 @@ export const pickVerb: Verb = withHelp(PICK_HELP, async (args, context, io) => {
     prune: async () => {
       const result = await (await import("../store/prune.ts")).prune({ stateDir: context.stateDir, processes: context.processes });
       return result.ok ? result.removed.filter((entry) => entry.kind === "record").length : 0;
+    },
+    // Loaded when Ctrl-R is pressed on a waiting row: the same guarded path as `answer`, tied to the wait and the
+    // dialog the panel showed.
+    readDialog: async (row) => (await import("../answer/service.ts")).readOpenDialog({ query: row.session.id }, answering),
+    answer: async (row, open, number) => {
+      const service = await import("../answer/service.ts");
+      const request = { query: row.session.id, waitId: open.wait.id, shown: open.dialog, by: "the picker" };
+      const answered = await service.answerSession(request, { kind: "choice", number }, answering);
+      if (!answered.ok) return answered.detail;
+      const unrecorded = answered.unrecorded === undefined ? "" : ` (explain will not show it: ${answered.unrecorded})`;
+      return service.answeredLine(answered) + unrecorded;
     },
     // Loaded when the preview is asked for: it reads the pane through the backend that owns it (every backend).
     capture: async (session, lines) =>

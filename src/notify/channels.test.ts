@@ -3,7 +3,7 @@ import { FakeBus } from "../../test/fake-bus.ts";
 import { testWorld } from "../../test/notify-world.ts";
 import { bellChannel } from "./bell.ts";
 import type { Notice } from "./contract.ts";
-import { desktopLinuxChannel, sessionOfAction } from "./desktop-linux.ts";
+import { desktopLinuxChannel, outcomeOfAction } from "./desktop-linux.ts";
 import { composeNotice } from "./message.ts";
 import type { TmuxClientView, TmuxServerView } from "../../backends/tmux/survey.ts";
 import type { Place } from "./contract.ts";
@@ -33,16 +33,17 @@ const tmuxPlace = (srv: TmuxServerView, pane = "%5", windowId = "@2"): Place => 
   where: `tmux ${pane} (work:2)`,
 });
 
-const notice: Notice = composeNotice([
-  {
-    id: "fleet:v1:claude:aa",
-    harnessName: "Claude Code",
-    cwd: "/src/api",
-    status: "waiting",
-    detail: "permission: Bash",
-    where: "tmux %5 (work:2)",
-  },
-]);
+const waitingApi = {
+  id: "fleet:v1:claude:aa",
+  harnessName: "Claude Code",
+  cwd: "/src/api",
+  status: "waiting",
+  detail: "permission: Bash",
+  where: "tmux %5 (work:2)",
+} as const;
+const notice: Notice = composeNotice([waitingApi]);
+/** The same waiting session, with an open wait keys can answer. */
+const answerable: Notice = composeNotice([{ ...waitingApi, wait: "9c41d0e2aa17" }]);
 const burst: Notice = composeNotice(
   ["api", "web", "cli"].map((dir, index) => ({
     id: `fleet:v1:claude:${index}`,
@@ -288,10 +289,46 @@ describe("desktop channel (freedesktop, against a fake bus)", () => {
     });
   });
 
-  it("maps action keys to sessions", () => {
-    expect(sessionOfAction(burst, "default")).toBe("fleet:v1:claude:0");
-    expect(sessionOfAction(burst, "focus-1")).toBe("fleet:v1:claude:1");
-    expect(sessionOfAction(burst, "focus-9")).toBeUndefined();
-    expect(sessionOfAction(burst, "evil")).toBeUndefined();
+  it("maps action keys to sessions, and Allow / Deny to that notice's one wait only", () => {
+    expect(outcomeOfAction(burst, "default")).toEqual({ kind: "clicked", sessionId: "fleet:v1:claude:0" });
+    expect(outcomeOfAction(burst, "focus-1")).toEqual({ kind: "clicked", sessionId: "fleet:v1:claude:1" });
+    expect(outcomeOfAction(burst, "focus-9")).toBeUndefined();
+    expect(outcomeOfAction(burst, "evil")).toBeUndefined();
+    expect(outcomeOfAction(answerable, "allow:9c41d0e2aa17")).toEqual({
+      kind: "reply",
+      sessionId: "fleet:v1:claude:aa",
+      wait: "9c41d0e2aa17",
+      reply: "allow",
+    });
+    expect(outcomeOfAction(answerable, "deny:9c41d0e2aa17")).toMatchObject({ kind: "reply", reply: "deny" });
+    // Another wait's button (an older notification's key), a notice without a wait, a malformed key: no answer.
+    expect(outcomeOfAction(answerable, "allow:000000000000")).toBeUndefined();
+    expect(outcomeOfAction(notice, "allow:9c41d0e2aa17")).toBeUndefined();
+    expect(outcomeOfAction(answerable, "allow:9c41d0e2aa17;rm")).toBeUndefined();
+  });
+
+  it("offers Allow and Deny for one waiting session keys can answer, never for a notice about several", async () => {
+    bus = await new FakeBus().start();
+    const sent = await desktopLinuxChannel.deliver(answerable, [], worldOn(bus.address));
+    expect(bus.notified[0]?.body[5]).toEqual(["default", "Focus", "allow:9c41d0e2aa17", "Allow", "deny:9c41d0e2aa17", "Deny"]);
+    const waiting = sent.pending?.wait({ timeoutMs: 5000, stillWanted: () => true });
+    // Another client sending what looks like the server's ActionInvoked is not a click.
+    bus.click(1, "allow:9c41d0e2aa17", ":1.66");
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    bus.click(1, "deny:9c41d0e2aa17");
+    await expect(waiting).resolves.toEqual({ kind: "reply", sessionId: "fleet:v1:claude:aa", wait: "9c41d0e2aa17", reply: "deny" });
+    await sent.pending?.close();
+    const several = composeNotice(
+      ["a", "b"].map((dir) => ({
+        id: `fleet:v1:claude:${dir}`,
+        harnessName: "Claude Code",
+        cwd: `/src/${dir}`,
+        status: "waiting" as const,
+        detail: "permission: Bash",
+        where: "tmux",
+        wait: "9c41d0e2aa17",
+      })),
+    );
+    expect(several.sessions.map((session) => session.wait)).toEqual([undefined, undefined]);
   });
 });

@@ -38,6 +38,8 @@ export interface NoticeSession {
   readonly label: string;
   /** What a webhook posts about it (webhook.ts); absent in a test notice. */
   readonly facts?: SessionFacts;
+  /** The open wait a notification's Allow / Deny answer, when keys can answer it where it runs (src/answer/). */
+  readonly wait?: string;
 }
 
 /** One session's change as a webhook's JSON body gives it (the host is added by the channel). */
@@ -85,6 +87,8 @@ export interface Delivery {
 /** What happened to a desktop notification after it was shown. */
 export type ClickOutcome =
   | { readonly kind: "clicked"; readonly sessionId: string }
+  /** Allow or Deny was chosen: answer that wait of that session, or nothing. */
+  | { readonly kind: "reply"; readonly sessionId: string; readonly wait: string; readonly reply: "allow" | "deny" }
   | { readonly kind: "closed"; readonly detail: string }
   | { readonly kind: "gave-up"; readonly detail: string };
 

@@ -1,7 +1,8 @@
 // The desktop notification on Linux (and any system with a freedesktop notification server on its session bus):
 // org.freedesktop.Notifications.Notify over D-Bus, with a "default" action (a click on the notification) and one
-// action per session when it names several, where the server supports actions. The connection stays open while the
-// notification can still be clicked: the notifier then focuses the session. docs/notifications.md, "Desktop".
+// action per session when it names several, and Allow / Deny for one waiting session keys can answer, where the server
+// supports actions. The connection stays open while the notification can still be clicked: the notifier then focuses
+// the session, or answers its wait. docs/notifications.md, "Desktop".
 import type { ChannelId } from "./config.ts";
 import type { ClickOutcome, Delivery, Notice, NotifyChannel, NotifyWorld, PendingClick } from "./contract.ts";
 import { connectBus, sessionBusAddresses, type BusConnection, type MethodCall } from "./dbus-connection.ts";
@@ -58,36 +59,43 @@ async function openServer(world: NotifyWorld): Promise<Opened> {
 const describe = (info: ServerInfo) =>
   `${info.name} ${info.version} on the session bus${info.capabilities.includes("actions") ? ", with actions (a click focuses the pane)" : ", without actions (no click)"}`;
 
-/** The action list: key, label, key, label... `default` is what clicking the notification itself does. */
-function actionsOf(notice: Notice): string[] {
+/**
+ * The action list: key, label, key, label... `default` is what clicking the notification itself does. A notice about
+ * one waiting session that keys can answer also offers Allow and Deny, whose keys carry that wait's id: a button
+ * answers that wait or nothing (`answerable`: the server's signals can be told apart from anyone else's).
+ */
+function actionsOf(notice: Notice, answerable: boolean): string[] {
   if (notice.sessions.length === 0) return [];
   const actions = ["default", "Focus"];
   if (notice.sessions.length > 1)
     notice.sessions.slice(0, MAX_SESSION_ACTIONS).forEach((session, index) => actions.push(`focus-${index}`, `Go to ${session.label}`));
+  const wait = notice.sessions.length === 1 ? notice.sessions[0]?.wait : undefined;
+  if (answerable && wait !== undefined) actions.push(`allow:${wait}`, "Allow", `deny:${wait}`, "Deny");
   return actions;
 }
 
-/** Which session an action key names. */
-export function sessionOfAction(notice: Notice, key: string): string | undefined {
-  if (key === "default") return notice.sessions[0]?.id;
-  const match = /^focus-(\d)$/.exec(key);
-  return match ? notice.sessions[Number(match[1])]?.id : undefined;
+/** What choosing an action means: focus a session, or answer a wait; undefined for a key this notice does not have. */
+export function outcomeOfAction(notice: Notice, key: string): ClickOutcome | undefined {
+  const focus = key === "default" ? notice.sessions[0] : notice.sessions[Number(/^focus-(\d)$/.exec(key)?.[1] ?? NaN)];
+  if (focus) return { kind: "clicked", sessionId: focus.id };
+  const reply = /^(allow|deny):([0-9a-f]{12})$/.exec(key);
+  const session = notice.sessions.length === 1 ? notice.sessions[0] : undefined;
+  if (!reply || !session?.wait || session.wait !== reply[2]) return undefined;
+  return { kind: "reply", sessionId: session.id, wait: session.wait, reply: reply[1] as "allow" | "deny" };
 }
 
-function pendingClick(connection: BusConnection, id: number, notice: Notice): PendingClick {
+/** `owner`: the notification server's unique bus name; a signal from anyone else is not its click. */
+function pendingClick(connection: BusConnection, id: number, notice: Notice, owner: string | undefined): PendingClick {
   let settle: ((outcome: ClickOutcome) => void) | undefined;
   // A click can come before anyone waits for it: the first outcome is kept until then.
   let early: ClickOutcome | undefined;
   const happened = (outcome: ClickOutcome) => (settle ? settle(outcome) : (early ??= outcome));
   connection.onSignal((message) => {
     if (message.interface !== SERVER.interface || message.body[0] !== id) return;
+    if (owner !== undefined && message.sender !== owner) return;
     if (message.member === "ActionInvoked") {
-      const sessionId = sessionOfAction(notice, String(message.body[1]));
-      happened(
-        sessionId
-          ? { kind: "clicked", sessionId }
-          : { kind: "closed", detail: `unknown action ${JSON.stringify(String(message.body[1]).slice(0, 32))}` },
-      );
+      const key = String(message.body[1]);
+      happened(outcomeOfAction(notice, key) ?? { kind: "closed", detail: `unknown action ${JSON.stringify(key.slice(0, 32))}` });
     } else if (message.member === "NotificationClosed") {
       happened({ kind: "closed", detail: CLOSED_REASON[Number(message.body[1])] ?? "closed" });
     }
@@ -137,7 +145,11 @@ export const desktopLinuxChannel = {
       body: [`type='signal',interface='${SERVER.interface}',path='${SERVER.path}'`],
     };
     await connection.call(match, CALL_TIMEOUT_MS);
-    const actions = info.capabilities.includes("actions") ? actionsOf(notice) : [];
+    // Who the server is on the bus: any client can send a signal that looks like its ActionInvoked, and only the
+    // server's may answer a dialog. Without it known, no Allow / Deny.
+    const owned = await connection.call({ ...BUS, member: "GetNameOwner", signature: "s", body: [SERVER.destination] }, CALL_TIMEOUT_MS);
+    const owner = owned.ok && typeof owned.body[0] === "string" ? owned.body[0] : undefined;
+    const actions = info.capabilities.includes("actions") ? actionsOf(notice, owner !== undefined) : [];
     const body = info.capabilities.includes("body-markup") ? escapeMarkup(notice.lines.join("\n")) : notice.lines.join("\n");
     const sent = await connection.call(
       {
@@ -171,7 +183,7 @@ export const desktopLinuxChannel = {
       channel: ID,
       outcome: "delivered",
       detail: `${detail} with ${actions.length / 2} action(s)`,
-      pending: pendingClick(connection, sent.body[0], notice),
+      pending: pendingClick(connection, sent.body[0], notice, owner),
     };
   },
 } satisfies NotifyChannel;

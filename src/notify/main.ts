@@ -9,6 +9,8 @@ import { sessionsDirOf } from "../store/paths.ts";
 import { readRecord, recordPath } from "../store/records.ts";
 import type { SessionRecord } from "../core/schema.ts";
 import { handleClick, focusSummary } from "./click.ts";
+import { handleReply, type ReplyChosen } from "./reply.ts";
+import { answerableWait } from "../answer/service.ts";
 import { joinBurst } from "./coalesce.ts";
 import { isNotifyState, loadConfig, type NotifyConfig } from "./config.ts";
 import type { NotifyWorld } from "./contract.ts";
@@ -91,6 +93,7 @@ function chooseBatch(ids: readonly string[], config: NotifyConfig): { chosen: Ba
         status: record.status,
         detail: detailOf(record, digest),
         changedAt: record.status_changed_at,
+        wait: answerableWait(record),
       });
   }
   chosen.sort((a, b) => ATTENTION.indexOf(a.status) - ATTENTION.indexOf(b.status) || a.changedAt.localeCompare(b.changedAt));
@@ -142,6 +145,7 @@ async function deliver(): Promise<void> {
   const { click, notice } = report.pending;
   const outcome = await click.wait({ timeoutMs: config.clickWaitMs, stillWanted: stillWanted(chosen, marks) });
   await click.close();
+  if (outcome.kind === "reply") return replyOnClick(outcome);
   if (outcome.kind !== "clicked")
     return log({
       outcome: "click",
@@ -150,6 +154,23 @@ async function deliver(): Promise<void> {
       sessions: notice.sessions.map((session) => shortId(session.id)),
     });
   await focusOnClick(outcome.sessionId);
+}
+
+/** Allow or Deny: answer that wait, log what was done (never the dialog's text), follow up when nothing was sent. */
+async function replyOnClick(chosen: ReplyChosen): Promise<void> {
+  const handled = await handleReply(chosen, world(), desktopChannelFor(process.platform));
+  const { result } = handled;
+  log({
+    outcome: "click",
+    result: "reply",
+    session: shortId(chosen.sessionId),
+    wait: chosen.wait,
+    reply: chosen.reply,
+    answer: result.ok
+      ? { sent: true, option: result.option.number, keys: result.keys, closed: result.closed }
+      : { sent: false, reason: result.reason, detail: cleanLine(result.detail, 300) },
+    ...(handled.followUp ? { follow_up: cleanLine(handled.followUp, 200) } : {}),
+  });
 }
 
 /** What a click does: focus the session, log the result as `focus --json` gives it, follow up when it fell short. */

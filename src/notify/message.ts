@@ -15,6 +15,8 @@ export interface NoticeInput {
   readonly where: string;
   /** What happened, in place of `<harness> failed` (a quota window near its limit: `<harness> quota at 92%`). */
   readonly headline?: string;
+  /** The open wait keys can answer (a notice about this one session offers Allow / Deny for it). */
+  readonly wait?: string | undefined;
 }
 
 /** Body lines a notification shows at most; more sessions are counted in the last line. */
@@ -63,6 +65,8 @@ export function composeNotice(sessions: readonly NoticeInput[]): Notice {
       id: session.id,
       label: label(session),
       facts: { agent: session.harnessName, state: session.status, detail: session.detail, directory: session.cwd },
+      // Allow / Deny only on a notice about this one session: a button must never stand for several dialogs.
+      ...(sessions.length === 1 && session.wait !== undefined ? { wait: session.wait } : {}),
     })),
   };
 }

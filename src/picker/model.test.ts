@@ -1,13 +1,17 @@
 import { describe, expect, it } from "vitest";
 import type { SessionView } from "../fleet/view.ts";
 import { NO_USAGE } from "../fleet/usage.ts";
+import type { OpenDialog } from "../answer/service.ts";
 import {
+  answerDone,
   buildRows,
   decodeKeys,
   handleKey,
   initialModel,
   selectedIndex,
   visibleRows,
+  hostRows as hostRowsOf,
+  withDialog,
   withRows,
   type Key,
   type PickerModel,
@@ -171,6 +175,91 @@ describe("picker model", () => {
       "quit",
       "escape",
     ]);
+  });
+});
+
+/** The dialog the answer service read for the waiting row (the shape `answer show --json` prints). */
+const OPEN: OpenDialog = {
+  ok: true,
+  session: "waiting-b",
+  harness: "claude",
+  wait: { id: "9c41d0e2aa17", kind: "permission", tool: "Bash", since: ago(50) },
+  channel: "keys",
+  target: "tmux pane %3",
+  evidence: "live",
+  dialog: {
+    title: "Do you want to proceed?",
+    context: ["Bash command", "touch approved"],
+    options: [
+      { number: 1, label: "Yes", reply: "allow" },
+      { number: 2, label: "Yes, and switch to auto mode", reply: undefined },
+      { number: 3, label: "No", reply: "deny" },
+    ],
+  },
+};
+
+describe("picker answer panel (Ctrl-R)", () => {
+  it("on a waiting row: reads its dialog, then a digit sends that option of the dialog shown, once", () => {
+    const opened = handleKey(model(), "answer");
+    expect(opened.effect).toMatchObject({ kind: "read-dialog", row: { key: "waiting-b" } });
+    expect(opened.model.answering).toEqual({ key: "waiting-b", sending: false });
+    // While it is read, a digit sends nothing and types nothing.
+    expect(press(opened.model, { char: "1" })).toMatchObject({ effects: ["none"], model: { query: "" } });
+    const shown = withDialog(opened.model, "waiting-b", OPEN);
+    expect(shown.answering?.open).toBe(OPEN);
+    // A number the dialog does not show: said, nothing sent; letters and moves do nothing while the panel is open.
+    expect(press(shown, { char: "7" })).toMatchObject({ effects: ["none"], model: { message: "the dialog has no option 7" } });
+    expect(press(shown, { char: "y" }, "down", "enter")).toMatchObject({ effects: ["none", "none", "none"], model: { query: "" } });
+    const sent = handleKey(shown, { char: "3" });
+    expect(sent.effect).toEqual({ kind: "answer", row: expect.objectContaining({ key: "waiting-b" }), open: OPEN, number: 3 });
+    expect(sent.model.answering?.sending).toBe(true);
+    // Sending: no second reply, and Esc does not hide it.
+    expect(press(sent.model, { char: "1" }, "escape")).toMatchObject({ effects: ["none", "none"] });
+    const done = answerDone(sent.model, "answered deny: pressed 3 (No) in tmux pane %3; the dialog closed");
+    expect(done).toMatchObject({ answering: undefined, message: expect.stringContaining("answered deny") });
+  });
+
+  it("on a row that is not waiting, or a host's row: says why and opens nothing", () => {
+    const running = press(model(), "down", "down", "down", "answer");
+    expect(running.effects.at(-1)).toBe("none");
+    expect(running.model.message).toBe("nothing to answer: running-a is running");
+    expect(running.model.answering).toBeUndefined();
+    const remote = initialModel(hostRowsOf("box", [{ ...session("far", "waiting", 1), attention: "waiting" }]));
+    expect(handleKey(remote, "answer")).toMatchObject({
+      effect: { kind: "none" },
+      model: { message: "answering box's agents from the picker is not possible yet: run tongs-agents answer far on box" },
+    });
+  });
+
+  it("a dialog that cannot be read closes the panel and says why; Esc closes it; a late read for another row is dropped", () => {
+    const opened = handleKey(model(), "answer").model;
+    expect(withDialog(opened, "waiting-b", { ok: false, detail: "tmux pane %3 does not show Claude Code's dialog" })).toMatchObject({
+      answering: undefined,
+      message: "tmux pane %3 does not show Claude Code's dialog",
+    });
+    expect(withDialog(opened, "other", OPEN)).toBe(opened);
+    expect(press(opened, "escape").model.answering).toBeUndefined();
+  });
+
+  it("decodes Ctrl-R as the answer key", () => {
+    expect(decodeKeys("\u0012")).toEqual(["answer"]);
+  });
+
+  it("draws the panel: the wait, the request, the question, each option with the reply it gives, and its keys", () => {
+    const shown = withDialog(handleKey(model(), "answer").model, "waiting-b", OPEN);
+    const lines = renderFrame(shown, { width: 80, height: 20, now: NOW, color: false, home: "/home/u" }).map((line) => line.trimEnd());
+    const at = lines.findIndex((line) => line.startsWith("── answer waiting-b (codex) · wait 9c41d0e2aa17 · permission: Bash"));
+    expect(at).toBeGreaterThan(2);
+    expect(lines.slice(at + 1, at + 7)).toEqual([
+      "  │ Bash command",
+      "  │ touch approved",
+      "  Do you want to proceed?",
+      "  1. Yes   → allow",
+      "  2. Yes, and switch to auto mode   → only by its number",
+      "  3. No   → deny",
+    ]);
+    expect(lines.at(-1)).toBe("1…3 send that reply · esc cancel");
+    expect(lines).toHaveLength(20);
   });
 });
 

@@ -2,6 +2,7 @@
 import { ATTENTION_ORDER, rankOf, sortByAttention, type AttentionRank } from "../fleet/attention.ts";
 import type { SeenMarks } from "../fleet/seen.ts";
 import type { SessionView } from "../fleet/view.ts";
+import type { OpenDialog } from "../answer/service.ts";
 
 export interface Row {
   readonly session: SessionView;
@@ -23,6 +24,17 @@ export interface PickerModel {
   readonly message: string;
   /** One line per host whose last read was not fine (unreachable, failed, rows left out), saying why. */
   readonly hostNotes: readonly string[];
+  /** Answering a waiting row (Ctrl-R): its open dialog, read from its pane, whose options a digit picks. */
+  readonly answering?: AnswerPanel | undefined;
+}
+
+export interface AnswerPanel {
+  /** The row being answered, by key. */
+  readonly key: string;
+  /** The open wait and the dialog shown for it; absent while it is being read. */
+  readonly open?: OpenDialog;
+  /** A reply is on its way: no other key until it is done. */
+  readonly sending: boolean;
 }
 
 export type Key =
@@ -35,12 +47,22 @@ export type Key =
   | "delete-word"
   | "toggle-preview"
   | "prune"
+  | "answer"
   | "quit"
   | { char: string }
   /** Focus the nth shown row (Alt-1 .. Alt-9). */
   | { jump: number };
 
-export type Effect = { kind: "none" } | { kind: "quit" } | { kind: "focus"; row: Row } | { kind: "prune" } | { kind: "selection-changed" };
+export type Effect =
+  | { kind: "none" }
+  | { kind: "quit" }
+  | { kind: "focus"; row: Row }
+  | { kind: "prune" }
+  | { kind: "selection-changed" }
+  /** Read the row's open wait and the dialog its pane shows. */
+  | { kind: "read-dialog"; row: Row }
+  /** Send the option numbered `number` of the dialog `open`, as shown: that wait, that dialog, or nothing. */
+  | { kind: "answer"; row: Row; open: OpenDialog; number: number };
 
 const NONE: Effect = { kind: "none" };
 
@@ -132,14 +154,62 @@ function setQuery(model: PickerModel, query: string): { model: PickerModel; effe
   return { model: { ...next, selectedKey: keep ? model.selectedKey : visible[0]?.key }, effect: { kind: "selection-changed" } };
 }
 
+/** Ctrl-R on the selected row: open the answer panel where there is a wait to answer here, else say why not. */
+function startAnswer(model: PickerModel): { model: PickerModel; effect: Effect } {
+  const row = visibleRows(model)[selectedIndex(model)];
+  if (!row) return { model, effect: NONE };
+  const { session } = row;
+  const why =
+    row.host !== ""
+      ? `answering ${row.host}'s agents from the picker is not possible yet: run tongs-agents answer ${session.short_id} on ${row.host}`
+      : session.status !== "waiting"
+        ? `nothing to answer: ${session.short_id} is ${session.status}`
+        : undefined;
+  if (why !== undefined) return { model: { ...model, message: why }, effect: NONE };
+  return { model: { ...model, message: "", answering: { key: row.key, sending: false } }, effect: { kind: "read-dialog", row } };
+}
+
+/** Keys while the answer panel is open: a digit sends that option, Esc closes the panel; nothing else types or moves. */
+function answerKey(model: PickerModel, panel: AnswerPanel, key: Key): { model: PickerModel; effect: Effect } {
+  if (key === "quit") return { model, effect: { kind: "quit" } };
+  if (key === "escape" && !panel.sending) return { model: { ...model, answering: undefined, message: "" }, effect: NONE };
+  if (typeof key !== "object" || !("char" in key) || !/^[1-9]$/.test(key.char) || !panel.open || panel.sending)
+    return { model, effect: NONE };
+  const number = Number(key.char);
+  if (!panel.open.dialog.options.some((option) => option.number === number))
+    return { model: { ...model, message: `the dialog has no option ${number}` }, effect: NONE };
+  const row = model.rows.find((candidate) => candidate.key === panel.key);
+  if (!row) return { model: { ...model, answering: undefined, message: "the session left the list; nothing sent" }, effect: NONE };
+  return {
+    model: { ...model, answering: { ...panel, sending: true }, message: `sending option ${number}…` },
+    effect: { kind: "answer", row, open: panel.open, number },
+  };
+}
+
+/** The read for the panel came back: show the dialog, or close the panel and say why there is nothing to answer. */
+export function withDialog(
+  model: PickerModel,
+  key: string,
+  read: OpenDialog | { readonly ok: false; readonly detail: string },
+): PickerModel {
+  if (model.answering?.key !== key || model.answering.open) return model;
+  return read.ok ? { ...model, answering: { ...model.answering, open: read } } : { ...model, answering: undefined, message: read.detail };
+}
+
+/** The answer is done (sent or refused): close the panel, and say what happened. */
+export function answerDone(model: PickerModel, message: string): PickerModel {
+  return { ...model, answering: undefined, message };
+}
+
 /**
  * Keys (docs in the README, "pick"), after fzf: every printable character types into the filter; actions are on
  * arrows and control keys (Up/Down, Ctrl-P/Ctrl-N, Ctrl-K/Ctrl-J and Tab/Shift-Tab move; Enter focuses; Ctrl-T
- * toggles the preview; Ctrl-X removes ended and stale sessions; Ctrl-U clears the filter, Ctrl-W its last word; Esc
- * clears the filter, else closes; Ctrl-C, Ctrl-D, Ctrl-G and Ctrl-Q close); row jumps are on keys that type nothing
- * (Alt-1 .. Alt-9 focus that shown row).
+ * toggles the preview; Ctrl-X removes ended and stale sessions; Ctrl-R answers the selected waiting row, its keys then
+ * the panel's (answerKey); Ctrl-U clears the filter, Ctrl-W its last word; Esc clears the filter, else closes; Ctrl-C,
+ * Ctrl-D, Ctrl-G and Ctrl-Q close); row jumps are on keys that type nothing (Alt-1 .. Alt-9 focus that shown row).
  */
 export function handleKey(model: PickerModel, key: Key): { model: PickerModel; effect: Effect } {
+  if (model.answering) return answerKey(model, model.answering, key);
   if (typeof key === "object") {
     if ("char" in key) return setQuery(model, model.query + key.char);
     const row = visibleRows(model)[key.jump - 1];
@@ -166,6 +236,8 @@ export function handleKey(model: PickerModel, key: Key): { model: PickerModel; e
       return { model: { ...model, preview: !model.preview }, effect: { kind: "selection-changed" } };
     case "prune":
       return { model, effect: { kind: "prune" } };
+    case "answer":
+      return startAnswer(model);
     case "quit":
       return { model, effect: { kind: "quit" } };
   }
@@ -211,6 +283,8 @@ export function decodeKeys(data: string): Key[] {
       keys.push("toggle-preview"); // Ctrl-T
     else if (char === "\u0018")
       keys.push("prune"); // Ctrl-X
+    else if (char === "\u0012")
+      keys.push("answer"); // Ctrl-R
     else if (char === "\u0003" || char === "\u0004" || char === "\u0007" || char === "\u0011")
       keys.push("quit"); // Ctrl-C, Ctrl-D, Ctrl-G, Ctrl-Q
     else if (char >= " ") keys.push({ char });

@@ -5,7 +5,7 @@ import { formatAge } from "../core/age.ts";
 import { displayLine, visibleText } from "../core/terminal-text.ts";
 import type { AttentionRank } from "../fleet/attention.ts";
 import { contextCell, rowDetail } from "../fleet/row-words.ts";
-import { selectedIndex, visibleRows, type PickerModel, type Row } from "./model.ts";
+import { selectedIndex, visibleRows, type AnswerPanel, type PickerModel, type Row } from "./model.ts";
 
 export const GLYPHS: Record<AttentionRank, { glyph: string; color: string; label: string }> = {
   waiting: { glyph: "●", color: "33;1", label: "waiting" },
@@ -76,6 +76,26 @@ export function placeOf(row: Row, home: string): string {
   return row.branch ? `${tail}@${row.branch}` : tail;
 }
 
+/**
+ * The answer panel: the row's open wait and its dialog as read from the pane (the request, the question, the options
+ * numbered as shown, with the reply each gives), and the keys that work while it is open. Its first line is the rule.
+ */
+function answerPanel(panel: AnswerPanel, model: PickerModel): { title: string; lines: string[]; footer: string } {
+  const row = model.rows.find((candidate) => candidate.key === panel.key);
+  const name = row ? `${row.session.short_id} (${row.session.harness})` : "";
+  if (!panel.open) return { title: `answer ${name}`, lines: ["", "  reading the dialog from its pane…"], footer: "esc cancel" };
+  const { wait, dialog } = panel.open;
+  const options = dialog.options.map(
+    (option) => `  ${option.number}. ${displayLine(option.label)}${option.reply ? `   → ${option.reply}` : "   → only by its number"}`,
+  );
+  const context = dialog.context.slice(-4).map((line) => `  │ ${displayLine(line)}`);
+  return {
+    title: `answer ${name} · wait ${wait.id} · ${wait.kind}${wait.tool ? `: ${wait.tool}` : ""}`,
+    lines: ["", ...context, `  ${displayLine(dialog.title)}`, ...options],
+    footer: panel.sending ? "sending…" : `1…${dialog.options.length} send that reply · esc cancel`,
+  };
+}
+
 export interface FrameOptions {
   readonly width: number;
   readonly height: number;
@@ -110,12 +130,17 @@ export function renderFrame(model: PickerModel, options: FrameOptions): string[]
   );
   lines.push(fit(`> ${model.query}${model.query ? "" : "type to filter"}`, width));
 
-  const footer = paint("90", fit("enter focus · alt-1…9 jump · ↑↓ move · ^T preview · ^X clear ended · esc quit", width));
+  const panel = model.answering ? answerPanel(model.answering, model) : undefined;
+  const footer = paint(
+    "90",
+    fit(panel?.footer ?? "enter focus · alt-1…9 jump · ↑↓ move · ^R answer · ^T preview · ^X clear ended · esc quit", width),
+  );
   const messageLines = model.message ? 1 : 0;
   // A host that gave no rows keeps one line (the list gives way), so it is never silently missing.
   const notes = model.hostNotes.map((note) => paint("31", fit(`  ? ${displayLine(note)}`, width)));
   const available = Math.max(1, height - lines.length - 1 - messageLines - notes.length);
-  const previewHeight = model.preview ? Math.floor(available / 2) : 0;
+  // The answer panel takes the preview's place, as much of the screen as it needs (the list keeps at least a line).
+  const previewHeight = panel ? Math.min(panel.lines.length, available - 1) : model.preview ? Math.floor(available / 2) : 0;
   const listHeight = available - previewHeight;
 
   // Keep the selection in view.
@@ -149,7 +174,11 @@ export function renderFrame(model: PickerModel, options: FrameOptions): string[]
   while (lines.length < 2 + listHeight) lines.push(" ".repeat(width));
   lines.push(...notes);
 
-  if (model.preview) {
+  if (panel) {
+    const title = `── ${panel.title} `;
+    lines.push(paint("33", fit(title + "─".repeat(Math.max(0, width - displayWidth(title))), width)));
+    for (const line of panel.lines.slice(1, previewHeight)) lines.push(fit(line, width));
+  } else if (model.preview) {
     const note = options.previewNote ?? "";
     // The rule runs exactly to the edge: longer, fit() would mark it as cut with an ellipsis.
     const title = `── preview ${note ? `(${note}) ` : ""}`;

@@ -47,6 +47,8 @@ describe("runPicker", () => {
         throw new Error("the prune module is missing");
       },
       capture: async () => ({ note: "no preview" }),
+      readDialog: async () => ({ ok: false, detail: "no dialog here" }),
+      answer: async () => "nothing sent",
       now: Date.now,
       home: sandbox.home,
       color: false,
@@ -83,6 +85,8 @@ describe("runPicker", () => {
       focus: async () => ({ state: "failed", detail: "not here" }) as never,
       prune: async () => 0,
       capture: async () => ({ note: "no preview" }),
+      readDialog: async () => ({ ok: false, detail: "no dialog here" }),
+      answer: async () => "nothing sent",
       now: Date.now,
       home: sandbox.home,
       color: false,

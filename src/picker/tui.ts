@@ -12,7 +12,9 @@ import { sessionsDirOf } from "../store/paths.ts";
 import type { ProcessSource } from "../core/proc.ts";
 import { loadFleet } from "../fleet/sessions.ts";
 import type { SessionView } from "../fleet/view.ts";
+import type { OpenDialog } from "../answer/service.ts";
 import {
+  answerDone,
   buildRows,
   decodeKeys,
   handleKey,
@@ -20,6 +22,7 @@ import {
   mergeRows,
   selectedIndex,
   visibleRows,
+  withDialog,
   withRows,
   type PickerModel,
   type Row,
@@ -40,6 +43,13 @@ export interface PickerContext {
   readonly hosts?: () => Promise<readonly HostSource[]>;
   /** Remove ended and stale records; returns how many went. */
   readonly prune: () => Promise<number>;
+  /** A row's open wait and the dialog its pane shows (the answer panel, Ctrl-R), or why there is none. */
+  readonly readDialog: (row: Row) => Promise<OpenDialog | { readonly ok: false; readonly detail: string }>;
+  /**
+   * Send option `number` of the dialog the panel showed, through the answer service's guards (that wait, that dialog
+   * still on screen, or nothing); a line saying what was done or why nothing was.
+   */
+  readonly answer: (row: Row, open: OpenDialog, number: number) => Promise<string>;
   /** The selected session's pane as text, or why there is none. */
   readonly capture: (session: SessionView, lines: number) => Promise<{ lines: string[] } | { note: string }>;
   readonly now: () => number;
@@ -237,6 +247,33 @@ export async function runPicker(terminal: PickerTerminal, deps: PickerContext): 
               }
             })
             .catch(failed("focus"));
+        }
+        if (effect.kind === "read-dialog") {
+          const key = effect.row.key;
+          void deps.readDialog(effect.row).then(
+            (read) => {
+              model = withDialog(model, key, read);
+              paint();
+            },
+            (error: unknown) => {
+              model = answerDone(model, "");
+              showFailure("reading the dialog", error);
+            },
+          );
+        }
+        if (effect.kind === "answer") {
+          busy = true;
+          void deps
+            .answer(effect.row, effect.open, effect.number)
+            .then((said) => {
+              busy = false;
+              model = answerDone(model, said);
+              paint();
+            })
+            .catch((error: unknown) => {
+              model = answerDone(model, "");
+              failed("answering")(error);
+            });
         }
         if (effect.kind === "prune") {
           busy = true;

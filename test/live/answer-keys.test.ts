@@ -153,4 +153,30 @@ describe("answer by keys, against a live tmux pane showing a captured Claude Cod
     await writeLiveRecord(sandbox.stateDir, "s-answer", { env: {} }, "/w", { status: "running" });
     expect(await answerSession({ query: id }, { kind: "allow" }, context)).toMatchObject({ ok: false, reason: "not-waiting" });
   });
+
+  it("sends nothing when the pane no longer shows exactly the dialog the picker showed when the option was chosen", async () => {
+    const { id, keyFile, context, waitId } = await world(DIALOG);
+    const read = await readOpenDialog({ query: id }, context);
+    if (!read.ok) throw new Error(read.detail);
+    // The same wait, but the request the person saw was another one (what a redraw between the panel and the digit gives).
+    const seen = { ...read.dialog, context: read.dialog.context.map((line) => line.replaceAll("touch approved", "rm -rf build")) };
+    expect(seen).not.toEqual(read.dialog);
+    expect(await answerSession({ query: id, waitId, shown: seen, by: "the picker" }, { kind: "choice", number: 1 }, context)).toMatchObject(
+      {
+        ok: false,
+        reason: "dialog-changed",
+        detail: expect.stringContaining("is no longer the one shown when the reply was chosen; nothing sent"),
+      },
+    );
+    expect(await keyPressed(keyFile)).toBeUndefined();
+    // The dialog as shown: option 1, by the picker, as explain tells.
+    expect(
+      await answerSession({ query: id, waitId, shown: read.dialog, by: "the picker" }, { kind: "choice", number: 1 }, context),
+    ).toMatchObject({ ok: true, keys: ["1"], option: { label: "Yes" } });
+    expect(await keyPressed(keyFile)).toBe("1");
+    const explained = await explainSession(context, id);
+    expect(explained.ok && explained.explanation.entries.find((entry) => entry.source === "answer")?.change).toBe(
+      `the picker answered wait ${waitId}: choice, option 1 (keys)`,
+    );
+  });
 });

@@ -1,8 +1,16 @@
 // What the live `answer` tests share: an agent CLI in a private tmux server whose pane's TMUX and TMUX_PANE reach the
 // agent (and so its hooks and the record), typing into it, its record, and `tongs-agents answer` as a process.
 import { execFileSync } from "node:child_process";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { expect } from "vitest";
+import { installersFor } from "../../src/harnesses/installers.ts";
+import { runInstaller } from "../../src/install/installer.ts";
+import type { Sandbox } from "../sandbox.ts";
+import { harnessBinDir } from "./harnesses.ts";
+import { liveWorld } from "./live-world.ts";
 import { shellQuote } from "../../src/core/shell-quote.ts";
-import { runCliProcess } from "../processes.ts";
+import { CLI_BIN, ROOT, runCliProcess } from "../processes.ts";
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -40,6 +48,11 @@ export interface AnswerLab {
   readonly clear: (gone: string) => Promise<void>;
   readonly session: () => Promise<Shown | undefined>;
   readonly answer: (...args: string[]) => Promise<{ code: number | null; stdout: string; stderr: string }>;
+  /**
+   * `tongs-agents pick` (no colours: the selection is marked `>`) in a window of its own on the same tmux server,
+   * opened in the background (the agent's window stays the current one): its screen and keys.
+   */
+  readonly picker: () => { readonly screen: () => string; readonly keys: (...keys: string[]) => void };
 }
 
 /** Start `command` in a clean environment (`env`, plus the pane's own TMUX and TMUX_PANE) in a new tmux server. */
@@ -103,9 +116,76 @@ export function startAnswerLab(socket: string, cwd: string, env: NodeJS.ProcessE
       (JSON.parse((await runCliProcess(["list", "--json"], env)).stdout) as { sessions: Shown[] }).sessions.find(
         (s) => s.identity === "process",
       ),
+    picker: () => {
+      const pane = tmux(
+        "new-window",
+        "-d",
+        "-P",
+        "-F",
+        "#{pane_id}",
+        "-t",
+        "live",
+        "-n",
+        "picker",
+        "/bin/sh",
+        "-c",
+        `exec env -i TMUX="$TMUX" TMUX_PANE="$TMUX_PANE" ${assignments.join(" ")} TERM=xterm-256color NO_COLOR=1 TONGS_AGENTS_SERVER=off ` +
+          `${shellQuote(process.execPath)} ${shellQuote(CLI_BIN)} pick`,
+      ).trim();
+      return {
+        screen: () => tmux("capture-pane", "-p", "-J", "-t", pane),
+        keys: (...keys) => void tmux("send-keys", "-t", pane, ...keys),
+      };
+    },
     answer: async (...args) => {
       const run = await runCliProcess(["answer", ...args], env);
       return { code: run.code, stdout: run.stdout.trim(), stderr: run.stderr.trim() };
     },
   };
+}
+
+/**
+ * Claude Code with the hooks `install` writes, in its own tmux server (`socket`), in the sandbox's environment, asking for permissions ("default" mode), against
+ * the synthetic provider; `asks` makes it ask to run `touch approved` and waits for the waiting record.
+ */
+export async function startClaudeLab(sandbox: Sandbox, socket: string, providerUrl: string) {
+  const world = liveWorld(sandbox, ROOT, [harnessBinDir("claude")], {
+    ANTHROPIC_BASE_URL: providerUrl,
+    ANTHROPIC_AUTH_TOKEN: "not-a-key",
+  });
+  expect((await runInstaller(world, { harnesses: await installersFor(["claude"]), mode: "install", dryRun: false, options: [] })).ok).toBe(
+    true,
+  );
+  const config = world.env.CLAUDE_CONFIG_DIR as string;
+  const project = join(sandbox.root, "project");
+  mkdirSync(project);
+  writeFileSync(
+    join(config, ".claude.json"),
+    JSON.stringify({
+      hasCompletedOnboarding: true,
+      hasSeenAutoDefaultNudge: true,
+      projects: { [project]: { hasTrustDialogAccepted: true } },
+    }),
+  );
+  const settingsPath = join(config, "settings.json");
+  const settings = JSON.parse(execFileSync("cat", [settingsPath], { encoding: "utf8" })) as Record<string, unknown>;
+  writeFileSync(settingsPath, JSON.stringify({ ...settings, permissions: { defaultMode: "default" } }));
+
+  const lab = startAnswerLab(socket, project, world.env, "claude");
+  const { screen, type, session } = lab;
+  await until("Claude's input prompt", () => (screen().includes("? for shortcuts") ? true : undefined), 90_000, screen);
+  const asks = async () => {
+    await type("RUNTOOL now");
+    await until("the permission dialog", () => (screen().includes("Do you want to proceed?") ? true : undefined), 60_000, screen);
+    return until("the session waiting", async () => ((await session())?.status === "waiting" ? await session() : undefined));
+  };
+  /** Claude Code says the denied command did not run. */
+  const toldNotRun = () =>
+    until(
+      "Claude told it did not run",
+      () => (screen().includes("Did not run") || screen().includes("Interrupted") ? true : undefined),
+      30_000,
+      screen,
+    );
+  return { ...lab, world, project, asks, toldNotRun };
 }

@@ -4,7 +4,6 @@
 // channel for all three (docs/answer.md): the reply lands on the dialog it was meant for, or nothing is sent and the
 // command says why. Claude Code's hook could run alongside its dialog (not built); Qwen Code's runs before its dialog,
 // Gemini CLI's before it and can only deny.
-import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -13,7 +12,7 @@ import { installersFor } from "../../src/harnesses/installers.ts";
 import { runInstaller } from "../../src/install/installer.ts";
 import { ROOT, runCliProcess, stopTmuxServer } from "../processes.ts";
 import { makeSandbox, type Sandbox } from "../sandbox.ts";
-import { startAnswerLab, sleep, until } from "./answer-lab.ts";
+import { startAnswerLab, startClaudeLab, sleep, until } from "./answer-lab.ts";
 import { HARNESS_PACKAGES, harnessBinDir } from "./harnesses.ts";
 import { liveWorld } from "./live-world.ts";
 
@@ -33,35 +32,7 @@ afterEach(async () => {
 
 describe(`Claude Code ${HARNESS_PACKAGES.claude.version}: answer by keys into its tmux pane (live)`, { timeout: 300_000 }, () => {
   it("allows and denies through the dialog's labels, refuses a wait that moved on, a dialog answered in the pane, a reply not offered", async () => {
-    const world = liveWorld(sandbox, ROOT, [harnessBinDir("claude")], {
-      ANTHROPIC_BASE_URL: provider.url,
-      ANTHROPIC_AUTH_TOKEN: "not-a-key",
-    });
-    expect(
-      (await runInstaller(world, { harnesses: await installersFor(["claude"]), mode: "install", dryRun: false, options: [] })).ok,
-    ).toBe(true);
-    const config = world.env.CLAUDE_CONFIG_DIR as string;
-    const project = join(sandbox.root, "project");
-    mkdirSync(project);
-    writeFileSync(
-      join(config, ".claude.json"),
-      JSON.stringify({
-        hasCompletedOnboarding: true,
-        hasSeenAutoDefaultNudge: true,
-        projects: { [project]: { hasTrustDialogAccepted: true } },
-      }),
-    );
-    const settingsPath = join(config, "settings.json");
-    const settings = JSON.parse(execFileSync("cat", [settingsPath], { encoding: "utf8" })) as Record<string, unknown>;
-    writeFileSync(settingsPath, JSON.stringify({ ...settings, permissions: { defaultMode: "default" } }));
-
-    const { screen, keys, type, session, answer } = startAnswerLab(socket, project, world.env, "claude");
-    await until("Claude's input prompt", () => (screen().includes("? for shortcuts") ? true : undefined), 90_000, screen);
-    const asks = async () => {
-      await type("RUNTOOL now");
-      await until("the permission dialog", () => (screen().includes("Do you want to proceed?") ? true : undefined), 60_000, screen);
-      return until("the session waiting", async () => ((await session())?.status === "waiting" ? await session() : undefined));
-    };
+    const { world, project, screen, keys, type, session, answer, asks, toldNotRun } = await startClaudeLab(sandbox, socket, provider.url);
 
     // 1. A reply the dialog does not offer: nothing sent, the offered ones listed.
     const first = await asks();
@@ -128,14 +99,60 @@ describe(`Claude Code ${HARNESS_PACKAGES.claude.version}: answer by keys into it
     const denied = await answer(third.short_id, "deny");
     expect(denied.stderr).toBe("");
     expect(denied.stdout).toMatch(/^answered deny: pressed 4 \(No\) in tmux pane %\d+ .*; the dialog closed$/);
-    await until(
-      "Claude told it did not run",
-      () => (screen().includes("Did not run") || screen().includes("Interrupted") ? true : undefined),
-      30_000,
-      screen,
-    );
+    await toldNotRun();
     await sleep(1000);
     expect(existsSync(join(project, "approved"))).toBe(false);
+  });
+});
+
+describe(`Claude Code ${HARNESS_PACKAGES.claude.version}: answer from the picker (live, tmux)`, { timeout: 300_000 }, () => {
+  it("Ctrl-R on the waiting row shows the dialog read from the pane; a digit sends that option; the picker stays open", async () => {
+    const { world, project, screen, session, asks, picker } = await startClaudeLab(sandbox, socket, provider.url);
+    const pick = picker();
+    const frame = () => pick.screen();
+    // Not waiting yet: the picker says so and sends nothing.
+    const row = await until("Claude's row in the picker", () => (/^1>. \S+\s+claude/m.test(frame()) ? true : undefined), 30_000, frame);
+    expect(row).toBe(true);
+    const before = (await session())?.short_id as string;
+    pick.keys("C-r");
+    await until("the picker's refusal", () => (frame().includes(`nothing to answer: ${before} is`) ? true : undefined), 10_000, frame);
+
+    const waiting = await asks();
+    await until("the row waiting", () => (/^1>● waiting\s+claude/m.test(frame()) ? true : undefined), 30_000, frame);
+    pick.keys("C-r");
+    const panel = await until("the answer panel", () => (frame().includes("4. No   → deny") ? frame() : undefined), 15_000, frame);
+    expect(panel).toMatch(new RegExp(`── answer ${waiting.short_id} \\(claude\\) · wait [0-9a-f]{12} · permission: Bash`));
+    expect(panel).toContain("  Do you want to proceed?");
+    expect(panel).toContain("  1. Yes   → allow");
+    expect(panel).toContain("touch approved");
+    expect(panel).toContain("1…4 send that reply · esc cancel");
+    // Esc closes the panel and sends nothing: the dialog is still there.
+    pick.keys("Escape");
+    await until("the panel closed", () => (frame().includes("send that reply") ? undefined : true), 10_000, frame);
+    await sleep(500);
+    expect(screen()).toContain("Do you want to proceed?");
+    expect((await session())?.status).toBe("waiting");
+
+    // Again, and 1: the reply goes through the answer service's guards; the picker says what was done and stays.
+    pick.keys("C-r");
+    await until("the answer panel", () => (frame().includes("1. Yes   → allow") ? true : undefined), 15_000, frame);
+    pick.keys("1");
+    const said = await until(
+      "the picker's report",
+      () => /answered option 1: pressed 1 \(Yes\) in tmux pane %\d+.*/.exec(frame())?.[0],
+      15_000,
+      frame,
+    );
+    expect(said).toContain("the dialog closed");
+    await until("the approved command's file", () => (existsSync(join(project, "approved")) ? true : undefined), 30_000, screen);
+    await until("the end of the turn", async () => ((await session())?.status === "idle" ? true : undefined), 60_000, screen);
+    expect(frame()).toMatch(/^tongs-agents\s+\d+ session/m);
+    const explained = JSON.parse((await runCliProcess(["explain", waiting.short_id, "--json"], world.env)).stdout) as {
+      entries: { source: string; change: string }[];
+    };
+    expect(explained.entries.filter((entry) => entry.source === "answer").map((entry) => entry.change)).toEqual([
+      expect.stringMatching(/^the picker answered wait [0-9a-f]{12}: choice, option 1 \(keys\)$/),
+    ]);
   });
 });
 

@@ -71,7 +71,8 @@ describe("desktop notifications, live (dbus-daemon + dunst 1.9 under Xvfb, tmux 
       {
         channel: "desktop",
         outcome: "delivered",
-        detail: expect.stringMatching(/^dunst 1\.9\.0 .* showed notification \d+ with 1 action/),
+        // Focus, and Allow / Deny for its wait: a Claude Code session in tmux is one keys can answer (docs/answer.md).
+        detail: expect.stringMatching(/^dunst 1\.9\.0 .* showed notification \d+ with 3 action/),
       },
       { channel: "terminal", outcome: "not-needed", detail: "the desktop notification reached the user" },
       { channel: "tmux", outcome: "delivered", detail: `message on ${client}` },

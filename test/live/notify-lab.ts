@@ -54,8 +54,20 @@ export class NotifyDesktop {
     return this;
   }
 
-  async startDunst(): Promise<void> {
-    this.dunst = await startProcess("dunst", [], this.env);
+  /**
+   * `menu`: a program dunst runs as its context menu (its `dmenu` setting; `dunstctl context` opens it) that prints
+   * the line of the action to invoke, standing in for the user's choice in a real menu.
+   */
+  async startDunst({ menu }: { menu?: string } = {}): Promise<void> {
+    const config = join(this.dir, "dunstrc");
+    if (menu !== undefined)
+      writeFileSync(
+        config,
+        `[global]
+    dmenu = ${menu}
+`,
+      );
+    this.dunst = await startProcess("dunst", menu === undefined ? [] : ["-config", config], this.env);
     await waitAsync(async () => this.dunstctl("count").status === 0, "dunst to own org.freedesktop.Notifications", 20_000);
   }
 
