@@ -149,7 +149,7 @@ describe("doctor: version drift and what each harness can report", () => {
     expect(doctor).toContain(
       "  cannot report: a failed turn (error): no hook states a failed turn: a provider error ends the turn idle, never error",
     );
-    expect(doctor).toContain("  untested: Esc mid-turn (interrupted):");
+    expect(doctor).toContain("  cannot report: Esc mid-turn (interrupted): Esc ends the turn with AfterAgent");
     expect(await cli("install", "--dry-run", "--agent", "codex")).toBe(0);
     expect(out.join("\n")).toContain(
       "  reports: a failed turn (error) (from its own files: the task_complete error in its rollout)\n  cannot report: session start: the interactive UI fires nothing before its first prompt",
