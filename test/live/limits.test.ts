@@ -1,12 +1,13 @@
-// Live: the real interactive Claude Code and Codex (pinned in harnesses.json), with the hooks `tongs-agents install`
-// writes (and Claude's status-line wrapper), in a private tmux server, offline against the synthetic provider, which
-// answers a prompt with LIMITHIT as each API answers past a usage limit (e2e/provider/limits.mjs: Anthropic's 429
+// Live: the real interactive Claude Code, Codex and Qwen Code (pinned in harnesses.json), with the hooks `tongs-agents
+// install` writes (and Claude's status-line wrapper), in a private tmux server, offline against the synthetic provider,
+// which answers a prompt with LIMITHIT as each API answers past a usage limit (e2e/provider/limits.mjs: Anthropic's 429
 // `rate_limit_error` with the unified rate-limit headers of a subscription, OpenAI's `usage_limit_reached` with Codex's
-// window headers) and every other answer with the quota headers of a window 42% used. Proven per harness: the quota
-// windows as the harness states them before the limit (Claude: its status-line input through the wrapper; Codex: its
-// rollout's `token_count.rate_limits`), then the limit: `error` with the limit, the harness's own words and the reset
-// it states (ISO in `list --json`; `show` and `explain` say it), and exactly one notification (a webhook on 127.0.0.1).
-// docs/limits.md says what each harness states; the claims go to docs/evidence.md (suite `limits`).
+// window headers, Chat Completions' `rate_limit_exceeded`) and every other answer with the quota headers of a window
+// 42% used. Proven per harness: the quota windows as the harness states them before the limit (Claude: its status-line
+// input through the wrapper; Codex: its rollout's `token_count.rate_limits`), then the limit: `error` with the limit,
+// the harness's own words and the reset it states (ISO in `list --json`; `show` and `explain` say it; Qwen states no
+// reset), and exactly one notification (a webhook on 127.0.0.1). docs/limits.md says what each harness states; the
+// claims go to docs/evidence.md (suite `limits`).
 import { execFileSync } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
@@ -43,9 +44,10 @@ interface Posted {
 
 const CLAUDE = HARNESS_PACKAGES.claude;
 const CODEX = HARNESS_PACKAGES.codex;
+const QWEN = HARNESS_PACKAGES.qwen;
 const evidence = createEvidence(
   "limits",
-  `Claude Code ${CLAUDE.version} and Codex CLI ${CODEX.version}, interactive in tmux on the host, past a usage limit of the synthetic provider`,
+  `Claude Code ${CLAUDE.version}, Codex CLI ${CODEX.version} and Qwen Code ${QWEN.version}, interactive in tmux on the host, past a usage limit of the synthetic provider`,
 );
 const HOW = (harness: string) =>
   `real ${harness} UI in a private tmux server on the host (send-keys), hooks from this checkout's \`tongs-agents install\`; the synthetic provider on 127.0.0.1 answers LIMITHIT with the API's own 429 and headers (e2e/provider/limits.mjs); notifications to a webhook on 127.0.0.1`;
@@ -79,12 +81,15 @@ beforeAll(async () => {
     });
   });
   await new Promise<void>((resolve) => hook.listen(0, "127.0.0.1", resolve));
-  world = liveWorld(sandbox, ROOT, [harnessBinDir("claude"), harnessBinDir("codex")], {
+  world = liveWorld(sandbox, ROOT, [harnessBinDir("claude"), harnessBinDir("codex"), harnessBinDir("qwen")], {
     // The subscription path: Claude Code states a usage limit ("You've hit your 5-hour limit") and hands its status
     // line the quota windows only to a subscriber. The provider takes any token.
     ANTHROPIC_BASE_URL: provider.url,
     CLAUDE_CODE_OAUTH_TOKEN: "not-a-token",
     FAKE_OPENAI_API_KEY: "not-a-key",
+    OPENAI_API_KEY: "not-a-key",
+    OPENAI_BASE_URL: `${provider.url}/v1`,
+    OPENAI_MODEL: "fake-model",
     TONGS_AGENTS_NOTIFY: "on",
     TONGS_AGENTS_DEBUG: "1",
     TZ: "UTC",
@@ -136,12 +141,27 @@ beforeAll(async () => {
     ].join("\n"),
   );
   const installed = await runInstaller(world, {
-    harnesses: await installersFor(["claude", "codex"]),
+    harnesses: await installersFor(["claude", "codex", "qwen"]),
     mode: "install",
     dryRun: false,
     options: ["claude-statusline", "trust-codex-hooks"],
   });
   expect(installed.ok, JSON.stringify(installed)).toBe(true);
+  // Qwen Code on the provider (OpenAI Chat Completions), beside the hooks the installer wrote.
+  const qwenSettings = join(world.env.QWEN_HOME as string, "settings.json");
+  writeFileSync(
+    qwenSettings,
+    JSON.stringify({
+      security: { auth: { selectedType: "openai" } },
+      // No retry of a rate-limited turn after its request's own attempts (Qwen's documented `maxRetries`; by default it
+      // retries the turn 10 times a minute apart).
+      model: { name: "fake-model", generationConfig: { maxRetries: 0 } },
+      general: { enableAutoUpdate: false },
+      privacy: { usageStatisticsEnabled: false },
+      telemetry: { enabled: false },
+      ...(JSON.parse(readFileSync(qwenSettings, "utf8")) as Record<string, unknown>),
+    }),
+  );
 }, 60_000);
 
 afterAll(async () => {
@@ -236,7 +256,7 @@ describe("a turn stopped by a usage limit (live, interactive in tmux)", { timeou
       limit: { kind: "rate_limit", stated: "rate_limit", resets_at: iso(resetAt), window: "five_hour", reset_passed: false },
     });
     expect(limited.limit?.message).toMatch(/^You've hit your 5-hour limit · resets /);
-    await expectShownAndNotified(limited, explain);
+    await expectShownAndNotified(limited, explain, resetAt);
   });
 
   it(`Codex ${CODEX.version}: the quota from its rollout, then limited with its words and its reset`, async ({ task }) => {
@@ -278,7 +298,44 @@ describe("a turn stopped by a usage limit (live, interactive in tmux)", { timeou
       limit: { kind: "usage_limit", stated: "usage_limit_exceeded", resets_at: iso(resetAt), window: "primary", reset_passed: false },
     });
     expect(limited.limit?.message).toMatch(/^You’ve hit your usage limit/);
-    await expectShownAndNotified(limited, explain);
+    await expectShownAndNotified(limited, explain, resetAt);
+  });
+
+  it(`Qwen Code ${QWEN.version}: limited with its words once its retries are spent; no reset stated`, async ({ task }) => {
+    evidence.prove(task, {
+      claim:
+        "Qwen Code: a 429 `rate_limit_exceeded` it has retried as often as it retries (each after the answer's `retry-after`) ends the turn with StopFailure `rate_limit`: the session is `error` with a limit (kind `rate_limit`) and Qwen's words; no reset time (Qwen states none: `resets_at` null, `no reset time stated`); one notification",
+      kind: "live",
+      how: `${HOW(`qwen ${QWEN.version}`)}; Chat Completions with \`retry-after: 1\` (Qwen sends a request 7 times, waiting out each \`retry-after\`; the service's own value is the time to the reset), and \`model.generationConfig.maxRetries: 0\` in its settings (else it retries the turn 10 times a minute apart)`,
+    });
+    // Qwen Code sends a request 7 times, waiting out each answer's retry-after (uncapped): a real service's hour would
+    // hold the turn for hours, so the limit's answers here ask for one second.
+    provider.setQuota({ retryAfter: 1 });
+    const ui = tmuxUi({ socket, project, world, bin: "qwen", inputMark: "> " });
+    ui.start("qwen");
+    const explain = ui.explain("qwen");
+    const started = await until(
+      "SessionStart",
+      ofHarness("qwen", (session) => session.status === "started"),
+      explain,
+      90_000,
+    );
+    await until("Qwen's input line", () => (/Type your message/.test(ui.screen("qwen")) ? true : undefined), explain);
+    await submit(ui, "qwen", ">", "LIMITHIT please", explain);
+    const limited = await until(
+      "the limit",
+      ofHarness("qwen", (session) => session.limit !== null),
+      explain,
+      120_000,
+    );
+    expect(limited).toMatchObject({
+      session_id: started.session_id,
+      status: "error",
+      limit: { kind: "rate_limit", stated: "rate_limit", resets_at: null, window: null, reset_passed: false },
+    });
+    const attempts = provider.requests.filter((request) => request.decision === "limit").length;
+    expect(limited.limit?.message, `after ${attempts} answers past the limit`).not.toBe("");
+    await expectShownAndNotified(limited, explain, null);
   });
 });
 
@@ -293,14 +350,17 @@ function notifyLog(): string {
   return `${read("notify.log")}\nhook.log: ${read("hook.log").slice(-5000)}\n${execFileSync("find", [sandbox.stateDir], { encoding: "utf8" })}`;
 }
 
-/** `list`, `show` and `explain` say the limit and its reset; the webhook got one notification for it, saying when. */
-async function expectShownAndNotified(limited: Limited, explain: () => Promise<string>) {
-  const resets = `resets ${new Date(resetAt * 1000).toISOString().slice(11, 16)}`;
+/**
+ * `list`, `show` and `explain` say the limit and its reset (`reset`, epoch seconds; null where the harness states none);
+ * the webhook got one notification for it, which says the same.
+ */
+async function expectShownAndNotified(limited: Limited, explain: () => Promise<string>, reset: number | null) {
+  const resets = reset === null ? "no reset time stated" : `resets ${new Date(reset * 1000).toISOString().slice(11, 16)}`;
   const listed = (await cli("list")).split("\n").find((line) => line.startsWith(limited.short_id));
   expect(listed).toMatch(/limited/);
   expect(listed).toContain(resets);
   const shown = await cli("show", limited.session_id);
-  expect(shown).toContain(iso(resetAt));
+  if (reset !== null) expect(shown).toContain(iso(reset));
   expect(shown).toContain(resets);
   const explained = JSON.parse(await cli("explain", limited.session_id, "--json")) as { session: Limited };
   expect(explained.session.limit).toEqual(limited.limit);
