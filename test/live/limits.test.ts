@@ -168,14 +168,25 @@ afterAll(async () => {
   await stopTmuxServer(socket);
   await provider?.stop();
   await new Promise((resolve) => hook?.close(resolve));
-  sandbox?.cleanup();
+  // What the installed CLIs say they are, in the sandbox (before it goes).
   evidence.addVersions({
-    "claude (host)": CLAUDE.version,
-    "codex (host)": CODEX.version,
+    claude: versionOf("claude"),
+    codex: versionOf("codex"),
+    qwen: versionOf("qwen"),
     tmux: execFileSync("tmux", ["-V"], { encoding: "utf8" }).trim(),
   });
+  sandbox?.cleanup();
   evidence.write();
 });
+
+/** What the installed CLI says its version is. */
+function versionOf(bin: string): string {
+  try {
+    return execFileSync(bin, ["--version"], { env: world.env, encoding: "utf8", timeout: 30_000 }).trim();
+  } catch (error) {
+    return `unknown (${String(error).slice(0, 80)})`;
+  }
+}
 
 const iso = (epochSeconds: number) => new Date(epochSeconds * 1000).toISOString();
 
@@ -307,7 +318,7 @@ describe("a turn stopped by a usage limit (live, interactive in tmux)", { timeou
   it(`Qwen Code ${QWEN.version}: limited with its words once its retries are spent; no reset stated`, async ({ task }) => {
     evidence.prove(task, {
       claim:
-        "Qwen Code: a 429 `rate_limit_exceeded` it has retried as often as it retries (each after the answer's `retry-after`) ends the turn with StopFailure `rate_limit`: the session is `error` with a limit (kind `rate_limit`) and Qwen's words; no reset time (Qwen states none: `resets_at` null, `no reset time stated`); one notification",
+        "Qwen Code: a 429 `rate_limit_exceeded`, once Qwen has sent the request as often as it does (7 times, each after the answer's `retry-after`) and retried the turn as often as its settings allow (`maxRetries` 0), ends the turn with StopFailure `rate_limit`: the session is `error` with a limit (kind `rate_limit`) and Qwen's words; no reset time (Qwen states none: `resets_at` null, `no reset time stated`); one notification",
       kind: "live",
       how: `${HOW(`qwen ${QWEN.version}`)}; Chat Completions with \`retry-after: 1\` (Qwen sends a request 7 times, waiting out each \`retry-after\`; the service's own value is the time to the reset), and \`model.generationConfig.maxRetries: 0\` in its settings (else it retries the turn 10 times a minute apart)`,
     });
