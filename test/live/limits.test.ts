@@ -238,18 +238,7 @@ describe("a turn stopped by a usage limit (live, interactive in tmux)", { timeou
     const explain = ui.explain("claude");
     // Ready when the input line and the status line under it (the user's own, through the wrapper) are drawn.
     await until("Claude's input line", () => (/❯[\s\S]*my-own-status/.test(ui.screen("claude")) ? true : undefined), explain, 90_000);
-    await submit(ui, "claude", "❯", "say hello", explain);
-    const idle = await until(
-      "the reply",
-      ofHarness("claude", (session) => session.status === "idle"),
-      explain,
-    );
-    // The status line runs after the reply: the wrapper keeps what it states, and shows the user's own line.
-    const quota = await until(
-      "the quota windows",
-      async () => (await ofHarness("claude", (session) => session.quota.length === 2)())?.quota,
-      explain,
-    );
+    const { idle, quota } = await replyThenQuota(ui, "claude", "❯", explain);
     expect(quota).toEqual([
       { window: "five_hour", used_percent: 42, resets_at: iso(resetAt), window_minutes: null },
       { window: "seven_day", used_percent: 40, resets_at: iso(weekResetAt), window_minutes: null },
@@ -284,17 +273,7 @@ describe("a turn stopped by a usage limit (live, interactive in tmux)", { timeou
     ui.start("codex", "--no-daemon");
     const explain = ui.explain("codex");
     await until("Codex's composer", () => (/OpenAI Codex[\s\S]*fake-model/.test(ui.screen("codex")) ? true : undefined), explain, 90_000);
-    await submit(ui, "codex", "›", "say hello", explain);
-    const idle = await until(
-      "the reply",
-      ofHarness("codex", (session) => session.status === "idle"),
-      explain,
-    );
-    const quota = await until(
-      "the quota windows",
-      async () => (await ofHarness("codex", (session) => session.quota.length === 2)())?.quota,
-      explain,
-    );
+    const { idle, quota } = await replyThenQuota(ui, "codex", "›", explain);
     expect(quota).toEqual([
       { window: "primary", used_percent: 42, resets_at: iso(resetAt), window_minutes: 300 },
       { window: "secondary", used_percent: 40, resets_at: iso(weekResetAt), window_minutes: 10080 },
@@ -362,6 +341,24 @@ function notifyLog(): string {
     }
   };
   return `${read("notify.log")}\nhook.log: ${read("hook.log").slice(-5000)}\n${execFileSync("find", [sandbox.stateDir], { encoding: "utf8" })}`;
+}
+
+/** A first prompt answered (the session idle), then the quota windows the harness states with it. */
+async function replyThenQuota(ui: ReturnType<typeof tmuxUi>, harness: string, mark: string, explain: () => Promise<string>) {
+  await submit(ui, harness, mark, "say hello", explain);
+  const idle = await until(
+    "the reply",
+    ofHarness(harness, (session) => session.status === "idle"),
+    explain,
+  );
+  // Claude Code runs its status line (the wrapper keeps what it states) after the reply; Codex's rollout states the
+  // windows with the answer.
+  const quota = await until(
+    "the quota windows",
+    async () => (await ofHarness(harness, (session) => session.quota.length === 2)())?.quota,
+    explain,
+  );
+  return { idle, quota };
 }
 
 /**
