@@ -117,7 +117,7 @@ JSON.parse(require("node:fs").readFileSync(record, "utf8"));
 const shown = require("node:child_process").spawnSync("tmux", ["-S", socket, "switch-client", "-c", client, "-t", pane, ";", "display", "-p", "-c", client, "#{pane_id}"], { encoding: "utf8", timeout: 3000 });
 if (shown.stdout.trim() !== pane) process.exit(1);`;
 
-// BENCH_BASELINE=<another checkout's bin/tongs-agents.js>: its next, focus and picker run in the same interleaved run
+// BENCH_BASELINE=<another checkout's bin/tongs-agents.js>: its status, next, focus and picker run in the same interleaved run
 // (before/after a change), on a copy of the state dir: the validated-record cache is per build, and two builds sharing
 // one would each rewrite it on every run.
 const baseline = process.env.BENCH_BASELINE;
@@ -195,6 +195,10 @@ const contenders = [
   },
   ...(baseline
     ? [
+        {
+          name: "baseline build: `status --format tmux` (500 sessions)",
+          run: () => timeSync(process.execPath, [baseline, "status", "--format", "tmux"], baselineEnv),
+        },
         {
           name: "baseline build: `next --client <tty>`",
           run: () => timeSync(process.execPath, [baseline, "next", "--client", client], baselineEnv),

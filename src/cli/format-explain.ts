@@ -4,6 +4,7 @@ import { formatAge } from "../core/age.ts";
 import { shortenHome } from "../core/home.ts";
 import { displayLine } from "../core/terminal-text.ts";
 import type { Explanation } from "../fleet/explain.ts";
+import { limitWhen } from "../fleet/row-words.ts";
 import { colorStatus, statusLabel } from "./format.ts";
 import type { CliIo, Styled } from "./io.ts";
 
@@ -15,7 +16,8 @@ export function formatExplanation(
   const head: (string | Styled)[] = [
     `${session.short_id}  ${session.harness}  ${displayLine(shortenHome(session.cwd, io.home))}\n  `,
     colorStatus(session.status, statusLabel(session)),
-    `${session.detail ? `: ${displayLine(session.detail)}` : ""}`,
+    // A limit says when it resets before the harness's words, as the list row does.
+    `${session.detail ? `: ${displayLine(session.limit ? `${limitWhen(session.limit, now)} · ${session.detail}` : session.detail)}` : ""}`,
   ];
   const lines: string[] = [];
   if (pending.length > 0) {

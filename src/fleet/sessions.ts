@@ -14,7 +14,7 @@ import type { ListProcesses } from "./discovery.ts";
 import { checkLiveness } from "../core/liveness.ts";
 import { readSeen, type SeenMarks } from "./seen.ts";
 import { applyStatedStates, type StatedContext } from "./stated.ts";
-import { statuslineFacts } from "../store/statusline-facts.ts";
+import { statuslineFactsReader } from "../store/statusline-facts.ts";
 import { usageOf } from "./usage.ts";
 import { viewOfDiscovered, viewOfRecord, type SessionView } from "./view.ts";
 import type { EffectiveRecord } from "./queued.ts";
@@ -104,10 +104,11 @@ export async function loadFleet(
     listing.spools.length > 0 || sharesProcess(records)
       ? (await import("./queued.ts")).effectiveRecords(dirs.sessionsDir, { ...listing, records }, now)
       : records.map(({ digest, record }) => ({ digest, record, unwritten: 0 }));
+  const statuslineFacts = statuslineFactsReader(stateDir);
   const sessions = await Promise.all(
     effective.map(async ({ digest, record }) => {
       const liveness = record.status === "ended" ? { state: "alive" as const } : await checkLiveness(record, cached, now);
-      const usage = usageOf(record, { transcript: stated.facts.get(digest), statusline: statuslineFacts(stateDir, record) }, now);
+      const usage = usageOf(record, { transcript: stated.facts.get(digest), statusline: statuslineFacts(record) }, now);
       return viewOfRecord(
         record,
         liveness.state === "stale" ? { stale: true, reason: liveness.reason } : { stale: false, reason: "" },

@@ -2,7 +2,8 @@
 // there, the context window's size and (for subscribers) how much of each quota window is used and when it resets.
 // The optional status-line wrapper (src/hook/statusline.ts) writes `<state>/statusline/<digest>.json`, one small file per
 // session, replaced atomically; readers merge it with what the transcript states (fleet/usage.ts).
-import { join } from "node:path";
+import { readdirSync } from "node:fs";
+import { basename, join } from "node:path";
 import { sha256Hex } from "../core/sha256.ts";
 import type { SessionRecord } from "../core/schema.ts";
 import { UsageFactsSchema, type UsageFacts } from "../core/usage-facts.ts";
@@ -25,10 +26,24 @@ export function readStatuslineFacts(path: string): UsageFacts | undefined {
   return parsed.success ? parsed.data : undefined;
 }
 
-/** What the status line last stated about a live record's session; undefined when it never ran for it. */
-export function statuslineFacts(stateDir: string, record: SessionRecord): UsageFacts | undefined {
-  if (record.status === "ended") return undefined;
-  return readStatuslineFacts(statuslinePath(stateDir, record.harness, record.session_id));
+/**
+ * What the status line last stated about a live record's session (undefined when it never ran for it), for a listing of
+ * many records: the directory is read once, and a record whose file is not there costs neither a hash nor an open (a
+ * listing of 500 records without the wrapper spent some 60 ms hashing paths of files that did not exist).
+ */
+export function statuslineFactsReader(stateDir: string): (record: SessionRecord) => UsageFacts | undefined {
+  let names: ReadonlySet<string>;
+  try {
+    names = new Set(readdirSync(join(stateDir, STATUSLINE_DIR)));
+  } catch {
+    return () => undefined;
+  }
+  if (names.size === 0) return () => undefined;
+  return (record) => {
+    if (record.status === "ended") return undefined;
+    const path = statuslinePath(stateDir, record.harness, record.session_id);
+    return names.has(basename(path)) ? readStatuslineFacts(path) : undefined;
+  };
 }
 
 export function writeStatuslineFacts(stateDir: string, path: string, facts: UsageFacts): WriteResult {
