@@ -18,11 +18,21 @@ export function limitWhen(limit: LimitView, now: number): string {
   return at > now ? `resets ${formatClock(limit.resets_at, now)} (in ${formatSpan(at - now)})` : `limit reset ${formatSpan(now - at)} ago`;
 }
 
+/**
+ * What a row or a notification says of the reset before the harness's words: `limitWhen`, or nothing where no reset
+ * is stated as a time but the words say when ("You've hit your 5-hour limit · resets 10:32pm (UTC)"): "no reset time
+ * stated" beside them would contradict them.
+ */
+export function limitLead(limit: LimitView, now: number): string | undefined {
+  return limit.resets_at === null && /\breset/i.test(limit.message) ? undefined : limitWhen(limit, now);
+}
+
 /** The row's detail: the limit and its reset first, the subagents it runs, then what the last event said. */
 export function rowDetail(session: SessionView, now: number): string {
   if (session.stale) return session.stale_reason;
   const parts: string[] = [];
-  if (session.limit) parts.push(limitWhen(session.limit, now));
+  const lead = session.limit ? limitLead(session.limit, now) : undefined;
+  if (lead) parts.push(lead);
   const agents = session.subagents.length;
   if (agents > 0) parts.push(`${agents} subagent${agents === 1 ? "" : "s"}`);
   const said = session.limit ? session.limit.message : session.detail;

@@ -55,10 +55,18 @@ describe("a limit", () => {
     expect(limitWhen(view.limit as NonNullable<typeof view.limit>, NOW)).toBe("limit reset 5 min ago");
   });
 
-  it("without a stated reset says none was stated; a record not in error shows no limit", () => {
+  it("without a stated reset says none was stated, unless the harness's words say when; a record not in error shows no limit", () => {
     const view = viewOfRecord(limited, { stale: false, reason: "" }, NOW, usageOf(limited, {}, NOW));
     expect(view.limit?.resets_at).toBeNull();
-    expect(rowDetail(view, NOW)).toBe(`no reset time stated · ${limited.detail}`);
+    // Claude's words name the reset: "no reset time stated" beside them would contradict them.
+    expect(rowDetail(view, NOW)).toBe(limited.detail);
+    const wordless = record({
+      ...limited,
+      limit: { ...(limited.limit as NonNullable<SessionRecord["limit"]>), message: "rate limit exceeded" },
+    });
+    expect(rowDetail(viewOfRecord(wordless, { stale: false, reason: "" }, NOW, usageOf(wordless, {}, NOW)), NOW)).toBe(
+      "no reset time stated · rate limit exceeded",
+    );
     expect(usageOf({ ...limited, status: "running" }, {}, NOW).limit).toBeNull();
   });
 });

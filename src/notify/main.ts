@@ -19,7 +19,7 @@ import { alreadyHandled, changeMark, markHandled } from "../store/notify-ledger.
 import { cleanLine } from "./sanitize.ts";
 import { muteState } from "./mute.ts";
 import { clickCommandFor, realWorld } from "./world.ts";
-import { limitWhen, quotaWords } from "../fleet/row-words.ts";
+import { limitLead, quotaWords } from "../fleet/row-words.ts";
 import { usageOf } from "../fleet/usage.ts";
 import { cursorPath, loadCursor } from "../store/transcript-cursor.ts";
 
@@ -105,7 +105,7 @@ function detailOf(record: SessionRecord, digest: string): string {
   if (!record.limit) return record.detail;
   const facts = loadCursor(cursorPath(stateDir, digest))?.facts;
   const limit = usageOf(record, { transcript: facts }, Date.now()).limit;
-  return limit ? `${limitWhen(limit, Date.now())} · ${limit.message}` : record.detail;
+  return limit ? [limitLead(limit, Date.now()), limit.message].filter(Boolean).join(" · ") : record.detail;
 }
 
 /** Still worth a click: at least one session is still in the state change it was notified for. */
