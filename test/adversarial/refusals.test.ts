@@ -242,7 +242,7 @@ const REFUSALS: readonly Refusal[] = [
     what: "install --agent",
     args: ["install", "--agent", "cursor"],
     code: 2,
-    says: ['unknown agent "cursor" (claude, codex, pi, gemini, qwen, copilot, opencode, kimi or all)'],
+    says: ['unknown agent "cursor" (claude, codex, pi, gemini, qwen, copilot, opencode, kimi, cline or all)'],
   },
   { what: "install --hook", args: ["install", "--hook", "async"], code: 2, says: ['--hook takes shim or sync, not "async"'] },
   {
