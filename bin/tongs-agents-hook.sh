@@ -73,10 +73,15 @@ entry=$spool/$key
 # The payload: `head` copies stdin (up to the 16 MiB read cap and one byte more, so a longer one shows as cut) into
 # the entry's .in file, in the background, so a harness that holds stdin open cannot hold us. A background command's
 # stdin would be /dev/null, so it goes through fd 3. A terminal is never read (someone running the hook by hand).
-# (No stdin at all, fd 0 closed: nothing to copy either.)
+# (No stdin at all, fd 0 closed: nothing to copy either.) GNU head writes through stdio, which keeps a payload smaller
+# than its buffer until head exits: with stdin held open the file would stay empty, so where coreutils' stdbuf is
+# there, head runs unbuffered (stdbuf execs head: the same process, the same PID).
+copy=head
+command -v stdbuf >/dev/null && copy="stdbuf -o0 head"
 reader=none
 if [ ! -t 0 ] && { true <&0; } 2>/dev/null; then
-  { head -c 16777217 <&3 3<&- >"$entry.in" & } 3<&0
+  # shellcheck disable=SC2086 # $copy is one or three words
+  { $copy -c 16777217 <&3 3<&- >"$entry.in" & } 3<&0
   copier=$!
   reader="$copier -"
   if IFS= read -r line <"/proc/$copier/stat"; then

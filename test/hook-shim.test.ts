@@ -306,6 +306,12 @@ describe("the drainer", () => {
       if (done === 0) await sleep(50);
     }
     expect(done).toBe(1);
+    // Applied, not cut: the copy wrote what it read while stdin stayed open (GNU head alone keeps it in stdio's buffer
+    // until it exits, and the entry would be cut at the bound with nothing read).
+    const sessions = sessionsDirOf(sandbox.stateDir);
+    expect(existsSync(sessions) ? readdirSync(sessions).filter((name) => name.endsWith(".json")) : [], "the event's record").toHaveLength(
+      1,
+    );
     const alive = () => {
       try {
         return !/\) [ZX] /.test(readFileSync(`/proc/${reader?.pid}/stat`, "latin1"));
