@@ -6,7 +6,8 @@
 // process is listed as discovered.
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createEvidence } from "../../e2e/evidence.ts";
 import { startProvider } from "../../e2e/provider/server.mjs";
 import { installersFor } from "../../src/harnesses/installers.ts";
 import { runInstaller } from "../../src/install/installer.ts";
@@ -30,8 +31,21 @@ afterEach(async () => {
   sandbox.cleanup();
 });
 
-describe(`Copilot CLI ${HARNESS_PACKAGES.copilot.version} (live, interactive in tmux)`, () => {
-  it("/clear and resume keep one live record per process, with the native session id", { timeout: 300_000 }, async () => {
+const VERSION = HARNESS_PACKAGES.copilot.version;
+const evidence = createEvidence("copilot-live", `Copilot CLI ${VERSION} interactive in tmux on this machine: Ctrl+C, /clear and resume`, {
+  containers: false,
+});
+evidence.addVersions({ [`copilot (npm ${HARNESS_PACKAGES.copilot.package})`]: VERSION });
+afterAll(() => void evidence.write());
+
+describe(`Copilot CLI ${VERSION} (live, interactive in tmux)`, () => {
+  it("/clear and resume keep one live record per process, with the native session id", { timeout: 300_000 }, async ({ task }) => {
+    evidence.prove(task, {
+      claim:
+        "Ctrl+C while the first reply is held cancels the turn and fires no hook: the abort line in the session's events.jsonl (found by its id) makes the record idle, interrupted; `/clear`: the old session ended, the new conversation a new record of the same process; `/exit`: ended; `copilot --resume=<id>` in a new process: that session's own id, the only live record",
+      kind: "live",
+      how: `copilot ${VERSION} interactive in a private tmux server (send-keys), hooks from \`tongs-agents install --agent copilot\`; synthetic provider on 127.0.0.1 (COPILOT_PROVIDER_BASE_URL, offline); records read with tongs-agents list --json`,
+    });
     const world = liveWorld(sandbox, ROOT, [harnessBinDir("copilot")], {
       COPILOT_OFFLINE: "true",
       COPILOT_PROVIDER_BASE_URL: `${provider.url}/v1`,

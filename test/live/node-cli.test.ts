@@ -6,7 +6,8 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, readlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createEvidence } from "../../e2e/evidence.ts";
 import { startProvider } from "../../e2e/provider/server.mjs";
 import { nodeScriptArg, runsNodeScript } from "../../src/core/node-script.ts";
 import { findHarness } from "../../src/harnesses/registry.ts";
@@ -112,12 +113,25 @@ const until = <T>(
   explain: () => string | Promise<string> = () => "",
 ): Promise<T> => waitUntil(what, probe, explain, timeoutMs);
 
+const evidence = createEvidence(
+  "node-cli-live",
+  "Gemini CLI and Qwen Code interactive in tmux on this machine: Esc, /clear and resume through the installed hooks",
+  { containers: false },
+);
+afterAll(() => void evidence.write());
+
 describe.each(CLIS)("$id (live, interactive in tmux)", (cli) => {
   const version = HARNESS_PACKAGES[cli.id].version;
   it(
     `${HARNESS_PACKAGES[cli.id].package} ${version}: every state from the installed hooks, identity by node script, /clear and resume`,
     { timeout: 240_000 },
-    async () => {
+    async ({ task }) => {
+      evidence.addVersions({ [`${cli.id} (npm ${HARNESS_PACKAGES[cli.id].package})`]: version });
+      evidence.prove(task, {
+        claim: `${cli.id === "gemini" ? "Gemini CLI" : "Qwen Code"} ${version}: started, waiting on its real approval dialog, running and idle after approval, the provider failure (${cli.failed.filter(Boolean).join(": ")}); Esc while a reply is held: ${cli.escaped[0]}${cli.escaped[1] ? ` (${cli.escaped[1]})` : ""}, nothing says the turn was interrupted; \`/clear\`: a new native session id in the same process, the old record ended, one live record; \`/quit\`: ended; the first conversation resumed in a new process (${cli.resume("<id>").join(" ")}): its own id, the only live record`,
+        kind: "live",
+        how: `${cli.bin} ${version} interactive in a private tmux server (send-keys), hooks from \`tongs-agents install --agent ${cli.id}\`; synthetic provider on 127.0.0.1; records read with tongs-agents list --json and explain`,
+      });
       const world = liveWorld(sandbox, ROOT, [harnessBinDir(cli.id)], { ...cli.env(provider.url), TONGS_AGENTS_DEBUG: "1" });
       expect(
         (await runInstaller(world, { harnesses: await installersFor([cli.id]), mode: "install", dryRun: false, options: [] })).ok,
@@ -232,31 +246,14 @@ describe.each(CLIS)("$id (live, interactive in tmux)", (cli) => {
       const states = history.entries.map((entry) => `${entry.event} ${entry.status}`);
       expect(states).toContain(`${cli.id}.${cli.id === "qwen" ? "tool-approved" : "tool-done"} running`);
 
-      const before = await shown();
-      await type("FAILAPI please");
-      const failedRequest = () => (provider.requests.some((request) => request.decision === "error") ? true : undefined);
-      // Under load Gemini's UI once left the typed prompt unsent (no request in 60 s, CI at f638f07): Enter again
-      // when nothing reached the provider in 20 s. A prompt already sent is not sent twice (the input is empty then).
-      await until("the provider's 400", failedRequest, 20_000).catch(() => tmux("send-keys", "-t", "live", "Enter"));
-      await until("the provider's 400", failedRequest);
-      const failed = await until(
-        "the failed turn",
-        async () => {
-          const session = await shown();
-          return session && session.updated_at !== before?.updated_at && session.status === cli.failed[0] ? session : undefined;
-        },
-        60_000,
-        diagnose,
-      );
-      expect([failed.status, failed.detail]).toEqual(cli.failed);
-
-      // Esc while the reply is held (SLOW): the turn is cancelled; the record says what the harness states.
+      // Esc while the reply is held (SLOW): the turn is cancelled; the record says what the harness states. Before the
+      // provider failure: a prompt that got no reply is sent again with the next one (the next turn would fail at once).
       await type("SLOW hello");
       await until(
         "running before Esc",
         async () => {
           const session = await shown();
-          return session?.status === "running" && session.updated_at !== failed.updated_at ? session : undefined;
+          return session?.status === "running" && session.updated_at !== idle.updated_at ? session : undefined;
         },
         60_000,
         diagnose,
@@ -276,6 +273,24 @@ describe.each(CLIS)("$id (live, interactive in tmux)", (cli) => {
       tmux("send-keys", "-t", "live", "End");
       tmux("send-keys", "-t", "live", "C-u");
       await sleep(500);
+
+      const before = await shown();
+      await type("FAILAPI please");
+      const failedRequest = () => (provider.requests.some((request) => request.decision === "error") ? true : undefined);
+      // Under load Gemini's UI once left the typed prompt unsent (no request in 60 s, CI at f638f07): Enter again
+      // when nothing reached the provider in 20 s. A prompt already sent is not sent twice (the input is empty then).
+      await until("the provider's 400", failedRequest, 20_000).catch(() => tmux("send-keys", "-t", "live", "Enter"));
+      await until("the provider's 400", failedRequest);
+      const failed = await until(
+        "the failed turn",
+        async () => {
+          const session = await shown();
+          return session && session.updated_at !== before?.updated_at && session.status === cli.failed[0] ? session : undefined;
+        },
+        60_000,
+        diagnose,
+      );
+      expect([failed.status, failed.detail]).toEqual(cli.failed);
 
       // /clear: a new conversation in the same process. One live record, the new native id; the old one ended.
       const live = async () => (await sessions()).filter((session) => session.status !== "ended");
