@@ -35,6 +35,9 @@ interface Limited {
   detail: string;
   limit: { kind: string; stated: string; message: string; resets_at: string | null; window: string | null; reset_passed: boolean } | null;
   quota: { window: string; used_percent: number; resets_at: string | null; window_minutes: number | null }[];
+  model: string | null;
+  context: { used: number | null; window: number | null; percent: number | null } | null;
+  compacting: boolean;
 }
 interface Posted {
   session: string;
@@ -227,12 +230,16 @@ const cli = async (...args: string[]) => {
 };
 
 describe("a turn stopped by a usage limit (live, interactive in tmux)", { timeout: 240_000 }, () => {
-  it(`Claude Code ${CLAUDE.version}: the quota from its status line, then limited with its words and its reset`, async ({ task }) => {
+  /** The Claude session the two Claude tests share (one UI, in order). */
+  let claudeSession = "";
+  it(`Claude Code ${CLAUDE.version}: the quota and model from its status line, a model switched with /model, a compaction shown as compacting`, async ({
+    task,
+  }) => {
     evidence.prove(task, {
       claim:
-        "Claude Code on a subscription: its status-line input, through the installed wrapper (the user's own status line still shown), gives each quota window (`five_hour` 42%, `seven_day` 40%, with their resets) in `list --json`; past the limit, StopFailure `rate_limit` makes the session `error` with a limit: Claude's words (`You've hit your 5-hour limit · resets …`) and the reset its transcript states (`resetsAt`, window `five_hour`) as ISO in `list --json`, `show` and `explain --json`, and in words in `show` and `explain`; `list` says `limited` with the reset; one notification, which says when it resets",
+        "Claude Code on a subscription: its status-line input, through the installed wrapper (the user's own status line still shown), gives each quota window (`five_hour` 42%, `seven_day` 40%, with their resets), the model and the context fill (tokens used, the window) in `list --json`; after `/model opus` and a reply, the new model; `/compact` (its summary request held by the provider) shows the session `compacting` from PreCompact, and not once PostCompact fired, ending idle",
       kind: "live",
-      how: `${HOW(`claude ${CLAUDE.version}`)}; CLAUDE_CODE_OAUTH_TOKEN (the subscription path), \`install --claude-statusline\` over a status line \`echo my-own-status\``,
+      how: `${HOW(`claude ${CLAUDE.version}`)}; CLAUDE_CODE_OAUTH_TOKEN (the subscription path), \`install --claude-statusline\` over a status line \`echo my-own-status\`; the provider holds every answer of a conversation that says HOLD until the test releases it`,
     });
     const ui = tmuxUi({ socket, project, world, bin: "claude", inputMark: "❯ " });
     ui.start("claude");
@@ -240,19 +247,78 @@ describe("a turn stopped by a usage limit (live, interactive in tmux)", { timeou
     // Ready when the input line and the status line under it (the user's own, through the wrapper) are drawn.
     await until("Claude's input line", () => (/❯[\s\S]*my-own-status/.test(ui.screen("claude")) ? true : undefined), explain, 90_000);
     const { idle, quota } = await replyThenQuota(ui, "claude", "❯", explain);
+    claudeSession = idle.session_id;
     expect(quota).toEqual([
       { window: "five_hour", used_percent: 42, resets_at: iso(resetAt), window_minutes: null },
       { window: "seven_day", used_percent: 40, resets_at: iso(weekResetAt), window_minutes: null },
     ]);
+    const stated = await until(
+      "the model and context fill",
+      ofHarness("claude", (session) => session.model !== null && session.context?.used != null && session.context.window != null),
+      explain,
+    );
+    expect(stated).toMatchObject({ session_id: claudeSession, model: expect.not.stringMatching(/opus/) });
 
+    await submit(ui, "claude", "❯", "/model opus", explain);
+    // Claude asks before switching a conversation it has cached for the current model: "1. Yes, switch to Opus …".
+    await until(
+      "the switch question",
+      () => (/Switch model\?[\s\S]*1\. Yes, switch to/.test(ui.screen("claude")) ? true : undefined),
+      explain,
+    );
+    ui.keys("claude", "1");
+    await until("the question answered", () => (/Switch model\?/.test(ui.screen("claude")) ? undefined : true), explain);
+    await submit(ui, "claude", "❯", "HOLD hello", explain);
+    await until(
+      "the held turn",
+      ofHarness("claude", (session) => session.status === "running"),
+      explain,
+    );
+    // The prompt's hook fires before its request is sent: let the request go whenever it comes.
+    let releasing = setInterval(() => provider.release(), 500);
+    const switched = await until(
+      "the new model",
+      ofHarness("claude", (session) => session.status === "idle" && /opus/.test(session.model ?? "")),
+      explain,
+    ).finally(() => clearInterval(releasing));
+    expect(switched.session_id).toBe(stated.session_id);
+
+    // The summary request carries the conversation, which says HOLD: held, the compaction stays open.
+    await submit(ui, "claude", "❯", "/compact", explain);
+    const compacting = await until(
+      "compacting",
+      ofHarness("claude", (session) => session.compacting),
+      explain,
+    );
+    expect(compacting).toMatchObject({ session_id: stated.session_id, status: "running" });
+    // PreCompact fires before the summary request is sent: the same.
+    releasing = setInterval(() => provider.release(), 500);
+    await until(
+      "the compaction's end",
+      ofHarness("claude", (session) => !session.compacting && session.status === "idle"),
+      explain,
+    ).finally(() => clearInterval(releasing));
+  });
+
+  it(`Claude Code ${CLAUDE.version}: limited with its words and its reset`, async ({ task }) => {
+    evidence.prove(task, {
+      claim:
+        "Claude Code on a subscription, past the limit: StopFailure `rate_limit` makes the session `error` with a limit: Claude's words (`You've hit your 5-hour limit · resets …`) and the reset its transcript states (`resetsAt`, window `five_hour`) as ISO in `list --json`, `show` and `explain --json`, and in words in `show` and `explain`; `list` says `limited` with the reset; one notification, which says when it resets",
+      kind: "live",
+      how: `${HOW(`claude ${CLAUDE.version}`)}; the session of the test above`,
+    });
+    const ui = tmuxUi({ socket, project, world, bin: "claude", inputMark: "❯ " });
+    const explain = ui.explain("claude");
+    // The conversation said HOLD before its compaction: whatever of it the provider still holds is let go.
+    const releasing = setInterval(() => provider.release(), 500);
     await submit(ui, "claude", "❯", "LIMITHIT please", explain);
     const limited = await until(
       "the limit with its reset",
       ofHarness("claude", (session) => session.limit?.resets_at != null),
       explain,
-    );
+    ).finally(() => clearInterval(releasing));
     expect(limited).toMatchObject({
-      session_id: idle.session_id,
+      session_id: claudeSession,
       status: "error",
       limit: { kind: "rate_limit", stated: "rate_limit", resets_at: iso(resetAt), window: "five_hour", reset_passed: false },
     });
