@@ -4,7 +4,8 @@ import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdirSync, readdirSync, readFileSync, realpathSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { createEvidence } from "../../e2e/evidence.ts";
 import { DEFAULT_TEXT, FINAL_TEXT } from "../../e2e/provider/script.mjs";
 import { sessionsDirOf } from "../../src/store/paths.ts";
 import { listRecords } from "../../src/store/records.ts";
@@ -306,6 +307,10 @@ function tmuxPi(pi: InstalledPi, world: PiWorld, env: NodeJS.ProcessEnv) {
   };
 }
 
+// Pi's Esc in a real pane is the claim docs/evidence.md records for this file (issue: Esc ends as in Claude Code and Codex).
+const evidence = createEvidence("pi-esc", "Pi interactive in tmux on this machine: Esc while a reply streams", { containers: false });
+afterAll(() => void evidence.write());
+
 describe.each(Object.values(PI_RELEASES))("Pi $packageName@$version interactive, in a tmux pane", (release) => {
   const live = installedWorld(release);
 
@@ -337,7 +342,13 @@ describe.each(Object.values(PI_RELEASES))("Pi $packageName@$version interactive,
     }
   });
 
-  it("Esc typed while the reply streams ends the run idle, turn interrupted, as Esc ends in Claude Code and Codex", async () => {
+  it("Esc typed while the reply streams ends the run idle, turn interrupted, as Esc ends in Claude Code and Codex", async ({ task }) => {
+    evidence.addVersions({ [`pi (npm ${release.packageName})`]: release.version });
+    evidence.prove(task, {
+      claim: `Pi ${release.version}: Esc typed while the provider holds the reply ends the run: the record goes idle, \`turn interrupted\` (the bridge's agent_end), as Esc ends in Claude Code and Codex; /quit then ends it`,
+      kind: "live",
+      how: `${release.packageName}@${release.version} interactive in a private tmux server (send-keys), the bridge from \`tongs-agents install --agent pi\`; synthetic provider on 127.0.0.1 holding the stream (SLOW); the events the real hook applied, read from its log`,
+    });
     const session = tmuxPi(live.pi, live.world, tapped(live.world));
     try {
       await waitForLog(live.world, (entry) => entry.payload.status === "started", "started");
