@@ -6,7 +6,7 @@
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { shellQuote } from "../src/core/shell-quote.ts";
-import { E2E_DIR, type Box } from "./containers.ts";
+import { E2E_DIR, hookLogLines, type Box } from "./containers.ts";
 
 export const PROJECT = "/work/project";
 /** What the synthetic model's tool call runs: it creates a file, so Claude Code asks first (it runs `echo` unasked). */
@@ -225,11 +225,7 @@ export class ClaudeLab {
 
   /** The hook's debug log (default state dir of the container's user). */
   async hookLog(): Promise<{ canonicalId?: string; action?: string; detail?: string; argv?: string[] }[]> {
-    const text = await this.box.sh(`cat "$HOME/.local/state/tongs-agents/hook.log"`);
-    return text
-      .split("\n")
-      .filter(Boolean)
-      .map((line) => JSON.parse(line) as { canonicalId?: string; action?: string; detail?: string });
+    return (await hookLogLines(this.box)) as { canonicalId?: string; action?: string; detail?: string }[];
   }
 
   async processes(): Promise<Proc[]> {

@@ -6,7 +6,7 @@ import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import type { FocusResult } from "../src/focus/result.ts";
 import type { SessionView } from "../src/fleet/view.ts";
-import { E2E_DIR, type Box, type Run } from "./containers.ts";
+import { E2E_DIR, hookLogLines, type Box, type Run } from "./containers.ts";
 import { REPO_ROOT } from "./env.ts";
 import { capture, openPane, SERVICES, submit, tmux, waitUntil, type Pane } from "./codex-tmux.ts";
 
@@ -17,8 +17,6 @@ export const SESSIONS_DIR = "/root/.local/state/tongs-agents/sessions";
 /** While this file is missing, the command the provider's RUNTOOL asks for waits (bounded, 120 s), so the tool runs. */
 export const GATE = "/work/gate/open";
 const TRANSITIONS = "/tmp/record-versions.jsonl";
-/** The hook's debug log: Codex runs with TONGS_AGENTS_DEBUG=1, so the drainer logs each event it applies. */
-const HOOK_LOG = "/root/.local/state/tongs-agents/hook.log";
 const PROVIDER_DIR = "/opt/provider";
 const PORT = 8787;
 /** Codex reads the key's value from this variable; the synthetic provider ignores it. */
@@ -184,29 +182,27 @@ export async function recordVersions(box: Box): Promise<RecordVersion[]> {
   };
   const seen = await box.exec(["cat", TRANSITIONS]);
   if (seen.code === 0) for (const line of seen.stdout.split("\n").filter(Boolean)) add(JSON.parse(line) as RecordVersion);
-  const log = await box.exec(["cat", HOOK_LOG]);
-  if (log.code === 0)
-    for (const line of log.stdout.split("\n").filter(Boolean)) {
-      const entry = JSON.parse(line) as {
-        drainer?: boolean;
-        action?: string;
-        event?: string;
-        canonicalId?: string;
-        state?: { status: string; detail: string; tool: string; arrival: number };
-      };
-      if (entry.drainer !== true || entry.action !== "written" || !entry.state || !entry.canonicalId || !entry.event) continue;
-      const known = byRecord.get(entry.canonicalId)?.get(entry.state.arrival);
-      add({
-        canonical_id: entry.canonicalId,
-        session_id: known?.session_id ?? "",
-        status: entry.state.status,
-        detail: entry.state.detail,
-        tool: entry.state.tool,
-        last_event: entry.event,
-        arrival_sequence: entry.state.arrival,
-        pid: known?.pid ?? null,
-      });
-    }
+  for (const line of await hookLogLines(box)) {
+    const entry = line as {
+      drainer?: boolean;
+      action?: string;
+      event?: string;
+      canonicalId?: string;
+      state?: { status: string; detail: string; tool: string; arrival: number };
+    };
+    if (entry.drainer !== true || entry.action !== "written" || !entry.state || !entry.canonicalId || !entry.event) continue;
+    const known = byRecord.get(entry.canonicalId)?.get(entry.state.arrival);
+    add({
+      canonical_id: entry.canonicalId,
+      session_id: known?.session_id ?? "",
+      status: entry.state.status,
+      detail: entry.state.detail,
+      tool: entry.state.tool,
+      last_event: entry.event,
+      arrival_sequence: entry.state.arrival,
+      pid: known?.pid ?? null,
+    });
+  }
   return [...byRecord.values()].flatMap((versions) => [...versions.values()].sort((a, b) => a.arrival_sequence - b.arrival_sequence));
 }
 

@@ -82,3 +82,21 @@ export async function startBox(image: string, { network = "none", aliases = [] }
   };
   return box;
 }
+
+/** The hook's debug log in a container (root's default state dir), where agents run with TONGS_AGENTS_DEBUG=1. */
+export const HOOK_LOG = "/root/.local/state/tongs-agents/hook.log";
+
+/**
+ * The debug log's JSON lines, older first; none where there is no log. Past its size bound the log is rotated to
+ * `<path>.1` (src/hook/debug-log.ts), so a long suite reads both.
+ */
+export async function hookLogLines(box: Box, path = HOOK_LOG): Promise<Record<string, unknown>[]> {
+  return jsonLines((await box.exec(["sh", "-c", 'cat "$1.1" "$1" 2>/dev/null; true', "sh", path])).stdout);
+}
+
+/** One JSON value per non-empty line. */
+export const jsonLines = (text: string): Record<string, unknown>[] =>
+  text
+    .split("\n")
+    .filter((line) => line !== "")
+    .map((line) => JSON.parse(line) as Record<string, unknown>);

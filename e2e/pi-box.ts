@@ -3,7 +3,7 @@
 // records go through (e2e/fixtures/record-watch.mjs), read back as a history.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { E2E_DIR, type Box } from "./containers.ts";
+import { E2E_DIR, hookLogLines, jsonLines, type Box } from "./containers.ts";
 import { REPO_ROOT } from "./env.ts";
 import { waitUntil, WATCH_SCRIPT } from "./tmux-focus-lab.ts";
 
@@ -82,15 +82,6 @@ export async function startWatcher(box: Box): Promise<void> {
   await box.sh(`node "$1" "$2" "$3" > /tmp/record-watch.err 2>&1 < /dev/null &`, WATCH_SCRIPT, STATE_DIR, HISTORY);
 }
 
-/** The hook's debug log, where the drainer logs each event it applied when the agent runs with TONGS_AGENTS_DEBUG=1. */
-const HOOK_LOG = `${STATE_DIR}/hook.log`;
-
-const jsonLines = (text: string) =>
-  text
-    .split("\n")
-    .filter((line) => line !== "")
-    .map((line) => JSON.parse(line) as Record<string, unknown>);
-
 /**
  * Every state the watcher saw, oldest first; and where the agent runs with TONGS_AGENTS_DEBUG=1, every state the
  * drainer left after each event it applied: it writes one batch's versions back to back, so a watcher of the files can
@@ -102,10 +93,9 @@ export async function readHistory(box: Box): Promise<HistoryEntry[]> {
     canonical_id?: string;
     arrival_sequence?: number;
   })[];
-  const log = await box.exec(["cat", HOOK_LOG]);
   const known = new Set(seen.map((entry) => `${entry.canonical_id} ${entry.arrival_sequence}`));
   const applied: typeof seen = [];
-  for (const entry of log.code === 0 ? jsonLines(log.stdout) : []) {
+  for (const entry of await hookLogLines(box)) {
     const state = entry.state as
       { status: string; detail: string; tool: string; arrival: number; session: string; pid: number } | undefined;
     const canonical = entry.canonicalId as string | undefined;
