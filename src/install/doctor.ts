@@ -6,15 +6,11 @@ import { readConfigFile } from "./file-edit.ts";
 import { parseOurCommand, scanHooks, type HookSpec } from "./hook-entries.ts";
 import { parseJsonDocument, type JsonDialect } from "./json-text.ts";
 import type { McpState } from "./mcp-entry.ts";
-import type { DoctorReport, HookCheck, HookStatus } from "./plan.ts";
+import type { DoctorReport, HarnessDoctor, HarnessId, HookCheck, HookStatus } from "./plan.ts";
 import type { InstallProvider } from "./provider.ts";
-import { ourPaths, type InstallContext } from "./context.ts";
+import { ourPaths, which, type InstallContext } from "./context.ts";
 
-export async function versionOf(
-  world: InstallContext,
-  binary: string | undefined,
-  env: NodeJS.ProcessEnv = world.env,
-): Promise<string | null> {
+async function versionOf(world: InstallContext, binary: string | undefined, env: NodeJS.ProcessEnv = world.env): Promise<string | null> {
   if (!binary) return null;
   const result = await world.exec(binary, ["--version"], { env, timeoutMs: 15_000 });
   const line = `${result.stdout}`.trim().split("\n")[0] ?? "";
@@ -93,6 +89,51 @@ export function hookNodes(commands: Iterable<string>): Set<string> {
 export function mcpTodo(mcp: McpState | "unknown", agent: string, where: string, todo: string[], problems: string[]): void {
   if (mcp === "absent" || mcp === "outdated") todo.push(`Run \`tongs-agents install --agent ${agent}\` to register the MCP server.`);
   if (mcp === "foreign") problems.push(`${where} is not what the installer writes`);
+}
+
+/** A harness's program as doctor names it: "Install <displayName> (<installHint>), or put <binary> on PATH." */
+export interface DoctorProgram {
+  readonly displayName: string;
+  readonly binary: string;
+  readonly installHint: string;
+}
+
+/** What a harness's doctor found in its files, for doctorReport. */
+export interface DoctorFindings {
+  readonly harness: HarnessId;
+  readonly program: DoctorProgram;
+  /** The environment `<binary> --version` runs in (one that keeps the harness from updating itself, for example). */
+  readonly versionEnv?: NodeJS.ProcessEnv;
+  readonly hooks?: readonly HookCheck[];
+  readonly mcp: HarnessDoctor["mcp"];
+  readonly bridge?: HarnessDoctor["bridge"];
+  readonly problems: readonly string[];
+  readonly legacy?: readonly string[];
+  /** What the user must do; the report begins it with installing the program where it is not on PATH. */
+  readonly todo: readonly string[];
+  /** What the user may do: listed after the to-dos, never making the harness not ok. */
+  readonly advice?: readonly string[];
+}
+
+/** One harness's report: its program on PATH and the version it states, and ok when nothing is to do and nothing wrong. */
+export async function doctorReport(world: InstallContext, found: DoctorFindings): Promise<HarnessDoctor> {
+  const { program, hooks = [], bridge, problems, legacy = [], advice = [] } = found;
+  const binary = which(program.binary, world.env);
+  const todo = binary
+    ? found.todo
+    : [`Install ${program.displayName} (${program.installHint}), or put ${program.binary} on PATH.`, ...found.todo];
+  return {
+    harness: found.harness,
+    binary: binary ?? null,
+    version: await versionOf(world, binary, found.versionEnv),
+    hooks,
+    mcp: found.mcp,
+    ...(bridge === undefined ? {} : { bridge }),
+    problems,
+    legacy,
+    todo: [...todo, ...advice],
+    ok: todo.length === 0 && problems.length === 0,
+  };
 }
 
 /** The Node each hook runs must be 22 or newer: on an older one the hook does nothing (it fails open). */

@@ -3,7 +3,7 @@
 // its binary; the harnesses that use it run a hook's command with `bash -c` on Linux (each adapter's installer.ts says
 // which version showed it), so the shim's `/bin/sh ...` line works as is. The same file holds our MCP server under
 // `mcpServers` (mcp-json.ts), in the shape those harnesses' own `mcp add -s user` writes.
-import { checkNodes, hookChecks, hooksTodo, jsonData, versionOf } from "./doctor.ts";
+import { checkNodes, doctorReport, hookChecks, hooksTodo, jsonData } from "./doctor.ts";
 import { editHooks, hooksShapeProblem, type HookSpec } from "./hook-entries.ts";
 import { commandAndArgs, editMcpJson, mcpJsonState, mcpServersOf, type McpJsonFormat } from "./mcp-json.ts";
 import { MCP_NAME } from "./mcp-entry.ts";
@@ -97,7 +97,6 @@ async function plan(harness: SettingsHooksHarness, world: InstallContext, intent
 }
 
 async function doctor(harness: SettingsHooksHarness, world: InstallContext): Promise<HarnessDoctor> {
-  const binary = which(harness.binary, world.env);
   const nodes = new Set<string>();
   const problems: string[] = [];
   const legacy: string[] = [];
@@ -109,21 +108,10 @@ async function doctor(harness: SettingsHooksHarness, world: InstallContext): Pro
   const servers = settings ? mcpServersOf(settings, SETTINGS_MCP) : undefined;
   const mcp = servers ? mcpJsonState(servers[MCP_NAME], SETTINGS_MCP, { command: paths.node, args: [paths.cli, "mcp"] }) : "unknown";
   await checkNodes(world, nodes, problems);
-  if (!binary) todo.push(`Install ${harness.displayName} (${harness.installHint}), or put ${harness.binary} on PATH.`);
   hooksTodo(hooks, `tongs-agents install --agent ${harness.id}`, todo);
   if (mcp === "absent" || mcp === "outdated") todo.push(`Run \`tongs-agents install --agent ${harness.id}\` to register the MCP server.`);
   if (mcp === "foreign") problems.push(`${path}: mcpServers.${MCP_NAME} is not what the installer writes`);
-  return {
-    harness: harness.id,
-    binary: binary ?? null,
-    version: await versionOf(world, binary),
-    hooks,
-    mcp,
-    problems,
-    legacy,
-    todo,
-    ok: todo.length === 0 && problems.length === 0,
-  };
+  return doctorReport(world, { harness: harness.id, program: harness, hooks, mcp, problems, legacy, todo });
 }
 
 export function settingsHooksInstaller(harness: SettingsHooksHarness): InstallProvider {

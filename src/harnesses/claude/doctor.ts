@@ -1,14 +1,13 @@
 // doctor for Claude Code: the binary, our hooks in settings.json, the MCP server in .claude.json, claude-fleet-monitor leftovers.
-import { checkNodes, hookChecks, hooksTodo, jsonData, versionOf } from "../../install/doctor.ts";
+import { checkNodes, doctorReport, hookChecks, hooksTodo, jsonData } from "../../install/doctor.ts";
 import type { HarnessDoctor } from "../../install/plan.ts";
 import { LEGACY_MCP_NAME, MCP_NAME, isLegacyFleetMcp, mcpState } from "../../install/mcp-entry.ts";
-import { ourPaths, which, type InstallContext } from "../../install/context.ts";
+import { ourPaths, type InstallContext } from "../../install/context.ts";
 import { isRecord } from "../../core/json-value.ts";
 import { CLAUDE_HOOKS } from "./install.ts";
 import { claudeJsonPath, claudeSettingsPath } from "./locations.ts";
 
 export async function claudeDoctor(world: InstallContext): Promise<HarnessDoctor> {
-  const binary = which("claude", world.env);
   const nodes = new Set<string>();
   const problems: string[] = [];
   const legacy: string[] = [];
@@ -25,20 +24,17 @@ export async function claudeDoctor(world: InstallContext): Promise<HarnessDoctor
     : "unknown";
   if (isLegacyFleetMcp(servers[LEGACY_MCP_NAME])) legacy.push(`${claudeJsonPath(world)}: claude-fleet-monitor MCP server "fleet"`);
   await checkNodes(world, nodes, problems);
-  if (!binary) todo.push("Install Claude Code (npm install -g @anthropic-ai/claude-code), or put claude on PATH.");
   hooksTodo(hooks, "tongs-agents install --agent claude", todo);
   if (mcp === "absent" || mcp === "outdated") todo.push("Run `tongs-agents install --agent claude` to register the MCP server.");
   if (legacy.length > 0)
     todo.push("Run `tongs-agents install --agent claude` to remove what claude-fleet-monitor left (docs/migration.md).");
-  return {
+  return doctorReport(world, {
     harness: "claude",
-    binary: binary ?? null,
-    version: await versionOf(world, binary),
+    program: { displayName: "Claude Code", binary: "claude", installHint: "npm install -g @anthropic-ai/claude-code" },
     hooks,
     mcp,
     problems,
     legacy,
     todo,
-    ok: todo.length === 0 && problems.length === 0,
-  };
+  });
 }

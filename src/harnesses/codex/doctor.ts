@@ -1,18 +1,17 @@
 // doctor for Codex: the binary, our hooks in hooks.json and whether Codex trusts them, the MCP server in config.toml,
 // the shared-daemon advice, claude-fleet-monitor leftovers.
 import { join } from "node:path";
-import { checkNodes, hookChecks, hooksTodo, jsonData, versionOf } from "../../install/doctor.ts";
+import { checkNodes, doctorReport, hookChecks, hooksTodo, jsonData } from "../../install/doctor.ts";
 import type { HarnessDoctor } from "../../install/plan.ts";
 import { readConfigFile } from "../../install/file-edit.ts";
 import { LEGACY_MCP_NAME, MCP_NAME, isLegacyFleetMcp, mcpState } from "../../install/mcp-entry.ts";
 import { parseTomlDocument } from "../../install/toml-text.ts";
-import { ourPaths, which, type InstallContext } from "../../install/context.ts";
+import { ourPaths, type InstallContext } from "../../install/context.ts";
 import { isRecord } from "../../core/json-value.ts";
 import { CODEX_HOOKS, ourTrustRecords, trustStatus } from "./install.ts";
 import { codexHome, codexHomeCanonical } from "./locations.ts";
 
 export async function codexDoctor(world: InstallContext): Promise<HarnessDoctor> {
-  const binary = which("codex", world.env);
   const nodes = new Set<string>();
   const problems: string[] = [];
   const legacy: string[] = [];
@@ -37,7 +36,6 @@ export async function codexDoctor(world: InstallContext): Promise<HarnessDoctor>
   const mcp = configData ? mcpState(servers[MCP_NAME], { command: paths.node, args: [paths.cli, "mcp"] }, ["command", "args"]) : "unknown";
   if (isLegacyFleetMcp(servers[LEGACY_MCP_NAME])) legacy.push(`${configPath}: claude-fleet-monitor MCP server [mcp_servers.fleet]`);
   await checkNodes(world, nodes, problems);
-  if (!binary) todo.push("Install Codex (npm install -g @openai/codex), or put codex on PATH.");
   hooksTodo(hooks, "tongs-agents install --agent codex", todo);
   if (hooks.some((hook) => hook.trust === "untrusted" || hook.trust === "modified"))
     todo.push("Trust our hooks in Codex: approve them in codex's /hooks, or run `tongs-agents install --agent codex --trust-codex-hooks`.");
@@ -51,15 +49,14 @@ export async function codexDoctor(world: InstallContext): Promise<HarnessDoctor>
       : [
           "Codex's shared app-server daemon runs hooks with the first UI's environment: start codex with --no-daemon or set [features] daemon_auto_start = false (docs/install.md).",
         ];
-  return {
+  return doctorReport(world, {
     harness: "codex",
-    binary: binary ?? null,
-    version: await versionOf(world, binary),
+    program: { displayName: "Codex", binary: "codex", installHint: "npm install -g @openai/codex" },
     hooks,
     mcp,
     problems,
     legacy,
-    todo: [...todo, ...advice],
-    ok: todo.length === 0 && problems.length === 0,
-  };
+    todo,
+    advice,
+  });
 }

@@ -2,9 +2,9 @@
 // can stop hooks.
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { checkNodes, hookNodes, hooksTodo, mcpTodo, versionOf } from "../../install/doctor.ts";
+import { checkNodes, doctorReport, hookNodes, hooksTodo, mcpTodo } from "../../install/doctor.ts";
 import type { HarnessDoctor } from "../../install/plan.ts";
-import { ourPaths, which, type InstallContext } from "../../install/context.ts";
+import { ourPaths, type InstallContext } from "../../install/context.ts";
 import { isRecord } from "../../core/json-value.ts";
 import { copilotHookChecks, readHooksFile } from "./install.ts";
 import { copilotHome, copilotHooksPath, copilotMcpPath } from "./locations.ts";
@@ -48,7 +48,6 @@ function hookSwitches(world: InstallContext): string[] {
 }
 
 export async function copilotDoctor(world: InstallContext): Promise<HarnessDoctor> {
-  const binary = which("copilot", world.env);
   const problems: string[] = [];
   const todo: string[] = [];
   const paths = ourPaths(world);
@@ -63,20 +62,16 @@ export async function copilotDoctor(world: InstallContext): Promise<HarnessDocto
       ? Object.values(file.data.hooks).flatMap((handlers) => (handlers as { bash: string }[]).map((handler) => handler.bash))
       : [];
   await checkNodes(world, hookNodes(commands), problems);
-  if (!binary) todo.push("Install Copilot CLI (npm install -g @github/copilot), or put copilot on PATH.");
   hooksTodo(hooks, "tongs-agents install --agent copilot", todo);
   const mcp = copilotMcpState(world);
   mcpTodo(mcp, "copilot", `${copilotMcpPath(world)}: mcpServers.tongs-agents`, todo, problems);
   todo.push(...hookSwitches(world));
-  return {
+  return doctorReport(world, {
     harness: "copilot",
-    binary: binary ?? null,
-    version: await versionOf(world, binary),
+    program: { displayName: "Copilot CLI", binary: "copilot", installHint: "npm install -g @github/copilot" },
     hooks,
     mcp,
     problems,
-    legacy: [],
     todo,
-    ok: todo.length === 0 && problems.length === 0,
-  };
+  });
 }

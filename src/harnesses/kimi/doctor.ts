@@ -1,13 +1,12 @@
 // doctor for Kimi Code: the binary and its version, our [[hooks]] tables in config.toml, the Node they run, our MCP server.
-import { checkNodes, hookNodes, hooksTodo, mcpTodo, versionOf } from "../../install/doctor.ts";
+import { checkNodes, doctorReport, hookNodes, hooksTodo, mcpTodo } from "../../install/doctor.ts";
 import type { HarnessDoctor } from "../../install/plan.ts";
-import { ourPaths, which, type InstallContext } from "../../install/context.ts";
+import { ourPaths, type InstallContext } from "../../install/context.ts";
 import { kimiHookChecks, readKimiConfig } from "./install.ts";
 import { kimiConfigPath, kimiMcpPath } from "./locations.ts";
 import { kimiMcpState } from "./mcp.ts";
 
 export async function kimiDoctor(world: InstallContext): Promise<HarnessDoctor> {
-  const binary = which("kimi", world.env);
   const problems: string[] = [];
   const todo: string[] = [];
   const paths = ourPaths(world);
@@ -18,19 +17,19 @@ export async function kimiDoctor(world: InstallContext): Promise<HarnessDoctor> 
     ? config.tables.flatMap((table) => (table.owner.kind === "ours" && typeof table.body?.command === "string" ? [table.body.command] : []))
     : [];
   await checkNodes(world, hookNodes(commands), problems);
-  if (!binary) todo.push("Install Kimi Code (npm install -g @moonshot-ai/kimi-code; it needs Node 22.19 or newer), or put kimi on PATH.");
   hooksTodo(hooks, "tongs-agents install --agent kimi", todo);
   const mcp = kimiMcpState(world);
   mcpTodo(mcp, "kimi", `${kimiMcpPath(world)}: mcpServers.tongs-agents`, todo, problems);
-  return {
+  return doctorReport(world, {
     harness: "kimi",
-    binary: binary ?? null,
-    version: await versionOf(world, binary),
+    program: {
+      displayName: "Kimi Code",
+      binary: "kimi",
+      installHint: "npm install -g @moonshot-ai/kimi-code; it needs Node 22.19 or newer",
+    },
     hooks,
     mcp,
     problems,
-    legacy: [],
     todo,
-    ok: todo.length === 0 && problems.length === 0,
-  };
+  });
 }

@@ -1,14 +1,13 @@
 // doctor for OpenCode: the binary, our plugin module (installed, outdated, someone else's), our MCP server, and the
 // switches under which OpenCode would not load the plugin.
-import { versionOf } from "../../install/doctor.ts";
+import { doctorReport } from "../../install/doctor.ts";
 import type { HarnessDoctor } from "../../install/plan.ts";
-import { which, type InstallContext } from "../../install/context.ts";
+import type { InstallContext } from "../../install/context.ts";
 import { readPluginFile, renderPluginFile } from "./install.ts";
 import { opencodePluginFile } from "./locations.ts";
 import { opencodeMcpState } from "./mcp.ts";
 
 export async function opencodeDoctor(world: InstallContext): Promise<HarnessDoctor> {
-  const binary = which("opencode", world.env);
   const problems: string[] = [];
   const todo: string[] = [];
   const path = opencodePluginFile(world);
@@ -25,7 +24,6 @@ export async function opencodeDoctor(world: InstallContext): Promise<HarnessDoct
   const pure = world.env.OPENCODE_PURE;
   if (pure !== undefined && pure !== "" && pure !== "0" && pure.toLowerCase() !== "false")
     problems.push("OPENCODE_PURE is set: OpenCode runs without external plugins, so it would not load ours");
-  if (!binary) todo.push("Install OpenCode (npm install -g opencode-ai), or put opencode on PATH.");
   if (bridge === "missing" || bridge === "outdated")
     todo.push("Run `tongs-agents install --agent opencode` to install or update the OpenCode plugin.");
   const mcp = opencodeMcpState(world);
@@ -33,16 +31,13 @@ export async function opencodeDoctor(world: InstallContext): Promise<HarnessDoct
     todo.push("Run `tongs-agents install --agent opencode` to register the MCP server.");
   if (mcp.state === "foreign") problems.push(`${mcp.path}: mcp.tongs-agents is not what the installer writes`);
   if (mcp.state === "unknown") problems.push(`${mcp.path} cannot be read as OpenCode's JSON with comments: MCP server unknown`);
-  return {
+  return doctorReport(world, {
     harness: "opencode",
-    binary: binary ?? null,
-    version: await versionOf(world, binary, { ...world.env, OPENCODE_DISABLE_AUTOUPDATE: "1" }),
-    hooks: [],
+    program: { displayName: "OpenCode", binary: "opencode", installHint: "npm install -g opencode-ai" },
+    versionEnv: { ...world.env, OPENCODE_DISABLE_AUTOUPDATE: "1" },
     mcp: mcp.state,
     bridge,
     problems,
-    legacy: [],
     todo,
-    ok: todo.length === 0 && problems.length === 0,
-  };
+  });
 }

@@ -1,14 +1,13 @@
 // doctor for Pi: the binary, our bridge package and its ownership marker, claude-fleet-monitor's Pi extension.
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { versionOf } from "../../install/doctor.ts";
+import { doctorReport } from "../../install/doctor.ts";
 import type { HarnessDoctor } from "../../install/plan.ts";
-import { ourPaths, which, type InstallContext } from "../../install/context.ts";
+import { ourPaths, type InstallContext } from "../../install/context.ts";
 import { PI_MARKER_FILE, piPackagePaths, readMarker } from "./install.ts";
 import { piAgentDir, piBridgePath } from "./locations.ts";
 
 export async function piDoctor(world: InstallContext): Promise<HarnessDoctor> {
-  const binary = which("pi", world.env);
   const problems: string[] = [];
   const todo: string[] = [];
   const legacy: string[] = [];
@@ -34,19 +33,16 @@ export async function piDoctor(world: InstallContext): Promise<HarnessDoctor> {
     legacy.push(
       `${join(agentDir, "claude-fleet-monitor.json")}: claude-fleet-monitor's Pi extension (remove it with \`claude-fleet uninstall --agent pi\`)`,
     );
-  if (!binary) todo.push("Install Pi (npm install -g @earendil-works/pi-coding-agent), or put pi on PATH.");
   if (bridge === "missing" || bridge === "outdated") todo.push("Run `tongs-agents install --agent pi` to install or update the Pi bridge.");
-  const env = { ...world.env, PI_OFFLINE: "1" };
-  return {
+  return doctorReport(world, {
     harness: "pi",
-    binary: binary ?? null,
-    version: await versionOf(world, binary, env),
-    hooks: [],
+    program: { displayName: "Pi", binary: "pi", installHint: "npm install -g @earendil-works/pi-coding-agent" },
+    versionEnv: { ...world.env, PI_OFFLINE: "1" },
     mcp: "n/a",
     bridge,
     problems,
     legacy,
-    todo: [...todo, ...legacy.map(() => "Remove claude-fleet-monitor's Pi extension (docs/migration.md).")],
-    ok: todo.length === 0 && problems.length === 0,
-  };
+    todo,
+    advice: legacy.map(() => "Remove claude-fleet-monitor's Pi extension (docs/migration.md)."),
+  });
 }
