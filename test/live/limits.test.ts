@@ -252,11 +252,7 @@ describe("a turn stopped by a usage limit (live, interactive in tmux)", { timeou
       { window: "five_hour", used_percent: 42, resets_at: iso(resetAt), window_minutes: null },
       { window: "seven_day", used_percent: 40, resets_at: iso(weekResetAt), window_minutes: null },
     ]);
-    const stated = await until(
-      "the model and context fill",
-      ofHarness("claude", (session) => session.model !== null && session.context?.used != null && session.context.window != null),
-      explain,
-    );
+    const stated = await modelAndContext("claude", explain);
     expect(stated).toMatchObject({ session_id: claudeSession, model: expect.not.stringMatching(/opus/) });
 
     await submit(ui, "claude", "❯", "/model opus", explain);
@@ -329,10 +325,12 @@ describe("a turn stopped by a usage limit (live, interactive in tmux)", { timeou
     await expectShownAndNotified(limited, explain, resetAt, said);
   });
 
-  it(`Codex ${CODEX.version}: the quota from its rollout, then limited with its words and its reset`, async ({ task }) => {
+  it(`Codex ${CODEX.version}: the quota, model and context fill from its rollout, then limited with its words and its reset`, async ({
+    task,
+  }) => {
     evidence.prove(task, {
       claim:
-        "Codex: its rollout's `token_count.rate_limits` gives each quota window (primary 42% of 300 min, secondary 40% of 10080 min, with their resets) in `list --json`; past the limit (no hook fires), the rollout's `task_complete` error `usage_limit_exceeded` makes the session `error` with a limit: Codex's words (`You've hit your usage limit …`) and the reset of the window its `token_count` states as used up, as ISO in `list --json`, `show` and `explain --json`, and in words in `show` and `explain`; `list` says `limited` with the reset; one notification, which says when it resets",
+        "Codex: its rollout's `token_count.rate_limits` gives each quota window (primary 42% of 300 min, secondary 40% of 10080 min, with their resets) in `list --json`, its `turn_context` the model (`fake-model`) and its `token_count` the context fill (tokens used, `model_context_window`); past the limit (no hook fires), the rollout's `task_complete` error `usage_limit_exceeded` makes the session `error` with a limit: Codex's words (`You've hit your usage limit …`) and the reset of the window its `token_count` states as used up, as ISO in `list --json`, `show` and `explain --json`, and in words in `show` and `explain`; `list` says `limited` with the reset; one notification, which says when it resets",
       kind: "live",
       how: `${HOW(`codex ${CODEX.version}`)}; \`codex --no-daemon\`, hooks trusted by \`install --trust-codex-hooks\``,
     });
@@ -345,6 +343,8 @@ describe("a turn stopped by a usage limit (live, interactive in tmux)", { timeou
       { window: "primary", used_percent: 42, resets_at: iso(resetAt), window_minutes: 300 },
       { window: "secondary", used_percent: 40, resets_at: iso(weekResetAt), window_minutes: 10080 },
     ]);
+    // The model of the turn (`turn_context`) and the context fill (`token_count`: tokens used, `model_context_window`).
+    expect(await modelAndContext("codex", explain)).toMatchObject({ session_id: idle.session_id, model: "fake-model" });
 
     await submit(ui, "codex", "›", "LIMITHIT please", explain);
     const limited = await until(
@@ -427,6 +427,14 @@ async function replyThenQuota(ui: ReturnType<typeof tmuxUi>, harness: string, ma
   );
   return { idle, quota };
 }
+
+/** The session once `list --json` shows the model it runs and its context fill (tokens used and the window). */
+const modelAndContext = (harness: string, explain: () => Promise<string>) =>
+  until(
+    "the model and context fill",
+    ofHarness(harness, (session) => session.model !== null && session.context?.used != null && session.context.window != null),
+    explain,
+  );
 
 /**
  * `list`, `show` and `explain` say the limit and its reset (`reset`, epoch seconds; null where the harness states none);
