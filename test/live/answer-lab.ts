@@ -9,6 +9,7 @@ import { runInstaller } from "../../src/install/installer.ts";
 import type { Sandbox } from "../sandbox.ts";
 import { harnessBinDir } from "./harnesses.ts";
 import { liveWorld } from "./live-world.ts";
+import { KEY_DIALOGS, readDialog } from "../../src/answer/dialogs.ts";
 import { shellQuote } from "../../src/core/shell-quote.ts";
 import { CLI_BIN, ROOT, runCliProcess } from "../processes.ts";
 
@@ -34,12 +35,13 @@ interface Shown {
   short_id: string;
   identity: string;
   status: string;
+  updated_at: string;
 }
 
 export interface AnswerLab {
   readonly screen: () => string;
   readonly keys: (...keys: string[]) => void;
-  /** Type a line, wait until the input shows it, then Enter. */
+  /** Type a line, wait until the input shows it, then Enter, until the record says the line went. */
   readonly type: (text: string) => Promise<void>;
   /**
    * `/clear`, then wait until `gone` left the screen. A slash command's completion menu may take the first Enter: while
@@ -60,6 +62,12 @@ export function startAnswerLab(socket: string, cwd: string, env: NodeJS.ProcessE
   const tmux = (...args: string[]) => execFileSync("tmux", ["-S", socket, ...args], { encoding: "utf8" });
   const screen = () => tmux("capture-pane", "-p", "-J", "-t", "live");
   const assignments = Object.entries(env).map(([key, value]) => shellQuote(`${key}=${value}`));
+  const session = async () =>
+    (JSON.parse((await runCliProcess(["list", "--json"], env)).stdout) as { sessions: Shown[] }).sessions.find(
+      (s) => s.identity === "process",
+    );
+  const dialog = KEY_DIALOGS.find((spec) => spec.harness === command);
+  const dialogShown = () => dialog !== undefined && readDialog(screen().split("\n"), dialog) !== undefined;
   tmux(
     "new-session",
     "-d",
@@ -89,7 +97,28 @@ export function startAnswerLab(socket: string, cwd: string, env: NodeJS.ProcessE
           if (attempt === 4) throw error;
         }
       }
+      // Enter may be lost as well (Gemini CLI in CI: the line stayed in its input): until the hooks say it went (the
+      // record changed), Enter again every 5 s, never while a dialog shows (Enter would pick its first option).
+      const mark = async () => {
+        const shown = await session();
+        return `${shown?.session_id} ${shown?.updated_at}`;
+      };
+      const before = await mark();
       tmux("send-keys", "-t", "live", "Enter");
+      let pressed = Date.now();
+      await until(
+        `${text} submitted`,
+        async () => {
+          if ((await mark()) !== before) return true;
+          if (Date.now() - pressed > 5000 && !dialogShown()) {
+            tmux("send-keys", "-t", "live", "Enter");
+            pressed = Date.now();
+          }
+          return undefined;
+        },
+        60_000,
+        screen,
+      );
     },
     clear: async (gone) => {
       tmux("send-keys", "-t", "live", "-l", "/clear");
@@ -112,10 +141,7 @@ export function startAnswerLab(socket: string, cwd: string, env: NodeJS.ProcessE
       );
       await sleep(500);
     },
-    session: async () =>
-      (JSON.parse((await runCliProcess(["list", "--json"], env)).stdout) as { sessions: Shown[] }).sessions.find(
-        (s) => s.identity === "process",
-      ),
+    session,
     picker: () => {
       const pane = tmux(
         "new-window",
