@@ -1,5 +1,8 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { checkUrl, looksLikeNtfy, maskUrl } from "./webhooks.ts";
+import { checkUrl, loadWebhooks, looksLikeNtfy, maskUrl } from "./webhooks.ts";
 import { post, webhookRequest, type WebhookBody } from "./webhook.ts";
 
 const BODY: WebhookBody = {
@@ -77,5 +80,31 @@ describe("URLs", () => {
     expect(looksLikeNtfy("https://ntfy.sh/my-topic_1")).toBe(true);
     expect(looksLikeNtfy("https://ntfy.sh/a/b")).toBe(false);
     expect(looksLikeNtfy("https://example.org/my-topic")).toBe(false);
+  });
+});
+
+describe("webhooks.json written by hand", () => {
+  it("an entry without ntfy: an ntfy.sh topic is one, another URL is a plain webhook; a wrong type is refused", () => {
+    const home = mkdtempSync(join(tmpdir(), "webhooks-"));
+    try {
+      const env = { XDG_CONFIG_HOME: home };
+      mkdirSync(join(home, "tongs-agents"), { mode: 0o700 });
+      const write = (value: unknown) => writeFileSync(join(home, "tongs-agents", "webhooks.json"), JSON.stringify(value), { mode: 0o600 });
+      write({
+        webhooks: [{ url: "https://ntfy.sh/my-topic" }, { url: "https://example.org/hook" }, { url: "https://example.org/n", ntfy: true }],
+      });
+      expect(loadWebhooks(env)).toMatchObject({
+        kind: "ok",
+        webhooks: [
+          { url: "https://ntfy.sh/my-topic", ntfy: true },
+          { url: "https://example.org/hook", ntfy: false },
+          { url: "https://example.org/n", ntfy: true },
+        ],
+      });
+      write({ webhooks: [{ url: "https://example.org/hook", ntfy: "yes" }] });
+      expect(loadWebhooks(env)).toMatchObject({ kind: "invalid" });
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
   });
 });

@@ -14,12 +14,15 @@ const MAX_URL_CHARS = 2048;
 
 const WebhookSchema = z.strictObject({
   url: z.string().check(z.maxLength(MAX_URL_CHARS)),
-  /** An ntfy topic: the message as text, ntfy's headers for title, priority, tags and click. */
-  ntfy: z.boolean(),
+  /**
+   * An ntfy topic: the message as text, ntfy's headers for title, priority, tags and click. Left out of a hand-written
+   * entry, what `notify webhook add` would say: an ntfy.sh topic URL is one (looksLikeNtfy).
+   */
+  ntfy: z.optional(z.boolean()),
   /** ntfy's click URL (opened when the phone's notification is tapped). */
   click: z.optional(z.string().check(z.maxLength(MAX_URL_CHARS))),
 });
-export type Webhook = z.infer<typeof WebhookSchema>;
+export type Webhook = Omit<z.infer<typeof WebhookSchema>, "ntfy"> & { readonly ntfy: boolean };
 
 const WebhooksFileSchema = z.strictObject({ webhooks: z.array(WebhookSchema).check(z.maxLength(MAX_WEBHOOKS)) });
 
@@ -43,13 +46,13 @@ export function loadWebhooks(env: NodeJS.ProcessEnv): WebhooksLoad {
     return {
       kind: "invalid",
       path,
-      detail: `${path}: not {"webhooks": [{"url": ..., "ntfy": true|false, "click"?: ...}], at most ${MAX_WEBHOOKS}}`,
+      detail: `${path}: not {"webhooks": [{"url": ..., "ntfy"?: true|false, "click"?: ...}], at most ${MAX_WEBHOOKS}}`,
     };
   for (const hook of parsed.data.webhooks) {
     const problem = checkUrl(hook.url) ?? (hook.click === undefined ? undefined : checkUrl(hook.click));
     if (problem) return { kind: "invalid", path, detail: `${path}: ${problem}` };
   }
-  return { kind: "ok", path, webhooks: parsed.data.webhooks };
+  return { kind: "ok", path, webhooks: parsed.data.webhooks.map((hook) => ({ ...hook, ntfy: hook.ntfy ?? looksLikeNtfy(hook.url) })) };
 }
 
 /** Why `text` is not a URL we post to (http or https, no credentials in it, printable ASCII); undefined when it is. */
