@@ -130,6 +130,7 @@ export interface Harness {
   /**
    * Native payload members this harness names differently (Copilot CLI's camelCase): its name -> the name the pipeline
    * reads (NativePayloadSchema). For such a harness only its own name is read; a member under the target name is not.
+   * A dotted name is a string inside a small top-level object (Cline's `sessionContext.rootSessionId`, src/hook/input.ts).
    */
   readonly nativeFields?: Readonly<Record<string, string>>;
   /**

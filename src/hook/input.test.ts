@@ -165,6 +165,80 @@ describe("nativePayload", () => {
   });
 });
 
+describe("nativePayload: a field nested in a small top-level object (a dotted name in nativeFields)", () => {
+  // Cline 3.0.65's shape: the session id a user resumes with is sessionContext.rootSessionId (src/harnesses/cline).
+  const renames = { "sessionContext.rootSessionId": "session_id" };
+  const payload = (sessionContext: unknown, rest: object = {}) => bytes({ taskId: "conv_1", sessionContext, cwd: "/w", ...rest });
+  const read = (input: Buffer | { bytes: Buffer; end: "cap" | "deadline" | "eof" }) => nativePayload(input, renames);
+
+  it("reads the nested string under the pipeline's name, and nothing else of the object", () => {
+    expect(valueOf(read(payload({ rootSessionId: "1796617950342_j76gq", hookLogPath: "/h/log" })))).toEqual({
+      session_id: "1796617950342_j76gq",
+      cwd: "/w",
+    });
+  });
+
+  it("one source per field: a top-level session_id beside it is not read", () => {
+    expect(valueOf(read(payload({ rootSessionId: "root" }, { session_id: "other" })))).toEqual({ session_id: "root", cwd: "/w" });
+  });
+
+  it.each<[string, Buffer, string]>([
+    ["the nested member absent", payload({ hookLogPath: "/h/log" }), "session_id: sessionContext.rootSessionId is absent"],
+    ["the object null", payload(null), "session_id: sessionContext.rootSessionId is absent"],
+    ["the object a string", payload("root"), "session_id: sessionContext.rootSessionId is absent"],
+    ["the nested value a number", payload({ rootSessionId: 12 }), "session_id: sessionContext.rootSessionId is not a string"],
+    ["the nested value an object", payload({ rootSessionId: { id: "x" } }), "session_id: sessionContext.rootSessionId is not a string"],
+    [
+      "the object too large",
+      payload({ rootSessionId: "root", hookLogPath: "/".repeat(2000) }),
+      "session_id: sessionContext is larger than 1024 bytes",
+    ],
+    [
+      "the nested string over the identity bound",
+      payload({ rootSessionId: "s".repeat(LIMITS.idBytes + 1) }),
+      "session_id: longer than 512 bytes",
+    ],
+    [
+      "the nested key repeated",
+      Buffer.from('{"sessionContext":{"rootSessionId":"a","rootSessionId":"b"},"cwd":"/w"}'),
+      "session_id: rootSessionId appears more than once in sessionContext",
+    ],
+    [
+      "the object repeated",
+      Buffer.from('{"sessionContext":{"rootSessionId":"a"},"sessionContext":{"rootSessionId":"b"},"cwd":"/w"}'),
+      "session_id: sessionContext appears more than once",
+    ],
+  ])("a clear refusal, never a crash: %s", (_name, input, detail) => {
+    expect(read(input)).toEqual({ ok: false, stage: "schema", detail });
+  });
+
+  it("the object absent: no session id, which the schema refuses", () => {
+    const value = valueOf(read(bytes({ taskId: "conv_1", cwd: "/w" })));
+    expect(value).toEqual({ cwd: "/w" });
+    expect(NativePayloadSchema.safeParse(value).success).toBe(false);
+  });
+
+  it("a nested id at exactly its bound is read whole", () => {
+    expect(valueOf(read(payload({ rootSessionId: "s".repeat(LIMITS.idBytes) }))).session_id).toBe("s".repeat(LIMITS.idBytes));
+  });
+
+  it("cut: read when the object came whole before the cut, refused when the cut falls inside it", () => {
+    const input = bytes({ sessionContext: { rootSessionId: "root" }, cwd: "/w", tool_result: { output: "x".repeat(100_000) } });
+    expect(valueOf(read(cutAt(input, 50_000)))).toEqual({ session_id: "root", cwd: "/w" });
+    const inside = input.indexOf('"root"') + 3;
+    expect(read(cutAt(input, inside))).toEqual({
+      ok: false,
+      stage: "input",
+      detail: `input cut at the read cap (${inside} bytes) inside sessionContext (session_id)`,
+    });
+    expect(read(cutAt(input, 10, "deadline"))).toEqual({
+      ok: false,
+      stage: "input",
+      detail: expect.stringContaining("input cut at the input time bound"),
+    });
+  });
+});
+
 describe("textPrefix", () => {
   // JSON with every non-ASCII character escaped, so cuts can fall inside escapes and between surrogate halves.
   const escaped = (text: string) =>

@@ -3,7 +3,7 @@
 // short fields: only those are kept, the rest is checked as JSON and read past. A native payload cut by the read cap or
 // the input's time bound still gives what came before the cut; the normalized payload (Pi) is small and must be whole.
 import { LIMITS } from "../core/bounds.ts";
-import { JsonObjectScanner } from "../core/json-scanner.ts";
+import { JsonObjectScanner, type MemberSpan } from "../core/json-scanner.ts";
 import type { Harness } from "../harnesses/contract.ts";
 import { HARNESSES } from "../harnesses/registry.ts";
 import type { StdinEnd } from "./read-stdin.ts";
@@ -54,10 +54,12 @@ const OPTIONAL_FIELDS: ReadonlySet<string> = new Set([
 ]);
 /** Every member of a native payload the hook reads (events.ts, NativePayloadSchema); the rest is never kept. */
 export const NATIVE_FIELDS: ReadonlySet<string> = new Set([...Object.keys(IDENTITY_FIELDS), ...TEXT_FIELDS]);
+/** The top-level member a harness's name for a field is in (`sessionContext` for `sessionContext.rootSessionId`). */
+const topMember = (source: string) => source.split(".", 1)[0] as string;
 /** What the scanner looks for: those, and the names harnesses give them in their own payloads (contract.ts). */
 const SCANNED_FIELDS: ReadonlySet<string> = new Set([
   ...NATIVE_FIELDS,
-  ...(HARNESSES as readonly Harness[]).flatMap((harness) => Object.keys(harness.nativeFields ?? {})),
+  ...(HARNESSES as readonly Harness[]).flatMap((harness) => Object.keys(harness.nativeFields ?? {}).map((source) => topMember(source))),
 ]);
 /** A non-string value of a wanted member is parsed (for the schema to name its type) only up to this size. */
 const OTHER_VALUE_BYTES = 1024;
@@ -89,18 +91,28 @@ function cutDetail(end: "cap" | "deadline", at: number): string {
   return end === "cap" ? `input cut at the read cap (${at} bytes)` : `input cut at the input time bound (${at} bytes read)`;
 }
 
-/** The pipeline's name for a member of this harness's payload, or undefined when the hook does not read it. */
-function fieldName(member: string, renames: Readonly<Record<string, string>>): string | undefined {
-  if (Object.hasOwn(renames, member)) return renames[member];
+/** Where a field the hook reads is in a harness's payload: the top-level member, or a string inside it (`path`). */
+interface FieldSource {
+  readonly name: string;
+  readonly path: readonly string[];
+}
+
+/** The pipeline's fields a top-level member of this harness's payload holds: none when the hook does not read it. */
+function fieldsOf(member: string, renames: Readonly<Record<string, string>>): FieldSource[] {
+  const fields = Object.entries(renames)
+    .filter(([source]) => topMember(source) === member)
+    .map(([source, name]) => ({ name, path: source.split(".").slice(1) }));
+  if (fields.length > 0) return fields;
   // A harness that names a field its own way is read only under that name (never two sources for one field).
-  if (Object.values(renames).includes(member)) return undefined;
-  return NATIVE_FIELDS.has(member) ? member : undefined;
+  if (Object.values(renames).includes(member)) return [];
+  return NATIVE_FIELDS.has(member) ? [{ name: member, path: [] }] : [];
 }
 
 /**
  * A native payload: validated as JSON as far as it was read, reduced to the members the hook reads (under the
- * pipeline's names: `renames` maps a harness's own names to them). Past a cut (read cap or time bound) the members read
- * whole before it are used; session_id and cwd must be among them.
+ * pipeline's names: `renames` maps a harness's own names to them, a dotted name to a string inside a small top-level
+ * object). Past a cut (read cap or time bound) the members read whole before it are used; session_id and cwd must be
+ * among them.
  */
 export function nativePayload(input: HookInput, renames: Readonly<Record<string, string>> = {}): InputValue {
   const read = whole(input);
@@ -124,36 +136,90 @@ export function nativePayload(input: HookInput, renames: Readonly<Record<string,
 
   const value: Record<string, unknown> = {};
   for (const [member, span] of scanner.members) {
-    const name = fieldName(member, renames);
-    if (name === undefined) continue;
-    if (span.count > 1) {
-      if (OPTIONAL_FIELDS.has(name)) continue;
-      return { ok: false, stage: "schema", detail: `${name}: appears more than once` };
+    for (const field of fieldsOf(member, renames)) {
+      const refused =
+        field.path.length === 0 ? readMember(bytes, span, field.name, cut, value) : readNested(bytes, span, member, field, cut, value);
+      if (refused) return refused;
     }
-    const identityBytes = IDENTITY_FIELDS[name];
-    if (span.end === undefined) {
-      // The cut fell inside this value.
-      if (identityBytes !== undefined)
-        return { ok: false, stage: "input", detail: `${cutDetail(cut as "cap" | "deadline", bytes.length)} inside ${name}` };
-      if (OPTIONAL_FIELDS.has(name)) continue;
-      if (span.kind === "string") value[name] = textPrefix(bytes, span.start, bytes.length) + CUT_MARK;
-    } else if (span.kind === "other") {
-      if (OPTIONAL_FIELDS.has(name)) continue;
-      if (span.end - span.start > OTHER_VALUE_BYTES) return { ok: false, stage: "schema", detail: `${name}: not a string` };
-      value[name] = JSON.parse(bytes.toString("utf8", span.start, span.end));
-    } else if (identityBytes !== undefined) {
-      // Each byte of the value takes at most six bytes of JSON (\u00XX): a longer JSON string is certainly too long.
-      if (span.end - span.start > 6 * identityBytes + 2)
-        return { ok: false, stage: "schema", detail: `${name}: longer than ${identityBytes} bytes` };
-      value[name] = JSON.parse(bytes.toString("utf8", span.start, span.end));
-    } else if (span.end - span.start <= LIMITS.keptTextBytes + 2) value[name] = JSON.parse(bytes.toString("utf8", span.start, span.end));
-    else value[name] = textPrefix(bytes, span.start, span.end) + CUT_MARK;
   }
   if (cut) {
     const missing = Object.keys(IDENTITY_FIELDS).filter((name) => !(name in value));
     if (missing.length > 0) return { ok: false, stage: "input", detail: `${cutDetail(cut, bytes.length)} before ${missing.join(" and ")}` };
   }
   return { ok: true, value };
+}
+
+type Refusal = Extract<InputValue, { ok: false }>;
+
+/** A top-level member into `value` under `name`, or why the event is refused. */
+function readMember(
+  bytes: Buffer,
+  span: MemberSpan,
+  name: string,
+  cut: "cap" | "deadline" | undefined,
+  value: Record<string, unknown>,
+): Refusal | undefined {
+  if (span.count > 1)
+    return OPTIONAL_FIELDS.has(name) ? undefined : { ok: false, stage: "schema", detail: `${name}: appears more than once` };
+  const identityBytes = IDENTITY_FIELDS[name];
+  if (span.end === undefined) {
+    // The cut fell inside this value.
+    if (identityBytes !== undefined)
+      return { ok: false, stage: "input", detail: `${cutDetail(cut as "cap" | "deadline", bytes.length)} inside ${name}` };
+    if (!OPTIONAL_FIELDS.has(name) && span.kind === "string") value[name] = textPrefix(bytes, span.start, bytes.length) + CUT_MARK;
+  } else if (span.kind === "other") {
+    if (OPTIONAL_FIELDS.has(name)) return undefined;
+    if (span.end - span.start > OTHER_VALUE_BYTES) return { ok: false, stage: "schema", detail: `${name}: not a string` };
+    value[name] = JSON.parse(bytes.toString("utf8", span.start, span.end));
+  } else if (identityBytes !== undefined) {
+    // Each byte of the value takes at most six bytes of JSON (\u00XX): a longer JSON string is certainly too long.
+    if (span.end - span.start > 6 * identityBytes + 2)
+      return { ok: false, stage: "schema", detail: `${name}: longer than ${identityBytes} bytes` };
+    value[name] = JSON.parse(bytes.toString("utf8", span.start, span.end));
+  } else if (span.end - span.start <= LIMITS.keptTextBytes + 2) value[name] = JSON.parse(bytes.toString("utf8", span.start, span.end));
+  else value[name] = textPrefix(bytes, span.start, span.end) + CUT_MARK;
+  return undefined;
+}
+
+/**
+ * A string inside a top-level object of at most OTHER_VALUE_BYTES (Cline's `sessionContext.rootSessionId`) into `value`
+ * under the field's name, or why the event is refused: an object cut, too large, repeated, or without that string
+ * refuses the event unless the field is optional. Every key on the path is found as the top level's are, so a repeated
+ * one is as ambiguous here as there. A string that fits in the object is shorter than LIMITS.keptTextBytes: kept whole.
+ */
+function readNested(
+  bytes: Buffer,
+  span: MemberSpan,
+  member: string,
+  field: FieldSource,
+  cut: "cap" | "deadline" | undefined,
+  value: Record<string, unknown>,
+): Refusal | undefined {
+  const { name } = field;
+  const optional = OPTIONAL_FIELDS.has(name);
+  const refuse = (detail: string): Refusal | undefined =>
+    optional ? undefined : { ok: false, stage: "schema", detail: `${name}: ${detail}` };
+  if (span.end === undefined) {
+    if (optional) return undefined;
+    return { ok: false, stage: "input", detail: `${cutDetail(cut as "cap" | "deadline", bytes.length)} inside ${member} (${name})` };
+  }
+  if (span.count > 1) return refuse(`${member} appears more than once`);
+  if (span.end - span.start > OTHER_VALUE_BYTES) return refuse(`${member} is larger than ${OTHER_VALUE_BYTES} bytes`);
+  const where = [member, ...field.path].join(".");
+  let inner = bytes.subarray(span.start, span.end);
+  for (const key of field.path) {
+    const scanner = new JsonObjectScanner(new Set([key]));
+    const found = scanner.feed(inner, inner.length) === "complete" ? scanner.members.get(key) : undefined;
+    if (!found) return refuse(`${where} is absent`);
+    if (found.count > 1) return refuse(`${key} appears more than once in ${member}`);
+    inner = inner.subarray(found.start, found.end);
+  }
+  const read: unknown = JSON.parse(inner.toString("utf8"));
+  if (typeof read !== "string") return refuse(`${where} is not a string`);
+  const identityBytes = IDENTITY_FIELDS[name];
+  if (identityBytes !== undefined && Buffer.byteLength(read) > identityBytes) return refuse(`longer than ${identityBytes} bytes`);
+  value[name] = read;
+  return undefined;
 }
 
 /**

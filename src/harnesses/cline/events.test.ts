@@ -1,6 +1,7 @@
 // Cline 3.0.65's own payloads (fixtures/, captured from its interactive UI against the synthetic provider; paths
 // rewritten), in the order it fired them, through the event table and the store: what a user would see. And what the
-// hook keeps of one: the task id as the session id, nothing of the prompt, the tool input or its output.
+// hook keeps of one: the session id Cline resumes with (`sessionContext.rootSessionId`, not the per-process `taskId`),
+// nothing of the prompt, the tool input or its output.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -32,12 +33,12 @@ describe("Cline's events", () => {
     ]);
   });
 
-  it("the hook keeps the task id as the session id, and nothing of the tool's input or output", () => {
+  it("the hook keeps sessionContext.rootSessionId as the session id, and nothing of the tool's input or output", () => {
     for (const name of ["TaskStart", "PreToolUse", "PostToolUse", "TaskComplete", "TaskError", "SessionShutdown"]) {
       const read = nativePayload(readFileSync(join(FIXTURES, `${name}.json`)), clineHarness.nativeFields);
       expect(read.ok, name).toBe(true);
       const value = (read as { value: Record<string, unknown> }).value;
-      expect(value.session_id, name).toBe("conv_1796617965236_tzrfh18");
+      expect(value.session_id, name).toBe("1796617950342_j76gq");
       expect(JSON.stringify(value), name).not.toMatch(/touch approved|outputText|FAILAPI/);
     }
   });

@@ -35,6 +35,8 @@ export const clineHarness = {
   },
   provenVersions: ["3.0.65"],
   isSharedDaemon,
-  nativeFields: { taskId: "session_id" },
+  // The session id Cline lists (`cline history`), prints at /exit (`Continue  cline --id <id>`) and resumes with `--id`;
+  // a new one after /clear. Its `taskId` is per process: a resumed session gets a new one (docs/harness-facts.md).
+  nativeFields: { "sessionContext.rootSessionId": "session_id" },
   hookCwdIsSession: true,
 } as const satisfies Harness;
