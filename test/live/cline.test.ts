@@ -4,9 +4,11 @@
 // after Esc, error from a provider 400. Where a session runs decides whose record it is: a UI started with no hub
 // daemon running keeps its sessions in its own process (and starts the daemon in the background), so the record is
 // that UI's and names its pane; a UI started while the daemon runs hands its sessions to the daemon, so the record is
-// the daemon's and claims no terminal (docs/harness-facts.md). Then uninstall takes out exactly our scripts and our MCP
-// entry, leaving the user's hook. Each step is a test of its own, in order, and proves one claim in
-// .cache/evidence/cline.json (docs/evidence.md).
+// the daemon's and claims no terminal (docs/harness-facts.md). /clear in the first UI, then a prompt: a new session in
+// the same process, the old record ended; /exit, then `cline -i --id <the id Cline printed>` in a new UI: the record
+// has that id and the exited UI's record is not live. Then uninstall takes out exactly our scripts and our MCP entry,
+// leaving the user's hook. Each step is a test of its own, in order, and proves one claim in .cache/evidence/cline.json
+// (docs/evidence.md).
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -61,6 +63,10 @@ let ui: ReturnType<typeof tmuxUi>;
 let pane: string;
 /** The first UI's session at the end of its first turn. */
 let idle: ShownSession;
+/** The second UI's session (the hub daemon runs it). */
+let second: ShownSession;
+/** The first UI's session after /clear. */
+let cleared: ShownSession;
 const state = (want: (session: ShownSession) => boolean) => async () => (await ui.live()).find(want);
 // Cline's echo of a sent prompt looks like its input line: type, pause, Enter once.
 const send = async (window: string, text: string) => {
@@ -68,9 +74,53 @@ const send = async (window: string, text: string) => {
   await sleep(800);
   ui.keys(window, "Enter");
 };
+/**
+ * The prompt typed into the input line and sent: Enter again while the line still holds it (a UI redrawing its input,
+ * as after /clear, can drop an early Enter). Cline echoes a sent prompt as ` ❯ <text>`, one space in; its input line
+ * starts at the margin (`❯ `) or, on the welcome screen, centred.
+ */
+const prompt = async (window: string, text: string) => {
+  const onInput = () =>
+    ui
+      .screen(window)
+      .split("\n")
+      .some((line) => line.trim() === `❯ ${text}` && !line.startsWith(" ❯ "));
+  ui.keys(window, "-l", text);
+  await until(`"${text}" typed`, () => (onInput() ? true : undefined), ui.explain(window));
+  await sleep(800);
+  await until(
+    `"${text}" sent`,
+    async () => {
+      ui.keys(window, "Enter");
+      await sleep(3000);
+      return onInput() ? undefined : true;
+    },
+    ui.explain(window),
+  );
+};
+const clineHistory = async () => (await world.exec("cline", ["history", "--json"], { env: world.env, timeoutMs: 60_000 })).stdout;
+interface ClineListed {
+  readonly sessionId: string;
+  readonly status: string;
+  readonly endedAt: string | null;
+}
+/** Wait until Cline's own list of sessions (`cline history --json`) shows the session as `want` says. */
+const clineLists = (what: string, sessionId: string, want: (session: ClineListed) => boolean) =>
+  until(
+    `cline history: ${sessionId} ${what}`,
+    async () => {
+      const listed = await clineHistory();
+      const sessions = listed.startsWith("[") ? (JSON.parse(listed) as ClineListed[]) : [];
+      return sessions.some((session) => session.sessionId === sessionId && want(session)) ? true : undefined;
+    },
+    clineHistory,
+  );
+const panePid = (window: string) =>
+  Number(execFileSync("tmux", ["-S", socket, "display-message", "-p", "-t", `live:${window}`, "#{pane_pid}"], { encoding: "utf8" }));
+
 /** Start `cline -i` in a window and wait for its prompt; a first start shows an offer over it that any key closes. */
-const startUi = async (window: string) => {
-  const started = ui.start(window, "-i");
+const startUi = async (window: string, ...args: string[]) => {
+  const started = ui.start(window, "-i", ...args);
   await until("the prompt", async () => (ui.screen(window).includes("Auto-approve") ? true : undefined), ui.explain(window));
   await sleep(3000);
   ui.keys(window, "Escape");
@@ -95,7 +145,10 @@ afterAll(async () => {
   );
   evidence.untested("started before the first prompt", "TaskStart fires with every prompt, not once per session: a record begins running");
   evidence.untested("ended", "/exit fires no hook in this version, and a daemon-hosted session outlives the UI");
-  evidence.untested("resume (`cline -i --id <session>`)", "not driven by this suite");
+  evidence.untested(
+    "/clear in a UI whose session the hub daemon runs",
+    "the daemon runs several UIs' sessions, so nothing says which one a /clear replaced: the old record stays live (idle) until the daemon exits",
+  );
   evidence.untested(
     "focus on a Cline record",
     "not driven by this suite: a UI-hosted record names its pane (proven above; focus by pane is proven for tmux by the tmux-focus suite); a daemon-hosted record claims no terminal and nothing locates its UI",
@@ -133,7 +186,7 @@ describe(`Cline ${PACKAGE} ${VERSION} (live, interactive in tmux)`, { timeout: 1
   it("a prompt with a tool call: running, the tool, idle, in that order", async ({ task }) => {
     evidence.prove(task, {
       claim:
-        "a prompt whose reply calls run_commands: the command runs and `explain` shows exactly TaskStart -> running, PreToolUse -> running, PostToolUse -> running, TaskComplete -> idle for one session (conv_…)",
+        "a prompt whose reply calls run_commands: the command runs and `explain` shows exactly TaskStart -> running, PreToolUse -> running, PostToolUse -> running, TaskComplete -> idle for one session",
       kind: "live",
       how: HOW,
     });
@@ -158,7 +211,6 @@ describe(`Cline ${PACKAGE} ${VERSION} (live, interactive in tmux)`, { timeout: 1
       ui.explain("first"),
     );
     expect(existsSync(join(project, "approved"))).toBe(true);
-    expect(idle.session_id).toMatch(/^conv_/);
     const history = JSON.parse((await runCliProcess(["explain", idle.session_id, "--json"], world.env)).stdout) as {
       entries: { event: string; status: string }[];
     };
@@ -177,10 +229,7 @@ describe(`Cline ${PACKAGE} ${VERSION} (live, interactive in tmux)`, { timeout: 1
       kind: "live",
       how: `${HOW}; tmux display-message #{pane_pid}, /proc/<pid>/cmdline`,
     });
-    const panePid = Number(
-      execFileSync("tmux", ["-S", socket, "display-message", "-p", "-t", "live:first", "#{pane_pid}"], { encoding: "utf8" }),
-    );
-    expect(idle.pid).toBe(panePid);
+    expect(idle.pid).toBe(panePid("first"));
     expect(readFileSync(`/proc/${idle.pid}/cmdline`, "utf8").split("\0")).toContain("-i");
     expect(idle.terminal.env.TMUX_PANE).toBe(pane);
     const daemons = await until(
@@ -244,7 +293,7 @@ describe(`Cline ${PACKAGE} ${VERSION} (live, interactive in tmux)`, { timeout: 1
     const [daemon] = sandboxDaemons(sandbox.home);
     await startUi("second");
     await send("second", "second RUNTOOL");
-    const second = await until(
+    second = await until(
       "the second UI's turn",
       state((session) => session.session_id !== idle.session_id && session.status === "idle"),
       ui.explain("second"),
@@ -255,6 +304,77 @@ describe(`Cline ${PACKAGE} ${VERSION} (live, interactive in tmux)`, { timeout: 1
       pid: idle.pid,
       terminal: { env: { TMUX_PANE: pane } },
     });
+  });
+
+  it("/clear in the UI that runs its session, then a prompt: a new session in that process, the old record ended", async ({ task }) => {
+    evidence.prove(task, {
+      claim:
+        "/clear (fires no hook) then a prompt in the first UI: TaskStart carries a new session id, the one `cline history` lists as idle (the old one ended at the /clear); its record has the same PID, the old record is `ended` (replaced by a new session in the same process), and it is that process's only live record",
+      kind: "live",
+      how: `${HOW}; cline history --json`,
+    });
+    await prompt("first", "/clear");
+    // Cline's welcome screen, whose input line invites the first prompt of a session.
+    await until(
+      "the new session's prompt",
+      () => (ui.screen("first").includes("❯ What can I do for you?") ? true : undefined),
+      ui.explain("first"),
+    );
+    await prompt("first", "hello after clear");
+    cleared = await until(
+      "the new session's turn",
+      state((session) => session.session_id !== idle.session_id && session.pid === idle.pid && session.status === "idle"),
+      ui.explain("first"),
+    );
+    await clineLists("idle", cleared.session_id, (session) => session.status === "idle");
+    // Ended at the /clear: `completed`, or `failed` as here, since its last turn failed.
+    await clineLists("ended", idle.session_id, (session) => session.endedAt !== null);
+    expect((await ui.sessions()).find((session) => session.session_id === idle.session_id)).toMatchObject({
+      status: "ended",
+      detail: "replaced by a new session in the same process",
+    });
+    expect((await ui.live()).filter((session) => session.pid === idle.pid).map((session) => session.session_id)).toEqual([
+      cleared.session_id,
+    ]);
+  });
+
+  it("/exit, then `cline -i --id <the id Cline printed>` in a new UI: that session id, the exited UI's record not live", async ({
+    task,
+  }) => {
+    evidence.prove(task, {
+      claim:
+        "/exit prints `Continue  cline --id <id>` with the record's session id; `cline -i --id <id>` in a new window, then a prompt: the record has that id and the PID of the process that runs it now (the hub daemon), and the exited UI's record of the same session is not live (its process is gone)",
+      kind: "live",
+      how: `${HOW}; a third tmux window; tmux #{pane_dead}`,
+    });
+    await prompt("first", "/exit");
+    const printed = await until(
+      "the id /exit prints",
+      () => /Continue\s+cline --id (\S+)/.exec(ui.screen("first"))?.[1],
+      ui.explain("first"),
+    );
+    expect(printed).toBe(cleared.session_id);
+    await until(
+      "the first UI's exit",
+      () =>
+        execFileSync("tmux", ["-S", socket, "display-message", "-p", "-t", "live:first", "#{pane_dead}"], { encoding: "utf8" }).trim() ===
+        "1"
+          ? true
+          : undefined,
+      ui.explain("first"),
+    );
+    const [daemon] = sandboxDaemons(sandbox.home);
+    await startUi("resumed", "--id", printed);
+    await prompt("resumed", "hello again");
+    const resumed = await until(
+      "the resumed session's turn",
+      state((session) => session.session_id === printed && session.pid !== idle.pid && session.status === "idle"),
+      ui.explain("resumed"),
+    );
+    expect(resumed.pid).toBe(daemon);
+    const records = (await ui.sessions()).filter((session) => session.session_id === printed);
+    expect(records.map((session) => `${session.pid} ${session.status}`).sort()).toEqual([`${idle.pid} ended`, `${daemon} idle`].sort());
+    expect((await ui.live()).map((session) => session.session_id).sort()).toEqual([printed, second.session_id].sort());
   });
 
   it("uninstall takes out our scripts and our MCP entry; the user's hook stays", async ({ task }) => {
