@@ -135,10 +135,10 @@ export function nativePayload(input: HookInput, renames: Readonly<Record<string,
     };
 
   const value: Record<string, unknown> = {};
+  const reading: Reading = { bytes, cut, value };
   for (const [member, span] of scanner.members) {
     for (const field of fieldsOf(member, renames)) {
-      const refused =
-        field.path.length === 0 ? readMember(bytes, span, field.name, cut, value) : readNested(bytes, span, member, field, cut, value);
+      const refused = field.path.length === 0 ? readMember(reading, span, field.name) : readNested(reading, span, member, field);
       if (refused) return refused;
     }
   }
@@ -151,14 +151,15 @@ export function nativePayload(input: HookInput, renames: Readonly<Record<string,
 
 type Refusal = Extract<InputValue, { ok: false }>;
 
+/** The input as read, where it was cut (if it was), and the members kept so far (under the pipeline's names). */
+interface Reading {
+  readonly bytes: Buffer;
+  readonly cut: "cap" | "deadline" | undefined;
+  readonly value: Record<string, unknown>;
+}
+
 /** A top-level member into `value` under `name`, or why the event is refused. */
-function readMember(
-  bytes: Buffer,
-  span: MemberSpan,
-  name: string,
-  cut: "cap" | "deadline" | undefined,
-  value: Record<string, unknown>,
-): Refusal | undefined {
+function readMember({ bytes, cut, value }: Reading, span: MemberSpan, name: string): Refusal | undefined {
   if (span.count > 1)
     return OPTIONAL_FIELDS.has(name) ? undefined : { ok: false, stage: "schema", detail: `${name}: appears more than once` };
   const identityBytes = IDENTITY_FIELDS[name];
@@ -187,14 +188,7 @@ function readMember(
  * refuses the event unless the field is optional. Every key on the path is found as the top level's are, so a repeated
  * one is as ambiguous here as there. A string that fits in the object is shorter than LIMITS.keptTextBytes: kept whole.
  */
-function readNested(
-  bytes: Buffer,
-  span: MemberSpan,
-  member: string,
-  field: FieldSource,
-  cut: "cap" | "deadline" | undefined,
-  value: Record<string, unknown>,
-): Refusal | undefined {
+function readNested({ bytes, cut, value }: Reading, span: MemberSpan, member: string, field: FieldSource): Refusal | undefined {
   const { name } = field;
   const optional = OPTIONAL_FIELDS.has(name);
   const refuse = (detail: string): Refusal | undefined =>
