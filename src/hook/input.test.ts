@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { LIMITS } from "../core/bounds.ts";
+import { JsonObjectScanner } from "../core/json-scanner.ts";
 import { interpretNative } from "../harnesses/events.ts";
 import type { NativeAlias } from "../harnesses/contract.ts";
 import { fleetPayload, nativePayload, textPrefix, type InputValue } from "./input.ts";
@@ -216,6 +217,22 @@ describe("nativePayload: a field nested in a small top-level object (a dotted na
     const value = valueOf(read(bytes({ taskId: "conv_1", cwd: "/w" })));
     expect(value).toEqual({ cwd: "/w" });
     expect(NativePayloadSchema.safeParse(value).success).toBe(false);
+  });
+
+  it("a deeper path is walked the same way, and a refusal names where", () => {
+    // No harness names such a path, so the scanner is told to look for `a` (the registry's names are what the hook scans).
+    const deep = (text: string) =>
+      nativePayload(
+        { bytes: Buffer.from(text), end: "eof", scanner: new JsonObjectScanner(new Set(["a", "cwd"])) },
+        { "a.b.c": "session_id" },
+      );
+    expect(valueOf(deep('{"a":{"b":{"c":"s"}},"cwd":"/w"}'))).toEqual({ session_id: "s", cwd: "/w" });
+    expect(deep('{"a":{"b":{"c":"s","c":"t"}},"cwd":"/w"}')).toEqual({
+      ok: false,
+      stage: "schema",
+      detail: "session_id: c appears more than once in a.b",
+    });
+    expect(deep('{"a":{"b":[]},"cwd":"/w"}')).toEqual({ ok: false, stage: "schema", detail: "session_id: a.b.c is absent" });
   });
 
   it("a nested id at exactly its bound is read whole", () => {

@@ -201,12 +201,14 @@ function readNested({ bytes, cut, value }: Reading, span: MemberSpan, member: st
   if (span.end - span.start > OTHER_VALUE_BYTES) return refuse(`${member} is larger than ${OTHER_VALUE_BYTES} bytes`);
   const where = [member, ...field.path].join(".");
   let inner = bytes.subarray(span.start, span.end);
+  let parent = member;
   for (const key of field.path) {
     const scanner = new JsonObjectScanner(new Set([key]));
     const found = scanner.feed(inner, inner.length) === "complete" ? scanner.members.get(key) : undefined;
     if (!found) return refuse(`${where} is absent`);
-    if (found.count > 1) return refuse(`${key} appears more than once in ${member}`);
+    if (found.count > 1) return refuse(`${key} appears more than once in ${parent}`);
     inner = inner.subarray(found.start, found.end);
+    parent = `${parent}.${key}`;
   }
   const read: unknown = JSON.parse(inner.toString("utf8"));
   if (typeof read !== "string") return refuse(`${where} is not a string`);
