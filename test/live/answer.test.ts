@@ -6,7 +6,8 @@
 // Gemini CLI's before it and can only deny.
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createEvidence } from "../../e2e/evidence.ts";
 import { startProvider } from "../../e2e/provider/server.mjs";
 import { installersFor } from "../../src/harnesses/installers.ts";
 import { runInstaller } from "../../src/install/installer.ts";
@@ -15,6 +16,21 @@ import { makeSandbox, type Sandbox } from "../sandbox.ts";
 import { startAnswerLab, startClaudeLab, sleep, until } from "./answer-lab.ts";
 import { HARNESS_PACKAGES, harnessBinDir } from "./harnesses.ts";
 import { liveWorld } from "./live-world.ts";
+
+const evidence = createEvidence(
+  "answer",
+  "tongs-agents answer: the real interactive CLIs' permission dialogs in tmux on this machine, answered by keys into the pane",
+  { containers: false },
+);
+evidence.addVersions(
+  Object.fromEntries(
+    (["claude", "qwen", "gemini", "copilot", "codex"] as const).map((id) => [
+      `${id} (npm ${HARNESS_PACKAGES[id].package})`,
+      HARNESS_PACKAGES[id].version,
+    ]),
+  ),
+);
+afterAll(() => void evidence.write());
 
 let sandbox: Sandbox;
 let provider: Awaited<ReturnType<typeof startProvider>>;
@@ -31,7 +47,15 @@ afterEach(async () => {
 });
 
 describe(`Claude Code ${HARNESS_PACKAGES.claude.version}: answer by keys into its tmux pane (live)`, { timeout: 300_000 }, () => {
-  it("allows and denies through the dialog's labels, refuses a wait that moved on, a dialog answered in the pane, a reply not offered", async () => {
+  it("allows and denies through the dialog's labels, refuses a wait that moved on, a dialog answered in the pane, a reply not offered", async ({
+    task,
+  }) => {
+    evidence.prove(task, {
+      claim:
+        "Claude Code: `tongs-agents answer` reads its Bash dialog (`Do you want to proceed?`, `1. Yes` … `4. No`); a reply it does not offer (`session`) is refused with the offered ones listed; allow presses 1 (the command runs, the session goes on to idle, `explain` names the answer); the same wait again, an older wait id, and a dialog the user answered in the pane first are refused with nothing typed; deny presses 4 (the command does not run)",
+      kind: "live",
+      how: `claude ${HARNESS_PACKAGES.claude.version} interactive in a private tmux server ("default" permission mode), hooks from \`tongs-agents install\`, synthetic Anthropic Messages provider asking to run \`touch approved\`; answered with the built CLI`,
+    });
     const { world, project, screen, keys, type, session, answer, asks, toldNotRun } = await startClaudeLab(sandbox, socket, provider.url);
 
     // 1. A reply the dialog does not offer: nothing sent, the offered ones listed.
@@ -106,7 +130,15 @@ describe(`Claude Code ${HARNESS_PACKAGES.claude.version}: answer by keys into it
 });
 
 describe(`Claude Code ${HARNESS_PACKAGES.claude.version}: answer from the picker (live, tmux)`, { timeout: 300_000 }, () => {
-  it("Ctrl-R on the waiting row shows the dialog read from the pane; a digit sends that option; the picker stays open", async () => {
+  it("Ctrl-R on the waiting row shows the dialog read from the pane; a digit sends that option; the picker stays open", async ({
+    task,
+  }) => {
+    evidence.prove(task, {
+      claim:
+        "the picker: Ctrl-R on a row not waiting says so and opens nothing; on Claude Code's waiting row it shows the dialog read from the pane, each option with its reply; Esc sends nothing; 1 allows (the command runs), the picker stays open and says what was pressed; `explain` names the picker",
+      kind: "live",
+      how: `claude ${HARNESS_PACKAGES.claude.version} and \`tongs-agents pick\` in windows of one private tmux server, keys by send-keys; synthetic provider`,
+    });
     const { world, project, screen, session, asks, picker } = await startClaudeLab(sandbox, socket, provider.url);
     const pick = picker();
     const frame = () => pick.screen();
@@ -157,7 +189,13 @@ describe(`Claude Code ${HARNESS_PACKAGES.claude.version}: answer from the picker
 });
 
 describe(`Qwen Code ${HARNESS_PACKAGES.qwen.version}: answer by keys into its tmux pane (live)`, { timeout: 300_000 }, () => {
-  it("allows and denies through the dialog's labels; `always` is refused as ambiguous between its two scopes", async () => {
+  it("allows and denies through the dialog's labels; `always` is refused as ambiguous between its two scopes", async ({ task }) => {
+    evidence.prove(task, {
+      claim:
+        "Qwen Code: `tongs-agents answer` reads its shell dialog (`Allow execution of: 'touch'?`); `always` is refused (two options mean it); allow presses 1 (the command runs), deny presses 4 (it does not)",
+      kind: "live",
+      how: `qwen ${HARNESS_PACKAGES.qwen.version} interactive in a private tmux server ("default" approval mode), hooks from \`tongs-agents install\`, synthetic Chat Completions provider; answered with the built CLI`,
+    });
     const world = liveWorld(sandbox, ROOT, [harnessBinDir("qwen")], {
       OPENAI_API_KEY: "not-a-key",
       OPENAI_BASE_URL: `${provider.url}/v1`,
@@ -221,7 +259,13 @@ describe(`Qwen Code ${HARNESS_PACKAGES.qwen.version}: answer by keys into its tm
 });
 
 describe(`Gemini CLI ${HARNESS_PACKAGES.gemini.version}: answer by keys into its tmux pane (live)`, { timeout: 300_000 }, () => {
-  it("allows and denies its boxed dialog through the labels; `always` is not offered", async () => {
+  it("allows and denies its boxed dialog through the labels; `always` is not offered", async ({ task }) => {
+    evidence.prove(task, {
+      claim:
+        "Gemini CLI: `tongs-agents answer` reads its boxed shell dialog (`Allow execution of [Shell]?`); `always` is refused as not offered; allow presses 1 (the command runs), deny presses 3 (it does not)",
+      kind: "live",
+      how: `gemini ${HARNESS_PACKAGES.gemini.version} interactive in a private tmux server, hooks from \`tongs-agents install\`, synthetic Gemini API provider; answered with the built CLI`,
+    });
     const world = liveWorld(sandbox, ROOT, [harnessBinDir("gemini")], {
       GEMINI_API_KEY: "not-a-key",
       GOOGLE_GEMINI_BASE_URL: provider.url,
@@ -278,6 +322,91 @@ describe(`Gemini CLI ${HARNESS_PACKAGES.gemini.version}: answer by keys into its
     expect(denied.stderr).toBe("");
     expect(denied.stdout).toMatch(/^answered deny: pressed 3 \(No, suggest changes \(esc\)\) in tmux pane %\d+ .*; the dialog closed$/);
     await until("Gemini says it was cancelled", () => (screen().includes("Request cancelled") ? true : undefined), 30_000, screen);
+    await sleep(1000);
+    expect(existsSync(join(project, "approved"))).toBe(false);
+  });
+});
+
+/** The states `explain` shows after the (only) answer sent to a session: what the agent did once answered. */
+async function statesAfterAnswer(env: NodeJS.ProcessEnv, shortId: string): Promise<{ answer: string; after: string[] }> {
+  const { entries } = JSON.parse((await runCliProcess(["explain", shortId, "--json"], env)).stdout) as {
+    entries: { source: string; status: string; change: string }[];
+  };
+  const at = entries.findIndex((entry) => entry.source === "answer");
+  return { answer: entries[at]?.change ?? "", after: at < 0 ? [] : entries.slice(at + 1).map((entry) => entry.status) };
+}
+
+describe(`Copilot CLI ${HARNESS_PACKAGES.copilot.version}: answer by keys into its tmux pane (live)`, { timeout: 300_000 }, () => {
+  it("allows by its digit (the command runs, waiting -> running) and denies by Esc (it does not run)", async ({ task }) => {
+    evidence.prove(task, {
+      claim:
+        "Copilot CLI: `tongs-agents answer` reads its boxed shell-command dialog (`Do you want to run this command?`, `1. Yes`, `2. Yes, and don't ask again …`, `3. No, and tell Copilot what to do differently (Esc to stop)`); allow presses 1: the command runs, the record goes waiting -> running -> idle; deny presses Esc (a digit only moves to that option): the command does not run, the record leaves waiting",
+      kind: "live",
+      how: `copilot ${HARNESS_PACKAGES.copilot.version} interactive in a private tmux server, hooks from \`tongs-agents install --agent copilot\`, synthetic provider (COPILOT_PROVIDER_BASE_URL, offline) asking to run \`touch approved\`; answered with the built CLI; states read with list and explain --json`,
+    });
+    const world = liveWorld(sandbox, ROOT, [harnessBinDir("copilot")], {
+      COPILOT_OFFLINE: "true",
+      COPILOT_PROVIDER_BASE_URL: `${provider.url}/v1`,
+      COPILOT_PROVIDER_API_KEY: "not-a-key",
+      COPILOT_MODEL: "fake-model",
+      COPILOT_AUTO_UPDATE: "false",
+    });
+    expect(
+      (await runInstaller(world, { harnesses: await installersFor(["copilot"]), mode: "install", dryRun: false, options: [] })).ok,
+    ).toBe(true);
+    const project = join(sandbox.root, "project");
+    mkdirSync(project);
+    // A trusted folder: no folder-trust dialog.
+    writeFileSync(join(world.env.COPILOT_HOME as string, "config.json"), JSON.stringify({ trustedFolders: [project] }));
+    const { screen, type, session, answer } = startAnswerLab(socket, project, world.env, "copilot");
+    await until("Copilot's input line", () => (/Manual Approval[\s\S]*fake-model/.test(screen()) ? true : undefined), 120_000, screen);
+    const asks = async () => {
+      await type("please RUNTOOL");
+      await until(
+        "the permission dialog",
+        () => (screen().includes("Do you want to run this command?") ? true : undefined),
+        60_000,
+        screen,
+      );
+      return until(
+        "the session waiting",
+        async () => ((await session())?.status === "waiting" ? await session() : undefined),
+        60_000,
+        screen,
+      );
+    };
+
+    const first = await asks();
+    const shown = JSON.parse((await answer(first.short_id, "show", "--json")).stdout) as {
+      wait: { id: string };
+      dialog: { title: string; options: { number: number; label: string; reply?: string }[] };
+    };
+    expect(shown.dialog.title).toBe("Do you want to run this command?");
+    expect(shown.dialog.options.map((option) => option.reply ?? null)).toEqual(["allow", "always", "deny"]);
+    const allowed = await answer(first.short_id, "allow", "--wait", shown.wait.id);
+    expect(allowed.stderr).toBe("");
+    expect(allowed.stdout).toMatch(/^answered allow: pressed 1 \(Yes\) in tmux pane %\d+ .*; the dialog closed$/);
+    await until("the approved command's file", () => (existsSync(join(project, "approved")) ? true : undefined), 30_000, screen);
+    await until("the end of the turn", async () => ((await session())?.status === "idle" ? true : undefined), 60_000, screen);
+    const afterAllow = await statesAfterAnswer(world.env, first.short_id);
+    expect(afterAllow.answer).toBe(`tongs-agents answer answered wait ${shown.wait.id}: allow, option 1 (keys)`);
+    expect(afterAllow.after[0]).toBe("running");
+    expect(afterAllow.after.at(-1)).toBe("idle");
+
+    rmSync(join(project, "approved"));
+    const second = await asks();
+    const denied = await answer(second.short_id, "deny");
+    expect(denied.stderr).toBe("");
+    expect(denied.stdout).toMatch(
+      /^answered deny: pressed Escape \(No, and tell Copilot what to do differently \(Esc to stop\)\) in tmux pane %\d+ .*; the dialog closed$/,
+    );
+    await until(
+      "Copilot says it was cancelled",
+      () => (screen().includes("Operation cancelled by user") ? true : undefined),
+      30_000,
+      screen,
+    );
+    await until("the session no longer waiting", async () => ((await session())?.status !== "waiting" ? true : undefined), 60_000, screen);
     await sleep(1000);
     expect(existsSync(join(project, "approved"))).toBe(false);
   });
