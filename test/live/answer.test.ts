@@ -411,3 +411,98 @@ describe(`Copilot CLI ${HARNESS_PACKAGES.copilot.version}: answer by keys into i
     expect(existsSync(join(project, "approved"))).toBe(false);
   });
 });
+
+describe(`Codex ${HARNESS_PACKAGES.codex.version}: answer by keys into its tmux pane (live)`, { timeout: 300_000 }, () => {
+  it("allows and denies its command dialog by the options' digits (the command runs, waiting -> running; or it does not)", async ({
+    task,
+  }) => {
+    evidence.prove(task, {
+      claim:
+        "Codex: `tongs-agents answer` reads its command dialog (`Would you like to run the following command?`, the request below it, `1. Yes, proceed (y)`, `2. Yes, and don't ask again for commands that start with …`, `3. No, and tell Codex what to do differently (esc)`); allow presses 1: the command runs, the record goes waiting -> running -> idle; deny presses 3: the command does not run, the record leaves waiting",
+      kind: "live",
+      how: `codex ${HARNESS_PACKAGES.codex.version} (\`codex --no-daemon\`, approval policy on-request) in a private tmux server, hooks written and trusted by \`tongs-agents install --agent codex --trust-codex-hooks\`; synthetic OpenAI Responses provider whose ASKPERM asks to run \`touch approved\` outside the sandbox (\`sandbox_permissions: require_escalated\`), so Codex asks; answered with the built CLI`,
+    });
+    const world = liveWorld(sandbox, ROOT, [harnessBinDir("codex")], { FAKE_OPENAI_API_KEY: "not-a-key" });
+    const project = join(sandbox.root, "project");
+    mkdirSync(project);
+    const codexHome = world.env.CODEX_HOME as string;
+    mkdirSync(codexHome, { recursive: true });
+    writeFileSync(
+      join(codexHome, "config.toml"),
+      [
+        'model = "fake-model"',
+        'model_provider = "fake"',
+        // Ask when the model asks to leave the sandbox (0.171.0 no longer takes "untrusted").
+        'approval_policy = "on-request"',
+        "check_for_update_on_startup = false",
+        "",
+        "[model_providers.fake]",
+        'name = "fake"',
+        `base_url = "${provider.url}/v1"`,
+        'env_key = "FAKE_OPENAI_API_KEY"',
+        'wire_api = "responses"',
+        "request_max_retries = 0",
+        "stream_max_retries = 0",
+        "",
+        "[analytics]",
+        "enabled = false",
+        "",
+        `[projects."${project}"]`,
+        'trust_level = "trusted"',
+        "",
+      ].join("\n"),
+    );
+    const installed = await runInstaller(world, {
+      harnesses: await installersFor(["codex"]),
+      mode: "install",
+      dryRun: false,
+      options: ["trust-codex-hooks"],
+    });
+    expect(installed.ok, JSON.stringify(installed)).toBe(true);
+    const { screen, type, session, answer } = startAnswerLab(socket, project, world.env, "codex --no-daemon");
+    await until("Codex's composer", () => (/OpenAI Codex[\s\S]*fake-model/.test(screen()) ? true : undefined), 90_000, screen);
+    const title = "Would you like to run the following command?";
+    // Each prompt its own words: the input check must not find an earlier one in the history or the status line.
+    const asks = async (prompt: string) => {
+      await type(prompt);
+      await until("the approval dialog", () => (screen().includes(title) ? true : undefined), 60_000, screen);
+      return until(
+        "the session waiting",
+        async () => ((await session())?.status === "waiting" ? await session() : undefined),
+        60_000,
+        screen,
+      );
+    };
+
+    const first = await asks("ASKPERM first");
+    const shown = JSON.parse((await answer(first.short_id, "show", "--json")).stdout) as {
+      wait: { id: string; kind: string; tool: string };
+      dialog: { title: string; context: string[]; options: { number: number; label: string; reply?: string }[] };
+    };
+    expect(shown.wait).toMatchObject({ kind: "permission", tool: "Bash" });
+    expect(shown.dialog.title).toBe(title);
+    expect(shown.dialog.context).toContain("$ touch approved");
+    expect(shown.dialog.options.map((option) => option.reply ?? null)).toEqual(["allow", "always", "deny"]);
+    const allowed = await answer(first.short_id, "allow", "--wait", shown.wait.id);
+    expect(allowed.stderr).toBe("");
+    expect(allowed.stdout).toMatch(/^answered allow: pressed 1 \(Yes, proceed \(y\)\) in tmux pane %\d+ .*; the dialog closed$/);
+    await until("the approved command's file", () => (existsSync(join(project, "approved")) ? true : undefined), 30_000, screen);
+    await until("the end of the turn", async () => ((await session())?.status === "idle" ? true : undefined), 60_000, screen);
+    const afterAllow = await statesAfterAnswer(world.env, first.short_id);
+    expect(afterAllow.answer).toBe(`tongs-agents answer answered wait ${shown.wait.id}: allow, option 1 (keys)`);
+    expect(afterAllow.after[0]).toBe("running");
+    expect(afterAllow.after.at(-1)).toBe("idle");
+
+    rmSync(join(project, "approved"));
+    const second = await asks("ASKPERM second");
+    const denied = await answer(second.short_id, "deny");
+    expect(denied.stderr).toBe("");
+    expect(denied.stdout).toMatch(
+      /^answered deny: pressed 3 \(No, and tell Codex what to do differently \(esc\)\) in tmux pane %\d+ .*; the dialog closed$/,
+    );
+    await until("Codex says it was not run", () => (screen().includes("You canceled the request") ? true : undefined), 30_000, screen);
+    await until("the session no longer waiting", async () => ((await session())?.status !== "waiting" ? true : undefined), 60_000, screen);
+    await sleep(1000);
+    expect(existsSync(join(project, "approved"))).toBe(false);
+  });
+});
