@@ -10,7 +10,7 @@ export interface KeyDialogSpec {
   readonly harness: string;
   /** The line that asks ("Do you want to proceed?"): the dialog is the last such line on screen and what follows it. */
   readonly title: RegExp;
-  /** At most this many lines of the request drawn between the title and the options (Codex CLI's); default none. */
+  /** At most this many lines of the request drawn between the title and the options (Codex's); default none. */
   readonly requestBelow?: number;
   /** The keys that pick an option, as seen to work on the running version (tmux key names). */
   readonly keysOf: (option: DialogOption) => readonly string[];
@@ -18,7 +18,7 @@ export interface KeyDialogSpec {
   readonly evidence: string;
 }
 
-/** The option's digit alone picks it (Claude Code, Qwen Code, Gemini CLI: no Enter after it). */
+/** The option's digit alone picks it, no Enter after it (seen live on each harness that uses it). */
 const digit = (option: DialogOption): readonly string[] => [String(option.number)];
 
 export const KEY_DIALOGS: readonly KeyDialogSpec[] = [
@@ -87,7 +87,8 @@ const unboxed = (line: string): string => {
 
 /**
  * The dialog the screen shows, if it ends with one: the last title line, then (where the spec allows) a few lines of
- * the request, then options numbered 1, 2, … in order, then at most a footer of two lines. Anything else (the prompt input, a dialog being redrawn) is no dialog.
+ * the request, then options numbered 1, 2, … in order, then at most a footer of two lines. Anything else (the prompt
+ * input, a dialog being redrawn) is no dialog.
  */
 export function readDialog(lines: readonly string[], spec: KeyDialogSpec): ShownDialog | undefined {
   const visible = lines.map(unboxed).filter((line) => line !== "");

@@ -1,9 +1,9 @@
-// Live: `tongs-agents answer` against the real interactive Claude Code, Qwen Code and Gemini CLI (pinned in
-// harnesses.json) with the hooks `tongs-agents install` writes, each in a private tmux server, against the synthetic
-// provider asking to run `touch approved` (a command that changes something, so each asks). Keys into the pane are the
-// channel for all three (docs/answer.md): the reply lands on the dialog it was meant for, or nothing is sent and the
-// command says why. Claude Code's hook could run alongside its dialog (not built); Qwen Code's runs before its dialog,
-// Gemini CLI's before it and can only deny.
+// Live: `tongs-agents answer` against the real interactive Claude Code, Qwen Code, Gemini CLI, Copilot CLI and Codex
+// (pinned in harnesses.json) with the hooks `tongs-agents install` writes, each in a private tmux server, against the
+// synthetic provider asking to run `touch approved` (a command that changes something, so each asks; Codex when the
+// model asks to leave its sandbox). Keys into the pane are the channel for all five (docs/answer.md): the reply lands
+// on the dialog it was meant for, or nothing is sent and the command says why. Claude Code's hook could run alongside
+// its dialog (not built); the others' run before their dialogs (Gemini CLI's can only deny).
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -15,6 +15,8 @@ import { ROOT, runCliProcess, stopTmuxServer } from "../processes.ts";
 import { makeSandbox, type Sandbox } from "../sandbox.ts";
 import { startAnswerLab, startClaudeLab, sleep, until } from "./answer-lab.ts";
 import { HARNESS_PACKAGES, harnessBinDir } from "./harnesses.ts";
+import { codexConfigToml } from "./codex-config.ts";
+import { copilotWorld } from "./copilot-world.ts";
 import { liveWorld } from "./live-world.ts";
 
 const evidence = createEvidence(
@@ -221,18 +223,9 @@ describe(`Qwen Code ${HARNESS_PACKAGES.qwen.version}: answer by keys into its tm
     expect(JSON.parse(readFileSync(settingsPath, "utf8")).tools).toEqual({ approvalMode: "default" });
     const project = join(sandbox.root, "project");
     mkdirSync(project);
-    const { screen, type, clear, session, answer } = startAnswerLab(socket, project, world.env, "qwen");
+    const { screen, clear, session, answer, asks: asksFor } = startAnswerLab(socket, project, world.env, "qwen");
+    const asks = () => asksFor("please RUNTOOL", "Allow execution of");
     await until("Qwen's input prompt", () => (screen().includes("Type your message") ? true : undefined), 90_000, screen);
-    const asks = async () => {
-      await type("please RUNTOOL");
-      await until("the permission dialog", () => (screen().includes("Allow execution of") ? true : undefined), 60_000, screen);
-      return until(
-        "the session waiting",
-        async () => ((await session())?.status === "waiting" ? await session() : undefined),
-        60_000,
-        screen,
-      );
-    };
 
     const first = await asks();
     const open = JSON.parse((await answer(first.short_id, "show", "--json")).stdout) as { wait: { id: string } };
@@ -290,18 +283,9 @@ describe(`Gemini CLI ${HARNESS_PACKAGES.gemini.version}: answer by keys into its
     );
     const project = join(sandbox.root, "project");
     mkdirSync(project);
-    const { screen, type, clear, session, answer } = startAnswerLab(socket, project, world.env, "gemini");
+    const { screen, clear, session, answer, asks: asksFor } = startAnswerLab(socket, project, world.env, "gemini");
+    const asks = () => asksFor("please RUNTOOL", "Allow execution of");
     await until("Gemini's input prompt", () => (screen().includes("Type your message") ? true : undefined), 90_000, screen);
-    const asks = async () => {
-      await type("please RUNTOOL");
-      await until("the permission dialog", () => (screen().includes("Allow execution of") ? true : undefined), 60_000, screen);
-      return until(
-        "the session waiting",
-        async () => ((await session())?.status === "waiting" ? await session() : undefined),
-        60_000,
-        screen,
-      );
-    };
 
     const first = await asks();
     const always = await answer(first.short_id, "always");
@@ -344,37 +328,10 @@ describe(`Copilot CLI ${HARNESS_PACKAGES.copilot.version}: answer by keys into i
       kind: "live",
       how: `copilot ${HARNESS_PACKAGES.copilot.version} interactive in a private tmux server, hooks from \`tongs-agents install --agent copilot\`, synthetic provider (COPILOT_PROVIDER_BASE_URL, offline) asking to run \`touch approved\`; answered with the built CLI; states read with list and explain --json`,
     });
-    const world = liveWorld(sandbox, ROOT, [harnessBinDir("copilot")], {
-      COPILOT_OFFLINE: "true",
-      COPILOT_PROVIDER_BASE_URL: `${provider.url}/v1`,
-      COPILOT_PROVIDER_API_KEY: "not-a-key",
-      COPILOT_MODEL: "fake-model",
-      COPILOT_AUTO_UPDATE: "false",
-    });
-    expect(
-      (await runInstaller(world, { harnesses: await installersFor(["copilot"]), mode: "install", dryRun: false, options: [] })).ok,
-    ).toBe(true);
-    const project = join(sandbox.root, "project");
-    mkdirSync(project);
-    // A trusted folder: no folder-trust dialog.
-    writeFileSync(join(world.env.COPILOT_HOME as string, "config.json"), JSON.stringify({ trustedFolders: [project] }));
-    const { screen, type, session, answer } = startAnswerLab(socket, project, world.env, "copilot");
+    const { world, project } = await copilotWorld(sandbox, provider.url);
+    const { screen, session, answer, asks: asksFor } = startAnswerLab(socket, project, world.env, "copilot");
+    const asks = () => asksFor("please RUNTOOL", "Do you want to run this command?");
     await until("Copilot's input line", () => (/Manual Approval[\s\S]*fake-model/.test(screen()) ? true : undefined), 120_000, screen);
-    const asks = async () => {
-      await type("please RUNTOOL");
-      await until(
-        "the permission dialog",
-        () => (screen().includes("Do you want to run this command?") ? true : undefined),
-        60_000,
-        screen,
-      );
-      return until(
-        "the session waiting",
-        async () => ((await session())?.status === "waiting" ? await session() : undefined),
-        60_000,
-        screen,
-      );
-    };
 
     const first = await asks();
     const shown = JSON.parse((await answer(first.short_id, "show", "--json")).stdout) as {
@@ -427,31 +384,8 @@ describe(`Codex ${HARNESS_PACKAGES.codex.version}: answer by keys into its tmux 
     mkdirSync(project);
     const codexHome = world.env.CODEX_HOME as string;
     mkdirSync(codexHome, { recursive: true });
-    writeFileSync(
-      join(codexHome, "config.toml"),
-      [
-        'model = "fake-model"',
-        'model_provider = "fake"',
-        // Ask when the model asks to leave the sandbox (0.171.0 no longer takes "untrusted").
-        'approval_policy = "on-request"',
-        "check_for_update_on_startup = false",
-        "",
-        "[model_providers.fake]",
-        'name = "fake"',
-        `base_url = "${provider.url}/v1"`,
-        'env_key = "FAKE_OPENAI_API_KEY"',
-        'wire_api = "responses"',
-        "request_max_retries = 0",
-        "stream_max_retries = 0",
-        "",
-        "[analytics]",
-        "enabled = false",
-        "",
-        `[projects."${project}"]`,
-        'trust_level = "trusted"',
-        "",
-      ].join("\n"),
-    );
+    // Ask when the model asks to leave the sandbox (0.171.0 no longer takes "untrusted").
+    writeFileSync(join(codexHome, "config.toml"), codexConfigToml(provider.url, project, ['approval_policy = "on-request"']));
     const installed = await runInstaller(world, {
       harnesses: await installersFor(["codex"]),
       mode: "install",
@@ -459,21 +393,11 @@ describe(`Codex ${HARNESS_PACKAGES.codex.version}: answer by keys into its tmux 
       options: ["trust-codex-hooks"],
     });
     expect(installed.ok, JSON.stringify(installed)).toBe(true);
-    const { screen, type, session, answer } = startAnswerLab(socket, project, world.env, "codex --no-daemon");
+    const { screen, session, answer, asks: asksFor } = startAnswerLab(socket, project, world.env, "codex --no-daemon");
     await until("Codex's composer", () => (/OpenAI Codex[\s\S]*fake-model/.test(screen()) ? true : undefined), 90_000, screen);
     const title = "Would you like to run the following command?";
     // Each prompt its own words: the input check must not find an earlier one in the history or the status line.
-    const asks = async (prompt: string) => {
-      await type(prompt);
-      await until("the approval dialog", () => (screen().includes(title) ? true : undefined), 60_000, screen);
-      return until(
-        "the session waiting",
-        async () => ((await session())?.status === "waiting" ? await session() : undefined),
-        60_000,
-        screen,
-      );
-    };
-
+    const asks = (prompt: string) => asksFor(prompt, title);
     const first = await asks("ASKPERM first");
     const shown = JSON.parse((await answer(first.short_id, "show", "--json")).stdout) as {
       wait: { id: string; kind: string; tool: string };
