@@ -13,7 +13,7 @@ import { installersFor } from "../../src/harnesses/installers.ts";
 import { runInstaller } from "../../src/install/installer.ts";
 import { ROOT, runCliProcess, stopTmuxServer } from "../processes.ts";
 import { makeSandbox, type Sandbox } from "../sandbox.ts";
-import { startAnswerLab, startClaudeLab, sleep, until } from "./answer-lab.ts";
+import { startAnswerLab, startClaudeLab, sleep, until, type AnswerLab } from "./answer-lab.ts";
 import { HARNESS_PACKAGES, harnessBinDir } from "./harnesses.ts";
 import { codexConfigToml } from "./codex-config.ts";
 import { copilotWorld } from "./copilot-world.ts";
@@ -311,13 +311,27 @@ describe(`Gemini CLI ${HARNESS_PACKAGES.gemini.version}: answer by keys into its
   });
 });
 
-/** The states `explain` shows after the (only) answer sent to a session: what the agent did once answered. */
-async function statesAfterAnswer(env: NodeJS.ProcessEnv, shortId: string): Promise<{ answer: string; after: string[] }> {
+/**
+ * After `allow` (option 1) on a session's first wait: the command ran, the turn ended, and `explain` shows the answer,
+ * then the agent running again, then idle (the record went waiting -> running -> idle).
+ */
+async function ranOnceAllowed(
+  { screen, session }: Pick<AnswerLab, "screen" | "session">,
+  env: NodeJS.ProcessEnv,
+  project: string,
+  shortId: string,
+  waitId: string,
+): Promise<void> {
+  await until("the approved command's file", () => (existsSync(join(project, "approved")) ? true : undefined), 30_000, screen);
+  await until("the end of the turn", async () => ((await session())?.status === "idle" ? true : undefined), 60_000, screen);
   const { entries } = JSON.parse((await runCliProcess(["explain", shortId, "--json"], env)).stdout) as {
     entries: { source: string; status: string; change: string }[];
   };
   const at = entries.findIndex((entry) => entry.source === "answer");
-  return { answer: entries[at]?.change ?? "", after: at < 0 ? [] : entries.slice(at + 1).map((entry) => entry.status) };
+  expect(entries[at]?.change).toBe(`tongs-agents answer answered wait ${waitId}: allow, option 1 (keys)`);
+  const after = entries.slice(at + 1).map((entry) => entry.status);
+  expect(after[0]).toBe("running");
+  expect(after.at(-1)).toBe("idle");
 }
 
 describe(`Copilot CLI ${HARNESS_PACKAGES.copilot.version}: answer by keys into its tmux pane (live)`, { timeout: 300_000 }, () => {
@@ -343,12 +357,7 @@ describe(`Copilot CLI ${HARNESS_PACKAGES.copilot.version}: answer by keys into i
     const allowed = await answer(first.short_id, "allow", "--wait", shown.wait.id);
     expect(allowed.stderr).toBe("");
     expect(allowed.stdout).toMatch(/^answered allow: pressed 1 \(Yes\) in tmux pane %\d+ .*; the dialog closed$/);
-    await until("the approved command's file", () => (existsSync(join(project, "approved")) ? true : undefined), 30_000, screen);
-    await until("the end of the turn", async () => ((await session())?.status === "idle" ? true : undefined), 60_000, screen);
-    const afterAllow = await statesAfterAnswer(world.env, first.short_id);
-    expect(afterAllow.answer).toBe(`tongs-agents answer answered wait ${shown.wait.id}: allow, option 1 (keys)`);
-    expect(afterAllow.after[0]).toBe("running");
-    expect(afterAllow.after.at(-1)).toBe("idle");
+    await ranOnceAllowed({ screen, session }, world.env, project, first.short_id, shown.wait.id);
 
     rmSync(join(project, "approved"));
     const second = await asks();
@@ -410,12 +419,7 @@ describe(`Codex ${HARNESS_PACKAGES.codex.version}: answer by keys into its tmux 
     const allowed = await answer(first.short_id, "allow", "--wait", shown.wait.id);
     expect(allowed.stderr).toBe("");
     expect(allowed.stdout).toMatch(/^answered allow: pressed 1 \(Yes, proceed \(y\)\) in tmux pane %\d+ .*; the dialog closed$/);
-    await until("the approved command's file", () => (existsSync(join(project, "approved")) ? true : undefined), 30_000, screen);
-    await until("the end of the turn", async () => ((await session())?.status === "idle" ? true : undefined), 60_000, screen);
-    const afterAllow = await statesAfterAnswer(world.env, first.short_id);
-    expect(afterAllow.answer).toBe(`tongs-agents answer answered wait ${shown.wait.id}: allow, option 1 (keys)`);
-    expect(afterAllow.after[0]).toBe("running");
-    expect(afterAllow.after.at(-1)).toBe("idle");
+    await ranOnceAllowed({ screen, session }, world.env, project, first.short_id, shown.wait.id);
 
     rmSync(join(project, "approved"));
     const second = await asks("ASKPERM second");
