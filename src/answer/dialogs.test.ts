@@ -14,6 +14,12 @@ const qwen = KEY_DIALOGS.find((spec) => spec.harness === "qwen")!;
 // And Gemini CLI 0.61.0, whose dialog is drawn in a box with the request in a box inside it.
 const GEMINI_SCREEN = readFileSync(join(import.meta.dirname, "fixtures", "gemini-0.61.0-shell.txt"), "utf8").split("\n");
 const gemini = KEY_DIALOGS.find((spec) => spec.harness === "gemini")!;
+// Copilot CLI 1.0.102, its dialog in a box, asking to run `touch approved`.
+const COPILOT_SCREEN = readFileSync(join(import.meta.dirname, "fixtures", "copilot-1.0.102-shell.txt"), "utf8").split("\n");
+const copilot = KEY_DIALOGS.find((spec) => spec.harness === "copilot")!;
+// Codex 0.171.0 (`--no-daemon`), asking to run `touch approved` outside its sandbox, the request below the title.
+const CODEX_SCREEN = readFileSync(join(import.meta.dirname, "fixtures", "codex-0.171.0-command.txt"), "utf8").split("\n");
+const codex = KEY_DIALOGS.find((spec) => spec.harness === "codex")!;
 const reply = (...words: string[]): Reply => {
   const parsed = parseReply(words);
   if (!parsed.ok || !("reply" in parsed)) throw new Error(`not a reply: ${words.join(" ")}`);
@@ -66,6 +72,54 @@ describe("readDialog", () => {
         { number: 3, label: "No, suggest changes (esc)", reply: "deny" },
       ],
     });
+  });
+
+  it("reads Copilot CLI's boxed shell dialog; its No is picked by Esc, the others by their digit", () => {
+    const dialog = readDialog(COPILOT_SCREEN, copilot)!;
+    expect(dialog).toEqual({
+      title: "Do you want to run this command?",
+      context: ["touch approved"],
+      options: [
+        { number: 1, label: "Yes", reply: "allow" },
+        { number: 2, label: "Yes, and don't ask again for `touch` in this directory (/home/user/project)", reply: "always" },
+        { number: 3, label: "No, and tell Copilot what to do differently (Esc to stop)", reply: "deny" },
+      ],
+    });
+    expect(dialog.options.map((option) => copilot.keysOf(option))).toEqual([["1"], ["2"], ["Escape"]]);
+  });
+
+  it("reads Codex's command dialog, the request between its title and its options; each option by its digit", () => {
+    const dialog = readDialog(CODEX_SCREEN, codex)!;
+    expect(dialog).toEqual({
+      title: "Would you like to run the following command?",
+      context: [
+        "• Running touch approved",
+        "Environment: local",
+        "Reason: The synthetic provider asks for permission (ASKPERM).",
+        "$ touch approved",
+      ],
+      options: [
+        { number: 1, label: "Yes, proceed (y)", reply: "allow" },
+        { number: 2, label: "Yes, and don't ask again for commands that start with `touch approved` (p)", reply: "always" },
+        { number: 3, label: "No, and tell Codex what to do differently (esc)", reply: "deny" },
+      ],
+    });
+    expect(dialog.options.map((option) => codex.keysOf(option))).toEqual([["1"], ["2"], ["3"]]);
+    expect([claude, qwen, gemini].flatMap((spec) => spec.keysOf({ number: 4, label: "No", reply: "deny" }))).toEqual(["4", "4", "4"]);
+  });
+
+  it("takes lines between the title and the options only where the harness draws its request there, and only a few", () => {
+    const between = ["Do you want to proceed?", "$ touch approved", "❯ 1. Yes", "  2. No"];
+    expect(readDialog(between, claude)).toBeUndefined();
+    const title = CODEX_SCREEN.findIndex((line) => line.includes("Would you like"));
+    // The fixture's request is 3 lines (Environment, Reason, the command); 12 in all are read, 13 are not.
+    const longer = (extra: number) => [
+      ...CODEX_SCREEN.slice(0, title + 1),
+      ...Array.from({ length: extra }, (_, n) => `$ step ${n}`),
+      ...CODEX_SCREEN.slice(title + 1),
+    ];
+    expect(readDialog(longer(9), codex)?.options).toHaveLength(3);
+    expect(readDialog(longer(10), codex)).toBeUndefined();
   });
 
   it("finds no dialog on the prompt input, nor when something follows the options (the user typing below it)", () => {

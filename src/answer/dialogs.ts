@@ -5,19 +5,48 @@
 import type { Reply } from "./replies.ts";
 import { quoted } from "../core/terminal-text.ts";
 
-/** How a harness draws a dialog whose numbered options a digit picks. */
+/** How a harness draws a dialog with numbered options, and which keys pick one. */
 export interface KeyDialogSpec {
   readonly harness: string;
   /** The line that asks ("Do you want to proceed?"): the dialog is the last such line on screen and what follows it. */
   readonly title: RegExp;
+  /** At most this many lines of the request drawn between the title and the options (Codex's); default none. */
+  readonly requestBelow?: number;
+  /** The keys that pick an option, as seen to work on the running version (tmux key names). */
+  readonly keysOf: (option: DialogOption) => readonly string[];
   /** What is known of it, with the version (docs/answer.md). */
   readonly evidence: string;
 }
 
+/** The option's digit alone picks it, no Enter after it (seen live on each harness that uses it). */
+const digit = (option: DialogOption): readonly string[] => [String(option.number)];
+
 export const KEY_DIALOGS: readonly KeyDialogSpec[] = [
-  { harness: "claude", title: /^Do you want to /, evidence: "live, Claude Code 2.1.332 in tmux 3.3a" },
-  { harness: "qwen", title: /^Allow execution of: /, evidence: "live, Qwen Code 0.24.4 in tmux 3.3a (shell commands)" },
-  { harness: "gemini", title: /^Allow execution of \[/, evidence: "live, Gemini CLI 0.61.0 in tmux 3.3a (shell commands)" },
+  { harness: "claude", title: /^Do you want to /, keysOf: digit, evidence: "live, Claude Code 2.1.332 in tmux 3.3a" },
+  { harness: "qwen", title: /^Allow execution of: /, keysOf: digit, evidence: "live, Qwen Code 0.24.4 in tmux 3.3a (shell commands)" },
+  {
+    harness: "gemini",
+    title: /^Allow execution of \[/,
+    keysOf: digit,
+    evidence: "live, Gemini CLI 0.61.0 in tmux 3.3a (shell commands)",
+  },
+  {
+    harness: "copilot",
+    title: /^Do you want to run this command\?/,
+    // A digit picks "1. Yes" and "2. Yes, and don't ask again …" at once; on "3. No, and tell Copilot what to do
+    // differently (Esc to stop)" it only moves the highlight (that option waits for text, Enter on it does nothing):
+    // Esc refuses, as the label says.
+    keysOf: (option) => (/\(esc to stop\)$/i.test(option.label) ? ["Escape"] : digit(option)),
+    evidence: "live, Copilot CLI 1.0.102 in tmux 3.3a (shell commands)",
+  },
+  {
+    harness: "codex",
+    title: /^Would you like to run the following command\?/,
+    // Environment, Reason and the command itself sit between the title and the options.
+    requestBelow: 12,
+    keysOf: digit,
+    evidence: "live, Codex 0.171.0 in tmux 3.3a (shell commands)",
+  },
 ];
 
 /** What an option's label gives, where it is one of the replies every harness shares. */
@@ -31,7 +60,10 @@ export interface DialogOption {
 
 export interface ShownDialog {
   readonly title: string;
-  /** The lines above the title back to the dialog's rule (the request as the harness shows it), for `show` only. */
+  /**
+   * The request as the harness shows it, for `show` only: the lines above the title back to the dialog's rule, then
+   * those between the title and the options where the harness draws them there.
+   */
   readonly context: readonly string[];
   readonly options: readonly DialogOption[];
 }
@@ -54,15 +86,19 @@ const unboxed = (line: string): string => {
 };
 
 /**
- * The dialog the screen shows, if it ends with one: the last title line, then options numbered 1, 2, … in order, then
- * at most a footer of two lines. Anything else (the prompt input, a dialog being redrawn) is no dialog.
+ * The dialog the screen shows, if it ends with one: the last title line, then (where the spec allows) a few lines of
+ * the request, then options numbered 1, 2, … in order, then at most a footer of two lines. Anything else (the prompt
+ * input, a dialog being redrawn) is no dialog.
  */
 export function readDialog(lines: readonly string[], spec: KeyDialogSpec): ShownDialog | undefined {
   const visible = lines.map(unboxed).filter((line) => line !== "");
   const titleAt = visible.findLastIndex((line) => spec.title.test(line));
   if (titleAt < 0) return undefined;
-  const options: DialogOption[] = [];
+  const request: string[] = [];
   let at = titleAt + 1;
+  for (; at < visible.length && request.length < (spec.requestBelow ?? 0) && !OPTION.test(visible[at] as string); at++)
+    request.push(visible[at] as string);
+  const options: DialogOption[] = [];
   for (; at < visible.length; at++) {
     const match = OPTION.exec(visible[at] as string);
     if (!match || Number(match[1]) !== options.length + 1) break;
@@ -74,10 +110,10 @@ export function readDialog(lines: readonly string[], spec: KeyDialogSpec): Shown
   for (let line = titleAt - 1; line >= 0 && context.length < 8; line--) {
     const text = visible[line] as string;
     // The request ends upwards at a plain rule (Claude Code's) or the user's own prompt line; boxes are looked through.
-    if (/^[>❯] /.test(text) || (/^[─━]/.test(text) && DRAWING.test(text) && context.length > 0)) break;
+    if (/^[>❯›] /.test(text) || (/^[─━]/.test(text) && DRAWING.test(text) && context.length > 0)) break;
     if (!DRAWING.test(text)) context.unshift(text);
   }
-  return { title: visible[titleAt] as string, context, options };
+  return { title: visible[titleAt] as string, context: [...context, ...request], options };
 }
 
 /**

@@ -116,7 +116,7 @@ export async function answerSession(request: AnswerRequest, reply: Reply, contex
   if (again.ok === false) return { ...again, detail: `${again.detail} (it changed while answering)` };
   if (!sameDialog(open.dialog, again.open.dialog))
     return refuse("dialog-changed", `the dialog in ${open.target} changed while answering; nothing sent`);
-  const keys = [String(chosen.option.number)];
+  const keys = spec.keysOf(chosen.option);
   const runner = { run: context.run ?? defaultRun, env: context.env };
   const sent = located.sendKeys ? await located.sendKeys(keys, runner) : { ok: false as const, detail: "the terminal takes no keys" };
   if (!sent.ok) return refuse("send-failed", `could not press ${keys.join(" ")} in ${open.target}: ${sent.detail}`);
@@ -271,7 +271,6 @@ function unsupported(session: SessionView): string {
   const why: Record<string, string> = {
     pi: "Pi has no permission dialog of its own (extensions gate tools); nothing outside its process can answer them",
     opencode: "its server answers by permission id only when started with --port, and tongs-agents does not yet read that port",
-    codex: "its dialog moves by arrow keys, which tongs-agents does not yet press; its app-server channel is not built",
   };
   return `answering ${name} is not possible yet: ${why[session.harness] ?? "its dialog's text and keys are not verified against this version"} (docs/answer.md)`;
 }

@@ -49,6 +49,8 @@ export interface AnswerLab {
    */
   readonly clear: (gone: string) => Promise<void>;
   readonly session: () => Promise<Shown | undefined>;
+  /** Type `prompt`, wait until the pane shows the dialog's `question` and the record is waiting: that record. */
+  readonly asks: (prompt: string, question: string) => Promise<Shown>;
   readonly answer: (...args: string[]) => Promise<{ code: number | null; stdout: string; stderr: string }>;
   /**
    * `tongs-agents pick` (no colours: the selection is marked `>`) in a window of its own on the same tmux server,
@@ -66,7 +68,7 @@ export function startAnswerLab(socket: string, cwd: string, env: NodeJS.ProcessE
     (JSON.parse((await runCliProcess(["list", "--json"], env)).stdout) as { sessions: Shown[] }).sessions.find(
       (s) => s.identity === "process",
     );
-  const dialog = KEY_DIALOGS.find((spec) => spec.harness === command);
+  const dialog = KEY_DIALOGS.find((spec) => spec.harness === command.split(" ")[0]);
   const dialogShown = () => dialog !== undefined && readDialog(screen().split("\n"), dialog) !== undefined;
   tmux(
     "new-session",
@@ -83,39 +85,51 @@ export function startAnswerLab(socket: string, cwd: string, env: NodeJS.ProcessE
     "-c",
     `exec env -i TMUX="$TMUX" TMUX_PANE="$TMUX_PANE" ${assignments.join(" ")} ${command}`,
   );
+  // Keys sent before the input is ready are lost (Qwen Code right after /clear, seen here): type again, bounded.
+  const type = async (text: string) => {
+    for (let attempt = 1; ; attempt++) {
+      tmux("send-keys", "-t", "live", "-l", text);
+      try {
+        await until(`${text} typed`, () => (screen().includes(text) ? true : undefined), 5000, screen);
+        break;
+      } catch (error) {
+        if (attempt === 4) throw error;
+      }
+    }
+    // Enter may be lost as well (Gemini CLI in CI: the line stayed in its input): until the hooks say it went (the
+    // record changed), Enter again every 5 s, never while a dialog shows (Enter would pick its first option).
+    const mark = async () => {
+      const shown = await session();
+      return `${shown?.session_id} ${shown?.updated_at}`;
+    };
+    const before = await mark();
+    tmux("send-keys", "-t", "live", "Enter");
+    let pressed = Date.now();
+    await until(
+      `${text} submitted`,
+      async () => {
+        if ((await mark()) !== before) return true;
+        if (Date.now() - pressed > 5000 && !dialogShown()) {
+          tmux("send-keys", "-t", "live", "Enter");
+          pressed = Date.now();
+        }
+        return undefined;
+      },
+      60_000,
+      screen,
+    );
+  };
   return {
     screen,
     keys: (...keys) => void tmux("send-keys", "-t", "live", ...keys),
-    // Keys sent before the input is ready are lost (Qwen Code right after /clear, seen here): type again, bounded.
-    type: async (text) => {
-      for (let attempt = 1; ; attempt++) {
-        tmux("send-keys", "-t", "live", "-l", text);
-        try {
-          await until(`${text} typed`, () => (screen().includes(text) ? true : undefined), 5000, screen);
-          break;
-        } catch (error) {
-          if (attempt === 4) throw error;
-        }
-      }
-      // Enter may be lost as well (Gemini CLI in CI: the line stayed in its input): until the hooks say it went (the
-      // record changed), Enter again every 5 s, never while a dialog shows (Enter would pick its first option).
-      const mark = async () => {
-        const shown = await session();
-        return `${shown?.session_id} ${shown?.updated_at}`;
-      };
-      const before = await mark();
-      tmux("send-keys", "-t", "live", "Enter");
-      let pressed = Date.now();
-      await until(
-        `${text} submitted`,
-        async () => {
-          if ((await mark()) !== before) return true;
-          if (Date.now() - pressed > 5000 && !dialogShown()) {
-            tmux("send-keys", "-t", "live", "Enter");
-            pressed = Date.now();
-          }
-          return undefined;
-        },
+    type,
+    session,
+    asks: async (prompt, question) => {
+      await type(prompt);
+      await until("the dialog", () => (screen().includes(question) ? true : undefined), 60_000, screen);
+      return until(
+        "the session waiting",
+        async () => ((await session())?.status === "waiting" ? await session() : undefined),
         60_000,
         screen,
       );
@@ -141,7 +155,6 @@ export function startAnswerLab(socket: string, cwd: string, env: NodeJS.ProcessE
       );
       await sleep(500);
     },
-    session,
     picker: () => {
       const pane = tmux(
         "new-window",
@@ -198,13 +211,9 @@ export async function startClaudeLab(sandbox: Sandbox, socket: string, providerU
   writeFileSync(settingsPath, JSON.stringify({ ...settings, permissions: { defaultMode: "default" } }));
 
   const lab = startAnswerLab(socket, project, world.env, "claude");
-  const { screen, type, session } = lab;
+  const { screen } = lab;
   await until("Claude's input prompt", () => (screen().includes("? for shortcuts") ? true : undefined), 90_000, screen);
-  const asks = async () => {
-    await type("RUNTOOL now");
-    await until("the permission dialog", () => (screen().includes("Do you want to proceed?") ? true : undefined), 60_000, screen);
-    return until("the session waiting", async () => ((await session())?.status === "waiting" ? await session() : undefined));
-  };
+  const asks = () => lab.asks("RUNTOOL now", "Do you want to proceed?");
   /** Claude Code says the denied command did not run. */
   const toldNotRun = () =>
     until(

@@ -1,20 +1,38 @@
-// Live: `tongs-agents answer` against the real interactive Claude Code, Qwen Code and Gemini CLI (pinned in
-// harnesses.json) with the hooks `tongs-agents install` writes, each in a private tmux server, against the synthetic
-// provider asking to run `touch approved` (a command that changes something, so each asks). Keys into the pane are the
-// channel for all three (docs/answer.md): the reply lands on the dialog it was meant for, or nothing is sent and the
-// command says why. Claude Code's hook could run alongside its dialog (not built); Qwen Code's runs before its dialog,
-// Gemini CLI's before it and can only deny.
+// Live: `tongs-agents answer` against the real interactive Claude Code, Qwen Code, Gemini CLI, Copilot CLI and Codex
+// (pinned in harnesses.json) with the hooks `tongs-agents install` writes, each in a private tmux server, against the
+// synthetic provider asking to run `touch approved` (a command that changes something, so each asks; Codex when the
+// model asks to leave its sandbox). Keys into the pane are the channel for all five (docs/answer.md): the reply lands
+// on the dialog it was meant for, or nothing is sent and the command says why. Claude Code's hook could run alongside
+// its dialog (not built); the others' run before their dialogs (Gemini CLI's can only deny).
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createEvidence } from "../../e2e/evidence.ts";
 import { startProvider } from "../../e2e/provider/server.mjs";
 import { installersFor } from "../../src/harnesses/installers.ts";
 import { runInstaller } from "../../src/install/installer.ts";
 import { ROOT, runCliProcess, stopTmuxServer } from "../processes.ts";
 import { makeSandbox, type Sandbox } from "../sandbox.ts";
-import { startAnswerLab, startClaudeLab, sleep, until } from "./answer-lab.ts";
+import { startAnswerLab, startClaudeLab, sleep, until, type AnswerLab } from "./answer-lab.ts";
 import { HARNESS_PACKAGES, harnessBinDir } from "./harnesses.ts";
+import { codexConfigToml } from "./codex-config.ts";
+import { copilotWorld } from "./copilot-world.ts";
 import { liveWorld } from "./live-world.ts";
+
+const evidence = createEvidence(
+  "answer",
+  "tongs-agents answer: the real interactive CLIs' permission dialogs in tmux on this machine, answered by keys into the pane",
+  { containers: false },
+);
+evidence.addVersions(
+  Object.fromEntries(
+    (["claude", "qwen", "gemini", "copilot", "codex"] as const).map((id) => [
+      `${id} (npm ${HARNESS_PACKAGES[id].package})`,
+      HARNESS_PACKAGES[id].version,
+    ]),
+  ),
+);
+afterAll(() => void evidence.write());
 
 let sandbox: Sandbox;
 let provider: Awaited<ReturnType<typeof startProvider>>;
@@ -31,7 +49,15 @@ afterEach(async () => {
 });
 
 describe(`Claude Code ${HARNESS_PACKAGES.claude.version}: answer by keys into its tmux pane (live)`, { timeout: 300_000 }, () => {
-  it("allows and denies through the dialog's labels, refuses a wait that moved on, a dialog answered in the pane, a reply not offered", async () => {
+  it("allows and denies through the dialog's labels, refuses a wait that moved on, a dialog answered in the pane, a reply not offered", async ({
+    task,
+  }) => {
+    evidence.prove(task, {
+      claim:
+        "Claude Code: `tongs-agents answer` reads its Bash dialog (`Do you want to proceed?`, `1. Yes` … `4. No`); a reply it does not offer (`session`) is refused with the offered ones listed; allow presses 1 (the command runs, the session goes on to idle, `explain` names the answer); the same wait again, an older wait id, and a dialog the user answered in the pane first are refused with nothing typed; deny presses 4 (the command does not run)",
+      kind: "live",
+      how: `claude ${HARNESS_PACKAGES.claude.version} interactive in a private tmux server ("default" permission mode), hooks from \`tongs-agents install\`, synthetic Anthropic Messages provider asking to run \`touch approved\`; answered with the built CLI`,
+    });
     const { world, project, screen, keys, type, session, answer, asks, toldNotRun } = await startClaudeLab(sandbox, socket, provider.url);
 
     // 1. A reply the dialog does not offer: nothing sent, the offered ones listed.
@@ -106,7 +132,15 @@ describe(`Claude Code ${HARNESS_PACKAGES.claude.version}: answer by keys into it
 });
 
 describe(`Claude Code ${HARNESS_PACKAGES.claude.version}: answer from the picker (live, tmux)`, { timeout: 300_000 }, () => {
-  it("Ctrl-R on the waiting row shows the dialog read from the pane; a digit sends that option; the picker stays open", async () => {
+  it("Ctrl-R on the waiting row shows the dialog read from the pane; a digit sends that option; the picker stays open", async ({
+    task,
+  }) => {
+    evidence.prove(task, {
+      claim:
+        "the picker: Ctrl-R on a row not waiting says so and opens nothing; on Claude Code's waiting row it shows the dialog read from the pane, each option with its reply; Esc sends nothing; 1 allows (the command runs), the picker stays open and says what was pressed; `explain` names the picker",
+      kind: "live",
+      how: `claude ${HARNESS_PACKAGES.claude.version} and \`tongs-agents pick\` in windows of one private tmux server, keys by send-keys; synthetic provider`,
+    });
     const { world, project, screen, session, asks, picker } = await startClaudeLab(sandbox, socket, provider.url);
     const pick = picker();
     const frame = () => pick.screen();
@@ -157,7 +191,13 @@ describe(`Claude Code ${HARNESS_PACKAGES.claude.version}: answer from the picker
 });
 
 describe(`Qwen Code ${HARNESS_PACKAGES.qwen.version}: answer by keys into its tmux pane (live)`, { timeout: 300_000 }, () => {
-  it("allows and denies through the dialog's labels; `always` is refused as ambiguous between its two scopes", async () => {
+  it("allows and denies through the dialog's labels; `always` is refused as ambiguous between its two scopes", async ({ task }) => {
+    evidence.prove(task, {
+      claim:
+        "Qwen Code: `tongs-agents answer` reads its shell dialog (`Allow execution of: 'touch'?`); `always` is refused (two options mean it); allow presses 1 (the command runs), deny presses 4 (it does not)",
+      kind: "live",
+      how: `qwen ${HARNESS_PACKAGES.qwen.version} interactive in a private tmux server ("default" approval mode), hooks from \`tongs-agents install\`, synthetic Chat Completions provider; answered with the built CLI`,
+    });
     const world = liveWorld(sandbox, ROOT, [harnessBinDir("qwen")], {
       OPENAI_API_KEY: "not-a-key",
       OPENAI_BASE_URL: `${provider.url}/v1`,
@@ -183,18 +223,9 @@ describe(`Qwen Code ${HARNESS_PACKAGES.qwen.version}: answer by keys into its tm
     expect(JSON.parse(readFileSync(settingsPath, "utf8")).tools).toEqual({ approvalMode: "default" });
     const project = join(sandbox.root, "project");
     mkdirSync(project);
-    const { screen, type, clear, session, answer } = startAnswerLab(socket, project, world.env, "qwen");
+    const { screen, clear, session, answer, asks: asksFor } = startAnswerLab(socket, project, world.env, "qwen");
+    const asks = () => asksFor("please RUNTOOL", "Allow execution of");
     await until("Qwen's input prompt", () => (screen().includes("Type your message") ? true : undefined), 90_000, screen);
-    const asks = async () => {
-      await type("please RUNTOOL");
-      await until("the permission dialog", () => (screen().includes("Allow execution of") ? true : undefined), 60_000, screen);
-      return until(
-        "the session waiting",
-        async () => ((await session())?.status === "waiting" ? await session() : undefined),
-        60_000,
-        screen,
-      );
-    };
 
     const first = await asks();
     const open = JSON.parse((await answer(first.short_id, "show", "--json")).stdout) as { wait: { id: string } };
@@ -221,7 +252,13 @@ describe(`Qwen Code ${HARNESS_PACKAGES.qwen.version}: answer by keys into its tm
 });
 
 describe(`Gemini CLI ${HARNESS_PACKAGES.gemini.version}: answer by keys into its tmux pane (live)`, { timeout: 300_000 }, () => {
-  it("allows and denies its boxed dialog through the labels; `always` is not offered", async () => {
+  it("allows and denies its boxed dialog through the labels; `always` is not offered", async ({ task }) => {
+    evidence.prove(task, {
+      claim:
+        "Gemini CLI: `tongs-agents answer` reads its boxed shell dialog (`Allow execution of [Shell]?`); `always` is refused as not offered; allow presses 1 (the command runs), deny presses 3 (it does not)",
+      kind: "live",
+      how: `gemini ${HARNESS_PACKAGES.gemini.version} interactive in a private tmux server, hooks from \`tongs-agents install\`, synthetic Gemini API provider; answered with the built CLI`,
+    });
     const world = liveWorld(sandbox, ROOT, [harnessBinDir("gemini")], {
       GEMINI_API_KEY: "not-a-key",
       GOOGLE_GEMINI_BASE_URL: provider.url,
@@ -246,18 +283,9 @@ describe(`Gemini CLI ${HARNESS_PACKAGES.gemini.version}: answer by keys into its
     );
     const project = join(sandbox.root, "project");
     mkdirSync(project);
-    const { screen, type, clear, session, answer } = startAnswerLab(socket, project, world.env, "gemini");
+    const { screen, clear, session, answer, asks: asksFor } = startAnswerLab(socket, project, world.env, "gemini");
+    const asks = () => asksFor("please RUNTOOL", "Allow execution of");
     await until("Gemini's input prompt", () => (screen().includes("Type your message") ? true : undefined), 90_000, screen);
-    const asks = async () => {
-      await type("please RUNTOOL");
-      await until("the permission dialog", () => (screen().includes("Allow execution of") ? true : undefined), 60_000, screen);
-      return until(
-        "the session waiting",
-        async () => ((await session())?.status === "waiting" ? await session() : undefined),
-        60_000,
-        screen,
-      );
-    };
 
     const first = await asks();
     const always = await answer(first.short_id, "always");
@@ -278,6 +306,130 @@ describe(`Gemini CLI ${HARNESS_PACKAGES.gemini.version}: answer by keys into its
     expect(denied.stderr).toBe("");
     expect(denied.stdout).toMatch(/^answered deny: pressed 3 \(No, suggest changes \(esc\)\) in tmux pane %\d+ .*; the dialog closed$/);
     await until("Gemini says it was cancelled", () => (screen().includes("Request cancelled") ? true : undefined), 30_000, screen);
+    await sleep(1000);
+    expect(existsSync(join(project, "approved"))).toBe(false);
+  });
+});
+
+/**
+ * After `allow` (option 1) on a session's first wait: the command ran, the turn ended, and `explain` shows the answer,
+ * then the agent running again, then idle (the record went waiting -> running -> idle).
+ */
+async function ranOnceAllowed(
+  { screen, session }: Pick<AnswerLab, "screen" | "session">,
+  env: NodeJS.ProcessEnv,
+  project: string,
+  shortId: string,
+  waitId: string,
+): Promise<void> {
+  await until("the approved command's file", () => (existsSync(join(project, "approved")) ? true : undefined), 30_000, screen);
+  await until("the end of the turn", async () => ((await session())?.status === "idle" ? true : undefined), 60_000, screen);
+  const { entries } = JSON.parse((await runCliProcess(["explain", shortId, "--json"], env)).stdout) as {
+    entries: { source: string; status: string; change: string }[];
+  };
+  const at = entries.findIndex((entry) => entry.source === "answer");
+  expect(entries[at]?.change).toBe(`tongs-agents answer answered wait ${waitId}: allow, option 1 (keys)`);
+  const after = entries.slice(at + 1).map((entry) => entry.status);
+  expect(after[0]).toBe("running");
+  expect(after.at(-1)).toBe("idle");
+}
+
+describe(`Copilot CLI ${HARNESS_PACKAGES.copilot.version}: answer by keys into its tmux pane (live)`, { timeout: 300_000 }, () => {
+  it("allows by its digit (the command runs, waiting -> running) and denies by Esc (it does not run)", async ({ task }) => {
+    evidence.prove(task, {
+      claim:
+        "Copilot CLI: `tongs-agents answer` reads its boxed shell-command dialog (`Do you want to run this command?`, `1. Yes`, `2. Yes, and don't ask again …`, `3. No, and tell Copilot what to do differently (Esc to stop)`); allow presses 1: the command runs, the record goes waiting -> running -> idle; deny presses Esc (a digit only moves to that option): the command does not run, the record leaves waiting",
+      kind: "live",
+      how: `copilot ${HARNESS_PACKAGES.copilot.version} interactive in a private tmux server, hooks from \`tongs-agents install --agent copilot\`, synthetic provider (COPILOT_PROVIDER_BASE_URL, offline) asking to run \`touch approved\`; answered with the built CLI; states read with list and explain --json`,
+    });
+    const { world, project } = await copilotWorld(sandbox, provider.url);
+    const { screen, session, answer, asks: asksFor } = startAnswerLab(socket, project, world.env, "copilot");
+    const asks = () => asksFor("please RUNTOOL", "Do you want to run this command?");
+    await until("Copilot's input line", () => (/Manual Approval[\s\S]*fake-model/.test(screen()) ? true : undefined), 120_000, screen);
+
+    const first = await asks();
+    const shown = JSON.parse((await answer(first.short_id, "show", "--json")).stdout) as {
+      wait: { id: string };
+      dialog: { title: string; options: { number: number; label: string; reply?: string }[] };
+    };
+    expect(shown.dialog.title).toBe("Do you want to run this command?");
+    expect(shown.dialog.options.map((option) => option.reply ?? null)).toEqual(["allow", "always", "deny"]);
+    const allowed = await answer(first.short_id, "allow", "--wait", shown.wait.id);
+    expect(allowed.stderr).toBe("");
+    expect(allowed.stdout).toMatch(/^answered allow: pressed 1 \(Yes\) in tmux pane %\d+ .*; the dialog closed$/);
+    await ranOnceAllowed({ screen, session }, world.env, project, first.short_id, shown.wait.id);
+
+    rmSync(join(project, "approved"));
+    const second = await asks();
+    const denied = await answer(second.short_id, "deny");
+    expect(denied.stderr).toBe("");
+    expect(denied.stdout).toMatch(
+      /^answered deny: pressed Escape \(No, and tell Copilot what to do differently \(Esc to stop\)\) in tmux pane %\d+ .*; the dialog closed$/,
+    );
+    await until(
+      "Copilot says it was cancelled",
+      () => (screen().includes("Operation cancelled by user") ? true : undefined),
+      30_000,
+      screen,
+    );
+    await until("the session no longer waiting", async () => ((await session())?.status !== "waiting" ? true : undefined), 60_000, screen);
+    await sleep(1000);
+    expect(existsSync(join(project, "approved"))).toBe(false);
+  });
+});
+
+describe(`Codex ${HARNESS_PACKAGES.codex.version}: answer by keys into its tmux pane (live)`, { timeout: 300_000 }, () => {
+  it("allows and denies its command dialog by the options' digits (the command runs, waiting -> running; or it does not)", async ({
+    task,
+  }) => {
+    evidence.prove(task, {
+      claim:
+        "Codex: `tongs-agents answer` reads its command dialog (`Would you like to run the following command?`, the request below it, `1. Yes, proceed (y)`, `2. Yes, and don't ask again for commands that start with …`, `3. No, and tell Codex what to do differently (esc)`); allow presses 1: the command runs, the record goes waiting -> running -> idle; deny presses 3: the command does not run, the record leaves waiting",
+      kind: "live",
+      how: `codex ${HARNESS_PACKAGES.codex.version} (\`codex --no-daemon\`, approval policy on-request) in a private tmux server, hooks written and trusted by \`tongs-agents install --agent codex --trust-codex-hooks\`; synthetic OpenAI Responses provider whose ASKPERM asks to run \`touch approved\` outside the sandbox (\`sandbox_permissions: require_escalated\`), so Codex asks; answered with the built CLI`,
+    });
+    const world = liveWorld(sandbox, ROOT, [harnessBinDir("codex")], { FAKE_OPENAI_API_KEY: "not-a-key" });
+    const project = join(sandbox.root, "project");
+    mkdirSync(project);
+    const codexHome = world.env.CODEX_HOME as string;
+    mkdirSync(codexHome, { recursive: true });
+    // Ask when the model asks to leave the sandbox (0.171.0 no longer takes "untrusted").
+    writeFileSync(join(codexHome, "config.toml"), codexConfigToml(provider.url, project, ['approval_policy = "on-request"']));
+    const installed = await runInstaller(world, {
+      harnesses: await installersFor(["codex"]),
+      mode: "install",
+      dryRun: false,
+      options: ["trust-codex-hooks"],
+    });
+    expect(installed.ok, JSON.stringify(installed)).toBe(true);
+    const { screen, session, answer, asks: asksFor } = startAnswerLab(socket, project, world.env, "codex --no-daemon");
+    await until("Codex's composer", () => (/OpenAI Codex[\s\S]*fake-model/.test(screen()) ? true : undefined), 90_000, screen);
+    const title = "Would you like to run the following command?";
+    // Each prompt its own words: the input check must not find an earlier one in the history or the status line.
+    const asks = (prompt: string) => asksFor(prompt, title);
+    const first = await asks("ASKPERM first");
+    const shown = JSON.parse((await answer(first.short_id, "show", "--json")).stdout) as {
+      wait: { id: string; kind: string; tool: string };
+      dialog: { title: string; context: string[]; options: { number: number; label: string; reply?: string }[] };
+    };
+    expect(shown.wait).toMatchObject({ kind: "permission", tool: "Bash" });
+    expect(shown.dialog.title).toBe(title);
+    expect(shown.dialog.context).toContain("$ touch approved");
+    expect(shown.dialog.options.map((option) => option.reply ?? null)).toEqual(["allow", "always", "deny"]);
+    const allowed = await answer(first.short_id, "allow", "--wait", shown.wait.id);
+    expect(allowed.stderr).toBe("");
+    expect(allowed.stdout).toMatch(/^answered allow: pressed 1 \(Yes, proceed \(y\)\) in tmux pane %\d+ .*; the dialog closed$/);
+    await ranOnceAllowed({ screen, session }, world.env, project, first.short_id, shown.wait.id);
+
+    rmSync(join(project, "approved"));
+    const second = await asks("ASKPERM second");
+    const denied = await answer(second.short_id, "deny");
+    expect(denied.stderr).toBe("");
+    expect(denied.stdout).toMatch(
+      /^answered deny: pressed 3 \(No, and tell Codex what to do differently \(esc\)\) in tmux pane %\d+ .*; the dialog closed$/,
+    );
+    await until("Codex says it was not run", () => (screen().includes("You canceled the request") ? true : undefined), 30_000, screen);
+    await until("the session no longer waiting", async () => ((await session())?.status !== "waiting" ? true : undefined), 60_000, screen);
     await sleep(1000);
     expect(existsSync(join(project, "approved"))).toBe(false);
   });

@@ -4,17 +4,14 @@
 // `copilot --resume=<id>` in a new process goes on with that conversation: one live record per running process, with
 // the native session id. The interactive UI fires sessionStart only at a conversation's first prompt, so until then the
 // process is listed as discovered.
-import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createEvidence } from "../../e2e/evidence.ts";
 import { startProvider } from "../../e2e/provider/server.mjs";
-import { installersFor } from "../../src/harnesses/installers.ts";
-import { runInstaller } from "../../src/install/installer.ts";
-import { ROOT, stopTmuxServer } from "../processes.ts";
+import { stopTmuxServer } from "../processes.ts";
 import { makeSandbox, type Sandbox } from "../sandbox.ts";
-import { HARNESS_PACKAGES, harnessBinDir } from "./harnesses.ts";
-import { liveWorld } from "./live-world.ts";
+import { copilotWorld } from "./copilot-world.ts";
+import { HARNESS_PACKAGES } from "./harnesses.ts";
 import { tmuxUi, until } from "./tmux-ui.ts";
 
 let sandbox: Sandbox;
@@ -46,20 +43,7 @@ describe(`Copilot CLI ${VERSION} (live, interactive in tmux)`, () => {
       kind: "live",
       how: `copilot ${VERSION} interactive in a private tmux server (send-keys), hooks from \`tongs-agents install --agent copilot\`; synthetic provider on 127.0.0.1 (COPILOT_PROVIDER_BASE_URL, offline); records read with tongs-agents list --json`,
     });
-    const world = liveWorld(sandbox, ROOT, [harnessBinDir("copilot")], {
-      COPILOT_OFFLINE: "true",
-      COPILOT_PROVIDER_BASE_URL: `${provider.url}/v1`,
-      COPILOT_PROVIDER_API_KEY: "not-a-key",
-      COPILOT_MODEL: "fake-model",
-      COPILOT_AUTO_UPDATE: "false",
-    });
-    expect(
-      (await runInstaller(world, { harnesses: await installersFor(["copilot"]), mode: "install", dryRun: false, options: [] })).ok,
-    ).toBe(true);
-    const project = join(sandbox.root, "project");
-    mkdirSync(project);
-    // A trusted folder: no folder-trust dialog.
-    writeFileSync(join(sandbox.env.COPILOT_HOME as string, "config.json"), JSON.stringify({ trustedFolders: [project] }));
+    const { world, project } = await copilotWorld(sandbox, provider.url);
     const ui = tmuxUi({ socket, project, world, bin: "copilot", inputMark: "❯ " });
     const { live, sessions, explain, type } = ui;
     const idleOther = (pid: number | undefined, not: string[]) => async () =>

@@ -22,6 +22,7 @@ import type { InstallContext } from "../../src/install/context.ts";
 import { ROOT, runCliProcess, stopTmuxServer } from "../processes.ts";
 import { makeSandbox, type Sandbox } from "../sandbox.ts";
 import { HARNESS_PACKAGES, harnessBinDir } from "./harnesses.ts";
+import { codexConfigToml } from "./codex-config.ts";
 import { liveWorld } from "./live-world.ts";
 import { sleep, tmuxUi, until } from "./tmux-ui.ts";
 
@@ -121,29 +122,7 @@ beforeAll(async () => {
   // Codex on the provider, no retries (the limit shows at once), the project trusted (no trust question).
   const codexHome = world.env.CODEX_HOME as string;
   mkdirSync(codexHome, { recursive: true });
-  writeFileSync(
-    join(codexHome, "config.toml"),
-    [
-      'model = "fake-model"',
-      'model_provider = "fake"',
-      "check_for_update_on_startup = false",
-      "",
-      "[model_providers.fake]",
-      'name = "fake"',
-      `base_url = "${provider.url}/v1"`,
-      'env_key = "FAKE_OPENAI_API_KEY"',
-      'wire_api = "responses"',
-      "request_max_retries = 0",
-      "stream_max_retries = 0",
-      "",
-      "[analytics]",
-      "enabled = false",
-      "",
-      `[projects."${project}"]`,
-      'trust_level = "trusted"',
-      "",
-    ].join("\n"),
-  );
+  writeFileSync(join(codexHome, "config.toml"), codexConfigToml(provider.url, project));
   const installed = await runInstaller(world, {
     harnesses: await installersFor(["claude", "codex", "qwen"]),
     mode: "install",
