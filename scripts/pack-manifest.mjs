@@ -30,7 +30,9 @@ export function strip(root) {
   const text = readFileSync(path, "utf8");
   mkdirSync(join(root, ".cache"), { recursive: true });
   writeFileSync(join(root, ".cache", "package.json.prepack"), text);
-  writeFileSync(path, packedManifest(text));
+  // Replaced whole (a rename), never truncated in place: a test run beside a pack may read package.json at any moment.
+  writeFileSync(`${path}.packing`, packedManifest(text));
+  renameSync(`${path}.packing`, path);
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

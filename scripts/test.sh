@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# `npm test` (after its pretest, scripts/test-setup.sh): the static checks, then every vitest project. With arguments
+# (`npm test -- FILE...`) only those, through vitest as given.
+#
+# The unit and adversarial projects run first, one after the other (vitest.config.ts, groupOrder). Then the live project
+# and the container (e2e) project run side by side: the live files spend half their time waiting on real programs'
+# screens and the synthetic provider, while the container suites keep both CPUs busy. They can share the machine because
+# each sees only its own processes: the container suites' agents run in containers, and the live project runs in a PID
+# namespace of its own (`unshare --pid --mount-proc`), so process discovery in a live file never lists an agent CLI a
+# container suite started (the host's process table shows every container's processes). Where no PID namespace can be
+# made (not root), the live project runs after the container suites instead, as before.
+# Each side's output is printed as it comes, each line marked with its project; each vitest run ends with its own
+# timing table (test/timing-reporter.ts), and this script with the wall time of each phase.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+started=$SECONDS
+
+bash scripts/static-checks.sh || exit 1
+if (($# > 0)); then exec vitest run "$@"; fi
+
+phases=()
+failed=()
+phase() {
+  local name="$1" began=$SECONDS status=0
+  shift
+  "$@" || status=$?
+  phases+=("$(printf '%6d s  %s%s' $((SECONDS - began)) "$name" "$( ((status == 0)) || echo " (exit $status)")")")
+  ((status == 0)) || failed+=("$name")
+}
+
+# Each line of a side's output, marked with its project, as it comes (sed -u: unbuffered).
+marked() {
+  local mark="$1"
+  shift
+  "$@" 2>&1 | sed -u "s/^/$mark /"
+}
+
+# The live project alone in a new PID namespace, with /proc mounted for it. bash is its PID 1, not vitest (no `exec` of
+# the last command: the `exit` after it), so processes orphaned inside are reaped; when it ends, the kernel ends every
+# process left in the namespace.
+live_apart() {
+  unshare --pid --fork --mount-proc bash -c 'vitest run --project live; exit $?'
+}
+
+side_by_side() {
+  marked "[live]" live_apart &
+  local live=$!
+  local e2e=0 apart=0
+  marked "[e2e]" vitest run --project e2e || e2e=$?
+  wait "$live" || apart=$?
+  echo "test: the container suites exited $e2e, the live project $apart"
+  ((e2e == 0 && apart == 0))
+}
+
+phase "unit, adversarial" vitest run --project unit --project adversarial
+if [[ $(id -u) -eq 0 ]] && unshare --pid --fork --mount-proc true 2>/dev/null; then
+  phase "live beside e2e" side_by_side
+else
+  echo "test: no PID namespace for the live project here (needs root): it runs after the container suites" >&2
+  phase "e2e" vitest run --project e2e
+  phase "live" vitest run --project live
+fi
+
+echo "test: the phases, wall time:"
+printf '  %s\n' "${phases[@]}"
+echo "test: $((SECONDS - started)) s in all, from the static checks"
+if ((${#failed[@]} > 0)); then
+  echo "test: failed: ${failed[*]}" >&2
+  exit 1
+fi
