@@ -71,6 +71,9 @@ export default defineConfig({
           // The first run builds the image (about two minutes from a bare machine); each suite also sets its own.
           testTimeout: 120_000,
           hookTimeout: 900_000,
+          // Each look of an expect.poll is a `podman exec` (about 0.15 CPU-s): 500 ms apart, not vitest's 50 (the suites'
+          // own waits look more often at first and less later: e2e/poll.ts).
+          expect: { poll: { interval: 500 } },
           // Two container suites side by side (vitest's default is one worker fewer than the cores: one here). They wait
           // for states with bounded polls, so they hold under each other's load (docs/containers.md).
           maxWorkers: 2,

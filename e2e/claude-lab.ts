@@ -7,6 +7,7 @@ import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { shellQuote } from "../src/core/shell-quote.ts";
 import { E2E_DIR, hookLogLines, type Box } from "./containers.ts";
+import { pollUntil } from "./poll.ts";
 
 export const PROJECT = "/work/project";
 /** What the synthetic model's tool call runs: it creates a file, so Claude Code asks first (it runs `echo` unasked). */
@@ -286,11 +287,5 @@ export async function waitUntil(
   timeoutMs: number,
   explain: () => Promise<string>,
 ): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    if (await ok()) return;
-    if (Date.now() > deadline)
-      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}\n${await explain().catch((error: unknown) => String(error))}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
+  await pollUntil(ok, what, { timeoutMs, explain });
 }

@@ -145,7 +145,7 @@ export async function waitForRecord(
   timeout = 90_000,
 ): Promise<SessionView> {
   try {
-    return await waitUntil(async () => (await codexRecords(box)).find(match), what, { timeout, interval: 300 });
+    return await waitUntil(async () => (await codexRecords(box)).find(match), what, { timeout });
   } catch (error) {
     const records = (await codexRecords(box).catch(() => [])).map(
       (view) => `${view.short_id} ${view.status} ${view.detail} (${view.last_event})`,

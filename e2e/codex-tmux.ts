@@ -2,6 +2,7 @@
 // "outer" server whose pane runs an attached inner client, so a test reads exactly what that client draws (the same
 // proof as test/live/tmux-lab.ts on the host; shared/facts/terminals.md "Proof of what a client really shows").
 import type { Box } from "./containers.ts";
+import { pollUntil } from "./poll.ts";
 import { TMUX_SOCKET } from "./harness.ts";
 
 export const INNER = TMUX_SOCKET;
@@ -21,27 +22,24 @@ export interface Client {
 }
 
 /**
- * Poll until `check` returns a value other than undefined (usable in beforeAll, where expect.poll is not). The
- * timeout is generous: it bounds a hang, it does not measure speed.
+ * Poll until `check` returns a value other than undefined (usable in beforeAll, where expect.poll is not); a look that
+ * throws is retried, and its error named on a timeout (e2e/poll.ts: looks that grow apart). The timeout is generous:
+ * it bounds a hang, it does not measure speed.
  */
-export async function waitUntil<T>(
-  check: () => Promise<T | undefined>,
-  what: string,
-  { timeout = 60_000, interval = 250 } = {},
-): Promise<T> {
-  const started = Date.now();
+export async function waitUntil<T>(check: () => Promise<T | undefined>, what: string, { timeout = 60_000 } = {}): Promise<T> {
   let last: unknown;
-  for (;;) {
+  const look = async () => {
     try {
-      const value = await check();
-      if (value !== undefined) return value;
+      return await check();
     } catch (error) {
       last = error;
+      return undefined;
     }
-    if (Date.now() - started > timeout)
-      throw new Error(`timed out after ${timeout} ms waiting for ${what}${last ? ` (last error: ${String(last)})` : ""}`);
-    await new Promise((resolve) => setTimeout(resolve, interval));
-  }
+  };
+  return await pollUntil(look, what, {
+    timeoutMs: timeout,
+    explain: async () => (last === undefined ? "" : `the last look threw: ${String(last)}`),
+  });
 }
 
 export async function tmux(box: Box, socket: string, ...args: string[]): Promise<string> {

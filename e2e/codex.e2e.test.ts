@@ -155,9 +155,7 @@ describe("codex --no-daemon: transitions, identity, focus, interrupt", { timeout
     await submit(box, pane.id, "please ASKPERM now (CODEX-E2E-PERMISSION-TURN)");
     await waitForRecord(box, (view) => view.id === session.id && view.status === "waiting", "waiting for permission");
     // The hook runs before Codex draws its dialog: wait for the drawing, or the next keys would land in the composer.
-    await expect
-      .poll(() => capture(box, pane.id), { timeout: 30_000, interval: 250 })
-      .toContain("Would you like to run the following command?");
+    await expect.poll(() => capture(box, pane.id), { timeout: 30_000 }).toContain("Would you like to run the following command?");
     await keys(box, pane.id, "y");
     await waitForRecord(
       box,
@@ -222,9 +220,7 @@ describe("codex --no-daemon: transitions, identity, focus, interrupt", { timeout
     expect(code).toBe(0);
     expect((await clients(box)).find((attached) => attached.tty === client.tty)).toMatchObject({ session: "agents", pane: pane.id });
     // Codex redraws for the client's size; wait for the redraw, then the client shows its screen and cursor.
-    await expect
-      .poll(async () => (await seen(box, client)).text, { timeout: 30_000, interval: 250 })
-      .toContain("CODEX-E2E-PERMISSION-TURN");
+    await expect.poll(async () => (await seen(box, client)).text, { timeout: 30_000 }).toContain("CODEX-E2E-PERMISSION-TURN");
     const view = await seen(box, client);
     expect(view.text).not.toContain("DECOY-PANE-MARKER");
     expect(view.text).toContain("The tool ran; all done.");
@@ -232,7 +228,6 @@ describe("codex --no-daemon: transitions, identity, focus, interrupt", { timeout
     await expect
       .poll(async () => (await seen(box, client)).cursor.join(",") === (await expectedCursor(box, pane.id)).join(","), {
         timeout: 10_000,
-        interval: 250,
       })
       .toBe(true);
     expect(decoy.id).not.toBe(pane.id);
@@ -334,9 +329,7 @@ describe("codex with its shared daemon (default): two UIs in two panes", { timeo
     await submit(box, left.id, "hello from the left pane (CODEX-E2E-LEFT)");
     leftId = (await waitForRecord(box, (view) => view.status === "idle", "the left UI's session idle")).id;
     await submit(box, right.id, "hello from the right pane (CODEX-E2E-RIGHT)");
-    await expect
-      .poll(async () => (await codexRecords(box)).filter((view) => view.status === "idle").length, { timeout: 90_000, interval: 300 })
-      .toBe(2);
+    await expect.poll(async () => (await codexRecords(box)).filter((view) => view.status === "idle").length, { timeout: 90_000 }).toBe(2);
     records = await codexRecords(box);
 
     const processes = await processTable(box);
@@ -437,7 +430,7 @@ describe("codex with its shared daemon (default): two UIs in two panes", { timeo
       );
       await submit(box, pane.id, `hello again (${marker})`);
       await expect
-        .poll(async () => (await transitionsOf(box, record.id, before)).at(-1), { timeout: 90_000, interval: 300 })
+        .poll(async () => (await transitionsOf(box, record.id, before)).at(-1), { timeout: 90_000 })
         .toBe("codex.stop idle Hello from the synthetic provider.");
       expect(await codexRecords(box)).toContainEqual(
         expect.objectContaining({
@@ -466,11 +459,10 @@ describe("codex with its shared daemon (default): two UIs in two panes", { timeo
       expect(code).toBe(0);
       // The attached client now shows exactly that pane, drawing that session's conversation, cursor where Codex's is.
       expect((await clients(box)).find((attached) => attached.tty === viewer.tty)).toMatchObject({ session: "resumed", pane: pane.id });
-      await expect.poll(async () => (await seen(box, viewer)).text, { timeout: 30_000, interval: 250 }).toContain(marker);
+      await expect.poll(async () => (await seen(box, viewer)).text, { timeout: 30_000 }).toContain(marker);
       await expect
         .poll(async () => (await seen(box, viewer)).cursor.join(",") === (await expectedCursor(box, pane.id)).join(","), {
           timeout: 10_000,
-          interval: 250,
         })
         .toBe(true);
     }
@@ -520,9 +512,7 @@ describe(
       await submit(box, top.id, "hello from the top pane (CODEX-E2E-TOP)");
       await waitForRecord(box, (view) => view.status === "idle", "the top UI's session idle");
       await submit(box, bottom.id, "hello from the bottom pane (CODEX-E2E-BOTTOM)");
-      await expect
-        .poll(async () => (await codexRecords(box)).filter((view) => view.status === "idle").length, { timeout: 90_000, interval: 300 })
-        .toBe(2);
+      await expect.poll(async () => (await codexRecords(box)).filter((view) => view.status === "idle").length, { timeout: 90_000 }).toBe(2);
       const processes = await processTable(box);
       expect(processes.filter((proc) => proc.argv.includes("app-server"))).toEqual([]);
       const records = await codexRecords(box);

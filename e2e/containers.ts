@@ -1,7 +1,9 @@
 // Containers for the e2e suites: the image from containers/ (built or reused), started through testcontainers, with
 // the fixture programs copied in. Callers stop what they start (`await using`, or afterAll).
 import { join } from "node:path";
-import { GenericContainer, type StartedNetwork, type StartedTestContainer } from "testcontainers";
+import { createInterface } from "node:readline";
+import { PassThrough } from "node:stream";
+import { GenericContainer, getContainerRuntimeClient, type StartedNetwork, type StartedTestContainer } from "testcontainers";
 import { inject } from "vitest";
 import { E2E_IMAGE, type AgentId, type ExtraId } from "../containers/recipe.ts";
 import { RUN_LABEL } from "./env.ts";
@@ -57,13 +59,18 @@ export async function startBox(image: string, { network = "none", aliases = [] }
   const container = await networked
     .withLabels({ [RUN_LABEL]: inject("e2eRunId") })
     .withCopyFilesToContainer(
-      ["harness.mjs", "harness-client.mjs"].map((name) => ({ source: join(FIXTURES, name), target: `${E2E_DIR}/${name}` })),
+      ["harness.mjs", "harness-client.mjs", "box-runner.mjs"].map((name) => ({
+        source: join(FIXTURES, name),
+        target: `${E2E_DIR}/${name}`,
+      })),
     )
     .start();
+  const runner = await openRunner(container);
   let stopped = false;
   const box: Box = {
     container,
     async exec(argv, env) {
+      if (runner.open) return await runner.run(argv, env);
       const result = await container.exec([...argv], env ? { env } : {});
       return { code: result.exitCode, stdout: result.stdout, stderr: result.stderr };
     },
@@ -76,11 +83,68 @@ export async function startBox(image: string, { network = "none", aliases = [] }
     async stop() {
       if (stopped) return;
       stopped = true;
+      runner.close();
       await container.stop();
     },
     [Symbol.asyncDispose]: () => box.stop(),
   };
   return box;
+}
+
+interface Runner {
+  readonly open: boolean;
+  run(argv: readonly string[], env?: Record<string, string>): Promise<Run>;
+  close(): void;
+}
+
+/**
+ * One exec session for the box's whole life, running fixtures/box-runner.mjs: each command is a JSON line to it and
+ * one back, not an exec of its own (an exec costs about 0.15 CPU-s: Podman's API service, runc, and the cleanup
+ * process conmon starts after each exec session; a suite looks into its container a few times a second). Should the
+ * session end, commands in flight fail (they may have run: never sent twice) and later ones go through plain execs.
+ */
+async function openRunner(container: StartedTestContainer): Promise<Runner> {
+  const dockerode = (await getContainerRuntimeClient()).container.dockerode;
+  const exec = await dockerode
+    .getContainer(container.getId())
+    .exec({ Cmd: ["node", `${E2E_DIR}/box-runner.mjs`], AttachStdin: true, AttachStdout: true, AttachStderr: true });
+  const stream = await exec.start({ hijack: true, stdin: true });
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  dockerode.modem.demuxStream(stream, stdout, stderr);
+  const waiting = new Map<number, { resolve: (run: Run) => void; reject: (error: Error) => void }>();
+  let open = true;
+  let next = 0;
+  const end = (why: string) => {
+    if (!open) return;
+    open = false;
+    for (const { reject } of waiting.values())
+      reject(new Error(`e2e: the box's command session ended (${why}) with this command in flight`));
+    waiting.clear();
+  };
+  createInterface({ input: stdout }).on("line", (line) => {
+    const { id, code, stdout: out, stderr: err } = JSON.parse(line) as Run & { id: number };
+    waiting.get(id)?.resolve({ code, stdout: out, stderr: err });
+    waiting.delete(id);
+  });
+  stderr.on("data", (chunk: Buffer) => process.stderr.write(`e2e box-runner: ${chunk.toString()}`));
+  stream.on("end", () => end("its stream ended"));
+  stream.on("error", (error: Error) => end(error.message));
+  return {
+    get open() {
+      return open;
+    },
+    run: (argv, env) =>
+      new Promise<Run>((resolve, reject) => {
+        const id = ++next;
+        waiting.set(id, { resolve, reject });
+        stream.write(`${JSON.stringify({ id, argv, env })}\n`);
+      }),
+    close() {
+      end("the box stopped");
+      stream.end();
+    },
+  };
 }
 
 /** The hook's debug log in a container (root's default state dir), where agents run with TONGS_AGENTS_DEBUG=1. */

@@ -5,6 +5,7 @@
 import { join } from "node:path";
 import { shellQuote } from "../src/core/shell-quote.ts";
 import { E2E_DIR, type Box, type Run } from "./containers.ts";
+import { pollUntil } from "./poll.ts";
 
 /** The inner server's socket: a space in the path on purpose (the TMUX variable and the backend must cope). */
 export const INNER = "/tmp/tmux inner/sock";
@@ -42,18 +43,8 @@ export async function prepareLab(box: Box): Promise<void> {
   await box.sh(`mkdir -p "$(dirname "$1")" "$(dirname "$2")" && ln -sfn /usr/local/bin/node "$1"`, CLAUDE_BIN, INNER);
 }
 
-export async function waitUntil(
-  check: () => Promise<boolean>,
-  what: string,
-  { timeoutMs = 60_000, explain }: { timeoutMs?: number; explain?: () => Promise<string> } = {},
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline)
-      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${explain ? `:\n${await explain()}` : ""}`);
-    await new Promise((resolve) => setTimeout(resolve, 150));
-  }
-}
+// The suites that import the lab wait through it (e2e/poll.ts: looks that grow apart, each one an exec).
+export const waitUntil = pollUntil;
 
 export class BoxTmuxLab {
   readonly box: Box;
