@@ -1,22 +1,31 @@
 #!/usr/bin/env bash
-# `npm test` (after its pretest, scripts/test-setup.sh): the static checks, then every vitest project. With arguments
-# (`npm test -- FILE...`) only those, through vitest as given.
+# `npm test` (after its pretest, scripts/test-setup.sh): the static checks and every vitest project. With arguments
+# (`npm test -- FILE...`): the static checks, then vitest with those arguments.
 #
-# The unit and adversarial projects run first, one after the other (vitest.config.ts, groupOrder). Then the live project
-# and the container (e2e) project run side by side: the live files spend half their time waiting on real programs'
-# screens and the synthetic provider, while the container suites keep both CPUs busy. They can share the machine because
-# each sees only its own processes: the container suites' agents run in containers, and the live project runs in a PID
-# namespace of its own (`unshare --pid --mount-proc`), so process discovery in a live file never lists an agent CLI a
-# container suite started (the host's process table shows every container's processes). Where no PID namespace can be
-# made (not root), the live project runs after the container suites instead, as before.
+# The unit and adversarial projects run first, one after the other (vitest.config.ts, groupOrder), the static checks
+# beside them. Then the live project and the container (e2e) project run side by side: the live files spend half their
+# time waiting on real programs' screens and the synthetic provider, while the container suites keep both CPUs busy.
+# They can share the machine because each sees only its own processes: the container suites' agents run in containers,
+# and the live project runs in a PID namespace of its own (`unshare --pid --mount-proc`), so process discovery in a
+# live file never lists an agent CLI a container suite started (the host's process table shows every container's
+# processes). Where no PID namespace can be made (not root), the live project runs after the container suites instead.
 # Each side's output is printed as it comes, each line marked with its project; each vitest run ends with its own
 # timing table (test/timing-reporter.ts), and this script with the wall time of each phase.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 started=$SECONDS
 
-bash scripts/static-checks.sh || exit 1
-if (($# > 0)); then exec vitest run "$@"; fi
+if (($# > 0)); then
+  bash scripts/static-checks.sh || exit 1
+  exec vitest run "$@"
+fi
+
+# The static checks run beside the unit project, niced (they use the CPU its files leave idle); their result is
+# awaited before the live and container suites, which a failed check would only delay.
+checks_log="$(mktemp)"
+trap 'rm -f "$checks_log"' EXIT
+nice -n 10 bash scripts/static-checks.sh >"$checks_log" 2>&1 &
+checks=$!
 
 phases=()
 failed=()
@@ -53,6 +62,13 @@ side_by_side() {
 }
 
 phase "unit, adversarial" vitest run --project unit --project adversarial
+checks_status=0
+wait "$checks" || checks_status=$?
+cat "$checks_log" >&2
+if ((checks_status != 0)); then
+  echo "test: the static checks failed (above): the live and container suites were not run" >&2
+  exit 1
+fi
 if [[ $(id -u) -eq 0 ]] && unshare --pid --fork --mount-proc true 2>/dev/null; then
   phase "live beside e2e" side_by_side
 else
@@ -63,7 +79,7 @@ fi
 
 echo "test: the phases, wall time:"
 printf '  %s\n' "${phases[@]}"
-echo "test: $((SECONDS - started)) s in all, from the static checks"
+echo "test: $((SECONDS - started)) s in all"
 if ((${#failed[@]} > 0)); then
   echo "test: failed: ${failed[*]}" >&2
   exit 1
