@@ -6,9 +6,10 @@
 # beside them. Then the live project and the container (e2e) project run side by side: the live files spend half their
 # time waiting on real programs' screens and the synthetic provider, while the container suites keep both CPUs busy.
 # They can share the machine because each sees only its own processes: the container suites' agents run in containers,
-# and the live project runs in a PID namespace of its own (`unshare --pid --mount-proc`), so process discovery in a
-# live file never lists an agent CLI a container suite started (the host's process table shows every container's
-# processes). Where no PID namespace can be made (not root), the live project runs after the container suites instead.
+# and the live files run in two shards, each in a PID namespace of its own (`unshare --pid --mount-proc`), so process
+# discovery in a live file never lists an agent CLI that a container suite or the other shard started (the host's
+# process table shows every container's processes). Where no PID namespace can be made (not root), the live project
+# runs alone, after the container suites, one file at a time.
 # Each side's output is printed as it comes, each line marked with its project; each vitest run ends with its own
 # timing table (test/timing-reporter.ts), and this script with the wall time of each phase.
 set -uo pipefail
@@ -41,24 +42,35 @@ phase() {
 marked() {
   local mark="$1"
   shift
-  "$@" 2>&1 | sed -u "s/^/$mark /"
+  "$@" 2>&1 | sed -u "s|^|$mark |"
 }
 
-# The live project alone in a new PID namespace, with /proc mounted for it. bash is its PID 1, not vitest (no `exec` of
-# the last command: the `exit` after it), so processes orphaned inside are reaped; when it ends, the kernel ends every
-# process left in the namespace.
+# One shard of the live project (vitest --shard: a share of its files, run one after another) alone in a new PID
+# namespace, with /proc mounted for it. bash is its PID 1, not vitest (no `exec` of the last command: the `exit` after
+# it), so processes orphaned inside are reaped; when it ends, the kernel ends every process left in the namespace.
 live_apart() {
-  unshare --pid --fork --mount-proc bash -c 'vitest run --project live; exit $?'
+  unshare --pid --fork --mount-proc bash -c 'vitest run --project live --shard="$1"; exit $?' live "$1"
 }
 
+# Two shards of the live files, each in its own namespace (so neither's discovery sees the other's agents), beside the
+# container suites.
+LIVE_SHARDS=2
 side_by_side() {
-  marked "[live]" live_apart &
-  local live=$!
-  local e2e=0 apart=0
+  local shard pids=() status=0 e2e=0
+  for ((shard = 1; shard <= LIVE_SHARDS; shard++)); do
+    marked "[live $shard/$LIVE_SHARDS]" live_apart "$shard/$LIVE_SHARDS" &
+    pids+=($!)
+  done
   marked "[e2e]" vitest run --project e2e || e2e=$?
-  wait "$live" || apart=$?
-  echo "test: the container suites exited $e2e, the live project $apart"
-  ((e2e == 0 && apart == 0))
+  echo "test: the container suites exited $e2e"
+  ((e2e == 0)) || status=1
+  for ((shard = 1; shard <= LIVE_SHARDS; shard++)); do
+    local code=0
+    wait "${pids[$((shard - 1))]}" || code=$?
+    echo "test: live shard $shard/$LIVE_SHARDS exited $code"
+    ((code == 0)) || status=1
+  done
+  return "$status"
 }
 
 phase "unit, adversarial" vitest run --project unit --project adversarial
