@@ -218,7 +218,7 @@ describe(`Copilot CLI ${PINNED.package}@${PINNED.version} in a container`, { tim
       cwd: PROJECT,
       terminal: { env: { TMUX: expect.stringMatching(new RegExp(`^${INNER},\\d+,\\d+$`)), TMUX_PANE: copilot.pane } },
     });
-    expect(await lab.capture(copilot.pane)).toContain(DEFAULT_TEXT);
+    await lab.waitForText(copilot.pane, DEFAULT_TEXT);
   });
 
   it("a shell tool call: running(tool), waiting on the real permission dialog, focus shows it, approving through the client runs it, then idle", async ({
@@ -253,7 +253,7 @@ describe(`Copilot CLI ${PINNED.package}@${PINNED.version} in a container`, { tim
     );
     await waitForState("idle after the tool", (entry) => ofSession(entry) && entry.status === "idle" && entry.at > waiting.at);
     expect(await box.exec(["test", "-e", `${PROJECT}/approved`])).toMatchObject({ code: 0 });
-    expect(await lab.capture(copilot.pane)).toContain(FINAL_TEXT);
+    await lab.waitForText(copilot.pane, FINAL_TEXT);
   });
 
   it("a provider error (HTTP 400) reports error", async ({ task }) => {
@@ -329,7 +329,7 @@ describe(`Copilot CLI ${PINNED.package}@${PINNED.version} in a container`, { tim
       { status: "running", detail: "ask_user finished", tool: "ask_user" },
       { status: "idle", detail: "" },
     ]);
-    expect(await lab.capture(secondSession.pane)).toContain(FINAL_TEXT);
+    await lab.waitForText(secondSession.pane, FINAL_TEXT);
   });
 
   it("a tool that fails (view of a missing file) reports `view failed` (postToolUseFailure); a shell command exiting 2 is a tool that finished", async ({

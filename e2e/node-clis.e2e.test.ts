@@ -279,7 +279,7 @@ describe.each(CLIS)("$name in a container", { timeout: 180_000 }, (cli) => {
       { timeoutMs: 90_000, explain: screen() },
     );
     expect(await box.exec(["test", "-e", `${project}/approved`])).toMatchObject({ code: 0 });
-    expect(await lab.capture(run.pane)).toContain(FINAL_TEXT);
+    await lab.waitForText(run.pane, FINAL_TEXT);
   });
 
   it(`a provider failure (HTTP 400): ${cli.failed.status}${cli.id === "gemini" ? " (Gemini CLI reports no error)" : ""}`, async ({

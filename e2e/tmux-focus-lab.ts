@@ -133,6 +133,13 @@ export class BoxTmuxLab {
     return this.inner("capture-pane", "-p", "-t", pane);
   }
 
+  /** Wait until the pane shows `text`: a hook fires as a turn ends, and the UI may draw the reply a moment later. */
+  async waitForText(pane: string, text: string): Promise<void> {
+    await waitUntil(async () => (await this.capture(pane)).includes(text), `${JSON.stringify(text)} on pane ${pane}`, {
+      explain: () => this.capture(pane),
+    });
+  }
+
   async stop(): Promise<void> {
     for (const socket of [OUTER, INNER]) await this.tryTmux(socket, "kill-server");
   }
