@@ -392,7 +392,7 @@ describe(`Copilot CLI ${PINNED.package}@${PINNED.version} in a container`, { tim
       claim:
         "the first session's states, in order: started and running (in either order: Copilot runs those two hooks at once), idle, running, running (tool bash), waiting, running (bash finished), idle, error, ended; every state carries the native process's PID",
       kind: "live",
-      how: "the watcher's log of every record change in the container (inotify plus 20 ms polls); fleeting states between two events ms apart may be absent",
+      how: "the watcher's log of every record change in the container (inotify plus 100 ms polls); fleeting states between two events ms apart may be absent",
     });
     const history = (await copilotHistory()).filter(ofSession);
     expect(new Set(history.map((entry) => entry.pid))).toEqual(new Set([copilot.pid]));

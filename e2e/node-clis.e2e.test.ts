@@ -372,7 +372,7 @@ describe.each(CLIS)("$name in a container", { timeout: 180_000 }, (cli) => {
     evidence.prove(task, {
       claim: `/quit reports ended (SessionEnd); the first session's states in order: started, running, ${cli.id === "gemini" ? "running (tool run_shell_command), " : ""}waiting, running (the tool), idle, running, ${cli.failed.status}, ended; every one from the same node process`,
       kind: "live",
-      how: "`/quit` typed into the pane; the watcher's log of every record change (inotify plus 20 ms polls); fleeting states may be absent",
+      how: "`/quit` typed into the pane; the watcher's log of every record change (inotify plus 100 ms polls); fleeting states may be absent",
     });
     await type(run.pane, "/quit");
     await waitFor("ended", (e) => ofSession(e) && e.status === "ended");

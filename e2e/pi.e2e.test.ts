@@ -344,7 +344,7 @@ describe(`Pi ${PINNED_PI.package}@${PINNED_PI.version} in a container`, { timeou
       claim:
         "the whole session's states, in order: started, running, idle, running, waiting, running (tool bash), idle, error, running, idle (turn interrupted, Esc), ended; every state carries the Pi process's PID and one session id",
       kind: "live",
-      how: "the watcher's log of every record change in the container (inotify plus 20 ms polls); fleeting states between two events ms apart may be absent",
+      how: "the watcher's log of every record change in the container (inotify plus 100 ms polls); fleeting states between two events ms apart may be absent",
     });
     const history = await piHistory();
     expect(new Set(history.map((entry) => entry.session_id))).toEqual(new Set([pi.sessionId]));
