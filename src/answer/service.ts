@@ -168,7 +168,7 @@ async function answerThroughPlugin(
   const target = pluginTarget(record);
   const delivered = await deliverToPlugin(
     context.stateDir,
-    { instance: record.instance_id, session: record.session_id, sequence: record.sequence, kind: wait.kind, reply },
+    { instance: record.instance_id, session: record.session_id, sequence: record.sequence, kind: pluginKind(wait), reply },
     context.plugin,
   );
   if (!delivered.ok) return refuse("send-failed", delivered.sent === false ? `${delivered.detail}; nothing sent` : delivered.detail);
@@ -195,7 +195,7 @@ async function answerThroughPlugin(
 /** OpenCode's open wait as `show` prints it: its permission dialog's replies; a question's options are in the pane. */
 function pluginDialog(waiting: Waiting): OpenDialog {
   const { session, record, wait, waitId } = waiting;
-  const permission = wait.kind === "permission";
+  const permission = pluginKind(wait) === "permission";
   return {
     ok: true,
     session: session.id,
@@ -219,6 +219,12 @@ function pluginDialog(waiting: Waiting): OpenDialog {
     evidence: "OpenCode 1.18.33: tongs-agents' plugin replies by the request's id through OpenCode's own client",
   };
 }
+
+/**
+ * OpenCode's request behind a wait: the plugin reports a question with the tool `question`, a permission with its name
+ * (`bash`, `edit`); both open waits of kind `input` (src/harnesses/opencode/harness.ts), so the kind cannot tell them.
+ */
+const pluginKind = (wait: PendingWait) => (wait.tool === "question" ? "input" : "permission");
 
 const pluginTarget = (record: SessionRecord) =>
   `OpenCode${record.pid === null ? "" : ` (PID ${record.pid})`} through its tongs-agents plugin`;
