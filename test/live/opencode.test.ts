@@ -6,6 +6,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createEvidence } from "../../e2e/evidence.ts";
 import { startProvider } from "../../e2e/provider/server.mjs";
 import type { SessionRecord } from "../../src/core/schema.ts";
 import { runInstaller } from "../../src/install/installer.ts";
@@ -23,6 +24,14 @@ const VERSION = HARNESS_PACKAGES.opencode.version;
 /** OpenCode starts slowly on a loaded machine (about 40 s seen with two cores shared), and each turn takes seconds. */
 const START_MS = 180_000;
 const STEP_MS = 120_000;
+
+const evidence = createEvidence(
+  "opencode-answer",
+  `tongs-agents answer: OpenCode ${VERSION} interactive in tmux on this machine, answered through tongs-agents' plugin in its process`,
+  { containers: false },
+);
+evidence.addVersions({ [`opencode (npm ${HARNESS_PACKAGES.opencode.package})`]: VERSION });
+const HOW = `opencode ${VERSION} interactive in a private tmux server, the plugin from \`tongs-agents install --agent opencode\`, synthetic OpenAI-compatible provider (RUNTOOL asks to run \`touch approved\`, ASKUSER calls the question tool); answered with the built CLI; states read from the records`;
 
 let sandbox: Sandbox;
 let lab: TmuxLab;
@@ -125,6 +134,7 @@ beforeAll(async () => {
 }, START_MS + 300_000);
 
 afterAll(async () => {
+  evidence.write();
   lab?.stop();
   await provider?.stop();
   sandbox?.cleanup();
@@ -243,7 +253,13 @@ describe(`OpenCode ${VERSION} live in tmux, with the plugin installed by tongs-a
 
   it(
     "answer allow and deny through the plugin in OpenCode's process: the dialog closes, the tool runs (or not), waiting -> running",
-    async () => {
+    async ({ task }) => {
+      evidence.prove(task, {
+        claim:
+          "OpenCode: `tongs-agents answer` replies through tongs-agents' plugin inside the OpenCode process, by the request's id (channel `plugin`, no keys, no port): allow closes the dialog, the command runs, the record goes waiting -> running -> idle and `explain` names the answer; the same wait again is refused; deny with a message closes the dialog and the command does not run",
+        kind: "live",
+        how: HOW,
+      });
       const approved = join(project, "approved");
       rmSync(approved, { force: true });
       await prompt("RUNTOOL answer allow");
@@ -302,7 +318,13 @@ describe(`OpenCode ${VERSION} live in tmux, with the plugin installed by tongs-a
 
   it(
     "the dialog answered in the pane first: the answer sends nothing and says why",
-    async () => {
+    async ({ task }) => {
+      evidence.prove(task, {
+        claim:
+          "OpenCode: a permission dialog answered in the pane before `tongs-agents answer`: nothing is sent, the refusal says why (exit 10)",
+        kind: "live",
+        how: HOW,
+      });
       rmSync(join(project, "approved"), { force: true });
       await prompt("RUNTOOL answer late");
       await waitingOf("bash");
@@ -319,7 +341,13 @@ describe(`OpenCode ${VERSION} live in tmux, with the plugin installed by tongs-a
 
   it(
     "a question from the model answered by an option's label, then by free text",
-    async () => {
+    async ({ task }) => {
+      evidence.prove(task, {
+        claim:
+          "OpenCode: a question from the model (its `question` tool) answered through the plugin by the start of an option's label (`choose gre`: Green) and by free text; the session runs on to idle",
+        kind: "live",
+        how: HOW,
+      });
       await prompt("ASKUSER by label");
       await waitingOf("question");
       await until(() => (screen().includes(QUESTION.question) ? true : undefined), "the question dialog");
