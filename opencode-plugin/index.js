@@ -9,10 +9,12 @@
 // (src/harnesses/opencode/install.ts).
 import { spawn as spawnChild } from "node:child_process";
 import { randomUUID } from "node:crypto";
+import { join } from "node:path";
 import { locateHook, locateNode, moduleDirectory } from "../pi-bridge/lib/locate.js";
 import { normalizedPayload } from "../pi-bridge/lib/payload.js";
 import { createSender } from "../pi-bridge/lib/sender.js";
 import { LIMITS, acceptableText } from "../pi-bridge/lib/text.js";
+import { createAnswerChannel, REQUESTS_DIR, stateDirOf } from "./answer-channel.js";
 import { createMapper } from "./map.js";
 
 export const HARNESS = "opencode";
@@ -27,8 +29,8 @@ const SHARED_KEY = Symbol.for("tongs-agents.opencode-plugin.v1");
  * @typedef {{
  *   env?: NodeJS.ProcessEnv, pid?: number, execPath?: string, versions?: Record<string, string | undefined>,
  *   pluginDir?: string, spawn?: SpawnLike, locate?: typeof locateHook, instanceId?: string, maxQueue?: number,
- *   sendTimeoutMs?: number,
- * }} PluginOptions
+ *   sendTimeoutMs?: number, answerDir?: string | false,
+ * }} PluginOptions  `answerDir`: where `tongs-agents answer` leaves replies (default under the state dir; false: none)
  */
 
 /** @param {unknown} value @returns {Record<string, any>} */
@@ -62,6 +64,7 @@ export function createEmitter(options = {}, installed = {}) {
     instanceId = randomUUID(),
     maxQueue,
     sendTimeoutMs,
+    answerDir = join(stateDirOf(env), REQUESTS_DIR),
   } = options;
   const mapper = createMapper();
   /** @type {{ command?: HookCommand, problem?: string, sequence: number, fallbackCwd?: string }} */
@@ -105,11 +108,36 @@ export function createEmitter(options = {}, installed = {}) {
     });
   };
 
-  /** @param {Transition | undefined} next */
+  /** @param {Transition | undefined} next @returns {number | undefined} the sequence of the payload sent */
   const send = (next) => {
-    if (!next) return;
-    const payload = payloadOf(next);
+    if (!next) return undefined;
+    const payload = /** @type {{ sequence: number } | undefined} */ (payloadOf(next));
     if (payload) sender.enqueue(payload, { pinned: next.status === "started" || next.status === "ended" });
+    return payload?.sequence;
+  };
+
+  /** @type {{ post: (options: Record<string, unknown>) => Promise<unknown> } | undefined} OpenCode's SDK client, raw */
+  let client;
+  const answers = answerDir === false ? undefined : createAnswerChannel({ dir: answerDir, instanceId, client: () => client });
+  let answersStarted = false;
+
+  /**
+   * The answer channel's view of a bus event: which request the record's wait stands for (the waiting payload's
+   * sequence), and which requests closed.
+   * @param {unknown} event @param {Transition | undefined} next @param {number | undefined} sequence
+   */
+  const observeRequest = (event, next, sequence) => {
+    if (!answers) return;
+    const { type, properties } = object(event);
+    const props = object(properties);
+    if (type === "permission.asked" || type === "question.asked") {
+      const session = acceptableText(props.sessionID, LIMITS.idBytes);
+      if (!session) return;
+      const opened = next?.status === "waiting" ? sequence : undefined;
+      answers.asked(mapper.rootOf(session), type === "permission.asked" ? "permission" : "input", props, opened);
+    } else if (type === "permission.replied" || type === "question.replied" || type === "question.rejected") {
+      answers.replied(props.requestID);
+    }
   };
 
   return {
@@ -125,8 +153,20 @@ export function createEmitter(options = {}, installed = {}) {
     event(event) {
       const next = mapper.mapEvent(event);
       if (next?.status === "started") state.problem = undefined; // a failed lookup is tried again at a session start
-      send(next);
+      observeRequest(event, next, send(next));
     },
+    /**
+     * The SDK client OpenCode gave the plugin (bound to its own server, in-process): the answer channel replies with it.
+     * Its raw HTTP client is used because the SDK's typed methods of 1.18.33 cover neither the current permission
+     * reply (with a message) nor questions. Starts the channel's watch, once per process.
+     * @param {unknown} sdk
+     */
+    useClient(sdk) {
+      const raw = object(object(sdk)._client);
+      if (typeof raw.post === "function") client = /** @type {any} */ (raw);
+      if (answers && !answersStarted) answersStarted = answers.start();
+    },
+    answers,
     /** @param {unknown} input */
     toolStart(input) {
       send(mapper.mapToolStart(input));
@@ -146,6 +186,7 @@ export function createPlugin(installed = {}, options = {}) {
     try {
       const emitter = options.instanceId ? createEmitter(options, installed) : processState(options, installed);
       emitter.observeDirectory(object(ctx).directory);
+      emitter.useClient(object(ctx).client);
       return {
         /** @param {{ event?: unknown }} input */
         event: async (input) => {

@@ -242,5 +242,5 @@ export function createMapper() {
     return running(root, "tool-execute-before", { detail: tool || "running a tool", tool });
   }
 
-  return { mapEvent, mapToolStart, sessions };
+  return { mapEvent, mapToolStart, rootOf, sessions };
 }

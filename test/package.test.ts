@@ -51,6 +51,7 @@ describe("the packed npm tarball", () => {
       "pi-bridge/index.js",
       "opencode-plugin/index.js",
       "opencode-plugin/map.js",
+      "opencode-plugin/answer-channel.js",
       "tongs-agents.tmux",
     ])
       expect(packed, required).toContain(required);

@@ -13,6 +13,7 @@ import type { SessionView } from "../fleet/view.ts";
 import { findHarness, HARNESSES } from "../harnesses/registry.ts";
 import { recordAnswer } from "../store/answer-log.ts";
 import { KEY_DIALOGS, optionFor, readDialog, sameDialog, type DialogOption, type KeyDialogSpec, type ShownDialog } from "./dialogs.ts";
+import { deliverToPlugin, type DeliveryContext } from "./plugin-channel.ts";
 import { describeReply, type Reply } from "./replies.ts";
 import { openWaitOf, waitIdOf } from "./wait-id.ts";
 
@@ -23,6 +24,8 @@ export interface AnswerContext extends FleetContext {
   /** This process: an answer from inside an agent's own process tree is refused (only a person answers). */
   readonly selfPid?: number;
   readonly sleep?: (ms: number) => Promise<void>;
+  /** Bounds of the plugin channel (OpenCode), for tests. */
+  readonly plugin?: DeliveryContext;
 }
 
 export interface AnswerRequest {
@@ -66,22 +69,29 @@ export interface OpenDialog {
   readonly session: string;
   readonly harness: string;
   readonly wait: { readonly id: string; readonly kind: PendingWait["kind"]; readonly tool: string; readonly since: string };
-  readonly channel: "keys";
+  readonly channel: Channel;
   readonly target: string;
   readonly dialog: ShownDialog;
   readonly evidence: string;
 }
 
+/** How a reply reaches the dialog: keys into the pane, or tongs-agents' plugin inside the agent's process (OpenCode). */
+export type Channel = "keys" | "plugin";
+
 export interface Answered {
   readonly ok: true;
   readonly session: string;
   readonly wait: string;
-  readonly channel: "keys";
+  readonly channel: Channel;
   readonly target: string;
   readonly reply: string;
   readonly option: DialogOption;
+  /** The keys pressed (none through the plugin). */
   readonly keys: readonly string[];
-  /** The dialog was gone from the pane within the check after the keys (false: it still showed; look at the pane). */
+  /**
+   * The dialog was gone from the pane within the check after the keys (false: it still showed; look at the pane);
+   * through the plugin: OpenCode took the reply (its TUI drops the dialog on the reply's event).
+   */
   readonly closed: boolean;
   /** Why the answer could not be kept for `explain`, when it could not (the answer itself stands). */
   readonly unrecorded?: string;
@@ -98,13 +108,19 @@ const CAPTURE_LINES = 60;
 
 /** The open wait of a session and the dialog shown for it: `answer <query> show`, and the first read of an answer. */
 export async function readOpenDialog(request: AnswerRequest, context: AnswerContext): Promise<OpenDialog | AnswerFailure> {
-  const located = await locate(request, context);
+  const waiting = await openWait(request, context);
+  if (waiting.ok === false) return waiting;
+  if (waiting.session.harness === "opencode") return pluginDialog(waiting);
+  const located = await locate(request, context, waiting);
   return located.ok === false ? located : located.open;
 }
 
 /** Reply to a session's open wait, or refuse and send nothing. */
 export async function answerSession(request: AnswerRequest, reply: Reply, context: AnswerContext): Promise<Answered | AnswerFailure> {
-  const first = await locate(request, context);
+  const waiting = await openWait(request, context);
+  if (waiting.ok === false) return waiting;
+  if (waiting.session.harness === "opencode") return answerThroughPlugin(waiting, request, reply, context);
+  const first = await locate(request, context, waiting);
   if (first.ok === false) return first;
   const { open, located, spec } = first;
   if (request.shown && !sameDialog(request.shown, open.dialog))
@@ -120,14 +136,7 @@ export async function answerSession(request: AnswerRequest, reply: Reply, contex
   const runner = { run: context.run ?? defaultRun, env: context.env };
   const sent = located.sendKeys ? await located.sendKeys(keys, runner) : { ok: false as const, detail: "the terminal takes no keys" };
   if (!sent.ok) return refuse("send-failed", `could not press ${keys.join(" ")} in ${open.target}: ${sent.detail}`);
-  const kept = recordAnswer(context.stateDir, open.session, {
-    at: new Date((context.now ?? Date.now)()).toISOString(),
-    by: request.by ?? "tongs-agents answer",
-    wait: open.wait.id,
-    reply: reply.kind,
-    option: chosen.option.number,
-    channel: "keys",
-  });
+  const kept = keepAnswer(context, request, open.session, open.wait.id, reply, chosen.option.number, "keys");
   return {
     ok: true,
     session: open.session,
@@ -143,6 +152,104 @@ export async function answerSession(request: AnswerRequest, reply: Reply, contex
 }
 
 /**
+ * OpenCode: the reply goes to tongs-agents' plugin inside the OpenCode process that owns the session, tied to the request
+ * the record's wait was opened by (the record's emitter sequence is that of the waiting event); the plugin checks that
+ * request is still open and replies by its id through OpenCode's own client (plugin-channel.ts).
+ */
+async function answerThroughPlugin(
+  waiting: Waiting,
+  request: AnswerRequest,
+  reply: Reply,
+  context: AnswerContext,
+): Promise<Answered | AnswerFailure> {
+  const { session, record, wait, waitId } = waiting;
+  if (record.identity !== "emitter" || record.sequence === null)
+    return refuse("unsupported", `${session.short_id} was not reported by tongs-agents' OpenCode plugin, so no plugin can answer it`);
+  const target = pluginTarget(record);
+  const delivered = await deliverToPlugin(
+    context.stateDir,
+    { instance: record.instance_id, session: record.session_id, sequence: record.sequence, kind: pluginKind(wait), reply },
+    context.plugin,
+  );
+  if (!delivered.ok) return refuse("send-failed", delivered.sent === false ? `${delivered.detail}; nothing sent` : delivered.detail);
+  const { outcome } = delivered;
+  if (!outcome.ok) {
+    const reason: Refusal = outcome.reason === "moved-on" ? "wait-moved" : outcome.reason === "not-offered" ? "not-offered" : "send-failed";
+    return refuse(reason, outcome.detail);
+  }
+  const kept = keepAnswer(context, request, session.id, waitId, reply, outcome.option.number, "plugin");
+  return {
+    ok: true,
+    session: session.id,
+    wait: waitId,
+    channel: "plugin",
+    target,
+    reply: describeReply(reply),
+    option: { ...outcome.option, reply: undefined },
+    keys: [],
+    closed: true,
+    ...(kept.ok ? {} : { unrecorded: kept.detail }),
+  };
+}
+
+/** OpenCode's open wait as `show` prints it: its permission dialog's replies; a question's options are in the pane. */
+function pluginDialog(waiting: Waiting): OpenDialog {
+  const { session, record, wait, waitId } = waiting;
+  const permission = pluginKind(wait) === "permission";
+  return {
+    ok: true,
+    session: session.id,
+    harness: session.harness,
+    wait: { id: waitId, kind: wait.kind, tool: wait.tool, since: wait.since },
+    channel: "plugin",
+    target: pluginTarget(record),
+    dialog: {
+      title: permission ? "Permission required" : wait.detail,
+      context: permission
+        ? []
+        : ["(its options as the pane shows them: reply with <n>, choose <label> or text <answer>; deny dismisses it)"],
+      options: permission
+        ? [
+            { number: 1, label: "Allow once", reply: "allow" },
+            { number: 2, label: "Allow always", reply: "always" },
+            { number: 3, label: "Reject", reply: "deny" },
+          ]
+        : [],
+    },
+    evidence: "OpenCode 1.18.33: tongs-agents' plugin replies by the request's id through OpenCode's own client",
+  };
+}
+
+/**
+ * OpenCode's request behind a wait: the plugin reports a question with the tool `question`, a permission with its name
+ * (`bash`, `edit`); both open waits of kind `input` (src/harnesses/opencode/harness.ts), so the kind cannot tell them.
+ */
+const pluginKind = (wait: PendingWait) => (wait.tool === "question" ? "input" : "permission");
+
+const pluginTarget = (record: SessionRecord) =>
+  `OpenCode${record.pid === null ? "" : ` (PID ${record.pid})`} through its tongs-agents plugin`;
+
+/** Keep the answer for `explain` (best effort: the answer stands either way). */
+function keepAnswer(
+  context: AnswerContext,
+  request: AnswerRequest,
+  session: string,
+  wait: string,
+  reply: Reply,
+  option: number,
+  channel: Channel,
+): ReturnType<typeof recordAnswer> {
+  return recordAnswer(context.stateDir, session, {
+    at: new Date((context.now ?? Date.now)()).toISOString(),
+    by: request.by ?? "tongs-agents answer",
+    wait,
+    reply: reply.kind,
+    option,
+    channel,
+  });
+}
+
+/**
  * The open wait of a record that keys can answer where it runs (a harness whose dialog is known, a pane that can be
  * read and typed into): what a notification's Allow / Deny is tied to. Whether the dialog shows is checked on the click.
  */
@@ -155,13 +262,24 @@ export function answerableWait(record: SessionRecord, backends: typeof BACKENDS 
 
 /** What an answer did, in one line: the CLI prints it, the picker shows it. */
 export function answeredLine(answered: Answered): string {
+  if (answered.channel === "plugin")
+    return `answered ${answered.reply}: ${displayLine(answered.option.label)} (option ${answered.option.number}), through ${answered.target}; OpenCode took it`;
   return (
     `answered ${answered.reply}: pressed ${answered.keys.join(" ")} (${displayLine(answered.option.label)}) in ${answered.target}; ` +
     (answered.closed ? "the dialog closed" : "the dialog still shows: look at the pane")
   );
 }
 
-async function locate(request: AnswerRequest, context: AnswerContext): Promise<Located | AnswerFailure> {
+interface Waiting {
+  readonly ok: true;
+  readonly session: SessionView;
+  readonly record: SessionRecord;
+  readonly wait: PendingWait;
+  readonly waitId: string;
+}
+
+/** The session the query names, and its open wait (the one `request.waitId` names, when it does). */
+async function openWait(request: AnswerRequest, context: AnswerContext): Promise<Waiting | AnswerFailure> {
   const found = await findSession(context, request.query);
   if (!found.ok) {
     if (found.reason === "ambiguous") return { ...refuse("ambiguous", found.detail), candidates: found.candidates.map(candidateOf) };
@@ -184,6 +302,13 @@ async function locate(request: AnswerRequest, context: AnswerContext): Promise<L
       "wait-moved",
       `the wait ${request.waitId} is no longer open: ${session.short_id} now waits for ${describeWait(wait)} (wait ${waitId}); nothing sent`,
     );
+  return { ok: true, session, record, wait, waitId };
+}
+
+async function locate(request: AnswerRequest, context: AnswerContext, known?: Waiting): Promise<Located | AnswerFailure> {
+  const waiting = known ?? (await openWait(request, context));
+  if (waiting.ok === false) return waiting;
+  const { session, wait, waitId } = waiting;
   const spec = KEY_DIALOGS.find((candidate) => candidate.harness === session.harness);
   if (!spec) return refuse("unsupported", unsupported(session));
   const backends = context.backends ?? BACKENDS;
@@ -270,7 +395,6 @@ function unsupported(session: SessionView): string {
   const name = harnessName(session.harness);
   const why: Record<string, string> = {
     pi: "Pi has no permission dialog of its own (extensions gate tools); nothing outside its process can answer them",
-    opencode: "its server answers by permission id only when started with --port, and tongs-agents does not yet read that port",
   };
   return `answering ${name} is not possible yet: ${why[session.harness] ?? "its dialog's text and keys are not verified against this version"} (docs/answer.md)`;
 }

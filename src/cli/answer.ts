@@ -86,7 +86,7 @@ function printDialog(open: OpenDialog, io: VerbIo): void {
   io.stdout(
     `${open.session}  wait ${open.wait.id}  ${open.wait.kind}${open.wait.tool ? `: ${open.wait.tool}` : ""}  since ${open.wait.since}`,
   );
-  io.stdout(`channel: keys into ${open.target} (${open.evidence})`);
+  io.stdout(`channel: ${open.channel === "keys" ? "keys into " : ""}${open.target} (${open.evidence})`);
   for (const line of open.dialog.context) io.stdout(`  | ${displayLine(line)}`);
   io.stdout(`  ${displayLine(open.dialog.title)}`);
   io.stdout("replies:");

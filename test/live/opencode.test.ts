@@ -3,16 +3,18 @@
 // reports through the real hook into a sandboxed state dir. OpenCode talks to the synthetic provider (e2e/provider)
 // through its OpenAI-compatible provider, with auto-update, sharing, the model-list fetch and LSP downloads off.
 import { execFileSync } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createEvidence } from "../../e2e/evidence.ts";
 import { startProvider } from "../../e2e/provider/server.mjs";
 import type { SessionRecord } from "../../src/core/schema.ts";
 import { runInstaller } from "../../src/install/installer.ts";
 import { installersFor } from "../../src/harnesses/installers.ts";
 import { sessionsDirOf } from "../../src/store/paths.ts";
 import { listRecords } from "../../src/store/records.ts";
-import { ROOT, runFocus } from "../processes.ts";
+import { QUESTION } from "../../e2e/provider/script.mjs";
+import { ROOT, runCliProcess, runFocus } from "../processes.ts";
 import { makeSandbox, type Sandbox } from "../sandbox.ts";
 import { HARNESS_PACKAGES, harnessBinDir, seedOpencodePlugin } from "./harnesses.ts";
 import { TmuxLab, waitFor } from "./tmux-lab.ts";
@@ -22,6 +24,14 @@ const VERSION = HARNESS_PACKAGES.opencode.version;
 /** OpenCode starts slowly on a loaded machine (about 40 s seen with two cores shared), and each turn takes seconds. */
 const START_MS = 180_000;
 const STEP_MS = 120_000;
+
+const evidence = createEvidence(
+  "opencode-answer",
+  `tongs-agents answer: OpenCode ${VERSION} interactive in tmux on this machine, answered through tongs-agents' plugin in its process`,
+  { containers: false },
+);
+evidence.addVersions({ [`opencode (npm ${HARNESS_PACKAGES.opencode.package})`]: VERSION });
+const HOW = `opencode ${VERSION} interactive in a private tmux server, the plugin from \`tongs-agents install --agent opencode\`, synthetic OpenAI-compatible provider (RUNTOOL asks to run \`touch approved\`, ASKUSER calls the question tool); answered with the built CLI; states read from the records`;
 
 let sandbox: Sandbox;
 let lab: TmuxLab;
@@ -124,6 +134,7 @@ beforeAll(async () => {
 }, START_MS + 300_000);
 
 afterAll(async () => {
+  evidence.write();
   lab?.stop();
   await provider?.stop();
   sandbox?.cleanup();
@@ -219,6 +230,140 @@ describe(`OpenCode ${VERSION} live in tmux, with the plugin installed by tongs-a
         status: "idle",
         detail: "turn interrupted",
       });
+    },
+    2 * STEP_MS,
+  );
+  /** `tongs-agents answer` as a process, as the user runs it. */
+  const answer = async (...args: string[]) => {
+    const ran = await runCliProcess(["answer", ...args], env);
+    return { code: ran.code, stdout: ran.stdout.trim(), stderr: ran.stderr.trim() };
+  };
+  /** The session the pane shows now (the tests above switched to a second one): the one that waits. */
+  let shownSession = "";
+  const waitingOf = async (tool: string) => {
+    const waiting = await until(
+      () => records().find((record) => record.status === "waiting" && record.tool === tool),
+      `waiting on ${tool}`,
+    );
+    shownSession = waiting.session_id;
+    return waiting;
+  };
+  const settled = () =>
+    until(() => records().find((record) => record.session_id === shownSession && record.status === "idle"), "idle again");
+
+  it(
+    "answer allow and deny through the plugin in OpenCode's process: the dialog closes, the tool runs (or not), waiting -> running",
+    async ({ task }) => {
+      evidence.prove(task, {
+        claim:
+          "OpenCode: `tongs-agents answer` replies through tongs-agents' plugin inside the OpenCode process, by the request's id (channel `plugin`, no keys, no port): allow closes the dialog, the command runs, the record goes waiting -> running -> idle and `explain` names the answer; the same wait again is refused; deny with a message closes the dialog and the command does not run",
+        kind: "live",
+        how: HOW,
+      });
+      const approved = join(project, "approved");
+      rmSync(approved, { force: true });
+      await prompt("RUNTOOL answer allow");
+      const waiting = await waitingOf("bash");
+      await until(() => (screen().includes("Permission required") ? true : undefined), "the permission dialog");
+      const shown = await answer(shownSession, "show", "--json");
+      expect(shown.code, shown.stderr).toBe(0);
+      const open = JSON.parse(shown.stdout) as {
+        wait: { id: string; kind: string };
+        channel: string;
+        dialog: { options: { label: string }[] };
+      };
+      expect(open).toMatchObject({ channel: "plugin", wait: { tool: "bash" } });
+      expect(open.dialog.options.map((option) => option.label)).toEqual(["Allow once", "Allow always", "Reject"]);
+      const allowed = await answer(shownSession, "allow", "--wait", open.wait.id);
+      expect(allowed.stderr).toBe("");
+      expect(allowed.code).toBe(0);
+      expect(allowed.stdout).toBe(
+        `answered allow: Allow once (option 1), through OpenCode (PID ${waiting.pid}) through its tongs-agents plugin; OpenCode took it`,
+      );
+      await until(() => (existsSync(approved) ? true : undefined), "the allowed command's file");
+      await until(() => (screen().includes("Permission required") ? undefined : true), "the dialog gone from the pane");
+      const after = await settled();
+      const events = after.history?.map((entry) => [entry.event, entry.status]) ?? [];
+      const at = events.findLastIndex(([event]) => event === "opencode.permission-asked");
+      expect(events.slice(at, at + 2)).toEqual([
+        ["opencode.permission-asked", "waiting"],
+        ["opencode.permission-replied", "running"],
+      ]);
+      const explained = JSON.parse((await runCliProcess(["explain", shownSession, "--json"], env)).stdout) as {
+        entries: { source: string; change: string }[];
+      };
+      expect(explained.entries.filter((entry) => entry.source === "answer").map((entry) => entry.change)).toContain(
+        `tongs-agents answer answered wait ${open.wait.id}: allow, option 1 (plugin)`,
+      );
+      // The same wait again: closed, nothing sent.
+      const again = await answer(shownSession, "allow", "--wait", open.wait.id);
+      expect(again).toMatchObject({ code: 10, stdout: "" });
+      expect(again.stderr).toContain(`(the wait ${open.wait.id} is closed)`);
+
+      // Deny with a message: the command does not run.
+      rmSync(approved, { force: true });
+      await prompt("RUNTOOL answer deny");
+      await waitingOf("bash");
+      const denied = await answer(shownSession, "deny", "not", "this", "time");
+      expect(denied.stderr).toBe("");
+      expect(denied.stdout).toMatch(/^answered deny with a message: Reject \(option 3\), through OpenCode .*; OpenCode took it$/);
+      await until(() => records().find((record) => record.session_id === shownSession && record.status !== "waiting"), "no longer waiting");
+      await until(() => (screen().includes("Permission required") ? undefined : true), "the dialog gone from the pane");
+      await new Promise((resolve) => setTimeout(resolve, 2000));
+      expect(existsSync(approved)).toBe(false);
+      await settled();
+    },
+    3 * STEP_MS,
+  );
+
+  it(
+    "the dialog answered in the pane first: the answer sends nothing and says why",
+    async ({ task }) => {
+      evidence.prove(task, {
+        claim:
+          "OpenCode: a permission dialog answered in the pane before `tongs-agents answer`: nothing is sent, the refusal says why (exit 10)",
+        kind: "live",
+        how: HOW,
+      });
+      rmSync(join(project, "approved"), { force: true });
+      await prompt("RUNTOOL answer late");
+      await waitingOf("bash");
+      const open = JSON.parse((await answer(shownSession, "show", "--json")).stdout) as { wait: { id: string } };
+      keys("Enter"); // "Allow once", in the pane
+      await until(() => (existsSync(join(project, "approved")) ? true : undefined), "the command run by the pane's answer");
+      const late = await answer(shownSession, "allow", "--wait", open.wait.id);
+      expect(late).toMatchObject({ code: 10, stdout: "" });
+      expect(late.stderr).toMatch(/already answered|nothing to answer: .* \(the wait [0-9a-f]{12} is closed\)/);
+      await settled();
+    },
+    2 * STEP_MS,
+  );
+
+  it(
+    "a question from the model answered by an option's label, then by free text",
+    async ({ task }) => {
+      evidence.prove(task, {
+        claim:
+          "OpenCode: a question from the model (its `question` tool) answered through the plugin by the start of an option's label (`choose gre`: Green) and by free text; the session runs on to idle",
+        kind: "live",
+        how: HOW,
+      });
+      await prompt("ASKUSER by label");
+      await waitingOf("question");
+      await until(() => (screen().includes(QUESTION.question) ? true : undefined), "the question dialog");
+      const chosen = await answer(shownSession, "choose", "gre");
+      expect(chosen.stderr).toBe("");
+      expect(chosen.stdout).toMatch(/^answered the option "gre": Green \(option 2\), through OpenCode .*; OpenCode took it$/);
+      await settled();
+      expect(screen()).toContain("Green");
+
+      await prompt("ASKUSER by text");
+      await waitingOf("question");
+      const typed = await answer(shownSession, "text", "Purple, with stripes");
+      expect(typed.stderr).toBe("");
+      expect(typed.stdout).toMatch(/^answered free text: Type your own answer \(option 3\), through OpenCode .*; OpenCode took it$/);
+      await settled();
+      expect(screen()).toContain("Purple, with stripes");
     },
     2 * STEP_MS,
   );
