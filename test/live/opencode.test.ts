@@ -262,6 +262,8 @@ describe(`OpenCode ${VERSION} live in tmux, with the plugin installed by tongs-a
       });
       const approved = join(project, "approved");
       rmSync(approved, { force: true });
+      // A session of its own: the provider holds every reply of a conversation that said SLOW (the Esc test's).
+      await prompt("/new");
       await prompt("RUNTOOL answer allow");
       const waiting = await waitingOf("bash");
       await until(() => (screen().includes("Permission required") ? true : undefined), "the permission dialog");
