@@ -1,7 +1,7 @@
 // Both sides of the answer channel into OpenCode, for real on a private directory: the CLI's deliverToPlugin
 // (src/answer/plugin-channel.ts) and the plugin's channel (answer-channel.js), with a fake OpenCode client recording
 // what it was asked to post.
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -109,6 +109,18 @@ describe("the answer channel into OpenCode (both sides, a real directory, a fake
     expect(delivered).toMatchObject({ ok: false, sent: false });
     expect(readdirSync(join(stateDir, REQUESTS_DIR))).toEqual([]);
     expect(posts).toEqual([]);
+  });
+
+  it("files a minute old are swept by the next request (an outcome nobody waited for); newer ones are left", async () => {
+    channel.stop();
+    const dir = join(stateDir, REQUESTS_DIR);
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    writeFileSync(join(dir, "old.outcome"), "{}");
+    writeFileSync(join(dir, "new.outcome"), "{}");
+    const minuteAgo = (Date.now() - 61_000) / 1000;
+    utimesSync(join(dir, "old.outcome"), minuteAgo, minuteAgo);
+    await deliverToPlugin(stateDir, request({ instance: "another-process" }), { claimMs: 100 });
+    expect(readdirSync(dir)).toEqual(["new.outcome"]);
   });
 
   it("the same request file handled twice at once is applied once (the rename claims it)", async () => {

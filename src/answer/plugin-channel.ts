@@ -4,7 +4,7 @@
 // bound is withdrawn by renaming it too: exactly one rename wins, so a reply is either applied once by the plugin or
 // never. No TCP port: the directory is the state dir's (owner-only), and the plugin replies in-process.
 import { randomBytes } from "node:crypto";
-import { existsSync, readFileSync, renameSync, unlinkSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync } from "node:fs";
 import { join } from "node:path";
 import * as z from "zod/mini";
 import { ensurePrivateDir } from "../store/paths.ts";
@@ -61,6 +61,7 @@ export async function deliverToPlugin(stateDir: string, request: PluginRequest, 
   const dir = join(stateDir, REQUESTS_DIR);
   const checked = ensurePrivateDir(dir);
   if (!checked.ok) return { ok: false, sent: false, detail: checked.detail };
+  sweep(dir, now());
   const base = join(dir, `${request.instance}.${randomBytes(8).toString("hex")}`);
   const body = JSON.stringify({ v: 1, at: new Date(now()).toISOString(), ...request });
   const written = writeFileAtomic(`${base}.request`, body, { maxBytes: 16_384 });
@@ -115,6 +116,25 @@ function readOutcome(path: string): PluginOutcome | "invalid" | undefined {
     return parsed.success ? parsed.data : "invalid";
   } catch {
     return "invalid";
+  }
+}
+
+/** Files a minute old are no one's any more (an outcome the CLI stopped waiting for, a request the plugin never saw). */
+const LEFTOVER_MS = 60_000;
+
+function sweep(dir: string, at: number): void {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    try {
+      if (at - statSync(join(dir, name)).mtimeMs > LEFTOVER_MS) unlinkSync(join(dir, name));
+    } catch {
+      // Gone already.
+    }
   }
 }
 
