@@ -9,6 +9,7 @@ import { runInstaller } from "../../src/install/installer.ts";
 import type { Sandbox } from "../sandbox.ts";
 import { harnessBinDir } from "./harnesses.ts";
 import { liveWorld } from "./live-world.ts";
+import { enterUntilSent } from "./tmux-ui.ts";
 import { KEY_DIALOGS, readDialog } from "../../src/answer/dialogs.ts";
 import { shellQuote } from "../../src/core/shell-quote.ts";
 import { CLI_BIN, ROOT, runCliProcess } from "../processes.ts";
@@ -96,28 +97,15 @@ export function startAnswerLab(socket: string, cwd: string, env: NodeJS.ProcessE
         if (attempt === 4) throw error;
       }
     }
-    // Enter may be lost as well (Gemini CLI in CI: the line stayed in its input): until the hooks say it went (the
-    // record changed), Enter again every 5 s, never while a dialog shows (Enter would pick its first option).
+    // Enter may be lost as well (Gemini CLI in CI: the line stayed in its input).
     const mark = async () => {
       const shown = await session();
       return `${shown?.session_id} ${shown?.updated_at}`;
     };
     const before = await mark();
-    tmux("send-keys", "-t", "live", "Enter");
-    let pressed = Date.now();
-    await until(
-      `${text} submitted`,
-      async () => {
-        if ((await mark()) !== before) return true;
-        if (Date.now() - pressed > 5000 && !dialogShown()) {
-          tmux("send-keys", "-t", "live", "Enter");
-          pressed = Date.now();
-        }
-        return undefined;
-      },
-      60_000,
-      screen,
-    );
+    const enter = () => tmux("send-keys", "-t", "live", "Enter");
+    enter();
+    await enterUntilSent(text, { before, mark, enter, dialogShown, explain: screen });
   };
   return {
     screen,

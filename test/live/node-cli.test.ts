@@ -19,7 +19,7 @@ import { ROOT, runCliProcess, stopTmuxServer } from "../processes.ts";
 import { makeSandbox, type Sandbox } from "../sandbox.ts";
 import { HARNESS_PACKAGES, harnessBinDir } from "./harnesses.ts";
 import { liveWorld } from "./live-world.ts";
-import { sleep, until as waitUntil } from "./tmux-ui.ts";
+import { enterUntilSent, sleep, until as waitUntil } from "./tmux-ui.ts";
 
 interface Shown {
   session_id: string;
@@ -205,29 +205,13 @@ describe.each(CLIS)("$id (live, interactive in tmux)", (cli) => {
         const session = await shown();
         return session?.status === want ? session : undefined;
       };
-      /**
-       * A prompt or command the hooks answer: typed, then Enter until the records say it went (one changed, or a new
-       * one). Under load Gemini CLI's input has kept a typed line unsent (CI at f638f07, and again since): Enter again
-       * every 5 s, never while the dialog shows (Enter would answer it).
-       */
+      /** A prompt or command the hooks answer: typed, then Enter until the records say it went (one changed, or a new one). */
       const submit = async (text: string) => {
         const mark = async () => JSON.stringify((await sessions()).map((session) => [session.session_id, session.updated_at]));
         const before = await mark();
         await type(text);
-        let pressed = Date.now();
-        await until(
-          `"${text}" submitted`,
-          async () => {
-            if ((await mark()) !== before) return true;
-            if (Date.now() - pressed > 5000 && !dialog()) {
-              tmux("send-keys", "-t", "live", "Enter");
-              pressed = Date.now();
-            }
-            return undefined;
-          },
-          60_000,
-          diagnose,
-        );
+        const enter = () => tmux("send-keys", "-t", "live", "Enter");
+        await enterUntilSent(`"${text}"`, { before, mark, enter, dialogShown: dialog, explain: diagnose });
       };
 
       const started = await until("SessionStart", state("started"), 90_000, diagnose);

@@ -34,6 +34,42 @@ export async function until<T>(
 }
 
 /**
+ * After a line was typed and Enter pressed: wait until the records say it went (`mark()` differs from `before`), pressing
+ * Enter again every 5 s, never while `dialogShown()` (Enter would pick the dialog's first option). Under load Gemini
+ * CLI has kept a typed line unsent in its input (CI at f638f07, and since); a second Enter sends it.
+ */
+export async function enterUntilSent(
+  what: string,
+  {
+    before,
+    mark,
+    enter,
+    dialogShown,
+    explain,
+  }: {
+    before: string;
+    mark: () => Promise<string>;
+    enter: () => void;
+    dialogShown: () => boolean;
+    explain: () => string | Promise<string>;
+  },
+): Promise<void> {
+  let pressed = Date.now();
+  await until(
+    `${what} sent`,
+    async () => {
+      if ((await mark()) !== before) return true;
+      if (Date.now() - pressed > 5000 && !dialogShown()) {
+        enter();
+        pressed = Date.now();
+      }
+      return undefined;
+    },
+    explain,
+  );
+}
+
+/**
  * `bin` in windows of the session "live" on `socket`, in `project`. `inputMark` is what the UI's input line shows before
  * typed text (`> ` for Kimi Code, `❯ ` for Copilot CLI): text still there after Enter was not sent.
  */
