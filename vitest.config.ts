@@ -1,5 +1,6 @@
 import { configDefaults, defineConfig } from "vitest/config";
 import { TimingReporter } from "./test/timing-reporter.ts";
+import { WeightedShards } from "./test/weighted-shards.ts";
 
 // Hermetic by construction: test/setup.ts points HOME, XDG dirs and every harness config dir into a temp dir before
 // any test runs; test/global-setup.ts builds the bundles the process-level tests execute.
@@ -10,6 +11,8 @@ export default defineConfig({
     // The run ends with each project's and each file's wall time (test/timing-reporter.ts).
     reporters: ["default", new TimingReporter()],
     setupFiles: ["test/setup.ts"],
+    // `--shard` splits files by how long each takes (the live project's two shards in scripts/test.sh).
+    sequence: { sequencer: WeightedShards },
     restoreMocks: true,
     unstubEnvs: true,
     projects: [

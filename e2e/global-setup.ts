@@ -5,6 +5,7 @@
 // Ryuk, testcontainers' own reaper, cannot run here (its image cannot be pulled).
 import { randomBytes } from "node:crypto";
 import { execFileSync } from "node:child_process";
+import type { ProvidedContext } from "vitest";
 import type { TestProject } from "vitest/node";
 import { buildImage } from "../containers/images.ts";
 import { E2E_IMAGE } from "../containers/recipe.ts";
@@ -30,20 +31,40 @@ export async function setup(project: TestProject): Promise<() => void> {
   const runId = randomBytes(8).toString("hex");
   project.provide("containerEnv", env.value);
   project.provide("e2eRunId", runId);
-  const built = await buildImage({
-    ...E2E_IMAGE,
-    env: { ...process.env, ...env.value },
-    log: (line) => process.stderr.write(`e2e image: ${line}\n`),
-  });
-  project.provide("e2eImage", built.ok ? { ok: true, image: built.image } : { ok: false, detail: `${built.reason}: ${built.detail}` });
+  project.provide("e2eImage", await theImage(env.value));
   return () => removeLeftovers(env.value.DOCKER_HOST, runId);
 }
 
+/**
+ * The image built or reused now, or the one scripts/test.sh built just before starting the suites beside the live files
+ * (TONGS_AGENTS_E2E_IMAGE): building packs the checkout, and `npm pack` rewrites package.json for a moment, which a
+ * live file running beside would see.
+ */
+async function theImage(env: ContainerEnv): Promise<ProvidedContext["e2eImage"]> {
+  const given = process.env.TONGS_AGENTS_E2E_IMAGE;
+  if (given) {
+    try {
+      podman(env.DOCKER_HOST, "image", "exists", given);
+      return { ok: true, image: given };
+    } catch {
+      return { ok: false, detail: `TONGS_AGENTS_E2E_IMAGE names ${given}, which Podman does not have` };
+    }
+  }
+  const built = await buildImage({
+    ...E2E_IMAGE,
+    env: { ...process.env, ...env },
+    log: (line) => process.stderr.write(`e2e image: ${line}\n`),
+  });
+  return built.ok ? { ok: true, image: built.image } : { ok: false, detail: `${built.reason}: ${built.detail}` };
+}
+
+function podman(dockerHost: string, ...args: string[]): string {
+  return execFileSync("podman", ["--remote", "--url", dockerHost, ...args], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+}
+
 function removeLeftovers(dockerHost: string, runId: string): void {
-  const podman = (...args: string[]) =>
-    execFileSync("podman", ["--remote", "--url", dockerHost, ...args], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
-  const leftovers = podman("ps", "--all", "--quiet", "--filter", `label=${RUN_LABEL}=${runId}`).split("\n").filter(Boolean);
+  const leftovers = podman(dockerHost, "ps", "--all", "--quiet", "--filter", `label=${RUN_LABEL}=${runId}`).split("\n").filter(Boolean);
   if (leftovers.length === 0) return;
   process.stderr.write(`e2e: removing ${leftovers.length} container(s) left by this run\n`);
-  podman("rm", "--force", "--time", "0", ...leftovers);
+  podman(dockerHost, "rm", "--force", "--time", "0", ...leftovers);
 }

@@ -82,6 +82,14 @@ if ((checks_status != 0)); then
   exit 1
 fi
 if [[ $(id -u) -eq 0 ]] && unshare --pid --fork --mount-proc true 2>/dev/null; then
+  # The container image, built or confirmed before the live files start (the e2e global setup then takes it as given):
+  # building packs the checkout, and `npm pack` rewrites package.json for a moment, which a live file's evidence would
+  # record as uncommitted changes.
+  image="$(eval "$(bash containers/podman.sh env)" && node containers/build-images.ts --agents all --extras all)" || {
+    echo "test: the container image could not be built (above)" >&2
+    exit 1
+  }
+  export TONGS_AGENTS_E2E_IMAGE="$image"
   phase "live beside e2e" side_by_side
 else
   echo "test: no PID namespace for the live project here (needs root): it runs after the container suites" >&2
