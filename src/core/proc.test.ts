@@ -28,7 +28,7 @@ describe("parseProcStat", () => {
   it("cuts the comm at the last parenthesis, so names with spaces and parentheses parse", () => {
     const stat =
       "4769 (tmux: client) S 1 4769 4769 34816 4769 4194560 1 0 0 0 2 1 0 0 20 0 1 0 123456 10000 100 1844674 1 1 0 0 0 0 0 0 0 0 0 0 0 0 17 0 0 0 0 0 0";
-    expect(parseProcStat(stat)).toEqual({ comm: "tmux: client", state: "S", ppid: 1, ttyNr: 34816, startTime: "123456" });
+    expect(parseProcStat(stat)).toEqual({ comm: "tmux: client", state: "S", ppid: 1, ttyNr: 34816, flags: 4194560, startTime: "123456" });
     expect(parseProcStat("12 (a) b) c) S 7 12 12 0 -1 0 0 0 0 0 0 0 0 0 20 0 1 0 999 0 0")?.comm).toBe("a) b) c");
   });
 

@@ -10,7 +10,7 @@ import { openRecordCache, readSessionsIndex } from "../store/record-cache.ts";
 import type { SessionsWatch } from "../store/sessions-watch.ts";
 import { listRecords, readRecord, recordPath, type RecordListing } from "../store/records.ts";
 import { sortByAttention } from "./attention.ts";
-import type { ListProcesses } from "./discovery.ts";
+import type { ListProcesses } from "../core/process-table.ts";
 import { checkLiveness } from "../core/liveness.ts";
 import { readSeen, type SeenMarks } from "./seen.ts";
 import { applyStatedStates, type StatedContext } from "./stated.ts";
@@ -69,7 +69,7 @@ export async function loadFleet(
   const fromIndex = liveOnly && draining ? await liveRecords(stateDir, dirs.sessionsDir, processes, now) : undefined;
   const [listing, discovered] = await Promise.all([
     Promise.resolve(fromIndex ?? listRecords(dirs.sessionsDir, now, validated)),
-    // Loaded only when used: ps-list is not needed by status, next or the picker's first screen.
+    // Loaded only when used: discovery is not needed by status, next or the picker's first screen.
     discover
       ? import("./discovery.ts").then(({ discoverProcesses }) =>
           discoverProcesses({ processes, ...(listProcesses ? { list: listProcesses } : {}), ...(env ? { env } : {}) }),
