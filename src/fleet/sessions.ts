@@ -62,10 +62,14 @@ export async function loadFleet(
   const draining = ensureDrainer(stateDir, { env: env ?? process.env });
   // In the keypress server, a watch on the sessions dir spares the lstat of records that did not change (once it has
   // seen every change made before this listing).
-  const settled = watch?.dir === dirs.sessionsDir && (await watch.settle());
+  const vouched = watch?.dir === dirs.sessionsDir ? await watch.forListing() : undefined;
   const now = clock();
   // While a drainer runs, a cache saved for the whole quiet directory is used as it is (record-cache.ts).
-  const validated = openRecordCache(stateDir, { ...(settled ? { watch } : {}), sessionsDir: dirs.sessionsDir, wholeDir: draining });
+  const validated = openRecordCache(stateDir, {
+    ...(vouched ? { watch: vouched } : {}),
+    sessionsDir: dirs.sessionsDir,
+    wholeDir: draining,
+  });
   const fromIndex = liveOnly && draining ? await liveRecords(stateDir, dirs.sessionsDir, processes, now) : undefined;
   const [listing, discovered] = await Promise.all([
     Promise.resolve(fromIndex ?? listRecords(dirs.sessionsDir, now, validated)),
