@@ -24,6 +24,8 @@ export interface ProcessInfo extends ProcessBasics {
 
 export interface ProcessSource {
   basics(pid: number): Promise<ProcessBasics | undefined>;
+  /** The start token alone, where it costs less than `basics` (Linux: the stat line only): what a liveness check needs. */
+  startToken?(pid: number): Promise<string | undefined>;
   /** Arguments may take the target's locks (Linux reads its memory): callers bound the wait. */
   argv(pid: number): Promise<readonly string[] | undefined>;
 }
@@ -119,6 +121,9 @@ function bootIdOf(procRoot: string): string {
 export function linuxProcessSource(procRoot = "/proc"): ProcessSource {
   const valid = (pid: number) => Number.isInteger(pid) && pid > 0;
   return {
+    async startToken(pid) {
+      return valid(pid) ? linuxStartToken(pid, procRoot) : undefined;
+    },
     async basics(pid) {
       if (!valid(pid)) return undefined;
       const dir = `${procRoot}/${pid}`;
@@ -157,6 +162,11 @@ export function linuxProcessSource(procRoot = "/proc"): ProcessSource {
       return argv;
     },
   };
+}
+
+/** The start token of the process running with this PID now, undefined when none runs. */
+export function startTokenOf(source: ProcessSource, pid: number): Promise<string | undefined> {
+  return source.startToken ? source.startToken(pid) : source.basics(pid).then((basics) => basics?.startToken);
 }
 
 export type RunCommand = (file: string, args: readonly string[]) => Promise<{ stdout: string; ok: boolean }>;

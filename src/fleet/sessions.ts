@@ -3,7 +3,7 @@
 import { readdirSync } from "node:fs";
 import type { Clock } from "../core/clock.ts";
 import { digestOf } from "../core/identity.ts";
-import type { ProcessSource } from "../core/proc.ts";
+import { startTokenOf, type ProcessSource } from "../core/proc.ts";
 import { ensureDrainer } from "../store/drainer-process.ts";
 import { stateDirsIfPresent } from "../store/paths.ts";
 import { openRecordCache, readSessionsIndex } from "../store/record-cache.ts";
@@ -94,12 +94,12 @@ export async function loadFleet(
       : listing.records.map((listed) => ({ ...listed, record: stated.changed.get(listed.digest) ?? listed.record }));
   // Many records usually share a few processes: look each PID up once. Many distinct PIDs (thousands of records):
   // one look at /proc says which are gone, without a failed open each.
-  const byPid = new Map<number, ReturnType<ProcessSource["basics"]>>();
+  const byPid = new Map<number, Promise<string | undefined>>();
   const running = runningPids(records);
   const cached: ProcessSource = {
-    basics: (pid) =>
-      byPid.get(pid) ?? byPid.set(pid, running && !running.has(pid) ? Promise.resolve(undefined) : processes.basics(pid)).get(pid)!,
-    argv: (pid) => processes.argv(pid),
+    ...processes,
+    startToken: (pid) =>
+      byPid.get(pid) ?? byPid.set(pid, running && !running.has(pid) ? Promise.resolve(undefined) : startTokenOf(processes, pid)).get(pid)!,
   };
   // Events still queued for a record (its lock was busy) are part of what it says: applied in memory, no lock taken.
   // The state machine is loaded only when something is queued or a process has two live records (rare): `status` runs
@@ -194,7 +194,7 @@ async function liveRecords(
   if (!index) return undefined;
   const running = runningPids(index.rows.map((row) => ({ record: row })));
   const source: ProcessSource = running
-    ? { basics: (pid) => (running.has(pid) ? processes.basics(pid) : Promise.resolve(undefined)), argv: (pid) => processes.argv(pid) }
+    ? { ...processes, startToken: (pid) => (running.has(pid) ? startTokenOf(processes, pid) : Promise.resolve(undefined)) }
     : processes;
   const listing: RecordListing = { records: [], invalid: [], spools: [...index.spools] };
   for (const row of index.rows) {
