@@ -74,7 +74,7 @@ describe("parseCmdline", () => {
 });
 
 describe("readLinuxProcessTable (a fake /proc)", () => {
-  it("lists live processes of the user with parent, name, exact arguments, start token and terminal", () => {
+  it("lists live processes of the user with parent, name, exact arguments, start token and terminal", async () => {
     const root = fakeProc(
       [
         { pid: 100, comm: "bash", cmdline: argvBytes("-bash"), exe: "/usr/bin/bash", ttyNr: PTS_3 },
@@ -86,7 +86,7 @@ describe("readLinuxProcessTable (a fake /proc)", () => {
       ],
       ["self", "sys-not-a-pid", "0"],
     );
-    const table = readLinuxProcessTable({ procRoot: root, euid: OWN });
+    const table = await readLinuxProcessTable({ procRoot: root, euid: OWN });
     const byPid = new Map(table?.map((proc) => [proc.pid, proc]));
     expect([...byPid.keys()].sort()).toEqual([100, 200, 201, 202]);
     expect(byPid.get(100)).toEqual<ListedProcess>({
@@ -112,7 +112,7 @@ describe("readLinuxProcessTable (a fake /proc)", () => {
     expect(byPid.get(202)?.name).toBe("sleep");
   });
 
-  it("leaves out zombies, dead entries, kernel threads and processes gone between the listing and the read", () => {
+  it("leaves out zombies, dead entries, kernel threads and processes gone between the listing and the read", async () => {
     const root = fakeProc([
       { pid: 10, comm: "claude", cmdline: argvBytes("claude") },
       { pid: 11, comm: "claude", state: "Z", cmdline: "" },
@@ -123,33 +123,29 @@ describe("readLinuxProcessTable (a fake /proc)", () => {
       { pid: 16, comm: "claude", cmdline: argvBytes("claude") },
     ]);
     writeFileSync(join(root, "16", "stat"), "16 (claude) S 1"); // cut short: unreadable as a stat line
-    expect(readLinuxProcessTable({ procRoot: root, euid: OWN })?.map((proc) => proc.pid)).toEqual([10]);
+    expect((await readLinuxProcessTable({ procRoot: root, euid: OWN }))?.map((proc) => proc.pid)).toEqual([10]);
   });
 
-  it("keeps only processes of the effective user, a non-dumpable one (its directory root's) by its status file", () => {
+  it("keeps only processes of the effective user, a non-dumpable one (its directory root's) by its status file", async () => {
     const root = fakeProc([
       { pid: 20, comm: "ssh", cmdline: argvBytes("ssh", "host"), statusEuid: 4242 },
       { pid: 21, comm: "cron", cmdline: argvBytes("cron"), statusEuid: 0 },
       { pid: 22, comm: "agent", cmdline: argvBytes("agent") },
     ]);
     // The fake's directories belong to the test's user; as another user, only a status file naming it counts.
-    if (OWN === 0) expect(readLinuxProcessTable({ procRoot: root, euid: 4242 })?.map((proc) => proc.pid)).toEqual([20]);
-    expect(
-      readLinuxProcessTable({ procRoot: root, euid: OWN })
-        ?.map((proc) => proc.pid)
-        .sort(),
-    ).toEqual([20, 21, 22]);
+    if (OWN === 0) expect((await readLinuxProcessTable({ procRoot: root, euid: 4242 }))?.map((proc) => proc.pid)).toEqual([20]);
+    expect((await readLinuxProcessTable({ procRoot: root, euid: OWN }))?.map((proc) => proc.pid).sort()).toEqual([20, 21, 22]);
   });
 
-  it("reads a long command line whole, up to its bound", () => {
+  it("reads a long command line whole, up to its bound", async () => {
     const long = "x".repeat(10_000);
     const root = fakeProc([{ pid: 30, comm: "node", cmdline: argvBytes("node", long, "end") }]);
-    expect(readLinuxProcessTable({ procRoot: root, euid: OWN })?.[0]?.argv).toEqual(["node", long, "end"]);
+    expect((await readLinuxProcessTable({ procRoot: root, euid: OWN }))?.[0]?.argv).toEqual(["node", long, "end"]);
   });
 
   it("is undefined where /proc cannot be listed, and the table then comes from the fallback (`ps`)", async () => {
     const missing = join(tmpdir(), "tongs-no-proc-here");
-    expect(readLinuxProcessTable({ procRoot: missing })).toBeUndefined();
+    expect(await readLinuxProcessTable({ procRoot: missing })).toBeUndefined();
     const fromPs: ListedProcess[] = [{ pid: 7, ppid: 1, name: "claude", cmd: "claude" }];
     expect(await processTable({ platform: "linux", procRoot: missing, fallback: async () => fromPs })()).toBe(fromPs);
     expect(await processTable({ platform: "darwin", fallback: async () => fromPs })()).toBe(fromPs);

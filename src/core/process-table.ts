@@ -2,7 +2,7 @@
 // connections. On Linux it is read from /proc in this process, one pass for everything the callers use (PID, parent,
 // name, arguments, start token, terminal), instead of starting `ps` twice through ps-list; where /proc cannot be listed
 // (macOS) ps-list runs as before.
-import { closeSync, constants, openSync, readdirSync, readlinkSync, readSync, statSync } from "node:fs";
+import { closeSync, constants, open, read, readdirSync, readlinkSync, statSync } from "node:fs";
 import { basename } from "node:path";
 import { linuxStartTokenOf, parseProcStat, readProcFile, ttyNameFromNr } from "./proc.ts";
 
@@ -38,25 +38,22 @@ export function parseCmdline(bytes: Buffer): string[] {
   return argv;
 }
 
-function readCmdline(path: string): Buffer | undefined {
-  let fd: number;
-  try {
-    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
-  } catch {
-    return undefined;
-  }
-  try {
-    const buffer = Buffer.allocUnsafe(CMDLINE_BYTES);
-    let length = 0;
-    // The kernel hands out a long command line a page at a time: read until it ends or the bound is reached.
-    for (let read = -1; read !== 0 && length < buffer.length; length += read)
-      read = readSync(fd, buffer, length, buffer.length - length, null);
-    return buffer.subarray(0, length);
-  } catch {
-    return undefined;
-  } finally {
-    closeSync(fd);
-  }
+/**
+ * `/proc/PID/cmdline` is read through the thread pool: it takes the target's memory-map lock, which a process can hold
+ * for long (a fault on a hung network filesystem), and such a read must lose to the caller's deadline (discovery's
+ * bound), not hold the caller. One read: the kernel copies the whole command line up to the buffer's size.
+ */
+function readCmdline(path: string): Promise<Buffer | undefined> {
+  return new Promise((resolve) =>
+    open(path, constants.O_RDONLY | constants.O_NONBLOCK, (openError, fd) => {
+      if (openError) return resolve(undefined);
+      const buffer = Buffer.allocUnsafe(CMDLINE_BYTES);
+      read(fd, buffer, 0, buffer.length, 0, (readError, length) => {
+        closeSync(fd);
+        resolve(readError ? undefined : buffer.subarray(0, length));
+      });
+    }),
+  );
 }
 
 /**
@@ -77,47 +74,47 @@ function ownedBy(dir: string, euid: number): boolean {
  * while it is read is left out (each of its files can vanish between the listing and the read); zombies (they run no
  * code, only their PID is held until their parent reaps them) and kernel threads are left out too.
  */
-export function readLinuxProcessTable({ procRoot = "/proc", euid = process.geteuid?.() ?? 0 }: { procRoot?: string; euid?: number } = {}):
-  ListedProcess[] | undefined {
+export async function readLinuxProcessTable({
+  procRoot = "/proc",
+  euid = process.geteuid?.() ?? 0,
+}: { procRoot?: string; euid?: number } = {}): Promise<ListedProcess[] | undefined> {
   let names: string[];
   try {
     names = readdirSync(procRoot);
   } catch {
     return undefined;
   }
-  const table: ListedProcess[] = [];
-  for (const name of names) {
-    if (!/^[1-9]\d*$/.test(name)) continue;
+  const rows = names.map(async (name): Promise<ListedProcess | undefined> => {
+    if (!/^[1-9]\d*$/.test(name)) return undefined;
     const dir = `${procRoot}/${name}`;
+    // The stat line, status and the executable link never wait on the process: read at once.
+    let stat: ReturnType<typeof parseProcStat>;
+    let exe: string | undefined;
     try {
-      if (!ownedBy(dir, euid)) continue;
-      const stat = parseProcStat(readProcFile(`${dir}/stat`));
-      if (!stat || stat.state === "Z" || stat.state === "X" || (stat.flags & PF_KTHREAD) !== 0) continue;
-      const cmdline = readCmdline(`${dir}/cmdline`);
-      if (cmdline === undefined) continue;
-      const argv = parseCmdline(cmdline);
-      let exe: string | undefined;
-      try {
-        exe = readlinkSync(`${dir}/exe`).replace(/ \(deleted\)$/, "");
-      } catch {
-        exe = undefined;
-      }
-      table.push({
-        pid: Number(name),
-        ppid: stat.ppid,
-        name: exe === undefined ? stat.comm : basename(exe),
-        // As ps-list gives it: a process that rewrote its arguments in place (its title) may leave spaces at the end.
-        cmd: argv.join(" ").trimEnd(),
-        argv,
-        comm: stat.comm,
-        startToken: linuxStartTokenOf(procRoot, stat.startTime),
-        tty: ttyNameFromNr(stat.ttyNr),
-      });
+      if (!ownedBy(dir, euid)) return undefined;
+      stat = parseProcStat(readProcFile(`${dir}/stat`));
+      if (!stat || stat.state === "Z" || stat.state === "X" || (stat.flags & PF_KTHREAD) !== 0) return undefined;
+      exe = readlinkSync(`${dir}/exe`).replace(/ \(deleted\)$/, "");
     } catch {
-      // Gone between the listing and this read.
+      if (!stat) return undefined; // gone between the listing and this read
+      exe = undefined; // no executable link to read: named by its comm
     }
-  }
-  return table;
+    const cmdline = await readCmdline(`${dir}/cmdline`);
+    if (cmdline === undefined) return undefined;
+    const argv = parseCmdline(cmdline);
+    return {
+      pid: Number(name),
+      ppid: stat.ppid,
+      name: exe === undefined ? stat.comm : basename(exe),
+      // As ps-list gives it: a process that rewrote its arguments in place (its title) may leave spaces at the end.
+      cmd: argv.join(" ").trimEnd(),
+      argv,
+      comm: stat.comm,
+      startToken: linuxStartTokenOf(procRoot, stat.startTime),
+      tty: ttyNameFromNr(stat.ttyNr),
+    };
+  });
+  return (await Promise.all(rows)).filter((row) => row !== undefined);
 }
 
 const psListTable: ListProcesses = async () => (await import("ps-list")).default({ all: false });
@@ -132,5 +129,5 @@ export function processTable({
   procRoot = "/proc",
   fallback = psListTable,
 }: { platform?: NodeJS.Platform; procRoot?: string; fallback?: ListProcesses } = {}): ListProcesses {
-  return async () => (platform === "linux" ? readLinuxProcessTable({ procRoot }) : undefined) ?? (await fallback());
+  return async () => (platform === "linux" ? await readLinuxProcessTable({ procRoot }) : undefined) ?? (await fallback());
 }
