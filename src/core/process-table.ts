@@ -122,7 +122,7 @@ const psListTable: ListProcesses = async () => (await import("ps-list")).default
 /**
  * The table of this user's processes: /proc where it can be listed, else `ps` (through ps-list, loaded only then).
  * Each call reads it afresh: the picker, `list --watch` and the MCP server list again and again in one process, and
- * a listing asks once (discovery); only focus on a Codex daemon's session or an SSH host asks twice, a few ms each.
+ * a listing asks once (discovery); only focus on a Codex daemon's session or an SSH host asks twice, a /proc read each.
  */
 export function processTable({
   platform = process.platform,
