@@ -2,8 +2,8 @@
 // records, 50 of them of live processes (sleep stand-ins with their real start tokens, a quarter of them ended), the
 // rest of processes long gone. Each listing is timed in turn with `node -e 0`, in pairs; printed: the median wall and
 // the median of the pair ratios. Rows: no drainer running (every record file read), the drainer running (its sessions
-// index, then only the live records' files), the same without process discovery (what `ps` adds), and
-// `list --json --all` (every record printed).
+// index, then only the live records' files), the same without process discovery (what reading the process table adds),
+// and `list --json --all` (every record printed).
 //
 //   node bench/list-many.mjs                   10,000 records, 10 pairs per row
 //   LIST_RECORDS=1000 LIST_PAIRS=20 node bench/list-many.mjs
@@ -60,7 +60,7 @@ for (let waited = 0; !existsSync(join(state, "sessions-index.json")) || !existsS
   await new Promise((resolve) => setTimeout(resolve, 100));
 }
 measure("`list`, drainer running: its sessions index, then only the live records' files", [CLI, "list"]);
-measure("the same, process discovery off (`TONGS_AGENTS_DISCOVERY=off`: no `ps`)", [CLI, "list"], { TONGS_AGENTS_DISCOVERY: "off" });
+measure("the same, process discovery off (`TONGS_AGENTS_DISCOVERY=off`)", [CLI, "list"], { TONGS_AGENTS_DISCOVERY: "off" });
 measure("`list --json --all`, drainer running (every record printed)", [CLI, "list", "--json", "--all"]);
 drainer.kill("SIGKILL");
 for (const standIn of standIns) standIn.kill();

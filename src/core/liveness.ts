@@ -1,6 +1,6 @@
 // Is the process behind a record still the one that wrote it? A record whose process is gone, or whose PID now
 // belongs to a later process (different start token), is stale: shown as ended, never as running.
-import type { ProcessSource } from "./proc.ts";
+import { startTokenOf, type ProcessSource } from "./proc.ts";
 import type { SessionRecord } from "./schema.ts";
 
 /** An unresolved placeholder has no process to check; it counts as stale once it has been quiet this long. */
@@ -35,9 +35,9 @@ export async function checkLiveness(
       ? { state: "stale", reason: "unresolved and quiet for 12 hours" }
       : { state: "unknown" };
   }
-  const info = await processes.basics(record.pid);
-  if (!info) return { state: "stale", reason: `process ${record.pid} is gone` };
-  if (record.process_start !== null && info.startToken !== record.process_start) {
+  const token = await startTokenOf(processes, record.pid);
+  if (token === undefined) return { state: "stale", reason: `process ${record.pid} is gone` };
+  if (record.process_start !== null && token !== record.process_start) {
     return { state: "stale", reason: `PID ${record.pid} now belongs to another process` };
   }
   return { state: "alive" };

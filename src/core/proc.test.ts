@@ -1,4 +1,5 @@
 import { execFileSync, spawn } from "node:child_process";
+import { once } from "node:events";
 import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -11,6 +12,7 @@ import {
   matchesProcessName,
   parseDarwinPs,
   parseProcStat,
+  startTokenOf,
   ttyNameFromNr,
   type ProcessInfo,
   type ProcessSource,
@@ -28,7 +30,7 @@ describe("parseProcStat", () => {
   it("cuts the comm at the last parenthesis, so names with spaces and parentheses parse", () => {
     const stat =
       "4769 (tmux: client) S 1 4769 4769 34816 4769 4194560 1 0 0 0 2 1 0 0 20 0 1 0 123456 10000 100 1844674 1 1 0 0 0 0 0 0 0 0 0 0 0 0 17 0 0 0 0 0 0";
-    expect(parseProcStat(stat)).toEqual({ comm: "tmux: client", state: "S", ppid: 1, ttyNr: 34816, startTime: "123456" });
+    expect(parseProcStat(stat)).toEqual({ comm: "tmux: client", state: "S", ppid: 1, ttyNr: 34816, flags: 4194560, startTime: "123456" });
     expect(parseProcStat("12 (a) b) c) S 7 12 12 0 -1 0 0 0 0 0 0 0 0 0 20 0 1 0 999 0 0")?.comm).toBe("a) b) c");
   });
 
@@ -81,6 +83,7 @@ describe("linuxProcessSource", () => {
       }
       expect(state).toBe("Z");
       expect(await infoOf(linuxProcessSource(), pid)).toBeUndefined();
+      expect(await linuxProcessSource().startToken?.(pid)).toBeUndefined();
     } finally {
       parent.kill("SIGKILL");
     }
@@ -91,6 +94,27 @@ describe("linuxProcessSource", () => {
     expect(await infoOf(source, 2 ** 22 + 7)).toBeUndefined();
     expect(await infoOf(source, -1)).toBeUndefined();
     expect(await infoOf(source, 1.5)).toBeUndefined();
+    for (const pid of [2 ** 22 + 7, -1, 1.5]) expect(await source.startToken?.(pid)).toBeUndefined();
+  });
+
+  it("gives the start token alone as basics gives it, for this process and a child until it is gone", async () => {
+    const source = linuxProcessSource();
+    expect(await source.startToken?.(process.pid)).toBe((await source.basics(process.pid))?.startToken);
+    const child = spawn("sleep", ["5"]);
+    await once(child, "spawn");
+    const token = await startTokenOf(source, child.pid as number);
+    expect(token).toBe((await source.basics(child.pid as number))?.startToken);
+    child.kill("SIGKILL");
+    await once(child, "exit");
+    expect(await startTokenOf(source, child.pid as number)).toBeUndefined();
+  });
+});
+
+describe("startTokenOf", () => {
+  it("asks basics where a source has no cheaper way", async () => {
+    const source = table(info(40, 1, "claude"));
+    expect(await startTokenOf(source, 40)).toBe("linux:boot:4000");
+    expect(await startTokenOf(source, 41)).toBeUndefined();
   });
 });
 

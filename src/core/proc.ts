@@ -24,22 +24,34 @@ export interface ProcessInfo extends ProcessBasics {
 
 export interface ProcessSource {
   basics(pid: number): Promise<ProcessBasics | undefined>;
+  /** The start token alone, where it costs less than `basics` (Linux: the stat line only): what a liveness check needs. */
+  startToken?(pid: number): Promise<string | undefined>;
   /** Arguments may take the target's locks (Linux reads its memory): callers bound the wait. */
   argv(pid: number): Promise<readonly string[] | undefined>;
 }
 
 /** Split `/proc/PID/stat`. The comm may contain spaces and parentheses ("tmux: client"), so cut at the last ")". */
-export function parseProcStat(stat: string): { comm: string; state: string; ppid: number; ttyNr: number; startTime: string } | undefined {
+export function parseProcStat(
+  stat: string,
+): { comm: string; state: string; ppid: number; ttyNr: number; flags: number; startTime: string } | undefined {
   const open = stat.indexOf("(");
   const close = stat.lastIndexOf(")");
   if (open < 0 || close < open) return undefined;
   const fields = stat.slice(close + 2).split(" ");
-  // After the comm: state(3) ppid(4) pgrp(5) session(6) tty_nr(7) ... starttime(22); fields[0] is field 3.
+  // After the comm: state(3) ppid(4) pgrp(5) session(6) tty_nr(7) tpgid(8) flags(9) ... starttime(22); fields[0] is field 3.
   const ppid = Number(fields[1]);
   const ttyNr = Number(fields[4]);
+  const flags = Number(fields[6]);
   const startTime = fields[19];
-  if (!Number.isInteger(ppid) || !Number.isInteger(ttyNr) || startTime === undefined || !/^\d+$/.test(startTime)) return undefined;
-  return { comm: stat.slice(open + 1, close), state: fields[0] ?? "", ppid, ttyNr, startTime };
+  if (
+    !Number.isInteger(ppid) ||
+    !Number.isInteger(ttyNr) ||
+    !Number.isInteger(flags) ||
+    startTime === undefined ||
+    !/^\d+$/.test(startTime)
+  )
+    return undefined;
+  return { comm: stat.slice(open + 1, close), state: fields[0] ?? "", ppid, ttyNr, flags, startTime };
 }
 
 /** Name a Linux tty_nr: Unix98 ptys (majors 136-143) and virtual consoles (major 4, minors 1-63). */
@@ -52,7 +64,8 @@ export function ttyNameFromNr(ttyNr: number): string | undefined {
   return undefined;
 }
 
-function readNonBlocking(path: string): string {
+/** A small /proc file (stat, status), read at once; O_NONBLOCK: a FIFO where a file should be fails instead of blocking. */
+export function readProcFile(path: string): string {
   const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
   try {
     const buffer = Buffer.alloc(4096);
@@ -80,9 +93,14 @@ function readOr<T, F>(attempt: () => T, fallback: F): T | F {
  */
 export function linuxStartToken(pid: number, procRoot = "/proc"): string | undefined {
   if (!Number.isInteger(pid) || pid <= 0) return undefined;
-  const parsed = readOr(() => parseProcStat(readNonBlocking(`${procRoot}/${pid}/stat`)), undefined);
+  const parsed = readOr(() => parseProcStat(readProcFile(`${procRoot}/${pid}/stat`)), undefined);
   if (!parsed || parsed.state === "Z" || parsed.state === "X") return undefined;
-  return `linux:${bootIdOf(procRoot)}:${parsed.startTime}`;
+  return linuxStartTokenOf(procRoot, parsed.startTime);
+}
+
+/** The start token of a process that started `startTime` clock ticks after this boot of the system `procRoot` shows. */
+export function linuxStartTokenOf(procRoot: string, startTime: string): string {
+  return `linux:${bootIdOf(procRoot)}:${startTime}`;
 }
 
 const bootIds = new Map<string, string>();
@@ -103,11 +121,14 @@ function bootIdOf(procRoot: string): string {
 export function linuxProcessSource(procRoot = "/proc"): ProcessSource {
   const valid = (pid: number) => Number.isInteger(pid) && pid > 0;
   return {
+    async startToken(pid) {
+      return valid(pid) ? linuxStartToken(pid, procRoot) : undefined;
+    },
     async basics(pid) {
       if (!valid(pid)) return undefined;
       const dir = `${procRoot}/${pid}`;
       // O_NONBLOCK: a FIFO where a file should be (a test's stand-in for a hung read) fails instead of blocking.
-      const parsed = readOr(() => parseProcStat(readNonBlocking(`${dir}/stat`)), undefined);
+      const parsed = readOr(() => parseProcStat(readProcFile(`${dir}/stat`)), undefined);
       // A zombie (Z) or dead (X) process has exited; only its PID is still held until its parent reaps it.
       if (!parsed || parsed.state === "Z" || parsed.state === "X") return undefined;
       const exe = readOr(() => readlinkSync(`${dir}/exe`), undefined);
@@ -116,7 +137,7 @@ export function linuxProcessSource(procRoot = "/proc"): ProcessSource {
         ppid: parsed.ppid,
         comm: parsed.comm,
         exe: exe?.replace(/ \(deleted\)$/, ""),
-        startToken: `linux:${bootIdOf(procRoot)}:${parsed.startTime}`,
+        startToken: linuxStartTokenOf(procRoot, parsed.startTime),
         tty: ttyNameFromNr(parsed.ttyNr),
       };
     },
@@ -141,6 +162,11 @@ export function linuxProcessSource(procRoot = "/proc"): ProcessSource {
       return argv;
     },
   };
+}
+
+/** The start token of the process running with this PID now, undefined when none runs. */
+export function startTokenOf(source: ProcessSource, pid: number): Promise<string | undefined> {
+  return source.startToken ? source.startToken(pid) : source.basics(pid).then((basics) => basics?.startToken);
 }
 
 export type RunCommand = (file: string, args: readonly string[]) => Promise<{ stdout: string; ok: boolean }>;

@@ -2,7 +2,8 @@
 // as the innermost process of their relaunch chain (the one their hooks run under, so the one records name).
 import { describe, expect, it } from "vitest";
 import { fakeProcess, fakeProcessSource } from "../../test/fake-processes.ts";
-import { discoverProcesses, type ListedProcess } from "./discovery.ts";
+import type { ListedProcess } from "../core/process-table.ts";
+import { discoverProcesses } from "./discovery.ts";
 
 const QWEN = "/usr/lib/node_modules/@qwen-code/qwen-code";
 // `qwen` is a link to cli-entry.js in node_modules/.bin; node resolves it, and so does the fake realpath.

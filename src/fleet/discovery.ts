@@ -1,6 +1,5 @@
 // Process discovery: running harness processes that have no record yet, found by exact process name: the built-in
 // harnesses' and those of the agents declared in config.json (harnesses/declared.ts).
-import psList from "ps-list";
 import { basename } from "node:path";
 import { readlink } from "node:fs/promises";
 import { HARNESSES, hasCapability } from "../harnesses/registry.ts";
@@ -8,6 +7,7 @@ import { loadDeclaredAgents } from "../harnesses/declared.ts";
 import type { Harness } from "../harnesses/contract.ts";
 import { withDeadline, type ProcessBasics, type ProcessSource } from "../core/proc.ts";
 import { runsNodeScript, type ScriptWorld } from "../core/node-script.ts";
+import { processTable, type ListedProcess, type ListProcesses } from "../core/process-table.ts";
 
 export interface DiscoveredProcess {
   readonly harness: string;
@@ -22,15 +22,6 @@ export interface DiscoveredProcess {
   readonly sharedDaemonRunning: boolean;
 }
 
-export interface ListedProcess {
-  readonly pid: number;
-  readonly ppid?: number | undefined;
-  readonly name: string;
-  readonly cmd?: string | undefined;
-}
-
-export type ListProcesses = () => Promise<readonly ListedProcess[]>;
-
 const DISCOVERY_BOUND_MS = 2000;
 
 /** Built-in harnesses first (a declared agent cannot claim their process names anyway), then the declared ones. */
@@ -39,14 +30,17 @@ export function discoverableHarnesses(env: NodeJS.ProcessEnv): Harness[] {
   return [...(HARNESSES as readonly Harness[]), ...declared].filter((harness) => hasCapability(harness, "discovery"));
 }
 
+/** The arguments: exact where /proc was read; `ps` joins them with spaces, so there they are split at every space. */
+const argvOf = (proc: ListedProcess): readonly string[] => proc.argv ?? proc.cmd?.split(" ") ?? [];
+
 function harnessOf(proc: ListedProcess, candidates: readonly Harness[], scriptWorld?: ScriptWorld): Harness | undefined {
-  const argv = proc.cmd?.split(" ") ?? [];
+  const argv = argvOf(proc);
   const argv0 = argv[0];
   const names = [proc.name, argv0 === undefined ? undefined : basename(argv0)];
   return candidates.find(
     (harness) =>
       names.some((name) => name !== undefined && harness.processNames.includes(name)) ||
-      // `ps` joins arguments with spaces: a script path holding one is not recognised (a miss, never a wrong match).
+      // From `ps`, a script path holding a space is not recognised (a miss, never a wrong match).
       (harness.nodeScripts !== undefined && runsNodeScript(proc.pid, argv, harness.nodeScripts, scriptWorld)),
   );
 }
@@ -64,7 +58,7 @@ function mentionsName(proc: ListedProcess, candidates: readonly Harness[]): bool
  */
 export async function discoverProcesses({
   processes,
-  list = () => psList({ all: false }),
+  list = processTable(),
   env = process.env,
   harnesses = discoverableHarnesses(env),
   scriptWorld,
@@ -81,7 +75,7 @@ export async function discoverProcesses({
   );
   if (listed === "timeout") return [];
   const byPid = new Map(listed.map((proc) => [proc.pid, proc]));
-  const isDaemon = (proc: ListedProcess, harness: Harness) => harness.isSharedDaemon?.(proc.cmd?.split(" ") ?? []) ?? false;
+  const isDaemon = (proc: ListedProcess, harness: Harness) => harness.isSharedDaemon?.(argvOf(proc)) ?? false;
   const daemons = new Set(
     listed.flatMap((proc) =>
       harnesses.filter((harness) => harnessOf(proc, [harness], scriptWorld) && isDaemon(proc, harness)).map((harness) => harness.id),

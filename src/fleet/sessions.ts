@@ -3,14 +3,14 @@
 import { readdirSync } from "node:fs";
 import type { Clock } from "../core/clock.ts";
 import { digestOf } from "../core/identity.ts";
-import type { ProcessSource } from "../core/proc.ts";
+import { startTokenOf, type ProcessSource } from "../core/proc.ts";
 import { ensureDrainer } from "../store/drainer-process.ts";
 import { stateDirsIfPresent } from "../store/paths.ts";
 import { openRecordCache, readSessionsIndex } from "../store/record-cache.ts";
 import type { SessionsWatch } from "../store/sessions-watch.ts";
 import { listRecords, readRecord, recordPath, type RecordListing } from "../store/records.ts";
 import { sortByAttention } from "./attention.ts";
-import type { ListProcesses } from "./discovery.ts";
+import type { ListProcesses } from "../core/process-table.ts";
 import { checkLiveness } from "../core/liveness.ts";
 import { readSeen, type SeenMarks } from "./seen.ts";
 import { applyStatedStates, type StatedContext } from "./stated.ts";
@@ -62,14 +62,18 @@ export async function loadFleet(
   const draining = ensureDrainer(stateDir, { env: env ?? process.env });
   // In the keypress server, a watch on the sessions dir spares the lstat of records that did not change (once it has
   // seen every change made before this listing).
-  const settled = watch?.dir === dirs.sessionsDir && (await watch.settle());
+  const vouched = watch?.dir === dirs.sessionsDir ? await watch.forListing() : undefined;
   const now = clock();
   // While a drainer runs, a cache saved for the whole quiet directory is used as it is (record-cache.ts).
-  const validated = openRecordCache(stateDir, { ...(settled ? { watch } : {}), sessionsDir: dirs.sessionsDir, wholeDir: draining });
+  const validated = openRecordCache(stateDir, {
+    ...(vouched ? { watch: vouched } : {}),
+    sessionsDir: dirs.sessionsDir,
+    wholeDir: draining,
+  });
   const fromIndex = liveOnly && draining ? await liveRecords(stateDir, dirs.sessionsDir, processes, now) : undefined;
   const [listing, discovered] = await Promise.all([
     Promise.resolve(fromIndex ?? listRecords(dirs.sessionsDir, now, validated)),
-    // Loaded only when used: ps-list is not needed by status, next or the picker's first screen.
+    // Loaded only when used: discovery is not needed by status, next or the picker's first screen.
     discover
       ? import("./discovery.ts").then(({ discoverProcesses }) =>
           discoverProcesses({ processes, ...(listProcesses ? { list: listProcesses } : {}), ...(env ? { env } : {}) }),
@@ -90,12 +94,12 @@ export async function loadFleet(
       : listing.records.map((listed) => ({ ...listed, record: stated.changed.get(listed.digest) ?? listed.record }));
   // Many records usually share a few processes: look each PID up once. Many distinct PIDs (thousands of records):
   // one look at /proc says which are gone, without a failed open each.
-  const byPid = new Map<number, ReturnType<ProcessSource["basics"]>>();
+  const byPid = new Map<number, Promise<string | undefined>>();
   const running = runningPids(records);
   const cached: ProcessSource = {
-    basics: (pid) =>
-      byPid.get(pid) ?? byPid.set(pid, running && !running.has(pid) ? Promise.resolve(undefined) : processes.basics(pid)).get(pid)!,
-    argv: (pid) => processes.argv(pid),
+    ...processes,
+    startToken: (pid) =>
+      byPid.get(pid) ?? byPid.set(pid, running && !running.has(pid) ? Promise.resolve(undefined) : startTokenOf(processes, pid)).get(pid)!,
   };
   // Events still queued for a record (its lock was busy) are part of what it says: applied in memory, no lock taken.
   // The state machine is loaded only when something is queued or a process has two live records (rare): `status` runs
@@ -190,7 +194,7 @@ async function liveRecords(
   if (!index) return undefined;
   const running = runningPids(index.rows.map((row) => ({ record: row })));
   const source: ProcessSource = running
-    ? { basics: (pid) => (running.has(pid) ? processes.basics(pid) : Promise.resolve(undefined)), argv: (pid) => processes.argv(pid) }
+    ? { ...processes, startToken: (pid) => (running.has(pid) ? startTokenOf(processes, pid) : Promise.resolve(undefined)) }
     : processes;
   const listing: RecordListing = { records: [], invalid: [], spools: [...index.spools] };
   for (const row of index.rows) {

@@ -5,7 +5,7 @@ import { linuxEnvironOf } from "../core/environ.ts";
 import type { ProcessSource } from "../core/proc.ts";
 import type { UiLocation, UiWorld } from "../harnesses/contract.ts";
 import { findHarness } from "../harnesses/registry.ts";
-import type { ListProcesses } from "./discovery.ts";
+import { processTable, type ListProcesses } from "../core/process-table.ts";
 import type { SessionView } from "./view.ts";
 
 export interface UiWorldContext {
@@ -14,11 +14,8 @@ export interface UiWorldContext {
   readonly environOf?: UiWorld["environOf"];
 }
 
-/**
- * ps-list, loaded when a harness adapter lists processes: focus and `next` carry this file, and loading ps-list (which
- * loads node:child_process, node:util and node:url) at start-up cost every keypress (docs/benchmarks.md).
- */
-const listOwnProcesses: ListProcesses = async () => (await import("ps-list")).default({ all: false });
+/** The process table, read when a harness adapter lists processes (/proc; `ps` only where there is none). */
+const listOwnProcesses: ListProcesses = processTable();
 
 /** The UI that shows `session` and its terminal, or why it cannot be told; `undefined` when the harness cannot look. */
 export async function locateSessionUi(

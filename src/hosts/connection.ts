@@ -2,7 +2,7 @@
 // terminal, whose arguments name exactly the host's destination (parsed with ssh's own option grammar, never a
 // substring match). Its environment says which local terminal, tab or tmux pane it runs in.
 import type { ProcessSource } from "../core/proc.ts";
-import type { ListProcesses } from "../fleet/discovery.ts";
+import type { ListProcesses } from "../core/process-table.ts";
 import type { HostEntry } from "./config.ts";
 
 /** ssh's options that take an argument (OpenSSH getopt string "b:c:D:E:e:F:I:i:J:L:l:m:O:o:p:Q:R:S:W:w:B:P:"). */

@@ -3,6 +3,7 @@
 // on the session's exact pane. Both levels are reported; without a connection, the ssh command that would attach.
 import * as z from "zod/mini";
 import { linuxEnvironOf } from "../core/environ.ts";
+import { processTable } from "../core/process-table.ts";
 import { run as defaultRun } from "../core/exec.ts";
 import { captureTerminal } from "../core/terminal.ts";
 import type { FocusResult, FocusState } from "../focus/result.ts";
@@ -142,7 +143,7 @@ export async function focusOnHost(host: HostEntry, session: HostedSession, conte
 
 async function focusConnection(host: HostEntry, context: FocusAcrossContext): Promise<LocalLeg> {
   const attach = attachCommand(host);
-  const listProcesses = context.listProcesses ?? (async () => (await import("ps-list")).default({ all: false }));
+  const listProcesses = context.listProcesses ?? processTable();
   const connections = await findConnections(host, { processes: context.processes, listProcesses });
   const connection: Connection | undefined = connections[0];
   if (!connection)

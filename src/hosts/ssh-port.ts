@@ -6,7 +6,7 @@
 // `ssh -G` gives for the same arguments. Anything else (a ProxyJump, several connections) is not exact: no port.
 import { readdirSync, readFileSync, readlinkSync } from "node:fs";
 import type { Runner } from "../core/exec.ts";
-import type { ListProcesses } from "../fleet/discovery.ts";
+import type { ListProcesses } from "../core/process-table.ts";
 
 export type SshPort = { readonly ok: true; readonly port: number; readonly via: string } | { readonly ok: false; readonly reason: string };
 

@@ -2,7 +2,7 @@
 // same functions the CLI uses; every tool validates its input with zod and answers with structured content.
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import * as z from "zod";
-import type { ListProcesses } from "../fleet/discovery.ts";
+import type { ListProcesses } from "../core/process-table.ts";
 import { focusSession } from "../focus/service.ts";
 import type { ProcessSource } from "../core/proc.ts";
 import { prune } from "../store/prune.ts";

@@ -67,13 +67,13 @@ describe("runPicker", () => {
 
   it("in the keypress server, reloads on a change to a record, not on the settle markers of its own listings", async () => {
     await writeLiveRecord(sandbox.stateDir, "tui-session", { env: {} });
-    const watch = watchSessions(sessionsDirOf(sandbox.stateDir));
+    const watch = watchSessions(sessionsDirOf(sandbox.stateDir), { settleFrom: 1 }); // its listings settle, with markers
     let listings = 0;
     const counted: SessionsWatch = {
       ...watch,
-      settle: () => {
+      forListing: () => {
         listings++;
-        return watch.settle();
+        return watch.forListing();
       },
     };
     const { terminal, input, screen } = fakeTerminal();

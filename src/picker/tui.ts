@@ -4,7 +4,7 @@
 // never delays this machine's rows, and a host that gave none is shown as one line saying why.
 import { isSettleMarker, type SessionsWatch } from "../store/sessions-watch.ts";
 import { watch, type FSWatcher } from "node:fs";
-import type { ListProcesses } from "../fleet/discovery.ts";
+import type { ListProcesses } from "../core/process-table.ts";
 import type { FocusResult } from "../focus/result.ts";
 import type { HostFocusResult } from "../hosts/focus.ts";
 import { branchOf } from "../fleet/git-branch.ts";

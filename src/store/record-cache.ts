@@ -19,7 +19,7 @@ import { linuxStartToken } from "../core/proc.ts";
 import type { SessionRecord } from "../core/schema.ts";
 import { readJsonFile, writeFileAtomic, type ValidatedRecords } from "./records.ts";
 import { BUILD, VERSION } from "../core/version.ts";
-import type { SessionsWatch } from "./sessions-watch.ts";
+import type { ListingWatch } from "./sessions-watch.ts";
 
 export const RECORD_CACHE_FILE = "validated-records.json";
 const CACHE_FORMAT = 3;
@@ -70,7 +70,7 @@ export function openRecordCache(
     wholeDir = false,
   }: {
     now?: () => number;
-    watch?: Pick<SessionsWatch, "trusted" | "verified">;
+    watch?: ListingWatch;
     /** The sessions dir, for the whole-directory stamp the cache saves. */
     sessionsDir?: string;
     /** May a cache that stands for the whole directory be used without looking at any file (see above)? */

@@ -1,4 +1,4 @@
-import { chmodSync, linkSync, readdirSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, linkSync, readdirSync, readFileSync, renameSync, rmSync, unlinkSync, watch as watchDir, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { sampleRecord } from "../../test/records.ts";
@@ -21,7 +21,8 @@ let watch: SessionsWatch;
 beforeEach(() => {
   sandbox = makeSandbox();
   sessions = ensureStateDirs(sandbox.stateDir).sessionsDir;
-  watch = watchSessions(sessions);
+  // From the first verified record on: these tests are about what the watch may vouch for.
+  watch = watchSessions(sessions, { settleFrom: 1 });
 });
 afterEach(() => {
   watch.close();
@@ -31,19 +32,19 @@ afterEach(() => {
 const put = (digest: string, detail: string) =>
   writeJsonAtomic(recordPath(sessions, digest), sampleRecord({ canonical_id: `fleet:v1:claude:${digest}`, detail }));
 
-/** A listing as loadFleet makes it in the server: settle, then the records, counting those taken on the watch's word. */
+/** A listing as loadFleet makes it in the server: the watch's word, then the records, counting those taken on it. */
 async function list(): Promise<{ details: Record<string, string>; trusted: number }> {
-  const settled = await watch.settle();
+  const vouched = await watch.forListing();
   let trusted = 0;
-  const counting = {
+  const counting = vouched && {
     trusted: (digest: string) => {
-      const record = watch.trusted(digest);
+      const record = vouched.trusted(digest);
       if (record) trusted++;
       return record;
     },
-    verified: (digest: string, record: SessionRecord, links: number) => watch.verified(digest, record, links),
+    verified: vouched.verified,
   };
-  const cache = openRecordCache(sandbox.stateDir, settled ? { watch: counting } : {});
+  const cache = openRecordCache(sandbox.stateDir, counting ? { watch: counting } : {});
   const listing = listRecords(sessions, NOW, cache);
   cache.save(listing);
   return { details: Object.fromEntries(listing.records.map(({ digest, record }) => [digest, record.detail])), trusted };
@@ -104,7 +105,7 @@ describe("a watch on the sessions dir", () => {
 
   it("believes a verification for a while only: a write through a link made after it shows by then", async () => {
     watch.close();
-    watch = watchSessions(sessions, { trustMs: 300 });
+    watch = watchSessions(sessions, { trustMs: 300, settleFrom: 1 });
     put(A, "first");
     await list();
     expect((await list()).trusted).toBe(1);
@@ -118,7 +119,7 @@ describe("a watch on the sessions dir", () => {
 
   it("a sessions dir removed and made again (the same inode, as ext4 often gives) is watched again", async () => {
     watch.close();
-    watch = watchSessions(sessions, { settleMs: 100 });
+    watch = watchSessions(sessions, { settleMs: 100, settleFrom: 1 });
     put(A, "first");
     await list();
     rmSync(sessions, { recursive: true });
@@ -129,6 +130,40 @@ describe("a watch on the sessions dir", () => {
     const started = performance.now();
     expect(await list()).toEqual({ details: { [A]: "again" }, trusted: 1 });
     expect(performance.now() - started).toBeLessThan(100); // its marker's event came: the watch works again
+  });
+
+  it("makes no marker and waits for none while fewer records are verified than make it worth it", async () => {
+    watch.close();
+    watch = watchSessions(sessions, { settleFrom: 2 });
+    const names: string[] = [];
+    const observer = watchDir(sessions, (_event, name) => void (name !== null && names.push(name)));
+    try {
+      put(A, "first");
+      put(B, "first");
+      await list(); // nothing verified yet: A and B are read and marked
+      put(A, "second"); // A's mark is forgotten once its event comes
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      // One verified record (B): checked by its lstat, and A read again; both marked.
+      expect(await list()).toEqual({ details: { [A]: "second", [B]: "first" }, trusted: 0 });
+      expect(await list()).toEqual({ details: { [A]: "second", [B]: "first" }, trusted: 2 }); // this one settles, on its marker
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(new Set(names.filter((name) => name.startsWith(".settle-"))).size).toBe(1);
+    } finally {
+      observer.close();
+    }
+  });
+
+  it("keeps a watch that kept up when the listing ran past the bound (a descheduled process): its marker's event counts", async () => {
+    watch.close();
+    watch = watchSessions(sessions, { settleMs: 5, settleFrom: 1 });
+    put(A, "first");
+    await list();
+    // From the check phase: the loop's next turn runs its due timers before it looks at any I/O.
+    await new Promise((resolve) => setImmediate(resolve));
+    const listing = list(); // the marker is made before the first wait...
+    const until = performance.now() + 30;
+    while (performance.now() < until); // ...and the process runs nothing else until past the bound
+    expect(await listing).toEqual({ details: { [A]: "first" }, trusted: 1 });
   });
 
   it("settles false with no sessions dir, and leaves no marker behind", async () => {

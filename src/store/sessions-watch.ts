@@ -11,6 +11,7 @@
 // link through which it could change unseen) falls back to the `lstat`s.
 import { watch as watchDir, closeSync, constants, lstatSync, openSync, statfsSync, unlinkSync, type FSWatcher } from "node:fs";
 import { join } from "node:path";
+import { withDeadline } from "../core/proc.ts";
 import type { SessionRecord } from "../core/schema.ts";
 
 /** The names of the settle markers (made and removed at once), which no reader takes for a record or a spool. */
@@ -27,17 +28,31 @@ const SETTLE_MS = 250;
  */
 const TRUST_MS = 5000;
 /**
+ * Fewer verified records than this, and a listing `lstat`s them instead of settling: a settle makes and removes a file
+ * in a directory the drainer may be busy writing, and waits a turn of the event loop for its event, which on a loaded
+ * machine (a fleet of agents) means waiting for the CPU again; a few dozen `lstat`s cost less.
+ */
+const SETTLE_FROM = 64;
+/**
  * Filesystems whose every change is made by this machine's kernel, which inotify then reports: ext2-4, XFS, Btrfs,
  * tmpfs, overlayfs, ZFS, F2FS. On others (NFS, SMB, FUSE, 9p) another machine can change a file unseen. Linux only:
  * elsewhere `fs.watch` is not inotify and promises no order.
  */
 const LOCAL_FILESYSTEMS = new Set([0xef53, 0x58465342, 0x9123683e, 0x01021994, 0x794c7630, 0x2fc12fc1, 0xf2f52010]);
 
+/** The part of the watch a listing uses (record-cache.ts). */
+export type ListingWatch = Pick<SessionsWatch, "trusted" | "verified">;
+
 export interface SessionsWatch {
   /** The sessions dir watched. */
   readonly dir: string;
   /** Resolves true once every change made to the dir before the call has been seen; false: trust nothing now. */
   settle(): Promise<boolean>;
+  /**
+   * What one listing may take from the watch: all of it once settled; only `verified` (nothing trusted, no settle) while
+   * fewer records are verified than make a settle worth its cost (SETTLE_FROM); undefined when not watching.
+   */
+  forListing(): Promise<ListingWatch | undefined>;
   /** The record verified for this digest's file, unchanged since. */
   trusted(digest: string): SessionRecord | undefined;
   /** A listing read or confirmed this record from its file (`links`: the file's link count) after the watch began. */
@@ -48,7 +63,7 @@ export interface SessionsWatch {
 /** Keep a watch on `sessionsDir` for this process's listings until `close`. */
 export function watchSessions(
   sessionsDir: string,
-  { settleMs = SETTLE_MS, trustMs = TRUST_MS }: { settleMs?: number; trustMs?: number } = {},
+  { settleMs = SETTLE_MS, trustMs = TRUST_MS, settleFrom = SETTLE_FROM }: { settleMs?: number; trustMs?: number; settleFrom?: number } = {},
 ): SessionsWatch {
   let watcher: FSWatcher | undefined;
   let watched: string | undefined; // the identity of the dir being watched
@@ -86,33 +101,41 @@ export function watchSessions(
     return true;
   };
 
+  const settle = async (): Promise<boolean> => {
+    if (!ensure()) return false;
+    const name = `${MARKER_PREFIX}${process.pid}-${++count}`;
+    const seen = new Promise<boolean>((resolve) => markers.set(name, resolve));
+    // Made and removed at once: its creation's event is the one waited for, and a stopped process leaves none.
+    if (!createAndRemove(join(sessionsDir, name))) markers.get(name)?.(false);
+    // The marker's event is queued by the time it is made: a process descheduled past the bound (a loaded machine)
+    // still collects it before the bound is declared (withDeadline), instead of dropping a watch that kept up.
+    const settled = (await withDeadline(seen, settleMs)) === true;
+    markers.delete(name);
+    // No event for a marker: a watch that reports nothing (a dir removed and made again, even with the same inode).
+    if (!settled) stop();
+    return settled && watcher !== undefined;
+  };
+  const trusted = (digest: string): SessionRecord | undefined => {
+    const entry = verified.get(`${digest}.json`);
+    return entry && performance.now() - entry.at <= trustMs ? entry.record : undefined;
+  };
+  const markVerified = (digest: string, record: SessionRecord, links: number): void => {
+    // Another link to the file is a path through which it can change without an event in this dir.
+    if (watcher && links === 1) verified.set(`${digest}.json`, { record, at: performance.now() });
+  };
+
   return {
     dir: sessionsDir,
-    async settle() {
-      if (!ensure()) return false;
-      const name = `${MARKER_PREFIX}${process.pid}-${++count}`;
-      let timer: NodeJS.Timeout | undefined;
-      const seen = new Promise<boolean>((resolve) => {
-        markers.set(name, resolve);
-        timer = setTimeout(() => resolve(false), settleMs);
-      });
-      // Made and removed at once: its creation's event is the one waited for, and a stopped process leaves none.
-      if (!createAndRemove(join(sessionsDir, name))) markers.get(name)?.(false);
-      const settled = await seen;
-      markers.delete(name);
-      clearTimeout(timer);
-      // No event for a marker: a watch that reports nothing (a dir removed and made again, even with the same inode).
-      if (!settled) stop();
-      return settled && watcher !== undefined;
+    settle,
+    async forListing() {
+      if (!ensure()) return undefined;
+      // A record marked verified was read after the listing began; a change made before that read either came before
+      // it (the read saw it) or has an event still to come, which forgets the mark: so marking needs no settle.
+      if (verified.size < settleFrom) return { trusted: () => undefined, verified: markVerified };
+      return (await settle()) ? { trusted, verified: markVerified } : undefined;
     },
-    trusted(digest) {
-      const entry = verified.get(`${digest}.json`);
-      return entry && performance.now() - entry.at <= trustMs ? entry.record : undefined;
-    },
-    verified(digest, record, links) {
-      // Another link to the file is a path through which it can change without an event in this dir.
-      if (watcher && links === 1) verified.set(`${digest}.json`, { record, at: performance.now() });
-    },
+    trusted,
+    verified: markVerified,
     close: stop,
   };
 }
