@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Network, type StartedNetwork } from "testcontainers";
 import { HOST_TIMEOUT_MS } from "../src/hosts/everywhere.ts";
 import { shellQuote } from "../src/core/shell-quote.ts";
-import { requireImage, startBox, type Box, type Run } from "./containers.ts";
+import { hookLogLines, jsonLines, requireImage, startBox, type Box, type Run } from "./containers.ts";
 import { APPROVED_FILE, ClaudeLab, INNER as CLAUDE_INNER, PROJECT, type Pane, type SessionRecord } from "./claude-lab.ts";
 import { boxVersions, createEvidence } from "./evidence.ts";
 import { PI_ENV, PINNED_PI, configurePi, startProvider } from "./pi-box.ts";
@@ -29,6 +29,20 @@ const HOST = "b";
  * the bound, the process exit and the event loop turn after it.
  */
 const BOUND_SLACK_MS = 1500;
+/** A's notification settings: the keypress server asks each host every 2 s (default 15 s), so the suite waits little. */
+const POLL_S = 2;
+/** The webhook A's notifications post to: a tiny HTTP listener inside A that appends each request to a file. */
+const WEBHOOK_PORT = 8799;
+const WEBHOOK_FILE = "/tmp/webhook.jsonl";
+const LISTENER = `const http = require("node:http"), fs = require("node:fs");
+http.createServer((request, response) => {
+  let body = "";
+  request.on("data", (chunk) => (body += chunk));
+  request.on("end", () => {
+    fs.appendFileSync(${JSON.stringify(WEBHOOK_FILE)}, JSON.stringify({ type: request.headers["content-type"], body }) + "\\n");
+    response.end("ok");
+  });
+}).listen(${WEBHOOK_PORT}, "127.0.0.1", () => fs.writeFileSync("/tmp/webhook.ready", ""));`;
 
 interface Row {
   readonly id: string;
@@ -130,6 +144,53 @@ const bySession = (rows: readonly Row[], sessionId: string) => rows.find((row) =
 /** The pane a client of B's tmux shows (list-clients: `display -c` from outside tmux may answer for another client). */
 const paneOnB = async (tty: string) => (await labB.clients()).find((client) => client.tty === tty)?.pane;
 
+/** The pane of B's real Claude Code (its own tmux server), and its first wait, which both the notify and answer tests use. */
+let claudePane: Pane;
+let firstWait: SessionRecord;
+/** A record of the Claude in that pane (pane ids are per tmux server: the socket is compared too). */
+const inPane =
+  (check: (record: SessionRecord) => boolean) =>
+  (records: SessionRecord[]): SessionRecord | undefined =>
+    records.find(
+      (record) =>
+        record.terminal.env.TMUX?.startsWith(`${CLAUDE_INNER},`) === true &&
+        record.terminal.env.TMUX_PANE === claudePane.id &&
+        check(record),
+    );
+const fileOnB = async () => (await b.exec(["test", "-e", `${PROJECT}/${APPROVED_FILE}`])).code === 0;
+/** Ask B's Claude for the tool; resolves with the record once it waits on the dialog the pane shows. */
+async function asks(): Promise<SessionRecord> {
+  await claudeB.type(claudePane.id, "RUNTOOL now");
+  await claudeB.waitForScreen(claudePane.id, (screen) => screen.includes("Do you want to proceed?"), "Claude's permission dialog on B");
+  return claudeB.waitForRecord(
+    "B's record waiting on the dialog",
+    inPane((record) => record.status === "waiting"),
+    claudePane.id,
+  );
+}
+
+/** What A's webhook listener received: each body, in order. */
+async function posts(): Promise<Record<string, unknown>[]> {
+  const text = (await a.exec(["sh", "-c", `cat ${WEBHOOK_FILE} 2>/dev/null; true`])).stdout;
+  return jsonLines(text).map((line) => JSON.parse(String(line.body)) as Record<string, unknown>);
+}
+/** The host watch's lines in A's notify.log. */
+async function watchLog(): Promise<Record<string, unknown>[]> {
+  return (await hookLogLines(a, `${A_STATE_DIR}/notify.log`)).filter((line) => line.mode === "hosts");
+}
+const readsOk = async () =>
+  (await watchLog()).filter((line) => line.outcome === "host" && line.host === HOST && line.state === "ok").length;
+/** Start A's keypress server (it asks b at once, then every POLL_S); resolves once its first read of b was ok. */
+async function startServerA(): Promise<void> {
+  const before = await readsOk();
+  const run = await cli(a, "serve", "--detach");
+  if (run.code !== 0) throw new Error(`serve --detach on A exited ${run.code}: ${run.stderr}`);
+  await waitUntil(async () => (await readsOk()) > before, "A's server to read b", {
+    explain: async () => JSON.stringify(await watchLog()),
+  });
+}
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
 describe("SSH hosts across two containers", { timeout: 180_000 }, () => {
   beforeAll(async () => {
     const image = await requireImage({ agents: ["pi", "claude"], extras: ["ssh"] });
@@ -173,6 +234,17 @@ describe("SSH hosts across two containers", { timeout: 180_000 }, () => {
       const hostKey = (await b.sh("cat /etc/ssh/ssh_host_ed25519_key.pub")).trim().split(" ").slice(0, 2).join(" ");
       await a.sh(`printf '%s %s\\n' "$1" "$2" > /root/.ssh/known_hosts`, HOST, hostKey);
 
+      // A: notifications from hosts, read every POLL_S, through a webhook to a listener of its own (no desktop bus here).
+      await a.sh(
+        `mkdir -p /root/.config/tongs-agents && printf '%s\\n' "$1" > /root/.config/tongs-agents/config.json && (node -e "$2" > /tmp/webhook.log 2>&1 < /dev/null &)`,
+        JSON.stringify({ notifications: { hosts_poll_seconds: POLL_S } }),
+        LISTENER,
+      );
+      await waitUntil(async () => (await a.exec(["test", "-e", "/tmp/webhook.ready"])).code === 0, "the webhook listener on A", {
+        explain: () => a.sh("cat /tmp/webhook.log"),
+      });
+      const webhook = await cli(a, "notify", "webhook", "add", `http://127.0.0.1:${WEBHOOK_PORT}/hook`);
+      if (webhook.code !== 0) throw new Error(`notify webhook add exited ${webhook.code}: ${webhook.stderr}`);
       // B: Claude Code's config as after onboarding (the answer tests start the real CLI there), before the installer
       // adds its hooks to the same settings file.
       claudeB = new ClaudeLab(b);
@@ -497,6 +569,55 @@ describe("SSH hosts across two containers", { timeout: 180_000 }, () => {
     expect(ended.value).toMatchObject({ outcome: "reached", session: { host: HOST, status: "ended" } });
   });
 
+  it("notified on A: B's Claude Code starting to wait posts one webhook on A (A's keypress server asking b), never again for that change, not after a restart", async ({
+    task,
+  }) => {
+    evidence.prove(task, {
+      claim: `A's keypress server (\`serve --detach\`, \`hosts_poll_seconds: ${POLL_S}\`) asks b for its changes over ssh (\`notify changes --json\` there); the real Claude Code ${AGENTS.claude.version} on B starting to wait on its permission dialog posts exactly one webhook on A ({host: b, session: its id, agent: Claude Code, state: waiting}); reads after it, and a restarted server (its marks kept in A's state dir), post nothing more for that change; B's sessions in states that do not notify (started, idle) post nothing`,
+      kind: "live",
+      how: `a listener on 127.0.0.1:${WEBHOOK_PORT} inside A records each POST; A's notify.log (mode hosts) shows each read of b that found it reachable and each delivery (webhook delivered, desktop unavailable: no bus in the container)`,
+    });
+    claudePane = await claudeB.openPane("answer");
+    await timed("Claude Code on B: start to its input prompt", () => claudeB.launchClaude(claudePane.id));
+    await claudeB.waitForRecord(
+      "Claude's record on B",
+      inPane(() => true),
+      claudePane.id,
+    );
+    await timed("serve --detach on A until its first read of b", startServerA);
+    expect(await posts()).toEqual([]);
+
+    firstWait = await asks();
+    const waited = performance.now();
+    await waitUntil(async () => (await posts()).length > 0, "the webhook on A for B's waiting Claude", {
+      timeoutMs: 30_000,
+      explain: async () => JSON.stringify(await watchLog(), null, 1),
+    });
+    timings["B waiting -> webhook on A"] = Math.round(performance.now() - waited);
+    const [post] = await posts();
+    expect(post).toMatchObject({ host: HOST, session: firstWait.id, agent: "Claude Code", state: "waiting", directory: PROJECT });
+    expect(String(post?.detail)).toContain("Bash");
+    const delivered = (await watchLog()).filter((line) => line.outcome === "delivered");
+    expect(delivered).toEqual([
+      expect.objectContaining({
+        host: HOST,
+        sessions: [`${HOST}:${firstWait.id}`],
+        deliveries: expect.arrayContaining([expect.objectContaining({ channel: "webhook", outcome: "delivered" })]),
+      }),
+    ]);
+
+    // The same change, read again and again, and by a restarted server: nothing more.
+    const readsBefore = await readsOk();
+    const stopped = await cli(a, "serve", "--stop");
+    expect(stopped.code, stopped.stderr).toBe(0);
+    await startServerA();
+    expect(await readsOk()).toBe(readsBefore + 1);
+    await sleep(3 * POLL_S * 1000);
+    expect(await posts()).toHaveLength(1);
+    expect((await watchLog()).filter((line) => line.outcome === "delivered")).toHaveLength(1);
+    expect((await claudeB.records()).find((record) => record.id === firstWait.id)?.status).toBe("waiting");
+  });
+
   it("answer on A for the real Claude Code on B: show lists its dialog's replies, allow runs the tool, a refusal comes back named b, deny does not run it", async ({
     task,
   }) => {
@@ -505,27 +626,6 @@ describe("SSH hosts across two containers", { timeout: 180_000 }, () => {
       kind: "live",
       how: `Claude Code ${AGENTS.claude.version} typed into a bash pane of its own tmux server on B ("default" permission mode, hooks from \`tongs-agents install --agent claude\`), the synthetic Anthropic Messages provider on 127.0.0.1 in B asking to run \`touch ${APPROVED_FILE}\`; the installed CLI on A over real ssh; B's own \`list\` and \`explain --json --local\`; capture-pane of B's pane`,
     });
-    const pane: Pane = await claudeB.openPane("answer");
-    await timed("Claude Code on B: start to its input prompt", () => claudeB.launchClaude(pane.id));
-    /** A record of the Claude in that pane (pane ids are per tmux server: the socket is compared too). */
-    const inPane =
-      (check: (record: SessionRecord) => boolean) =>
-      (records: SessionRecord[]): SessionRecord | undefined =>
-        records.find(
-          (record) =>
-            record.terminal.env.TMUX?.startsWith(`${CLAUDE_INNER},`) === true && record.terminal.env.TMUX_PANE === pane.id && check(record),
-        );
-    const fileOnB = async () => (await b.exec(["test", "-e", `${PROJECT}/${APPROVED_FILE}`])).code === 0;
-    /** Ask for the tool; resolves with the record once it waits on the dialog the pane shows. */
-    const asks = async (): Promise<SessionRecord> => {
-      await claudeB.type(pane.id, "RUNTOOL now");
-      await claudeB.waitForScreen(pane.id, (screen) => screen.includes("Do you want to proceed?"), "Claude's permission dialog on B");
-      return claudeB.waitForRecord(
-        "B's record waiting on the dialog",
-        inPane((record) => record.status === "waiting"),
-        pane.id,
-      );
-    };
     interface Shown {
       readonly ok: boolean;
       readonly host: string;
@@ -538,8 +638,9 @@ describe("SSH hosts across two containers", { timeout: 180_000 }, () => {
       readonly entries: { source: string; event: string; status: string; change: string }[];
     }
 
-    // Allow: show, then the reply tied to the wait shown.
-    const first = await asks();
+    // Allow: show, then the reply tied to the wait shown (the wait the notify test saw open).
+    const first = firstWait;
+    const pane = claudePane;
     const query = `${HOST}:${first.short_id}`;
     const shown = await timed("answer b:ID show --json on A", () => cliJson<Shown>(a, "answer", query, "show", "--json"));
     expect(shown.code, JSON.stringify(shown.value)).toBe(0);
@@ -604,6 +705,18 @@ describe("SSH hosts across two containers", { timeout: 180_000 }, () => {
       expect.stringMatching(/^tongs-agents answer answered wait [0-9a-f]{12}: deny, option 4 \(keys\)$/),
     ]);
     expect(await fileOnB()).toBe(false);
+
+    // Told on A too: the second request's wait, once; nothing for the allowed turn's running and idle.
+    await waitUntil(async () => (await posts()).length > 1, "the webhook on A for the second wait", {
+      timeoutMs: 30_000,
+      explain: async () => JSON.stringify(await watchLog(), null, 1),
+    });
+    await sleep(2 * POLL_S * 1000);
+    expect((await posts()).map((post) => [post.session, post.state])).toEqual([
+      [first.id, "waiting"],
+      [second.id, "waiting"],
+    ]);
+    expect((await cli(a, "serve", "--stop")).code).toBe(0);
   });
 
   it("a host that hangs (B's sshd frozen): list on A still lists A's sessions and reports b unreachable within the bound", async ({

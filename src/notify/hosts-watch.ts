@@ -14,7 +14,7 @@ import { ensurePrivateDir } from "../store/paths.ts";
 import { readTextFile, writeFileAtomic } from "../store/records.ts";
 import { isNotifyState, type NotifyConfig, type NotifyState } from "./config.ts";
 import type { ClickOutcome } from "./contract.ts";
-import type { BatchReport, BatchSession } from "./deliver.ts";
+import { deliveryLog, type BatchReport, type BatchSession } from "./deliver.ts";
 import { muteState } from "./mute.ts";
 import { cleanLine } from "./sanitize.ts";
 
@@ -152,12 +152,7 @@ export function createHostWatch(world: HostWatchWorld): HostWatch {
       host: host.name,
       sessions: report.notified,
       skipped,
-      deliveries: report.deliveries.map((delivery) => ({
-        channel: delivery.channel,
-        outcome: delivery.outcome,
-        detail: cleanLine(delivery.detail, 200),
-      })),
-      click: report.pending ? "waiting" : "none",
+      ...deliveryLog(report),
     });
     if (!report.pending) return;
     // The click is waited for beside the reads (the server is resident): withdrawn once no session named is still in
