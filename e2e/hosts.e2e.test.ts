@@ -4,7 +4,8 @@
 // the synthetic provider inside B). Host A has its own stand-in, and a tmux client attached to B over ssh
 // (`ssh -t b tmux attach`) in a pane of A's tmux, itself shown by a client attached inside an outer tmux on A, so the
 // test reads what the user sees through both hops. On A: `hosts add`, `list`, `status`, `focus` and `pick` across the
-// hop; the real Claude Code on B, waiting on its permission dialog, answered from A (`answer b:ID`, allow and deny);
+// hop; the real Claude Code on B, waiting on its permission dialog, told on A (A's keypress server asking b, a webhook
+// to a listener in A) and answered from A (`answer b:ID`, allow and deny);
 // then B's sshd frozen (a host that hangs) and B stopped (a host that is gone).
 import { randomUUID } from "node:crypto";
 import { AGENTS } from "../containers/recipe.ts";
@@ -638,6 +639,12 @@ describe("SSH hosts across two containers", { timeout: 180_000 }, () => {
       readonly entries: { source: string; event: string; status: string; change: string }[];
     }
 
+    evidence.prove(task, {
+      claim:
+        "not for the pane being looked at, across the hop: with a tmux client on B showing Claude's pane (its active pane, focus-events off), B's next wait is left out by A's keypress server (notify.log: `b:<id>: %N is the active pane of client /dev/pts/N`, B's own survey) and posts no webhook on A; the allowed turn's running and idle post nothing either",
+      kind: "live",
+      how: "a client of Claude's tmux server attached on B inside an outer tmux there; A's notify.log (mode hosts) and the listener's requests",
+    });
     // Allow: show, then the reply tied to the wait shown (the wait the notify test saw open).
     const first = firstWait;
     const pane = claudePane;
@@ -683,11 +690,20 @@ describe("SSH hosts across two containers", { timeout: 180_000 }, () => {
     expect(refused).toMatchObject({ code: 10, stdout: "" });
     expect(refused.stderr.trim()).toBe(`tongs-agents: on ${HOST}: nothing to answer: ${first.short_id} is idle`);
 
-    // Deny: a new request after /clear (a new session, so a new record), answered without show.
+    // Deny: a new request after /clear (a new session, so a new record), answered without show. This time a tmux client
+    // on B shows Claude's pane (its active pane; focus-events off): the user is looking at it there, so A is not told.
+    const looking = await claudeB.attachClient();
+    expect((await claudeB.clients()).find((client) => client.tty === looking)?.pane).toBe(pane.id);
     await b.sh(`rm -f "$1"`, `${PROJECT}/${APPROVED_FILE}`);
     await claudeB.type(pane.id, "/clear");
     await claudeB.waitForScreen(pane.id, (screen) => !screen.includes("RUNTOOL now"), "a cleared conversation on B");
     const second = await asks();
+    const lookedAt = `${HOST}:${second.short_id}: ${pane.id} is the active pane of client ${looking}`;
+    await waitUntil(
+      async () => (await watchLog()).some((line) => line.outcome === "nothing" && JSON.stringify(line.skipped).includes(lookedAt)),
+      "A's server to leave out the wait B's client shows",
+      { timeoutMs: 30_000, explain: async () => JSON.stringify(await watchLog(), null, 1) },
+    );
     expect(second.id).not.toBe(first.id);
     const denied = await timed("answer b:ID deny on A", () => cli(a, "answer", `${HOST}:${second.short_id}`, "deny"));
     expect(denied.stderr).toBe("");
@@ -706,16 +722,9 @@ describe("SSH hosts across two containers", { timeout: 180_000 }, () => {
     ]);
     expect(await fileOnB()).toBe(false);
 
-    // Told on A too: the second request's wait, once; nothing for the allowed turn's running and idle.
-    await waitUntil(async () => (await posts()).length > 1, "the webhook on A for the second wait", {
-      timeoutMs: 30_000,
-      explain: async () => JSON.stringify(await watchLog(), null, 1),
-    });
+    // On A: still the first wait's one webhook; nothing for the allowed turn's running and idle, nor the looked-at wait.
     await sleep(2 * POLL_S * 1000);
-    expect((await posts()).map((post) => [post.session, post.state])).toEqual([
-      [first.id, "waiting"],
-      [second.id, "waiting"],
-    ]);
+    expect((await posts()).map((post) => [post.session, post.state])).toEqual([[first.id, "waiting"]]);
     expect((await cli(a, "serve", "--stop")).code).toBe(0);
   });
 

@@ -171,7 +171,7 @@ export const notifyVerb: Verb = withHelp(NOTIFY_HELP, async (args, context, io) 
         only("notify changes") ??
         (rest.length > 0 ? usage("notify changes takes no argument") : !json ? usage("notify changes takes --json") : undefined);
       if (wrong) return fail(wrong, io, json);
-      const changes = await hostChanges({ ...context, ...(context.run ? { run: context.run } : {}) });
+      const changes = await hostChanges(context);
       if (changes.problem) return fail({ ok: false, reason: "state-dir", detail: changes.problem }, io, json);
       return done({ sessions: changes.sessions }, "");
     }

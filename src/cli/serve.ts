@@ -185,7 +185,7 @@ function hostWatchWorld(context: CliContext, dispatch: NonNullable<CliContext["d
     focus: async (query) => {
       const said: string[] = [];
       const io = { stdout: (text: string) => said.push(text), stderr: (text: string) => said.push(text), color: false, columns: 200 };
-      const code = await dispatch(["focus", "--", query], { ...defaultContext(env, "/") }, io);
+      const code = await dispatch(["focus", "--", query], defaultContext(env, "/"), io);
       return `exit ${code}: ${said.join(" ").slice(0, 300)}`;
     },
     log: (entry) => appendDebugLog(stateDir, { mode: "hosts", ...entry }, NOTIFY_LOG),

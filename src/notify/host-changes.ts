@@ -10,7 +10,7 @@ import { isNotifyState } from "./config.ts";
 import { onScreen, surveyPlaces } from "./survey.ts";
 import { realWorld } from "./world.ts";
 
-export type HostChange = SessionView & {
+export type ChangeHere = SessionView & {
   /** The user looks at it here (a focused client shows its pane): not notified, as for a local session. */
   readonly on_screen: boolean;
   /** Why, or why not: for the log on the user's machine. */
@@ -20,7 +20,7 @@ export type HostChange = SessionView & {
 };
 
 export async function hostChanges(context: FleetContext & { readonly env: NodeJS.ProcessEnv; readonly run?: Runner }): Promise<{
-  sessions: HostChange[];
+  sessions: ChangeHere[];
   problem?: string;
 }> {
   const listed = await listSessions(context);

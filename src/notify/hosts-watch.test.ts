@@ -1,7 +1,7 @@
 // The host watch with the fake ssh of test/fake-hosts.ts (mocked transport; the host's answer is our own CLI's
 // `notify changes --json` on its own sandboxed records, after a real sh split of the quoted command line). Delivery is
 // a recorder: which sessions would be told, never a real channel. Live: e2e/hosts.e2e.test.ts (a webhook on A).
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { fakeMachine, fakeSsh, type FakeMachine, type SshCall } from "../../test/fake-hosts.ts";
 import type { Sandbox } from "../../test/sandbox.ts";
 import { canonicalId, digestOf } from "../core/identity.ts";
@@ -11,6 +11,7 @@ import { addHost } from "../hosts/edit.ts";
 import { readRecord, recordPath, writeRecord } from "../store/records.ts";
 import { sessionsDirOf } from "../store/paths.ts";
 import { DEFAULT_CONFIG, type NotifyConfig } from "./config.ts";
+import type { ClickOutcome, PendingClick } from "./contract.ts";
 import type { BatchSession } from "./deliver.ts";
 import { createHostWatch, MAX_BACKOFF_MS, type HostWatchWorld } from "./hosts-watch.ts";
 import { CHANGES_WORDS, changeReaders } from "../hosts/changes.ts";
@@ -210,5 +211,53 @@ describe("the host watch", () => {
     await first;
     expect(calls).toHaveLength(1);
     expect(told).toHaveLength(1);
+  });
+
+  it("a click on the host's notification focuses HOST:ID; it is withdrawn once the host's next read shows the session moved on", async () => {
+    const devbox = fakeMachine(
+      sandboxes,
+      [
+        ["asks", 200, "waiting"],
+        ["fails", 201, "error"],
+      ],
+      NOW,
+    );
+    const focused: string[] = [];
+    const waits: { stillWanted: () => boolean; resolve: (outcome: ClickOutcome) => void }[] = [];
+    const closed: number[] = [];
+    const base = world({ context: devbox });
+    const watch = createHostWatch({
+      ...base,
+      deliver: async (sessions) => {
+        told.push([...sessions]);
+        const click: PendingClick = {
+          wait: ({ stillWanted }) => new Promise((resolve) => waits.push({ stillWanted, resolve })),
+          close: async () => void closed.push(waits.length),
+        };
+        const notice = { title: "", lines: [], oneLine: "", urgency: "critical" as const, sessions: [] };
+        return { notified: sessions.map((session) => session.id), suppressed: [], deliveries: [], pending: { click, notice } };
+      },
+      focus: async (query) => {
+        focused.push(query);
+        return "complete";
+      },
+    });
+    await watch.round();
+    expect(told[0]?.map((session) => session.id)).toEqual([`devbox:${idOf("asks", 200)}`, `devbox:${idOf("fails", 201)}`]);
+    const [pending] = waits;
+    expect(pending?.stillWanted()).toBe(true);
+    // One session moved on: still wanted for the other; both moved on: no longer.
+    setStatus(devbox, "asks", 200, "running", new Date(NOW - 1000).toISOString());
+    now += POLL_MS;
+    await watch.round();
+    expect(pending?.stillWanted()).toBe(true);
+    setStatus(devbox, "fails", 201, "running", new Date(NOW - 1000).toISOString());
+    now += POLL_MS;
+    await watch.round();
+    expect(pending?.stillWanted()).toBe(false);
+    pending?.resolve({ kind: "clicked", sessionId: `devbox:${idOf("fails", 201)}` });
+    await vi.waitFor(() => expect(focused).toEqual([`devbox:${idOf("fails", 201)}`]));
+    expect(closed).toEqual([1]);
+    expect(logged.at(-1)).toMatchObject({ outcome: "click", result: "clicked", focus: "complete" });
   });
 });
