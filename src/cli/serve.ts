@@ -146,8 +146,9 @@ export const serveVerb: Verb = withHelp(SERVE_HELP, async (args, context, io) =>
     io.stdout(`tongs-agents: a server is running (${describe(outcome.status)})`);
     return EXIT_CODES.ok;
   }
-  // Agents on SSH hosts notify here too: the server asks each configured host for its changes (docs/notifications.md).
-  const hostWatch = startHostWatch(hostWatchWorld(context, dispatch));
+  // Agents on SSH hosts notify here too: the server asks each configured host for its changes (docs/notifications.md),
+  // unless notifications are off in its environment, as they are for an agent's (the test suites set it).
+  const hostWatch = context.env.TONGS_AGENTS_NOTIFY === "off" ? undefined : startHostWatch(hostWatchWorld(context, dispatch));
   const onSignal = (signal: NodeJS.Signals) => outcome.stop(`${signal}`);
   process.once("SIGTERM", onSignal);
   process.once("SIGINT", onSignal);
@@ -160,7 +161,7 @@ export const serveVerb: Verb = withHelp(SERVE_HELP, async (args, context, io) =>
     process.exit(1);
   });
   const stopped = await outcome.stopped;
-  hostWatch.stop();
+  hostWatch?.stop();
   shells.close();
   watch.close();
   log(`stopped: ${stopped.why}`);
