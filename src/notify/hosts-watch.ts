@@ -69,8 +69,8 @@ interface HostState {
   busy: boolean;
   failures: number;
   nextAt: number;
+  /** What the last read came to, logged when it changes (a host down is said once, not at every read). */
   said: string;
-  reads: number;
   /** Session id there -> the mark of the change it is in (for a notification still worth a click). */
   changes: Map<string, string>;
 }
@@ -80,8 +80,6 @@ type Change = RemoteChange & { readonly row: { readonly status: NotifyState } };
 export interface HostWatch {
   /** Ask every host that is due and not being read; resolves when those reads (and their deliveries) are done. */
   round(): Promise<void>;
-  /** The last read of each host, for `hosts-watch.json`. */
-  readonly states: ReadonlyMap<string, Readonly<HostState>>;
 }
 
 export function createHostWatch(world: HostWatchWorld): HostWatch {
@@ -90,7 +88,6 @@ export function createHostWatch(world: HostWatchWorld): HostWatch {
 
   async function read(host: WatchedHost, config: NotifyConfig, state: HostState): Promise<void> {
     const answer = await host.read();
-    state.reads++;
     if (!answer.ok) {
       // Asked again after the poll interval doubled per failure in a row, at most MAX_BACKOFF_MS.
       state.failures++;
@@ -172,7 +169,6 @@ export function createHostWatch(world: HostWatchWorld): HostWatch {
   }
 
   return {
-    states,
     async round() {
       const hosts = world.hosts();
       for (const name of states.keys()) if (!hosts.some((host) => host.name === name)) states.delete(name);
@@ -185,7 +181,7 @@ export function createHostWatch(world: HostWatchWorld): HostWatch {
       await Promise.all(
         due.map(async (host) => {
           let state = states.get(host.name);
-          if (!state) states.set(host.name, (state = { busy: false, failures: 0, nextAt: 0, said: "", reads: 0, changes: new Map() }));
+          if (!state) states.set(host.name, (state = { busy: false, failures: 0, nextAt: 0, said: "", changes: new Map() }));
           state.busy = true;
           try {
             await read(host, config, state);
