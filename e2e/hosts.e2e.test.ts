@@ -4,13 +4,17 @@
 // the synthetic provider inside B). Host A has its own stand-in, and a tmux client attached to B over ssh
 // (`ssh -t b tmux attach`) in a pane of A's tmux, itself shown by a client attached inside an outer tmux on A, so the
 // test reads what the user sees through both hops. On A: `hosts add`, `list`, `status`, `focus` and `pick` across the
-// hop; then B's sshd frozen (a host that hangs) and B stopped (a host that is gone).
+// hop; the real Claude Code on B, waiting on its permission dialog, told on A (A's keypress server asking b, a webhook
+// to a listener in A) and answered from A (`answer b:ID`, allow and deny);
+// then B's sshd frozen (a host that hangs) and B stopped (a host that is gone).
 import { randomUUID } from "node:crypto";
+import { AGENTS } from "../containers/recipe.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Network, type StartedNetwork } from "testcontainers";
 import { HOST_TIMEOUT_MS } from "../src/hosts/everywhere.ts";
 import { shellQuote } from "../src/core/shell-quote.ts";
-import { requireImage, startBox, type Box, type Run } from "./containers.ts";
+import { hookLogLines, jsonLines, requireImage, startBox, type Box, type Run } from "./containers.ts";
+import { APPROVED_FILE, ClaudeLab, INNER as CLAUDE_INNER, PROJECT, type Pane, type SessionRecord } from "./claude-lab.ts";
 import { boxVersions, createEvidence } from "./evidence.ts";
 import { PI_ENV, PINNED_PI, configurePi, startProvider } from "./pi-box.ts";
 import { BoxTmuxLab, INNER, prepareLab, waitUntil, type AttachedClient } from "./tmux-focus-lab.ts";
@@ -26,6 +30,20 @@ const HOST = "b";
  * the bound, the process exit and the event loop turn after it.
  */
 const BOUND_SLACK_MS = 1500;
+/** A's notification settings: the keypress server asks each host every 2 s (default 15 s), so the suite waits little. */
+const POLL_S = 2;
+/** The webhook A's notifications post to: a tiny HTTP listener inside A that appends each request to a file. */
+const WEBHOOK_PORT = 8799;
+const WEBHOOK_FILE = "/tmp/webhook.jsonl";
+const LISTENER = `const http = require("node:http"), fs = require("node:fs");
+http.createServer((request, response) => {
+  let body = "";
+  request.on("data", (chunk) => (body += chunk));
+  request.on("end", () => {
+    fs.appendFileSync(${JSON.stringify(WEBHOOK_FILE)}, JSON.stringify({ type: request.headers["content-type"], body }) + "\\n");
+    response.end("ok");
+  });
+}).listen(${WEBHOOK_PORT}, "127.0.0.1", () => fs.writeFileSync("/tmp/webhook.ready", ""));`;
 
 interface Row {
   readonly id: string;
@@ -71,6 +89,8 @@ let sshPane = "";
 /** The tmux client on B that A's ssh pane runs (the user's), and another one started on B itself (not over ssh). */
 let sshClientB = "";
 let otherB: AttachedClient;
+/** The real Claude Code on B (its own tmux server), answered from A. */
+let claudeB: ClaudeLab;
 const local: Agent[] = [];
 const remote: Agent[] = [];
 const pi = { pane: "", pid: 0, sessionId: "" };
@@ -125,9 +145,56 @@ const bySession = (rows: readonly Row[], sessionId: string) => rows.find((row) =
 /** The pane a client of B's tmux shows (list-clients: `display -c` from outside tmux may answer for another client). */
 const paneOnB = async (tty: string) => (await labB.clients()).find((client) => client.tty === tty)?.pane;
 
+/** The pane of B's real Claude Code (its own tmux server), and its first wait, which both the notify and answer tests use. */
+let claudePane: Pane;
+let firstWait: SessionRecord;
+/** A record of the Claude in that pane (pane ids are per tmux server: the socket is compared too). */
+const inPane =
+  (check: (record: SessionRecord) => boolean) =>
+  (records: SessionRecord[]): SessionRecord | undefined =>
+    records.find(
+      (record) =>
+        record.terminal.env.TMUX?.startsWith(`${CLAUDE_INNER},`) === true &&
+        record.terminal.env.TMUX_PANE === claudePane.id &&
+        check(record),
+    );
+const fileOnB = async () => (await b.exec(["test", "-e", `${PROJECT}/${APPROVED_FILE}`])).code === 0;
+/** Ask B's Claude for the tool; resolves with the record once it waits on the dialog the pane shows. */
+async function asks(): Promise<SessionRecord> {
+  await claudeB.type(claudePane.id, "RUNTOOL now");
+  await claudeB.waitForScreen(claudePane.id, (screen) => screen.includes("Do you want to proceed?"), "Claude's permission dialog on B");
+  return claudeB.waitForRecord(
+    "B's record waiting on the dialog",
+    inPane((record) => record.status === "waiting"),
+    claudePane.id,
+  );
+}
+
+/** What A's webhook listener received: each body, in order. */
+async function posts(): Promise<Record<string, unknown>[]> {
+  const text = (await a.exec(["sh", "-c", `cat ${WEBHOOK_FILE} 2>/dev/null; true`])).stdout;
+  return jsonLines(text).map((line) => JSON.parse(String(line.body)) as Record<string, unknown>);
+}
+/** The host watch's lines in A's notify.log. */
+async function watchLog(): Promise<Record<string, unknown>[]> {
+  return (await hookLogLines(a, `${A_STATE_DIR}/notify.log`)).filter((line) => line.mode === "hosts");
+}
+const readsOk = async () =>
+  (await watchLog()).filter((line) => line.outcome === "host" && line.host === HOST && line.state === "ok").length;
+/** Start A's keypress server (it asks b at once, then every POLL_S); resolves once its first read of b was ok. */
+async function startServerA(): Promise<void> {
+  const before = await readsOk();
+  const run = await cli(a, "serve", "--detach");
+  if (run.code !== 0) throw new Error(`serve --detach on A exited ${run.code}: ${run.stderr}`);
+  await waitUntil(async () => (await readsOk()) > before, "A's server to read b", {
+    explain: async () => JSON.stringify(await watchLog()),
+  });
+}
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
 describe("SSH hosts across two containers", { timeout: 180_000 }, () => {
   beforeAll(async () => {
-    const image = await requireImage({ agents: ["pi"], extras: ["ssh"] });
+    const image = await requireImage({ agents: ["pi", "claude"], extras: ["ssh"] });
     await timed("start network and containers", async () => {
       network = await new Network().start();
       const started = network;
@@ -143,8 +210,9 @@ describe("SSH hosts across two containers", { timeout: 180_000 }, () => {
     evidence.addVersions({
       "B: pi": `${PINNED_PI.package} ${(await b.sh("pi --version")).trim()}`,
       "B: sshd": (await b.exec(["sshd", "-V"])).stderr.trim().split("\n")[0] ?? "",
+      "B: claude (answered across the hop)": (await b.sh("claude --version")).trim(),
       "A: ssh": (await a.exec(["ssh", "-V"])).stderr.trim(),
-      claude: "stand-in: a process named claude (node) running the installed hook command line (synthetic)",
+      claude: `stand-in: a process named claude (node) running the installed hook command line (synthetic); the answer tests run the real Claude Code ${AGENTS.claude.version} on B`,
       "model provider": "synthetic (e2e/provider, openai-completions, 127.0.0.1 in B)",
     });
     await timed("sshd, keys and agents", async () => {
@@ -167,6 +235,21 @@ describe("SSH hosts across two containers", { timeout: 180_000 }, () => {
       const hostKey = (await b.sh("cat /etc/ssh/ssh_host_ed25519_key.pub")).trim().split(" ").slice(0, 2).join(" ");
       await a.sh(`printf '%s %s\\n' "$1" "$2" > /root/.ssh/known_hosts`, HOST, hostKey);
 
+      // A: notifications from hosts, read every POLL_S, through a webhook to a listener of its own (no desktop bus here).
+      await a.sh(
+        `mkdir -p /root/.config/tongs-agents && printf '%s\\n' "$1" > /root/.config/tongs-agents/config.json && (node -e "$2" > /tmp/webhook.log 2>&1 < /dev/null &)`,
+        JSON.stringify({ notifications: { hosts_poll_seconds: POLL_S } }),
+        LISTENER,
+      );
+      await waitUntil(async () => (await a.exec(["test", "-e", "/tmp/webhook.ready"])).code === 0, "the webhook listener on A", {
+        explain: () => a.sh("cat /tmp/webhook.log"),
+      });
+      const webhook = await cli(a, "notify", "webhook", "add", `http://127.0.0.1:${WEBHOOK_PORT}/hook`);
+      if (webhook.code !== 0) throw new Error(`notify webhook add exited ${webhook.code}: ${webhook.stderr}`);
+      // B: Claude Code's config as after onboarding (the answer tests start the real CLI there), before the installer
+      // adds its hooks to the same settings file.
+      claudeB = new ClaudeLab(b);
+      await claudeB.seedConfig();
       for (const box of [a, b]) {
         const install = await cli(box, "install", "--agent", "claude");
         if (install.code !== 0) throw new Error(`install --agent claude exited ${install.code}: ${install.stderr}`);
@@ -175,7 +258,8 @@ describe("SSH hosts across two containers", { timeout: 180_000 }, () => {
       await labB.inner("new-session", "-d", "-s", "home", "-x", "120", "-y", "40");
       await labB.inner("new-session", "-d", "-s", "agents", "-x", "120", "-y", "40");
       remote.push(await startStandIn(labB, "agents", "b1"), await startStandIn(labB, "agents", "b2"));
-      const url = await startProvider(b, { slowMs: 0, toolCommand: "true" });
+      // One provider on B for Pi and Claude Code; its tool call creates a file, so Claude Code asks first.
+      const url = await startProvider(b, { slowMs: 0, toolCommand: `touch ${APPROVED_FILE}` });
       await configurePi(b, url);
       const piInstall = await cli(b, "install", "--agent", "pi");
       if (piInstall.code !== 0) throw new Error(`install --agent pi exited ${piInstall.code}: ${piInstall.stderr}`);
@@ -484,6 +568,164 @@ describe("SSH hosts across two containers", { timeout: 180_000 }, () => {
     );
     expect(ended.code, JSON.stringify(ended.value)).toBe(0);
     expect(ended.value).toMatchObject({ outcome: "reached", session: { host: HOST, status: "ended" } });
+  });
+
+  it("notified on A: B's Claude Code starting to wait posts one webhook on A (A's keypress server asking b), never again for that change, not after a restart", async ({
+    task,
+  }) => {
+    evidence.prove(task, {
+      claim: `A's keypress server (\`serve --detach\`, \`hosts_poll_seconds: ${POLL_S}\`) asks b for its changes over ssh (\`notify changes --json\` there); the real Claude Code ${AGENTS.claude.version} on B starting to wait on its permission dialog posts exactly one webhook on A ({host: b, session: its id, agent: Claude Code, state: waiting}); reads after it, and a restarted server (its marks kept in A's state dir), post nothing more for that change; B's sessions in states that do not notify (started, idle) post nothing`,
+      kind: "live",
+      how: `a listener on 127.0.0.1:${WEBHOOK_PORT} inside A records each POST; A's notify.log (mode hosts) shows each read of b that found it reachable and each delivery (webhook delivered, desktop unavailable: no bus in the container)`,
+    });
+    claudePane = await claudeB.openPane("answer");
+    await timed("Claude Code on B: start to its input prompt", () => claudeB.launchClaude(claudePane.id));
+    await claudeB.waitForRecord(
+      "Claude's record on B",
+      inPane(() => true),
+      claudePane.id,
+    );
+    await timed("serve --detach on A until its first read of b", startServerA);
+    expect(await posts()).toEqual([]);
+
+    firstWait = await asks();
+    const waited = performance.now();
+    await waitUntil(async () => (await posts()).length > 0, "the webhook on A for B's waiting Claude", {
+      timeoutMs: 30_000,
+      explain: async () => JSON.stringify(await watchLog(), null, 1),
+    });
+    timings["B waiting -> webhook on A"] = Math.round(performance.now() - waited);
+    const [post] = await posts();
+    expect(post).toMatchObject({ host: HOST, session: firstWait.id, agent: "Claude Code", state: "waiting", directory: PROJECT });
+    expect(String(post?.detail)).toContain("Bash");
+    const delivered = (await watchLog()).filter((line) => line.outcome === "delivered");
+    expect(delivered).toEqual([
+      expect.objectContaining({
+        host: HOST,
+        sessions: [`${HOST}:${firstWait.id}`],
+        deliveries: expect.arrayContaining([expect.objectContaining({ channel: "webhook", outcome: "delivered" })]),
+      }),
+    ]);
+
+    // The same change, read again and again, and by a restarted server: nothing more.
+    const readsBefore = await readsOk();
+    const stopped = await cli(a, "serve", "--stop");
+    expect(stopped.code, stopped.stderr).toBe(0);
+    await startServerA();
+    expect(await readsOk()).toBe(readsBefore + 1);
+    await sleep(3 * POLL_S * 1000);
+    expect(await posts()).toHaveLength(1);
+    expect((await watchLog()).filter((line) => line.outcome === "delivered")).toHaveLength(1);
+    expect((await claudeB.records()).find((record) => record.id === firstWait.id)?.status).toBe("waiting");
+  });
+
+  it("answer on A for the real Claude Code on B: show lists its dialog's replies, allow runs the tool, a refusal comes back named b, deny does not run it", async ({
+    task,
+  }) => {
+    evidence.prove(task, {
+      claim: `\`tongs-agents answer b:<short id> …\` on A, answered by B's own tongs-agents over ssh, against the real Claude Code ${AGENTS.claude.version} waiting on its Bash permission dialog in B's tmux: \`show --json\` gives the wait (permission, Bash) and the dialog's options with their replies (allow, always, only by number, deny); \`allow --wait <id>\` presses 1 (Yes) in B's pane, the command's file appears on B and B's record goes waiting -> running -> idle; \`allow\` again is refused (exit 10, \`on b: nothing to answer: … is idle\`); after /clear, a new request answered \`deny\` presses 4 (No): Claude says it did not run and the file is not made; \`explain\` names each answer (source answer: B's own for the allow, \`explain b:<id>\` on A for the deny)`,
+      kind: "live",
+      how: `Claude Code ${AGENTS.claude.version} typed into a bash pane of its own tmux server on B ("default" permission mode, hooks from \`tongs-agents install --agent claude\`), the synthetic Anthropic Messages provider on 127.0.0.1 in B asking to run \`touch ${APPROVED_FILE}\`; the installed CLI on A over real ssh; B's own \`list\` and \`explain --json --local\`; capture-pane of B's pane`,
+    });
+    interface Shown {
+      readonly ok: boolean;
+      readonly host: string;
+      readonly harness: string;
+      readonly target: string;
+      readonly wait: { id: string; kind: string; tool: string };
+      readonly dialog: { title: string; options: { number: number; label: string; reply?: string | null }[] };
+    }
+    interface Explained {
+      readonly entries: { source: string; event: string; status: string; change: string }[];
+    }
+
+    evidence.prove(task, {
+      claim:
+        "not for the pane being looked at, across the hop: with a tmux client on B showing Claude's pane (its active pane, focus-events off), B's next wait is left out by A's keypress server (notify.log: `b:<id>: %N is the active pane of client /dev/pts/N`, B's own survey) and posts no webhook on A; the allowed turn's running and idle post nothing either",
+      kind: "live",
+      how: "a client of Claude's tmux server attached on B inside an outer tmux there; A's notify.log (mode hosts) and the listener's requests",
+    });
+    // Allow: show, then the reply tied to the wait shown (the wait the notify test saw open).
+    const first = firstWait;
+    const pane = claudePane;
+    const query = `${HOST}:${first.short_id}`;
+    const shown = await timed("answer b:ID show --json on A", () => cliJson<Shown>(a, "answer", query, "show", "--json"));
+    expect(shown.code, JSON.stringify(shown.value)).toBe(0);
+    expect(shown.value).toMatchObject({
+      ok: true,
+      host: HOST,
+      harness: "claude",
+      wait: { kind: "permission", tool: "Bash" },
+      dialog: { title: "Do you want to proceed?" },
+    });
+    expect(shown.value.dialog.options.map((option) => option.reply ?? null)).toEqual(["allow", "always", null, "deny"]);
+    const shownText = await cli(a, "answer", query, "show");
+    expect(shownText.stdout).toContain(`channel: keys into ${HOST}: tmux pane ${pane.id}`);
+    expect(shownText.stdout).toContain("allow = 1. Yes");
+    expect(await fileOnB()).toBe(false);
+    const allowed = await timed("answer b:ID allow on A", () => cli(a, "answer", query, "allow", "--wait", shown.value.wait.id));
+    expect(allowed.stderr).toBe("");
+    expect(allowed.code).toBe(0);
+    expect(allowed.stdout.trim()).toMatch(
+      new RegExp(`^answered allow: pressed 1 \\(Yes\\) in ${HOST}: tmux pane ${pane.id} .*; the dialog closed$`),
+    );
+    await waitUntil(fileOnB, "the allowed command's file on B", { explain: () => claudeB.capture(pane.id) });
+    await claudeB.waitForRecord(
+      "B's record idle after the allowed turn",
+      inPane((record) => record.id === first.id && record.status === "idle" && record.last_event === "claude.stop"),
+      pane.id,
+    );
+    const afterAllow = (await cliJson<Explained>(b, "explain", "--json", "--local", "--", first.id)).value.entries;
+    // B's own events from the permission request on: waiting, then running (the tool ran), then idle.
+    const hookEntries = afterAllow.filter((entry) => entry.source !== "answer");
+    const opened = hookEntries.findLastIndex((entry) => entry.event === "claude.permission-request");
+    const statuses = hookEntries.slice(opened).map((entry) => entry.status);
+    expect(statuses.filter((status, index) => status !== statuses[index - 1])).toEqual(["waiting", "running", "idle"]);
+    expect(afterAllow.filter((entry) => entry.source === "answer").map((entry) => entry.change)).toEqual([
+      `tongs-agents answer answered wait ${shown.value.wait.id}: allow, option 1 (keys)`,
+    ]);
+
+    // Nothing to answer now: B's refusal, named with the host, and nothing typed into the pane.
+    const refused = await timed("answer b:ID allow on A, refused", () => cli(a, "answer", query, "allow"));
+    expect(refused).toMatchObject({ code: 10, stdout: "" });
+    expect(refused.stderr.trim()).toBe(`tongs-agents: on ${HOST}: nothing to answer: ${first.short_id} is idle`);
+
+    // Deny: a new request after /clear (a new session, so a new record), answered without show. This time a tmux client
+    // on B shows Claude's pane (its active pane; focus-events off): the user is looking at it there, so A is not told.
+    const looking = await claudeB.attachClient();
+    expect((await claudeB.clients()).find((client) => client.tty === looking)?.pane).toBe(pane.id);
+    await b.sh(`rm -f "$1"`, `${PROJECT}/${APPROVED_FILE}`);
+    await claudeB.type(pane.id, "/clear");
+    await claudeB.waitForScreen(pane.id, (screen) => !screen.includes("RUNTOOL now"), "a cleared conversation on B");
+    const second = await asks();
+    const lookedAt = `${HOST}:${second.short_id}: ${pane.id} is the active pane of client ${looking}`;
+    await waitUntil(
+      async () => (await watchLog()).some((line) => line.outcome === "nothing" && JSON.stringify(line.skipped).includes(lookedAt)),
+      "A's server to leave out the wait B's client shows",
+      { timeoutMs: 30_000, explain: async () => JSON.stringify(await watchLog(), null, 1) },
+    );
+    expect(second.id).not.toBe(first.id);
+    const denied = await timed("answer b:ID deny on A", () => cli(a, "answer", `${HOST}:${second.short_id}`, "deny"));
+    expect(denied.stderr).toBe("");
+    expect(denied.code).toBe(0);
+    expect(denied.stdout.trim()).toMatch(
+      new RegExp(`^answered deny: pressed 4 \\(No\\) in ${HOST}: tmux pane ${pane.id} .*; the dialog closed$`),
+    );
+    await claudeB.waitForScreen(
+      pane.id,
+      (screen) => screen.includes("Did not run") || screen.includes("Interrupted"),
+      "Claude on B saying the command did not run",
+    );
+    const afterDeny = (await cliJson<Explained>(a, "explain", "--json", `${HOST}:${second.short_id}`)).value.entries;
+    expect(afterDeny.filter((entry) => entry.source === "answer").map((entry) => entry.change)).toEqual([
+      expect.stringMatching(/^tongs-agents answer answered wait [0-9a-f]{12}: deny, option 4 \(keys\)$/),
+    ]);
+    expect(await fileOnB()).toBe(false);
+
+    // On A: still the first wait's one webhook; nothing for the allowed turn's running and idle, nor the looked-at wait.
+    await sleep(2 * POLL_S * 1000);
+    expect((await posts()).map((post) => [post.session, post.state])).toEqual([[first.id, "waiting"]]);
+    expect((await cli(a, "serve", "--stop")).code).toBe(0);
   });
 
   it("a host that hangs (B's sshd frozen): list on A still lists A's sessions and reports b unreachable within the bound", async ({

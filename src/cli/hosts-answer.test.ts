@@ -1,6 +1,6 @@
 // answer across SSH hosts, with the fake ssh of test/fake-hosts.ts (mocked transport; the host's answers are our own
-// CLI's, run on its own sandboxed state, after a real sh split the quoted command line). Unproven live: the two-host
-// container suite does not answer yet.
+// CLI's, run on its own sandboxed state, after a real sh split the quoted command line). Live: e2e/hosts.e2e.test.ts
+// answers the real Claude Code on host B from A.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { fakeMachine, fakeSsh, type FakeMachine, type SshCall } from "../../test/fake-hosts.ts";
 import type { Sandbox } from "../../test/sandbox.ts";

@@ -14,6 +14,7 @@ import type { Failure } from "../core/errors.ts";
 import { describeMute, mute, muteState, parseDuration, unmute, type MuteState } from "../notify/mute.ts";
 import { addWebhook, loadWebhooks, looksLikeNtfy, openModeOf, removeWebhook } from "../notify/webhooks.ts";
 import { describeWebhook } from "../notify/webhook.ts";
+import { hostChanges } from "../notify/host-changes.ts";
 import { quoted } from "../core/terminal-text.ts";
 import { didYouMean } from "../core/suggest.ts";
 import { withHelp, type VerbHelp } from "./help.ts";
@@ -98,7 +99,7 @@ export function formatNotifyCheck(check: NotifyCheck, now: number): string {
 
 const NOTIFY_HELP: VerbHelp = {
   usage:
-    "notify [--test] [--json] | notify mute [DURATION] | notify unmute | notify webhook add URL [--ntfy] [--click URL] | notify webhook remove N",
+    "notify [--test] [--json] | notify mute [DURATION] | notify unmute | notify webhook add URL [--ntfy] [--click URL] | notify webhook remove N | notify changes --json",
   summary:
     "Which notification channels this terminal offers (desktop over D-Bus or macOS, the terminal's own OSC notification,\ntmux messages, webhooks, the bell), the configuration in force and whether it is muted; --test sends one through\neach (docs/notifications.md). mute silences every channel for DURATION (30m, 2h, 1h30m; none: until unmute).\nwebhook add posts each change to URL (JSON, or an ntfy topic with ntfy's headers); the URL is kept in a 0600 file\nand only ever shown as its scheme and host.",
   options: [
@@ -110,13 +111,14 @@ const NOTIFY_HELP: VerbHelp = {
     ["--ntfy", "URL is a topic on a self-hosted ntfy server"],
     ["--click URL", "ntfy: the URL a tap on the phone's notification opens"],
     ["webhook remove N", "remove the webhook numbered N in `tongs-agents notify`"],
+    ["changes --json", "the sessions here that may notify, and whether you look at them (what a host tells the keypress server)"],
   ],
   examples: [
     "tongs-agents notify --test",
     "tongs-agents notify mute 1h",
     "tongs-agents notify webhook add https://ntfy.sh/my-secret-topic",
   ],
-  subcommands: { mute: [], unmute: [], webhook: ["add", "remove"] },
+  subcommands: { mute: [], unmute: [], webhook: ["add", "remove"], changes: [] },
 };
 
 export const notifyVerb: Verb = withHelp(NOTIFY_HELP, async (args, context, io) => {
@@ -163,8 +165,22 @@ export const notifyVerb: Verb = withHelp(NOTIFY_HELP, async (args, context, io) 
     }
     case "webhook":
       return webhookCommand(rest, parsed.values, context, io, json);
+    case "changes": {
+      // Read by the user's machine over ssh (src/notify/hosts-watch.ts): JSON only.
+      const wrong =
+        only("notify changes") ??
+        (rest.length > 0 ? usage("notify changes takes no argument") : !json ? usage("notify changes takes --json") : undefined);
+      if (wrong) return fail(wrong, io, json);
+      const changes = await hostChanges(context);
+      if (changes.problem) return fail({ ok: false, reason: "state-dir", detail: changes.problem }, io, json);
+      return done({ sessions: changes.sessions }, "");
+    }
     default:
-      return fail(usage(`unknown notify command ${quoted(action)}${didYouMean(action, ["mute", "unmute", "webhook"])}`), io, json);
+      return fail(
+        usage(`unknown notify command ${quoted(action)}${didYouMean(action, ["mute", "unmute", "webhook", "changes"])}`),
+        io,
+        json,
+      );
   }
 });
 

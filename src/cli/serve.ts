@@ -14,7 +14,15 @@ import { startServer } from "../server/server.ts";
 import { shellRunner } from "../core/shell-runner.ts";
 import { withHelp, type VerbHelp } from "./help.ts";
 import { fail, parse, type VerbIo, type Verb } from "./io.ts";
-import { defaultContext } from "./context.ts";
+import { defaultContext, type CliContext } from "./context.ts";
+import { appendDebugLog } from "../hook/debug-log.ts";
+import { changeReaders } from "../hosts/changes.ts";
+import { loadConfig } from "../notify/config.ts";
+import { deliverBatch, desktopChannelFor } from "../notify/deliver.ts";
+import { startHostWatch, type HostWatchWorld } from "../notify/hosts-watch.ts";
+import { webhookChannel } from "../notify/webhook.ts";
+import { realWorld } from "../notify/world.ts";
+import { NOTIFY_LOG } from "../store/notify-ledger.ts";
 
 const SERVE_HELP: VerbHelp = {
   usage: "serve [--detach | --stop | --status] [--json]",
@@ -138,6 +146,9 @@ export const serveVerb: Verb = withHelp(SERVE_HELP, async (args, context, io) =>
     io.stdout(`tongs-agents: a server is running (${describe(outcome.status)})`);
     return EXIT_CODES.ok;
   }
+  // Agents on SSH hosts notify here too: the server asks each configured host for its changes (docs/notifications.md),
+  // unless notifications are off in its environment, as they are for an agent's (the test suites set it).
+  const hostWatch = context.env.TONGS_AGENTS_NOTIFY === "off" ? undefined : startHostWatch(hostWatchWorld(context, dispatch));
   const onSignal = (signal: NodeJS.Signals) => outcome.stop(`${signal}`);
   process.once("SIGTERM", onSignal);
   process.once("SIGINT", onSignal);
@@ -150,6 +161,7 @@ export const serveVerb: Verb = withHelp(SERVE_HELP, async (args, context, io) =>
     process.exit(1);
   });
   const stopped = await outcome.stopped;
+  hostWatch?.stop();
   shells.close();
   watch.close();
   log(`stopped: ${stopped.why}`);
@@ -157,3 +169,26 @@ export const serveVerb: Verb = withHelp(SERVE_HELP, async (args, context, io) =>
   if (stopped.abandoned) process.exit(1);
   return EXIT_CODES.ok;
 });
+
+/**
+ * The host watch in the server's own world: its environment (ssh's agent and config, the notification settings), the
+ * channels that need no pane on this machine (the desktop notification and the webhooks: a host's pane is there), and
+ * a click that does what `focus HOST:ID` does.
+ */
+function hostWatchWorld(context: CliContext, dispatch: NonNullable<CliContext["dispatch"]>): HostWatchWorld {
+  const { stateDir, env } = context;
+  const channels = [desktopChannelFor(process.platform), webhookChannel];
+  return {
+    stateDir,
+    hosts: () => changeReaders(context),
+    config: () => loadConfig(env).config,
+    deliver: (sessions, config) => deliverBatch(sessions, config, realWorld(stateDir, { env }), channels),
+    focus: async (query) => {
+      const said: string[] = [];
+      const io = { stdout: (text: string) => said.push(text), stderr: (text: string) => said.push(text), color: false, columns: 200 };
+      const code = await dispatch(["focus", "--", query], defaultContext(env, "/"), io);
+      return `exit ${code}: ${said.join(" ").slice(0, 300)}`;
+    },
+    log: (entry) => appendDebugLog(stateDir, { mode: "hosts", ...entry }, NOTIFY_LOG),
+  };
+}

@@ -37,6 +37,8 @@ const NotificationsSchema = z.strictObject({
   click_wait_seconds: z.optional(z.int().check(z.gte(0), z.lte(24 * 60 * 60))),
   /** Notify once when a quota window a harness states reaches this percent (store/quota-crossing.ts reads it). */
   quota_percent: z.optional(z.number().check(z.gt(0), z.lte(100))),
+  /** How often the keypress server asks each SSH host for its changes (hosts-watch.ts). */
+  hosts_poll_seconds: z.optional(z.number().check(z.gte(2), z.lte(3600))),
 });
 
 const NotificationsSection = z.object({ notifications: z.optional(NotificationsSchema) });
@@ -48,12 +50,15 @@ export interface NotifyConfig {
   readonly states: Readonly<Record<NotifyState, readonly ChannelId[]>>;
   /** How long a desktop notification's click is waited for (the notifier then exits). */
   readonly clickWaitMs: number;
+  /** How often the keypress server asks each SSH host for its changes (an unreachable host: less often). */
+  readonly hostsPollMs: number;
 }
 
 export const DEFAULT_CONFIG: NotifyConfig = {
   quiet: false,
   states: { waiting: CHANNEL_IDS, error: CHANNEL_IDS, idle: [] },
   clickWaitMs: 600_000,
+  hostsPollMs: 15_000,
 };
 
 export interface ConfigLoad {
@@ -93,6 +98,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): ConfigLoad {
       quiet: settings.quiet ?? false,
       states: { waiting: channelsOf("waiting"), error: channelsOf("error"), idle: channelsOf("idle") },
       clickWaitMs: (settings.click_wait_seconds ?? DEFAULT_CONFIG.clickWaitMs / 1000) * 1000,
+      hostsPollMs: (settings.hosts_poll_seconds ?? DEFAULT_CONFIG.hostsPollMs / 1000) * 1000,
     },
     path,
     source: "file",

@@ -44,6 +44,9 @@ export interface NoticeSession {
 
 /** One session's change as a webhook's JSON body gives it (the host is added by the channel). */
 export interface SessionFacts {
+  /** A session on an SSH host: that host's name and the session's id there (a webhook names them). */
+  readonly host?: string;
+  readonly session?: string;
   readonly agent: string;
   readonly state: NotifyState;
   readonly detail: string;

@@ -13,6 +13,7 @@ import { onScreen, surveyPlaces, type SurveyedSession } from "./survey.ts";
 import { terminalOscChannel } from "./terminal-osc.ts";
 import { tmuxMessageChannel } from "./tmux-message.ts";
 import { webhookChannel } from "./webhook.ts";
+import { cleanLine } from "./sanitize.ts";
 
 export function desktopChannelFor(platform: NodeJS.Platform): NotifyChannel {
   return platform === "darwin" ? desktopMacosChannel : desktopLinuxChannel;
@@ -89,4 +90,16 @@ export async function deliverBatch(
     else await send(channel, () => true, "");
   }
   return { notified: kept.map((entry) => entry.session.id), suppressed, deliveries, ...(pending ? { pending } : {}) };
+}
+
+/** What notify.log says of a batch's deliveries (never a URL or agent text raw: details are cleaned and cut). */
+export function deliveryLog(report: BatchReport): { deliveries: Record<string, string>[]; click: "waiting" | "none" } {
+  return {
+    deliveries: report.deliveries.map((delivery) => ({
+      channel: delivery.channel,
+      outcome: delivery.outcome,
+      detail: cleanLine(delivery.detail, 200),
+    })),
+    click: report.pending ? "waiting" : "none",
+  };
 }

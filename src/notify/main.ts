@@ -14,8 +14,8 @@ import { answerableWait } from "../answer/service.ts";
 import { joinBurst } from "./coalesce.ts";
 import { isNotifyState, loadConfig, type NotifyConfig } from "./config.ts";
 import type { NotifyWorld } from "./contract.ts";
-import { deliverBatch, desktopChannelFor, type BatchSession } from "./deliver.ts";
-import { alreadyHandled, changeMark, markHandled } from "../store/notify-ledger.ts";
+import { deliverBatch, deliveryLog, desktopChannelFor, type BatchSession } from "./deliver.ts";
+import { alreadyHandled, changeMark, markHandled, NOTIFY_LOG } from "../store/notify-ledger.ts";
 import { cleanLine } from "./sanitize.ts";
 import { muteState } from "./mute.ts";
 import { clickCommandFor, realWorld } from "./world.ts";
@@ -23,7 +23,6 @@ import { limitLead, quotaWords } from "../fleet/row-words.ts";
 import { usageOf } from "../fleet/usage.ts";
 import { cursorPath, loadCursor } from "../store/transcript-cursor.ts";
 
-export const NOTIFY_LOG = "notify.log";
 /** Joining a burst, surveying and delivering, all together. */
 const DELIVER_BOUND_MS = 30_000;
 /** After the click wait, time to close the notification and focus. */
@@ -132,12 +131,7 @@ async function deliver(): Promise<void> {
     sessions: report.notified.map(shortId),
     suppressed: report.suppressed.map((entry) => `${shortId(entry.id)}: ${cleanLine(entry.why, 120)}`),
     skipped,
-    deliveries: report.deliveries.map((delivery) => ({
-      channel: delivery.channel,
-      outcome: delivery.outcome,
-      detail: cleanLine(delivery.detail, 200),
-    })),
-    click: report.pending ? "waiting" : "none",
+    ...deliveryLog(report),
   });
   if (!report.pending) return;
   clearTimeout(watchdog);

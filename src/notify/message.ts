@@ -17,6 +17,8 @@ export interface NoticeInput {
   readonly headline?: string;
   /** The open wait keys can answer (a notice about this one session offers Allow / Deny for it). */
   readonly wait?: string | undefined;
+  /** A session on an SSH host: the host's name and the session's id there (`id` is then `HOST:ID`, what focus takes). */
+  readonly host?: { readonly name: string; readonly id: string };
 }
 
 /** Body lines a notification shows at most; more sessions are counted in the last line. */
@@ -64,7 +66,13 @@ export function composeNotice(sessions: readonly NoticeInput[]): Notice {
     sessions: sessions.map((session) => ({
       id: session.id,
       label: label(session),
-      facts: { agent: session.harnessName, state: session.status, detail: session.detail, directory: session.cwd },
+      facts: {
+        ...(session.host ? { host: session.host.name, session: session.host.id } : {}),
+        agent: session.harnessName,
+        state: session.status,
+        detail: session.detail,
+        directory: session.cwd,
+      },
       // Allow / Deny only on a notice about this one session: a button must never stand for several dialogs.
       ...(sessions.length === 1 && session.wait !== undefined ? { wait: session.wait } : {}),
     })),

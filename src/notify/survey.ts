@@ -12,6 +12,8 @@ import type { NotifyWorld, Place } from "./contract.ts";
 export interface SurveyedSession {
   readonly id: string;
   readonly terminal: Terminal;
+  /** A session on an SSH host: where it runs there (the host judged whether the user looks at it: hosts-watch.ts). */
+  readonly onHost?: string;
 }
 
 /** Is the user already looking at this session? With the reason, for the log. */
@@ -61,6 +63,7 @@ export async function surveyPlaces(sessions: readonly SurveyedSession[], world: 
   return Promise.all(
     sessions.map(async (session): Promise<Place> => {
       const { terminal } = session;
+      if (session.onHost !== undefined) return { kind: "unknown", sessionId: session.id, where: session.onHost };
       if (terminal.unprovable) return { kind: "unknown", sessionId: session.id, where: "an unprovable terminal" };
       const tmux = tmuxTargetOf(terminal.env);
       if (tmux) {

@@ -5,6 +5,9 @@
 import { join } from "node:path";
 import { readTextFile, writeFileAtomic } from "./records.ts";
 
+/** The notifiers' log in the state dir: one JSON line per step (the detached notifier's, the host watch's). */
+export const NOTIFY_LOG = "notify.log";
+
 export function notifyDirOf(stateDir: string): string {
   return join(stateDir, "notify");
 }

@@ -127,7 +127,7 @@ const REFUSALS: readonly Refusal[] = [
     files: { "config.json": { notifications: { quite: true } } },
     args: ["notify"],
     code: 0,
-    says: ['notifications: unknown key "quite" (allowed: quiet, states, channels, click_wait_seconds, quota_percent)'],
+    says: ['notifications: unknown key "quite" (allowed: quiet, states, channels, click_wait_seconds, quota_percent, hosts_poll_seconds)'],
   },
   // SSH hosts.
   {
