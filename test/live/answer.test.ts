@@ -366,9 +366,10 @@ describe(`Copilot CLI ${HARNESS_PACKAGES.copilot.version}: answer by keys into i
     expect(denied.stdout).toMatch(
       /^answered deny: pressed Escape \(No, and tell Copilot what to do differently \(Esc to stop\)\) in tmux pane %\d+ .*; the dialog closed$/,
     );
+    // Its words for the stop vary (both seen live): "Operation cancelled by user", "Operation aborted by user".
     await until(
       "Copilot says it was cancelled",
-      () => (screen().includes("Operation cancelled by user") ? true : undefined),
+      () => (/Operation (cancelled|aborted) by user/.test(screen()) ? true : undefined),
       30_000,
       screen,
     );

@@ -40,8 +40,13 @@ const socket = () => join(sandbox.stateDir, "server", "socket");
 const serverStatus = () => keypressServerStatus(sandbox.env);
 
 /** What a user compares: exit code and both outputs, with ages ("3s", "2s ago", "said by: hook, 4 s ago",
- * `"state_age_s": 3`), which tick between two runs, as N. */
-const ageless = (text: string) => text.replace(/\b\d+( ?)(s|m|min|h|d)\b/g, "N$1$2").replace(/("state_age_s": ?)\d+/g, "$1N");
+ * `"state_age_s": 3`), which tick between two runs, as N, and a table's padding as two spaces (an age going from 9s to
+ * 10s between the runs widens its column). */
+const ageless = (text: string) =>
+  text
+    .replace(/\b\d+( ?)(s|m|min|h|d)\b/g, "N$1$2")
+    .replace(/("state_age_s": ?)\d+/g, "$1N")
+    .replace(/ {2,}/g, "  ");
 const seen = (run: ProcessResult) => ({ code: run.code, stdout: ageless(run.stdout), stderr: ageless(run.stderr) });
 
 async function fleet(): Promise<{ waiting: AgentPane; running: AgentPane; home: AgentPane; client: AttachedClient }> {
