@@ -55,7 +55,7 @@ describe("bash", () => {
     expect(complete(["tongs-agents", "install", "--agent", ""])).toEqual(AGENTS);
     expect(complete(["tongs-agents", "status", "--format", ""])).toEqual(["json", "plain", "tmux"]);
     expect(complete(["tongs-agents", "list", "--color", "=", "a"])).toEqual(["always", "auto"]); // bash splits at =
-    expect(complete(["tongs-agents", "notify", ""])).toEqual(["mute", "unmute", "webhook"]);
+    expect(complete(["tongs-agents", "notify", ""])).toEqual(["changes", "mute", "unmute", "webhook"]);
     expect(complete(["tongs-agents", "notify", "webhook", ""])).toEqual(["add", "remove"]);
     expect(complete(["tongs-agents", "show", ""])).toEqual([sessionShortId]);
     expect(complete(["tongs-agents", "focus", "--json", sessionShortId.slice(0, 3)])).toEqual([sessionShortId]);

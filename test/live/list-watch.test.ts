@@ -55,7 +55,7 @@ describe("list --watch", () => {
     }
 
     lab.tmux(lab.inner, "send-keys", "-t", watch, "q");
-    await waitFor(() => screen(watch).includes("EXIT 0"), "list --watch to exit on q");
+    await waitFor(() => /^EXIT 0\n-?icanon$/m.test(screen(watch)), "list --watch to exit on q, and stty after it");
     expect(screen(watch)).toMatch(/^icanon$/m); // canonical mode again: raw mode was undone
     expect(flags(watch)).toBe("0 1");
   });
@@ -65,7 +65,7 @@ describe("list --watch", () => {
     const watch = cliWindow("plain", ["list", "--watch"]);
     await waitFor(() => screen(watch).includes("q or Ctrl-C quits"), "the watched list");
     lab.tmux(lab.inner, "send-keys", "-t", watch, "C-c");
-    await waitFor(() => screen(watch).includes("EXIT 0"), "list --watch to exit on Ctrl-C");
+    await waitFor(() => /^EXIT 0\n-?icanon$/m.test(screen(watch)), "list --watch to exit on Ctrl-C, and stty after it");
     expect(screen(watch)).toMatch(/^icanon$/m);
     expect(flags(watch)).toBe("0 1");
 
