@@ -39,7 +39,8 @@ export default defineConfig({
       },
       {
         // The project's own attacks on itself (docs/reliability.md): fuzzed hostile payloads, concurrent writers, kill -9,
-        // file system faults, racing edits. After the unit project and alone: they load both cores on purpose.
+        // file system faults, racing edits. One file at a time (they load both cores on purpose), in a run of its own after
+        // the container suites (scripts/test.sh), or after the unit project when one run holds both.
         extends: true,
         test: {
           name: "adversarial",
@@ -54,7 +55,8 @@ export default defineConfig({
         // Real terminal programs on this machine (tmux, kitty under Xvfb, GNU screen) and real agent CLIs (installed once
         // into ~/.cache/tongs-agents/, driven against the synthetic provider in e2e/provider).
         extends: true,
-        // After the unit project, not beside it: real programs' start-up load would skew the unit suites' concurrency tests.
+        // Never beside the unit project (real programs' start-up load would skew its concurrency tests): scripts/test.sh
+        // runs it in two shards of its own, after the unit project.
         test: {
           name: "live",
           include: ["test/live/**/*.test.ts"],

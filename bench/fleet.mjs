@@ -2,7 +2,8 @@
 // `claude` (bench/fleet-agent.mjs) each offer events at a fixed rate through the hook as the installer writes it, and
 // wait for each hook as Claude Code does; meanwhile readers poll (`list`, the status segment through the shell client and
 // the keypress server, the picker's first screen in a pseudo-terminal). The same load then runs with a bash+jq append
-// hook (`jq -c . >> file`, what a minimal hook does), side by side in one run. Printed per contender: offered, sent,
+// hook (`jq -c . >> file`, what a minimal hook does), side by side in one run; with FLEET_CONTENDERS=tongs,jq,floor also
+// a hook that only reads its input (`cat > /dev/null`: the floor any hook pays, a shell and one program per event). Printed per contender: offered, sent,
 // applied, lost, duplicated, wrong finals, the hook's agent-visible p50/p99, the drain lag p50/p99 (event fired ->
 // visible to readers), each reader's p99, and CPU per event of everything the hooks cause (the shims, their `head`, the
 // drainer; or jq), measured in a cgroup of its own with the agents' own CPU taken out. Then one agent's bursts of 20,
@@ -11,6 +12,7 @@
 //   node bench/fleet.mjs                      30 agents x 10 events/s for 30 s, then the bursts
 //   FLEET=50x20x60 node bench/fleet.mjs       50 agents x 20 events/s for 60 s
 //   FLEET_BURSTS=20,200 FLEET_CONTENDERS=tongs node bench/fleet.mjs
+//   FLEET_CONTENDERS=tongs,jq,floor node bench/fleet.mjs   the same load with a hook that does nothing but read
 //   FLEET_SESSIONS=shared node bench/fleet.mjs  every agent and reader in the bench's own session (one scheduling group)
 import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { cpus, tmpdir } from "node:os";
@@ -91,9 +93,13 @@ function contenderSetup(name) {
   mkdirSync(state, { recursive: true, mode: 0o700 });
   const env = { ...process.env, HOME: home, TONGS_AGENTS_STATE_DIR: state, TONGS_AGENTS_NOTIFY: "off", TONGS_AGENTS_DISCOVERY: "off" };
   for (const key of ["TMUX", "TMUX_PANE", "TONGS_AGENTS_DEBUG", "TONGS_AGENTS_SERVER"]) delete env[key];
-  const command =
-    name === "tongs" ? `/bin/sh ${q(SHIM)} ${q(process.execPath)} {alias} --agent claude` : `jq -c . >> ${q(join(home, "events.jsonl"))}`;
-  return { home, state, env, command };
+  const kind = name.split("-")[0];
+  const command = {
+    tongs: `/bin/sh ${q(SHIM)} ${q(process.execPath)} {alias} --agent claude`,
+    jq: `jq -c . >> ${q(join(home, "events.jsonl"))}`,
+    floor: "cat > /dev/null",
+  }[kind];
+  return { kind, home, state, env, command };
 }
 
 /** Start the agents (in the cgroup before they send anything), run them, and collect their reports. */
@@ -225,7 +231,7 @@ function watchRecords(state) {
 
 /** Until every sent event is applied and nothing is queued (the jq append is done when its hook returns). */
 async function drained(setup, reports, timeoutMs) {
-  if (setup.command.startsWith("jq")) return 0;
+  if (setup.kind !== "tongs") return 0;
   const started = Date.now();
   for (;;) {
     const records = recordsOf(setup.state);
@@ -236,7 +242,8 @@ async function drained(setup, reports, timeoutMs) {
 }
 
 function verdict(setup, reports) {
-  if (setup.command.startsWith("jq")) {
+  if (setup.kind === "floor") return { applied: "n/a", lost: "n/a", duplicated: "n/a", wrong: "n/a" };
+  if (setup.kind === "jq") {
     const lines = readFileSync(join(setup.home, "events.jsonl"), "utf8").trim().split("\n").filter(Boolean);
     const sent = reports.reduce((sum, report) => sum + report.sent, 0);
     return { applied: lines.length, lost: Math.max(0, sent - lines.length), duplicated: Math.max(0, lines.length - sent), wrong: 0 };
@@ -268,6 +275,9 @@ function stopDrainer(setup) {
     // none running
   }
 }
+
+const LABELS = { tongs: "tongs-agents shim + drainer", jq: "`jq -c . >> file`", floor: "`cat > /dev/null` (reads, keeps nothing)" };
+const BURST_LABELS = { tongs: "tongs-agents", jq: "jq append", floor: "cat > /dev/null" };
 
 const lines = [];
 const print = (text = "") => {
@@ -316,7 +326,7 @@ for (const name of contenders) {
   const v = verdict(setup, reports);
   const l = readers.latencies;
   print(
-    `| ${name === "tongs" ? "tongs-agents shim + drainer" : "`jq -c . >> file`"} | ${offered} | ${sent} | ${v.applied} | ${v.lost} | ${v.duplicated} | ${v.wrong} | ${ms(quantile(walls, 0.5))} | ${ms(quantile(walls, 0.99))} | ${name === "tongs" ? ms(quantile(lags, 0.5)) : "n/a"} | ${name === "tongs" ? ms(quantile(lags, 0.99)) : "n/a"} | ${ms(drainMs)} | ${ms(quantile(l.list, 0.99))} | ${ms(quantile(l.status, 0.99))} | ${ms(quantile(l.picker, 0.99))} | ${ms(cpuMs / sent)} |`,
+    `| ${LABELS[name]} | ${offered} | ${sent} | ${v.applied} | ${v.lost} | ${v.duplicated} | ${v.wrong} | ${ms(quantile(walls, 0.5))} | ${ms(quantile(walls, 0.99))} | ${name === "tongs" ? ms(quantile(lags, 0.5)) : "n/a"} | ${name === "tongs" ? ms(quantile(lags, 0.99)) : "n/a"} | ${ms(drainMs)} | ${ms(quantile(l.list, 0.99))} | ${ms(quantile(l.status, 0.99))} | ${ms(quantile(l.picker, 0.99))} | ${ms(cpuMs / sent)} |`,
   );
   stopServer(setup);
   stopDrainer(setup);
@@ -325,7 +335,7 @@ for (const name of contenders) {
 print();
 print("### One agent's bursts, back to back (CPU per event, hook and drainer together)");
 print();
-print(`| burst | ${contenders.map((name) => (name === "tongs" ? "tongs-agents" : "jq append")).join(" | ")} |`);
+print(`| burst | ${contenders.map((name) => BURST_LABELS[name]).join(" | ")} |`);
 print(`|---|${contenders.map(() => "---").join("|")}|`);
 for (const count of bursts) {
   const cells = [];
@@ -342,7 +352,7 @@ for (const count of bursts) {
     const cpuMs = cgroup ? cgroup.usageMs() - before - reports[0].selfCpuMs : NaN;
     const v = verdict(setup, reports);
     cells.push(
-      `${ms(cpuMs / count)}${v.lost + v.duplicated + v.wrong > 0 ? ` (lost ${v.lost}, dup ${v.duplicated}, wrong ${v.wrong})` : ""}`,
+      `${ms(cpuMs / count)}${setup.kind !== "floor" && v.lost + v.duplicated + v.wrong > 0 ? ` (lost ${v.lost}, dup ${v.duplicated}, wrong ${v.wrong})` : ""}`,
     );
     stopDrainer(setup);
     cgroup?.remove();

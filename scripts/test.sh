@@ -2,14 +2,15 @@
 # `npm test` (after its pretest, scripts/test-setup.sh): the static checks and every vitest project. With arguments
 # (`npm test -- FILE...`): the static checks, then vitest with those arguments.
 #
-# The unit and adversarial projects run first, one after the other (vitest.config.ts, groupOrder), the static checks
-# beside them. Then the live project and the container (e2e) project run side by side: the live files spend half their
-# time waiting on real programs' screens and the synthetic provider, while the container suites keep both CPUs busy.
+# The unit project runs first, the static checks beside it. Then three lanes side by side: two shards of the live
+# project, and the container (e2e) project followed by the adversarial project. The live files spend much of their time
+# waiting on real programs' screens and the synthetic provider, while the container suites keep both CPUs busy; the
+# adversarial attacks (which load both cores on purpose) fill the CPU the live shards leave once the containers are done.
 # They can share the machine because each sees only its own processes: the container suites' agents run in containers,
-# and the live files run in two shards, each in a PID namespace of its own (`unshare --pid --mount-proc`), so process
-# discovery in a live file never lists an agent CLI that a container suite or the other shard started (the host's
-# process table shows every container's processes). Where no PID namespace can be made (not root), the live project
-# runs alone, after the container suites, one file at a time.
+# and the live shards and the adversarial project each run in a PID namespace of their own (`unshare --pid
+# --mount-proc`), so process discovery in one never lists an agent CLI or a stand-in another started (the host's process
+# table shows every container's processes). Where no PID namespace can be made (not root), the projects run one after
+# another: unit, adversarial, e2e, live.
 # Each side's output is printed as it comes, each line marked with its project; each vitest run ends with its own
 # timing table (test/timing-reporter.ts), and this script with the wall time of each phase.
 set -uo pipefail
@@ -45,25 +46,28 @@ marked() {
   "$@" 2>&1 | sed -u "s|^|$mark |"
 }
 
-# One shard of the live project (vitest --shard: a share of its files, run one after another) alone in a new PID
-# namespace, with /proc mounted for it. bash is its PID 1, not vitest (no `exec` of the last command: the `exit` after
-# it), so processes orphaned inside are reaped; when it ends, the kernel ends every process left in the namespace.
-live_apart() {
-  unshare --pid --fork --mount-proc bash -c 'vitest run --project live --shard="$1"; exit $?' live "$1"
+# A vitest run alone in a new PID namespace, with /proc mounted for it. bash is its PID 1, not vitest (no `exec` of the
+# last command: the `exit` after it), so processes orphaned inside are reaped; when it ends, the kernel ends every
+# process left in the namespace.
+apart() {
+  unshare --pid --fork --mount-proc bash -c 'vitest run "$@"; exit $?' vitest "$@"
 }
 
-# Two shards of the live files, each in its own namespace (so neither's discovery sees the other's agents), beside the
-# container suites.
+# Two shards of the live files (vitest --shard: a share of its files, run one after another), each in its own
+# namespace, beside the container suites and then the adversarial project (in a namespace of its own too).
 LIVE_SHARDS=2
 side_by_side() {
-  local shard pids=() status=0 e2e=0
+  local shard pids=() status=0 e2e=0 adversarial=0
   for ((shard = 1; shard <= LIVE_SHARDS; shard++)); do
-    marked "[live $shard/$LIVE_SHARDS]" live_apart "$shard/$LIVE_SHARDS" &
+    marked "[live $shard/$LIVE_SHARDS]" apart --project live --shard="$shard/$LIVE_SHARDS" &
     pids+=($!)
   done
   marked "[e2e]" vitest run --project e2e || e2e=$?
   echo "test: the container suites exited $e2e"
   ((e2e == 0)) || status=1
+  marked "[adversarial]" apart --project adversarial || adversarial=$?
+  echo "test: the adversarial project exited $adversarial"
+  ((adversarial == 0)) || status=1
   for ((shard = 1; shard <= LIVE_SHARDS; shard++)); do
     local code=0
     wait "${pids[$((shard - 1))]}" || code=$?
@@ -73,7 +77,7 @@ side_by_side() {
   return "$status"
 }
 
-phase "unit, adversarial" vitest run --project unit --project adversarial
+phase "unit" vitest run --project unit
 checks_status=0
 wait "$checks" || checks_status=$?
 cat "$checks_log" >&2
@@ -90,9 +94,10 @@ if [[ $(id -u) -eq 0 ]] && unshare --pid --fork --mount-proc true 2>/dev/null; t
     exit 1
   }
   export TONGS_AGENTS_E2E_IMAGE="$image"
-  phase "live beside e2e" side_by_side
+  phase "live beside e2e, adversarial" side_by_side
 else
-  echo "test: no PID namespace for the live project here (needs root): it runs after the container suites" >&2
+  echo "test: no PID namespace here (needs root): the adversarial, container and live projects run one after another" >&2
+  phase "adversarial" vitest run --project adversarial
   phase "e2e" vitest run --project e2e
   phase "live" vitest run --project live
 fi
