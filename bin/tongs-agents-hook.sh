@@ -2,7 +2,7 @@
 # tongs-agents-hook.sh: the hook command harnesses wait for (docs/contract.md, "The hook shim"). It costs the agent a
 # POSIX shell and one small program, never a Node process: it captures what only it can (its own spawn order and the
 # stat line of every ancestor, so identity rests on the harness process as it was; the allowlisted environment; the
-# working directory; the payload, copied from stdin by `head` in the background) into one queue entry, makes sure the
+# working directory; the payload, copied from stdin by `dd` or `head` in the background) into one queue entry, makes sure the
 # drainer runs (it applies every queued event, in batches: src/hook/drainer.ts), and exits 0 with nothing on stdout.
 # Anything it cannot do ends in exit 0 (fail-open); before the entry is written, the synchronous Node hook takes the
 # event instead where it can. POSIX sh only: no arrays, no `local`, no bashisms (a test runs it under dash).
@@ -75,13 +75,20 @@ entry=$spool/$key
 # stdin would be /dev/null, so it goes through fd 3. A terminal is never read (someone running the hook by hand).
 # (No stdin at all, fd 0 closed: nothing to copy either.) GNU head writes through stdio, which keeps a payload smaller
 # than its buffer until head exits: with stdin held open the file would stay empty, so where coreutils' stdbuf is
-# there, head runs unbuffered (stdbuf execs head: the same process, the same PID).
-copy=head
-command -v stdbuf >/dev/null && copy="stdbuf -o0 head"
+# there, head runs unbuffered (stdbuf execs head: the same process, the same PID). Where the drainer found that dd
+# takes a byte count (src/hook/shim-copier.ts: it leaves a mark in the spool), dd copies alone, writing each read at
+# once: one program fewer per event.
+if [ -f "$spool/.copy-with-dd" ]; then
+  copy="dd iflag=count_bytes bs=65536 status=none count=16777217"
+elif command -v stdbuf >/dev/null; then
+  copy="stdbuf -o0 head -c 16777217"
+else
+  copy="head -c 16777217"
+fi
 reader=none
 if [ ! -t 0 ] && { true <&0; } 2>/dev/null; then
-  # shellcheck disable=SC2086 # $copy is one or three words
-  { $copy -c 16777217 <&3 3<&- >"$entry.in" & } 3<&0
+  # shellcheck disable=SC2086 # $copy is a command and its words
+  { $copy <&3 3<&- >"$entry.in" & } 3<&0
   copier=$!
   reader="$copier -"
   if IFS= read -r line <"/proc/$copier/stat"; then
@@ -132,8 +139,10 @@ else
   nohup env -i PATH="${PATH-}" HOME="${HOME-}" TONGS_AGENTS_DEBUG="${TONGS_AGENTS_DEBUG-}" "$node" "$here/tongs-agents-drainer.cjs" "$state" </dev/null >/dev/null 2>&1 &
 fi
 drainer=$!
+# Named in one rename, so a shim reading drainer.pid never sees half of it (and starts a second drainer).
 if IFS= read -r line <"/proc/$drainer/stat"; then
   stat_fields "$line"
-  printf '%s %s\n' "$drainer" "$start" >"$state/drainer.pid"
+  printf '%s %s\n' "$drainer" "$start" >"$state/drainer.pid.$$.tmp" && mv -f "$state/drainer.pid.$$.tmp" "$state/drainer.pid" ||
+    rm -f "$state/drainer.pid.$$.tmp"
 fi
 exit 0

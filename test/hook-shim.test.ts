@@ -12,6 +12,7 @@ import {
   openSync,
   readdirSync,
   readFileSync,
+  rmSync,
   symlinkSync,
   utimesSync,
   writeFileSync,
@@ -25,6 +26,7 @@ import { linuxProcessSource } from "../src/core/proc.ts";
 import { compareStarts } from "../src/core/spawn-order.ts";
 import { ABANDONED_MS, drainPass } from "../src/hook/drainer.ts";
 import { HOOK_ENV_KEYS, entryOrder, parseShimEntry, type ShimEntry } from "../src/hook/shim-entry.ts";
+import { DD_COPIER_MARK, markShimCopier } from "../src/hook/shim-copier.ts";
 import { hookCommand } from "../src/install/command.ts";
 import { sessionsDirOf } from "../src/store/paths.ts";
 import { readRecord, recordPath } from "../src/store/records.ts";
@@ -337,28 +339,41 @@ describe("the drainer", () => {
     expect(read.ok && read.entry.env).toEqual(all);
   });
 
-  it("a harness that holds stdin open: the event is applied once its JSON is whole, and the copy of stdin is stopped", async () => {
-    // The shim runs as a child of this test, not of a fake claude: it finds no harness and makes a placeholder.
-    const held = await withHeldStdin(shimCommand("session-start", "/bin/true"), payload);
-    const reader = readerOf(entries()[0] as string);
-    expect(reader?.start).toBeDefined();
-    // Until the copy has it all (it may not have run yet): never longer than the input bound.
-    let done = 0;
-    for (let tries = 0; done === 0 && tries < 40; tries++) {
-      done = (await drainPass(context())).done;
-      if (done === 0) await sleep(50);
-    }
-    expect(done).toBe(1);
-    // Applied, not cut: the copy wrote what it read while stdin stayed open (GNU head alone keeps it in stdio's buffer
-    // until it exits, and the entry would be cut at the bound with nothing read).
-    const sessions = sessionsDirOf(sandbox.stateDir);
-    expect(existsSync(sessions) ? readdirSync(sessions).filter((name) => name.endsWith(".json")) : [], "the event's record").toHaveLength(
-      1,
-    );
-    for (let tries = 0; copying(reader) && tries < 20; tries++) await sleep(50);
-    expect(copying(reader)).toBe(false);
-    held.close();
-  });
+  it.each([
+    ["head under stdbuf", false, "head"],
+    ["dd alone, where the drainer marked that it takes a byte count", true, "dd"],
+  ])(
+    "a harness that holds stdin open, copied by %s: the event is applied once its JSON is whole, and the copy is stopped",
+    async (_, dd, program) => {
+      mkdirSync(spool(), { recursive: true, mode: 0o700 });
+      expect(markShimCopier(spool()) && existsSync(join(spool(), DD_COPIER_MARK)), "GNU dd here takes a byte count").toBe(true);
+      if (!dd) rmSync(join(spool(), DD_COPIER_MARK));
+      // The shim runs as a child of this test, not of a fake claude: it finds no harness and makes a placeholder.
+      const held = await withHeldStdin(shimCommand("session-start", "/bin/true"), payload);
+      const reader = readerOf(entries()[0] as string);
+      expect(reader?.start).toBeDefined();
+      // Until the background shell has started the program (stdbuf execs head in the same process).
+      const comm = () => (copying(reader) ? readFileSync(`/proc/${reader?.pid}/comm`, "utf8").trim() : "(exited)");
+      for (let tries = 0; ["sh", "dash", "stdbuf"].includes(comm()) && tries < 100; tries++) await sleep(20);
+      expect(comm(), "the program copying stdin").toBe(program);
+      // Until the copy has it all (it may not have run yet): never longer than the input bound.
+      let done = 0;
+      for (let tries = 0; done === 0 && tries < 40; tries++) {
+        done = (await drainPass(context())).done;
+        if (done === 0) await sleep(50);
+      }
+      expect(done).toBe(1);
+      // Applied, not cut: the copy wrote what it read while stdin stayed open (GNU head alone keeps it in stdio's buffer
+      // until it exits, and the entry would be cut at the bound with nothing read).
+      const sessions = sessionsDirOf(sandbox.stateDir);
+      expect(existsSync(sessions) ? readdirSync(sessions).filter((name) => name.endsWith(".json")) : [], "the event's record").toHaveLength(
+        1,
+      );
+      for (let tries = 0; copying(reader) && tries < 20; tries++) await sleep(50);
+      expect(copying(reader)).toBe(false);
+      held.close();
+    },
+  );
 
   it("waits past the input bound for a copy of stdin that waits for a CPU, and cuts one blocked on the harness", async () => {
     // A loaded machine: the shim's `head` is runnable but has not run yet, its file still empty, 3 s after the hook

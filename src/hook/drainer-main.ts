@@ -15,6 +15,7 @@ import { sweepLockStaging } from "../store/record-lock.ts";
 import { RACY_MS, openRecordCache } from "../store/record-cache.ts";
 import { listRecords } from "../store/records.ts";
 import { SHIM_SPOOL_DIR } from "./shim-entry.ts";
+import { markShimCopier } from "./shim-copier.ts";
 import { DRAINER_PID_FILE, liveStartTime, namedDrainer } from "../store/drainer-process.ts";
 import { statusRefresher } from "./status-refresh.ts";
 
@@ -119,6 +120,7 @@ async function main(): Promise<void> {
   claim();
   const spool = join(stateDir, SHIM_SPOOL_DIR);
   if (!ensurePrivateDir(spool).ok) return quit(0);
+  markShimCopier(spool);
   let watcher: FSWatcher | undefined;
   try {
     watcher = watch(spool, { persistent: true }, () => schedule(GATHER_MS));
