@@ -218,6 +218,19 @@ describe("uninstall --purge", () => {
     expect(existsSync(sandbox.stateDir)).toBe(false);
   });
 
+  it("removes what answering and harnesses' status lines leave in it too", async () => {
+    for (const dir of ["answers", "answer-requests", "statusline"]) mkdirSync(join(sandbox.stateDir, dir), { recursive: true });
+    expect(await cli("uninstall", "--agent", "codex", "--purge")).toBe(0);
+    const text = out.join("\n");
+    for (const line of [
+      "answer-requests/ (0 entries): answers on their way to a harness's plugin",
+      "answers/ (0 entries): the answers given to waiting sessions",
+      "statusline/ (0 entries): what harnesses' status lines stated (model, context, limits)",
+    ])
+      expect(text).toContain(`  ${line}`);
+    expect(existsSync(sandbox.stateDir)).toBe(false);
+  });
+
   it("never signals a PID that another process took since drainer.pid was written (its start time differs)", async () => {
     mkdirSync(sandbox.stateDir, { recursive: true });
     const other = spawn("sleep", ["60"], { stdio: "ignore" });

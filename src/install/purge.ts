@@ -4,10 +4,12 @@
 // user's with it. The resident processes (the drainer, the keypress server) are stopped by the CLI before the removal.
 import { lstatSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
+import { ANSWERS_DIR } from "../store/answer-log.ts";
 import { DRAINER_PID_FILE, SHIM_QUEUE_DIR } from "../store/drainer-process.ts";
 import { DEBUG_LOG_FILE } from "../store/paths.ts";
 import { RECORD_CACHE_FILE, SESSIONS_INDEX_FILE } from "../store/record-cache.ts";
 import { STATUS_SERVERS_DIR } from "../store/status-servers.ts";
+import { STATUSLINE_DIR } from "../store/statusline-facts.ts";
 import { CREATED_FILES } from "./created-files.ts";
 
 /** What tongs-agents writes in its state dir, in words (temp files of atomic writes end in `.tmp`). */
@@ -19,6 +21,9 @@ const OURS: ReadonlyMap<string, string> = new Map([
   ["notify", "notification marks and the mute setting"], // src/store/notify-ledger.ts, src/notify/mute.ts
   ["transcripts", "transcript read positions"], // src/store/transcript-cursor.ts
   [STATUS_SERVERS_DIR, "the tmux servers showing the status segment"],
+  [STATUSLINE_DIR, "what harnesses' status lines stated (model, context, limits)"],
+  [ANSWERS_DIR, "the answers given to waiting sessions"],
+  ["answer-requests", "answers on their way to a harness's plugin"], // src/answer/plugin-channel.ts
   ["ssh", "SSH connection sockets"], // src/hosts/ssh.ts
   ["seen.json", "seen marks"], // src/fleet/seen.ts
   ["next.json", "the last session `next` went to"], // src/cli/next.ts

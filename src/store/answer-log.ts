@@ -20,10 +20,12 @@ const AnswerEntrySchema = z.object({
 export type AnswerEntry = z.infer<typeof AnswerEntrySchema>;
 
 const FILE_BYTES = 4096;
+/** In the state dir: one file per record answered. */
+export const ANSWERS_DIR = "answers";
 
 function answerPath(stateDir: string, canonicalId: string): string | undefined {
   const digest = digestOf(canonicalId);
-  return digest === undefined ? undefined : join(stateDir, "answers", digest);
+  return digest === undefined ? undefined : join(stateDir, ANSWERS_DIR, digest);
 }
 
 /** The answers kept for a record, oldest first; none when the file is missing or not what this module writes. */
@@ -48,9 +50,9 @@ export function recordAnswer(stateDir: string, canonicalId: string, entry: Answe
   const path = answerPath(stateDir, canonicalId);
   if (!path) return { ok: false, detail: "not a canonical id" };
   try {
-    mkdirSync(join(stateDir, "answers"), { recursive: true, mode: 0o700 });
+    mkdirSync(join(stateDir, ANSWERS_DIR), { recursive: true, mode: 0o700 });
   } catch (error) {
-    return { ok: false, detail: `${join(stateDir, "answers")}: ${(error as NodeJS.ErrnoException).code ?? String(error)}` };
+    return { ok: false, detail: `${join(stateDir, ANSWERS_DIR)}: ${(error as NodeJS.ErrnoException).code ?? String(error)}` };
   }
   const kept = [...answersOf(stateDir, canonicalId), entry].slice(-LIMITS.historyEntries);
   const written = writeFileAtomic(path, JSON.stringify(kept), { maxBytes: FILE_BYTES });

@@ -5,6 +5,7 @@ import { lstatSync, readdirSync, unlinkSync } from "node:fs";
 import { basename, join } from "node:path";
 import { digestOf, shortId } from "../core/identity.ts";
 import { checkLiveness } from "../core/liveness.ts";
+import { ANSWERS_DIR } from "./answer-log.ts";
 import { ensureStateDirs } from "./paths.ts";
 import type { Clock } from "../core/clock.ts";
 import type { ProcessSource } from "../core/proc.ts";
@@ -142,7 +143,7 @@ export async function prune({
       await remove(join(cursors, name), { kind: "cursor", id: name, short_id: "", reason: "its session was pruned" });
   }
   // Answers kept for explain (answer-log.ts) whose record is gone.
-  const answers = join(stateDir, "answers");
+  const answers = join(stateDir, ANSWERS_DIR);
   for (const name of lstatSync(answers, { throwIfNoEntry: false })?.isDirectory() ? readdirSync(answers) : []) {
     if (/^[0-9a-f]{64}$/.test(name) && !remaining.has(name))
       await remove(join(answers, name), { kind: "answers", id: name, short_id: "", reason: "its session was pruned" });
