@@ -149,7 +149,8 @@ describe(`OpenCode ${VERSION} live in tmux, with the plugin installed by tongs-a
     async () => {
       await prompt("RUNTOOL please");
       const waiting = await until(() => records().find((record) => record.status === "waiting"), "a waiting record");
-      expect(screen()).toContain("Permission required");
+      // The plugin's event can reach the record before the TUI draws the dialog (seen under load in CI).
+      await waitFor(() => screen().includes("Permission required"), "OpenCode's permission dialog on screen", 30_000);
       expect(waiting).toMatchObject({ harness: "opencode", identity: "emitter", detail: "permission: bash", tool: "bash", cwd: project });
       opencodePid = waiting.pid as number;
       expect(execFileSync("cat", [`/proc/${opencodePid}/comm`], { encoding: "utf8" }).trim()).toBe("opencode");
@@ -358,7 +359,7 @@ describe(`OpenCode ${VERSION} live in tmux, with the plugin installed by tongs-a
       expect(chosen.stderr).toBe("");
       expect(chosen.stdout).toMatch(/^answered the option "gre": Green \(option 2\), through OpenCode .*; OpenCode took it$/);
       await settled();
-      expect(screen()).toContain("Green");
+      await waitFor(() => screen().includes("Green"), "the chosen option in OpenCode's transcript", 30_000);
 
       await prompt("ASKUSER by text");
       await waitingOf("question");
@@ -366,7 +367,7 @@ describe(`OpenCode ${VERSION} live in tmux, with the plugin installed by tongs-a
       expect(typed.stderr).toBe("");
       expect(typed.stdout).toMatch(/^answered free text: Type your own answer \(option 3\), through OpenCode .*; OpenCode took it$/);
       await settled();
-      expect(screen()).toContain("Purple, with stripes");
+      await waitFor(() => screen().includes("Purple, with stripes"), "the typed answer in OpenCode's transcript", 30_000);
     },
     2 * STEP_MS,
   );
