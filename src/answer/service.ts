@@ -13,7 +13,7 @@ import type { SessionView } from "../fleet/view.ts";
 import { findHarness, HARNESSES } from "../harnesses/registry.ts";
 import { recordAnswer } from "../store/answer-log.ts";
 import { KEY_DIALOGS, optionFor, readDialog, sameDialog, type DialogOption, type KeyDialogSpec, type ShownDialog } from "./dialogs.ts";
-import { deliverToPlugin, type DeliveryContext } from "./plugin-channel.ts";
+import { deliverRequest, openCodePlugin, type DeliveryContext } from "./request-channel.ts";
 import { describeReply, type Reply } from "./replies.ts";
 import { openWaitOf, waitIdOf } from "./wait-id.ts";
 
@@ -24,7 +24,7 @@ export interface AnswerContext extends FleetContext {
   /** This process: an answer from inside an agent's own process tree is refused (only a person answers). */
   readonly selfPid?: number;
   readonly sleep?: (ms: number) => Promise<void>;
-  /** Bounds of the plugin channel (OpenCode), for tests. */
+  /** Bounds of the request channels (OpenCode's plugin, Claude Code's held hook), for tests. */
   readonly plugin?: DeliveryContext;
 }
 
@@ -166,9 +166,10 @@ async function answerThroughPlugin(
   if (record.identity !== "emitter" || record.sequence === null)
     return refuse("unsupported", `${session.short_id} was not reported by tongs-agents' OpenCode plugin, so no plugin can answer it`);
   const target = pluginTarget(record);
-  const delivered = await deliverToPlugin(
+  const delivered = await deliverRequest(
     context.stateDir,
-    { instance: record.instance_id, session: record.session_id, sequence: record.sequence, kind: pluginKind(wait), reply },
+    openCodePlugin(record.instance_id),
+    { session: record.session_id, sequence: record.sequence, kind: pluginKind(wait), reply },
     context.plugin,
   );
   if (!delivered.ok) return refuse("send-failed", delivered.sent === false ? `${delivered.detail}; nothing sent` : delivered.detail);
