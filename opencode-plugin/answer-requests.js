@@ -59,7 +59,10 @@ export function claimRequest(dir, file, now) {
     parsed = undefined;
   }
   if (typeof parsed !== "object" || parsed === null)
-    return { ok: false, outcome: { ok: false, reason: "bad-request", detail: "the request file is not what tongs-agents writes; nothing sent" } };
+    return {
+      ok: false,
+      outcome: { ok: false, reason: "bad-request", detail: "the request file is not what tongs-agents writes; nothing sent" },
+    };
   const request = /** @type {Record<string, any>} */ (parsed);
   const at = Date.parse(String(request.at));
   if (!Number.isFinite(at) || now - at > STALE_MS)

@@ -74,7 +74,8 @@ export async function deliverRequest(
   context: DeliveryContext = {},
 ): Promise<Delivery> {
   const { now = Date.now, sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)) } = context;
-  if (!ADDRESS.test(receiver.address)) return { ok: false, sent: false, detail: `${receiver.name} has no address a request can be named for` };
+  if (!ADDRESS.test(receiver.address))
+    return { ok: false, sent: false, detail: `${receiver.name} has no address a request can be named for` };
   const dir = join(stateDir, REQUESTS_DIR);
   const checked = ensurePrivateDir(dir);
   if (!checked.ok) return { ok: false, sent: false, detail: checked.detail };

@@ -11,9 +11,12 @@ import { candidateOf, findSession, type FleetContext } from "../fleet/queries.ts
 import { loadFleet } from "../fleet/sessions.ts";
 import type { SessionView } from "../fleet/view.ts";
 import { findHarness, HARNESSES } from "../harnesses/registry.ts";
+import { statedStateReader } from "../harnesses/stated.ts";
+import { readTextFile } from "../store/records.ts";
 import { recordAnswer } from "../store/answer-log.ts";
 import { KEY_DIALOGS, optionFor, readDialog, sameDialog, type DialogOption, type KeyDialogSpec, type ShownDialog } from "./dialogs.ts";
-import { deliverRequest, openCodePlugin, type DeliveryContext } from "./request-channel.ts";
+import { liveHold, type Hold } from "./holds.ts";
+import { deliverRequest, heldHook, openCodePlugin, type DeliveryContext } from "./request-channel.ts";
 import { describeReply, type Reply } from "./replies.ts";
 import { openWaitOf, waitIdOf } from "./wait-id.ts";
 
@@ -75,8 +78,11 @@ export interface OpenDialog {
   readonly evidence: string;
 }
 
-/** How a reply reaches the dialog: keys into the pane, or tongs-agents' plugin inside the agent's process (OpenCode). */
-export type Channel = "keys" | "plugin";
+/**
+ * How a reply reaches the dialog: keys into the pane, tongs-agents' plugin inside the agent's process (OpenCode), or
+ * Claude Code's held PermissionRequest hook (src/hook/claude-hold.ts).
+ */
+export type Channel = "keys" | "plugin" | "hook";
 
 export interface Answered {
   readonly ok: true;
@@ -86,11 +92,12 @@ export interface Answered {
   readonly target: string;
   readonly reply: string;
   readonly option: DialogOption;
-  /** The keys pressed (none through the plugin). */
+  /** The keys pressed (none through the plugin or the hook). */
   readonly keys: readonly string[];
   /**
    * The dialog was gone from the pane within the check after the keys (false: it still showed; look at the pane);
-   * through the plugin: OpenCode took the reply (its TUI drops the dialog on the reply's event).
+   * through the plugin: OpenCode took the reply (its TUI drops the dialog on the reply's event); through the hook:
+   * Claude Code's session state left `waiting` within the check after the hook ended.
    */
   readonly closed: boolean;
   /** Why the answer could not be kept for `explain`, when it could not (the answer itself stands). */
@@ -111,6 +118,8 @@ export async function readOpenDialog(request: AnswerRequest, context: AnswerCont
   const waiting = await openWait(request, context);
   if (waiting.ok === false) return waiting;
   if (waiting.session.harness === "opencode") return pluginDialog(waiting);
+  const hold = await holdOf(waiting, context);
+  if (hold) return holdDialog(waiting, hold);
   const located = await locate(request, context, waiting);
   return located.ok === false ? located : located.open;
 }
@@ -120,6 +129,21 @@ export async function answerSession(request: AnswerRequest, reply: Reply, contex
   const waiting = await openWait(request, context);
   if (waiting.ok === false) return waiting;
   if (waiting.session.harness === "opencode") return answerThroughPlugin(waiting, request, reply, context);
+  const hold = await holdOf(waiting, context);
+  if (hold) {
+    const held = await answerThroughHold(waiting, hold, request, reply, context);
+    // A hook that did not claim the request ended meanwhile (its bound, or the dialog closed): keys, as without one.
+    if (held !== "ended") return held;
+  }
+  return answerByKeys(waiting, request, reply, context);
+}
+
+async function answerByKeys(
+  waiting: Waiting,
+  request: AnswerRequest,
+  reply: Reply,
+  context: AnswerContext,
+): Promise<Answered | AnswerFailure> {
   const first = await locate(request, context, waiting);
   if (first.ok === false) return first;
   const { open, located, spec } = first;
@@ -191,6 +215,95 @@ async function answerThroughPlugin(
     closed: true,
     ...(kept.ok ? {} : { unrecorded: kept.detail }),
   };
+}
+
+/** The live held hook of a Claude Code session's open wait (src/answer/holds.ts), if there is one. */
+async function holdOf(waiting: Waiting, context: AnswerContext): Promise<Hold | undefined> {
+  if (waiting.session.harness !== "claude") return undefined;
+  return liveHold(context.stateDir, waiting.record.canonical_id, waiting.waitId, context.processes);
+}
+
+/** Claude Code's open wait as its held hook answers it: the options it registered (numbered as `show` lists them). */
+function holdDialog(waiting: Waiting, hold: Hold): OpenDialog {
+  const { session, record, wait, waitId } = waiting;
+  return {
+    ok: true,
+    session: session.id,
+    harness: session.harness,
+    wait: { id: waitId, kind: wait.kind, tool: wait.tool, since: wait.since },
+    channel: "hook",
+    target: holdTarget(record, hold),
+    dialog: {
+      title: wait.tool === "AskUserQuestion" ? "Claude Code's question" : `Claude Code asks to use ${wait.tool || "a tool"}`,
+      context: ["(the request as the pane shows it; the held hook replies by request, the dialog stays answerable there)"],
+      options: hold.options.map((option) => ({ number: option.number, label: option.label, reply: option.reply })),
+    },
+    evidence: "Claude Code 2.1.332: its PermissionRequest hook runs alongside the dialog; the first answer wins",
+  };
+}
+
+const holdTarget = (record: SessionRecord, hold: Hold) =>
+  `Claude Code${record.pid === null ? "" : ` (PID ${record.pid})`} through its held PermissionRequest hook (PID ${hold.pid})`;
+
+/**
+ * Claude Code: the reply goes to the held hook of the open wait, as a request file tied to the record and the wait;
+ * the hook checks the wait is still the one it holds and Claude Code's state still says waiting, then prints the
+ * decision and ends. "ended": the hook did not claim it (it ended meanwhile); nothing was sent.
+ */
+async function answerThroughHold(
+  waiting: Waiting,
+  hold: Hold,
+  request: AnswerRequest,
+  reply: Reply,
+  context: AnswerContext,
+): Promise<Answered | AnswerFailure | "ended"> {
+  const { session, record, waitId } = waiting;
+  const open = holdDialog(waiting, hold);
+  if (request.shown && !sameDialog(request.shown, open.dialog))
+    return refuse("dialog-changed", `the dialog of ${session.short_id} is no longer the one shown when the reply was chosen; nothing sent`);
+  const delivered = await deliverRequest(
+    context.stateDir,
+    heldHook(hold.id),
+    { session: record.canonical_id, wait: waitId, reply },
+    context.plugin,
+  );
+  if (!delivered.ok) return delivered.sent === false ? "ended" : refuse("send-failed", delivered.detail);
+  const { outcome } = delivered;
+  if (!outcome.ok) {
+    const reason: Refusal = outcome.reason === "moved-on" ? "wait-moved" : outcome.reason === "not-offered" ? "not-offered" : "send-failed";
+    return refuse(reason, outcome.detail);
+  }
+  const kept = keepAnswer(context, request, session.id, waitId, reply, outcome.option.number, "hook");
+  return {
+    ok: true,
+    session: session.id,
+    wait: waitId,
+    channel: "hook",
+    target: open.target,
+    reply: describeReply(reply),
+    option: { ...outcome.option, reply: undefined },
+    keys: [],
+    closed: await claudeLeavesWaiting(record, context),
+    ...(kept.ok ? {} : { unrecorded: kept.detail }),
+  };
+}
+
+/** After the hook's decision: does Claude Code's own session state leave `waiting`? Read for about a second and a half. */
+async function claudeLeavesWaiting(record: SessionRecord, context: AnswerContext): Promise<boolean> {
+  const reader = await statedStateReader("claude");
+  const path = record.transcript_path && record.pid !== null ? reader?.processState?.path(record.transcript_path, record.pid) : undefined;
+  if (!path) return false;
+  const sleep = context.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+  for (let attempt = 0; attempt < 15; attempt++) {
+    const file = readTextFile(path, 65_536);
+    try {
+      if (file.kind === "text" && (JSON.parse(file.text) as { status?: unknown }).status !== "waiting") return true;
+    } catch {
+      // Being rewritten: read again.
+    }
+    await sleep(100);
+  }
+  return false;
 }
 
 /** OpenCode's open wait as `show` prints it: its permission dialog's replies; a question's options are in the pane. */
@@ -265,6 +378,11 @@ export function answerableWait(record: SessionRecord, backends: typeof BACKENDS 
 export function answeredLine(answered: Answered): string {
   if (answered.channel === "plugin")
     return `answered ${answered.reply}: ${displayLine(answered.option.label)} (option ${answered.option.number}), through ${answered.target}; OpenCode took it`;
+  if (answered.channel === "hook")
+    return (
+      `answered ${answered.reply}: ${displayLine(answered.option.label)} (option ${answered.option.number}), through ${answered.target}; ` +
+      (answered.closed ? "Claude Code took it (its dialog closed)" : "Claude Code did not say it took it: look at the pane")
+    );
   return (
     `answered ${answered.reply}: pressed ${answered.keys.join(" ")} (${displayLine(answered.option.label)}) in ${answered.target}; ` +
     (answered.closed ? "the dialog closed" : "the dialog still shows: look at the pane")

@@ -20,6 +20,7 @@ import { join } from "node:path";
 import { claimRequest, finishRequest, requestsFor, REQUESTS_DIR } from "../../opencode-plugin/answer-requests.js";
 import { canonicalId, digestOf, processInstanceId } from "../core/identity.ts";
 import { findAncestor, type ProcessSource } from "../core/proc.ts";
+import { HOLDS_DIR, type Hold } from "../answer/holds.ts";
 import { openWaitOf, waitIdOf } from "../answer/wait-id.ts";
 import type { Reply } from "../answer/replies.ts";
 import { ensurePrivateDir, sessionsDirOf } from "../store/paths.ts";
@@ -31,8 +32,6 @@ export const HOLD_ALIAS = "permission-hold";
 export const HOLD_TIMEOUT_S = 600;
 /** Its own bound, a little inside the entry's, so it unregisters itself. */
 export const HOLD_MS = (HOLD_TIMEOUT_S - 10) * 1000;
-/** Registrations of held hooks under the state dir, one file per hook. */
-export const HOLDS_DIR = "answer-holds";
 /** How long Claude Code's state may take to say `waiting`, and the record to show the wait, after the hook starts. */
 const SETTLE_MS = 3_000;
 const TICK_MS = 100;
@@ -87,7 +86,8 @@ export interface Claude {
   readonly statePath: string;
 }
 
-export type Alongside = { readonly ok: true; readonly claude: Claude; readonly state: ClaudeState } | { readonly ok: false; readonly why: string };
+export type Alongside =
+  { readonly ok: true; readonly claude: Claude; readonly state: ClaudeState } | { readonly ok: false; readonly why: string };
 
 /** Is this request shown in a dialog the hook runs alongside? Every "no" means: exit at once, print nothing. */
 export async function alongsideDialog(input: HoldInput, world: HoldWorld): Promise<Alongside> {
@@ -193,16 +193,13 @@ export function decisionFor(input: HoldInput, reply: Reply): Decision {
   const question = questionOf(input);
   if (question) {
     if (question.parts !== 1) return { ok: false, detail: `the question has ${question.parts} parts; answer it in the pane` };
-    if (reply.kind === "deny")
-      return { ok: true, decision: deny(reply.message), option: { number: options.length + 1, label: "Dismiss" } };
+    if (reply.kind === "deny") return { ok: true, decision: deny(reply.message), option: { number: options.length + 1, label: "Dismiss" } };
     let answer: string | undefined;
     let number = options.length + 1;
     if (reply.kind === "text") answer = reply.text;
     else if (reply.kind === "choice") {
       const chosen =
-        reply.number !== undefined
-          ? options.find((option) => option.number === reply.number)
-          : uniqueStart(options, reply.label ?? "");
+        reply.number !== undefined ? options.find((option) => option.number === reply.number) : uniqueStart(options, reply.label ?? "");
       answer = chosen?.label;
       number = chosen?.number ?? number;
     }
@@ -238,21 +235,15 @@ function uniqueStart(options: readonly HoldOption[], wanted: string): HoldOption
   return found.length === 1 ? found[0] : undefined;
 }
 
-/** The registration `tongs-agents answer` finds (src/answer/holds.ts reads it). */
-export interface HoldRegistration {
-  readonly v: 1;
-  /** The address of its requests. */
-  readonly id: string;
-  readonly pid: number;
-  readonly start: string;
-  readonly session: string;
-  readonly wait: string;
-  readonly options: readonly HoldOption[];
-  readonly at: string;
-}
-
 /** Why the hold ended without an answer, for tests and the debug log; undefined while the wait is still open. */
-export function waitClosed(input: HoldInput, claude: Claude, opened: ClaudeState, tie: Tie, world: HoldWorld, started: number): string | undefined {
+export function waitClosed(
+  input: HoldInput,
+  claude: Claude,
+  opened: ClaudeState,
+  tie: Tie,
+  world: HoldWorld,
+  started: number,
+): string | undefined {
   const state = readClaudeState(claude, input.session_id);
   if (!state) return "Claude Code's session state is gone (it exited)";
   if (state.status !== "waiting" || state.since !== opened.since) return `Claude Code's session state moved on (${state.status})`;
@@ -262,9 +253,7 @@ export function waitClosed(input: HoldInput, claude: Claude, opened: ClaudeState
   return undefined;
 }
 
-export type HoldEnd =
-  | { readonly answered: true; readonly stdout: string }
-  | { readonly answered: false; readonly why: string };
+export type HoldEnd = { readonly answered: true; readonly stdout: string } | { readonly answered: false; readonly why: string };
 
 /**
  * Hold: register, then every tick end if the wait closed, else take a request addressed to this hold. Resolves with
@@ -282,7 +271,7 @@ export async function holdPermission(input: HoldInput, world: HoldWorld, stop?: 
   if (!ensurePrivateDir(requests).ok || !ensurePrivateDir(holds).ok) return { answered: false, why: "the state dir is not private" };
   const id = `hold-${randomBytes(8).toString("hex")}`;
   const own = await world.processes.basics(world.pid);
-  const registration: HoldRegistration = {
+  const registration: Hold & { readonly at: string } = {
     v: 1,
     id,
     pid: world.pid,
