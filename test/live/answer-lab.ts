@@ -175,7 +175,16 @@ export function startAnswerLab(socket: string, cwd: string, env: NodeJS.ProcessE
  * Claude Code with the hooks `install` writes, in its own tmux server (`socket`), in the sandbox's environment, asking for permissions ("default" mode), against
  * the synthetic provider; `asks` makes it ask to run `touch approved` and waits for the waiting record.
  */
-export async function startClaudeLab(sandbox: Sandbox, socket: string, providerUrl: string) {
+export async function startClaudeLab(
+  sandbox: Sandbox,
+  socket: string,
+  providerUrl: string,
+  /**
+   * Keep the held PermissionRequest hook `install` writes (default). Without it `answer` falls back to keys into the
+   * pane, the channel the keystroke tests prove (docs/answer.md).
+   */
+  { held = true }: { held?: boolean } = {},
+) {
   const world = liveWorld(sandbox, ROOT, [harnessBinDir("claude")], {
     ANTHROPIC_BASE_URL: providerUrl,
     ANTHROPIC_AUTH_TOKEN: "not-a-key",
@@ -196,7 +205,14 @@ export async function startClaudeLab(sandbox: Sandbox, socket: string, providerU
   );
   const settingsPath = join(config, "settings.json");
   const settings = JSON.parse(execFileSync("cat", [settingsPath], { encoding: "utf8" })) as Record<string, unknown>;
-  writeFileSync(settingsPath, JSON.stringify({ ...settings, permissions: { defaultMode: "default" } }));
+  const hooks = settings.hooks as Record<string, { hooks: { command: string }[] }[]>;
+  const permissionRequest = held
+    ? hooks.PermissionRequest
+    : hooks.PermissionRequest?.filter((group) => !group.hooks.some((hook) => hook.command.includes(" permission-hold ")));
+  writeFileSync(
+    settingsPath,
+    JSON.stringify({ ...settings, hooks: { ...hooks, PermissionRequest: permissionRequest }, permissions: { defaultMode: "default" } }),
+  );
 
   const lab = startAnswerLab(socket, project, world.env, "claude");
   const { screen } = lab;

@@ -2,8 +2,9 @@
 // (pinned in harnesses.json) with the hooks `tongs-agents install` writes, each in a private tmux server, against the
 // synthetic provider asking to run `touch approved` (a command that changes something, so each asks; Codex when the
 // model asks to leave its sandbox). Keys into the pane are the channel for all five (docs/answer.md): the reply lands
-// on the dialog it was meant for, or nothing is sent and the command says why. Claude Code's hook could run alongside
-// its dialog (not built); the others' run before their dialogs (Gemini CLI's can only deny).
+// on the dialog it was meant for, or nothing is sent and the command says why. Claude Code is answered here without
+// its held PermissionRequest hook, so by keys, the fallback (the hook: claude-hold.test.ts); the others' hooks run
+// before their dialogs (Gemini CLI's can only deny).
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -58,7 +59,9 @@ describe(`Claude Code ${HARNESS_PACKAGES.claude.version}: answer by keys into it
       kind: "live",
       how: `claude ${HARNESS_PACKAGES.claude.version} interactive in a private tmux server ("default" permission mode), hooks from \`tongs-agents install\`, synthetic Anthropic Messages provider asking to run \`touch approved\`; answered with the built CLI`,
     });
-    const { world, project, screen, keys, type, session, answer, asks, toldNotRun } = await startClaudeLab(sandbox, socket, provider.url);
+    const { world, project, screen, keys, type, session, answer, asks, toldNotRun } = await startClaudeLab(sandbox, socket, provider.url, {
+      held: false,
+    });
 
     // 1. A reply the dialog does not offer: nothing sent, the offered ones listed.
     const first = await asks();
@@ -141,7 +144,7 @@ describe(`Claude Code ${HARNESS_PACKAGES.claude.version}: answer from the picker
       kind: "live",
       how: `claude ${HARNESS_PACKAGES.claude.version} and \`tongs-agents pick\` in windows of one private tmux server, keys by send-keys; synthetic provider`,
     });
-    const { world, project, screen, session, asks, picker } = await startClaudeLab(sandbox, socket, provider.url);
+    const { world, project, screen, session, asks, picker } = await startClaudeLab(sandbox, socket, provider.url, { held: false });
     const pick = picker();
     const frame = () => pick.screen();
     // Not waiting yet: the picker says so and sends nothing.
