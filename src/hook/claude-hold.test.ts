@@ -72,7 +72,7 @@ function claudeState(status: string, since = 1_000) {
   );
 }
 
-function waitOpen(tool = "Bash", since = "2026-12-07T14:00:00.000Z"): string {
+function waitOpen(tool = "Bash", since = "2026-12-07T14:00:00.000Z", before: PendingWait[] = []): string {
   const wait: PendingWait = {
     kind: "permission",
     tool,
@@ -88,7 +88,7 @@ function waitOpen(tool = "Bash", since = "2026-12-07T14:00:00.000Z"): string {
     pid: CLAUDE,
     process_start: CLAUDE_START,
     status: "waiting",
-    pending: [wait],
+    pending: [...before, wait],
   });
   writeRecord(ensureStateDirs(stateDir).sessionsDir, digestOf(CANONICAL) as string, record);
   return waitIdOf(record, wait);
@@ -152,6 +152,22 @@ describe("when the hook holds at all (never where it would keep a dialog from th
     ],
     ["no claude above the hook", () => alive.delete(CLAUDE), input(), "no claude process"],
     ["the record shows no wait for this tool", () => {}, input({ tool_name: "Edit" }), "the record shows no wait"],
+    [
+      "two requests open at once (which dialog is which is not known)",
+      () =>
+        void waitOpen("Bash", "2026-12-07T14:00:01.000Z", [
+          {
+            kind: "permission",
+            tool: "Bash",
+            detail: "",
+            candidates: [],
+            since: "2026-12-07T14:00:00.000Z",
+            event: "claude.permission-request",
+          },
+        ]),
+      input(),
+      "the record shows no wait",
+    ],
   ])("%s: ends at once, registers nothing, prints nothing", async (_name, arrange, request, why) => {
     arrange();
     const end = await holdPermission(request, world());

@@ -133,25 +133,29 @@ export interface Tie {
   readonly wait: string;
 }
 
-/** The record's open wait this request opened: the session's record shows it waiting on this tool (bounded wait). */
+/**
+ * The record's open wait this request opened: the session's record shows it waiting on this tool, its only open wait
+ * (bounded wait). With two requests open at once (parallel tool calls), which dialog a wait stands for is not known:
+ * no hold then, and `answer` uses keys on the dialog the pane shows.
+ */
 export async function tiedWait(input: HoldInput, claude: Claude, world: HoldWorld): Promise<Tie | undefined> {
   const canonical = canonicalId("claude", input.session_id, processInstanceId(claude.pid, claude.startToken));
   const settleBy = world.now() + (world.settleMs ?? SETTLE_MS);
   for (;;) {
     const wait = openWaitHere(world.stateDir, canonical);
-    if (wait !== undefined && wait.tool === input.tool_name) return { canonical, wait: wait.id };
+    if (wait !== undefined && wait.tool === input.tool_name && wait.open === 1) return { canonical, wait: wait.id };
     if (world.now() >= settleBy) return undefined;
     await world.sleep(TICK_MS);
   }
 }
 
-function openWaitHere(stateDir: string, canonical: string): { id: string; tool: string } | undefined {
+function openWaitHere(stateDir: string, canonical: string): { id: string; tool: string; open: number } | undefined {
   const digest = digestOf(canonical);
   if (digest === undefined) return undefined;
   const read = readRecord(recordPath(sessionsDirOf(stateDir), digest));
   if (read.kind !== "record" || read.record.status !== "waiting") return undefined;
   const wait = openWaitOf(read.record);
-  return wait ? { id: waitIdOf(read.record, wait), tool: wait.tool } : undefined;
+  return wait ? { id: waitIdOf(read.record, wait), tool: wait.tool, open: read.record.pending?.length ?? 0 } : undefined;
 }
 
 /** One option of what the hook can answer, numbered as `show` lists it. */
