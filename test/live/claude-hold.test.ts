@@ -82,6 +82,9 @@ describe(`Claude Code ${HARNESS_PACKAGES.claude.version}: the held PermissionReq
     // (a) Allow through the held hook.
     const first = await asks();
     const held = await until("the held hook's registration", () => holds(stateDir)[0], 30_000, screen);
+    // What holding costs while a dialog is open: one Node process (a figure, printed).
+    const rss = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${held.pid}/status`, "utf8"))?.[1];
+    console.log(`the held hook's resident memory while holding: ${rss} kB`);
     const shown = await answer(first.short_id, "show", "--json");
     expect(shown.code, shown.stderr).toBe(0);
     const open = JSON.parse(shown.stdout) as {
@@ -152,6 +155,43 @@ describe(`Claude Code ${HARNESS_PACKAGES.claude.version}: the held PermissionReq
     await toldNotRun();
     await sleep(1000);
     expect(existsSync(join(project, "approved"))).toBe(false);
+  });
+
+  it("the picker's answer panel shows the held hook's options and a digit answers through it", async ({ task }) => {
+    evidence.prove(task, {
+      claim:
+        "the picker: Ctrl-R on Claude Code's waiting row whose wait a held hook holds shows the hook's options (1. Yes → allow, 2. … → always, 3. No → deny); 1 answers through the hook (the command runs, the picker stays open and says so); `explain` names the picker, channel hook",
+      kind: "live",
+      how: `claude ${HARNESS_PACKAGES.claude.version} and \`tongs-agents pick\` in windows of one private tmux server, keys by send-keys; synthetic provider; hooks from \`tongs-agents install\``,
+    });
+    const { world, project, screen, session, asks, picker } = await startClaudeLab(sandbox, socket, provider.url);
+    const pick = picker();
+    const frame = () => pick.screen();
+    await until("Claude's row in the picker", () => (/^1>. \S+\s+claude/m.test(frame()) ? true : undefined), 30_000, frame);
+    const waiting = await asks();
+    await until("the held hook's registration", () => holds(world.env.TONGS_AGENTS_STATE_DIR as string)[0], 30_000, screen);
+    await until("the row waiting", () => (/^1>● waiting\s+claude/m.test(frame()) ? true : undefined), 30_000, frame);
+    pick.keys("C-r");
+    const panel = await until("the answer panel", () => (frame().includes("3. No   → deny") ? frame() : undefined), 15_000, frame);
+    expect(panel).toContain("  1. Yes   → allow");
+    expect(panel).toContain("  Claude Code asks to use Bash");
+    pick.keys("1");
+    const said = await until(
+      "the picker's report",
+      () => /answered option 1: Yes \(option 1\), through Claude Code .*/.exec(frame())?.[0],
+      15_000,
+      frame,
+    );
+    // Not "pressed 1": no key went to the pane (the message line may be cut at the window's width; explain says hook).
+    expect(said).not.toContain("pressed");
+    await until("the approved command's file", () => (existsSync(join(project, "approved")) ? true : undefined), 30_000, screen);
+    await until("the end of the turn", async () => ((await session())?.status === "idle" ? true : undefined), 60_000, screen);
+    const explained = JSON.parse((await runCliProcess(["explain", waiting.short_id, "--json"], world.env)).stdout) as {
+      entries: { source: string; change: string }[];
+    };
+    expect(explained.entries.filter((entry) => entry.source === "answer").map((entry) => entry.change)).toEqual([
+      expect.stringMatching(/^the picker answered wait [0-9a-f]{12}: choice, option 1 \(hook\)$/),
+    ]);
   });
 
   it("does not hold under `claude -p`, which awaits its hooks: the run is not delayed", async ({ task }) => {
