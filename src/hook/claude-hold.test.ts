@@ -277,7 +277,8 @@ describe("ending as soon as the wait closes any other way (printing nothing)", (
     ["answered in the pane: Claude Code's state leaves waiting", () => claudeState("busy", 2_000), "session state moved on (busy)"],
     ["another dialog: the state is waiting again, since later", () => claudeState("waiting", 3_000), "session state moved on (waiting)"],
     ["the record's wait moved on", () => void waitOpen("Bash", "2026-12-07T14:05:00.000Z"), "the record's wait moved on"],
-    ["Claude Code is gone", () => rmSync(join(config, "sessions", `${CLAUDE}.json`)), "it exited"],
+    ["Claude Code exited (its state file removed)", () => rmSync(join(config, "sessions", `${CLAUDE}.json`)), "it exited"],
+    ["Claude Code was killed (its state file left saying waiting)", () => alive.delete(CLAUDE), "Claude Code is gone"],
   ])("%s", async (_name, close, why) => {
     const { ended, hold } = await startHold();
     expect(hold).toBeDefined();

@@ -239,15 +239,17 @@ function uniqueStart(options: readonly HoldOption[], wanted: string): HoldOption
   return found.length === 1 ? found[0] : undefined;
 }
 
-/** Why the hold ended without an answer, for tests and the debug log; undefined while the wait is still open. */
-export function waitClosed(
+/** Why the hold ends without an answer (the wait closed some other way); undefined while the wait is still open. */
+async function waitClosed(
   input: HoldInput,
   claude: Claude,
   opened: ClaudeState,
   tie: Tie,
   world: HoldWorld,
   started: number,
-): string | undefined {
+): Promise<string | undefined> {
+  // A killed Claude Code leaves its state file behind, still saying waiting: the process itself is asked first.
+  if ((await world.processes.basics(claude.pid))?.startToken !== claude.startToken) return "Claude Code is gone";
   const state = readClaudeState(claude, input.session_id);
   if (!state) return "Claude Code's session state is gone (it exited)";
   if (state.status !== "waiting" || state.since !== opened.since) return `Claude Code's session state moved on (${state.status})`;
@@ -291,7 +293,7 @@ export async function holdPermission(input: HoldInput, world: HoldWorld, stop?: 
   try {
     for (;;) {
       if (stop?.stopped) return { answered: false, why: "stopped" };
-      const closed = waitClosed(input, claude, opened, tie, world, started);
+      const closed = await waitClosed(input, claude, opened, tie, world, started);
       if (closed) return { answered: false, why: closed };
       for (const file of requestsFor(requests, id)) {
         const claimed = claimRequest(requests, file, world.now());
@@ -302,7 +304,7 @@ export async function holdPermission(input: HoldInput, world: HoldWorld, stop?: 
         }
         const { request } = claimed;
         // Checked again after the claim: the wait may have closed since the last tick.
-        const closedNow = waitClosed(input, claude, opened, tie, world, started);
+        const closedNow = await waitClosed(input, claude, opened, tie, world, started);
         if (request.session !== tie.canonical || request.wait !== tie.wait || closedNow) {
           finishRequest(requests, file, {
             ok: false,

@@ -67,12 +67,12 @@ const alive = (pid: number) => {
 };
 
 describe(`Claude Code ${HARNESS_PACKAGES.claude.version}: the held PermissionRequest hook (live)`, { timeout: 300_000 }, () => {
-  it("answers allow and deny with a message through the held hook; answered in the pane, the hook ends at once and nothing else is sent", async ({
+  it("answers allow, deny with a message and always through the held hook; answered in the pane, the hook ends at once and nothing else is sent", async ({
     task,
   }) => {
     evidence.prove(task, {
       claim:
-        "Claude Code: the held hook registers for the open wait; `answer show` names channel hook; `answer allow` goes through it (the command runs, waiting -> running -> idle, `explain` names the answer with channel hook, the hook process is gone); `answer deny <message>` through it (the command does not run); a dialog answered in the pane (1) while the hook held: the hook process ends by itself (Claude Code does not end it), nothing else is sent, a later `answer` is refused",
+        "Claude Code: the held hook registers for the open wait; `answer show` names channel hook; `answer allow` goes through it (the command runs, waiting -> running -> idle, `explain` names the answer with channel hook, the hook process is gone); `answer deny <message>` through it (the command does not run); `answer always` through it (Claude Code keeps its own suggested Bash rule in the project's settings.local.json, the command runs); a dialog answered in the pane (1) while the hook held: the hook process ends by itself (Claude Code does not end it), nothing else is sent, a later `answer` is refused",
       kind: "live",
       how: HOW,
     });
@@ -155,6 +155,22 @@ describe(`Claude Code ${HARNESS_PACKAGES.claude.version}: the held PermissionReq
     await toldNotRun();
     await sleep(1000);
     expect(existsSync(join(project, "approved"))).toBe(false);
+
+    // (d) Always through the held hook: Claude Code's own suggested rule is applied, and the command runs.
+    await clear("RUNTOOL now");
+    const fourth = await asks();
+    await until("the held hook's registration", () => holds(stateDir)[0], 30_000, screen);
+    const always = await answer(fourth.short_id, "always");
+    expect(always.stderr).toBe("");
+    expect(always.stdout).toMatch(
+      /^answered always: Yes, and don't ask again \(Claude Code's suggested rule\) \(option 2\), through Claude Code /,
+    );
+    await until("the approved command's file", () => (existsSync(join(project, "approved")) ? true : undefined), 30_000, screen);
+    const local = JSON.parse(readFileSync(join(project, ".claude", "settings.local.json"), "utf8")) as {
+      permissions?: { allow?: string[] };
+    };
+    console.log(`the rule Claude Code kept for always: ${JSON.stringify(local.permissions?.allow)}`);
+    expect(local.permissions?.allow?.some((rule) => rule.startsWith("Bash("))).toBe(true);
   });
 
   it("the picker's answer panel shows the held hook's options and a digit answers through it", async ({ task }) => {
