@@ -15,7 +15,17 @@ import type { ProcessBasics, ProcessSource } from "../core/proc.ts";
 import type { PendingWait } from "../core/schema.ts";
 import { ensureStateDirs } from "../store/paths.ts";
 import { writeRecord } from "../store/records.ts";
-import { decisionFor, holdPermission, parseHoldInput, type HoldEnd, type HoldInput, type HoldWorld } from "./claude-hold.ts";
+import { CLAUDE_HOOKS } from "../harnesses/claude/install.ts";
+import {
+  decisionFor,
+  HOLD_ALIAS,
+  HOLD_TIMEOUT_S,
+  holdPermission,
+  parseHoldInput,
+  type HoldEnd,
+  type HoldInput,
+  type HoldWorld,
+} from "./claude-hold.ts";
 
 const HOOK = 100;
 const SHELL = 50;
@@ -28,6 +38,7 @@ let stateDir: string;
 let config: string;
 let claudeArgv: string[];
 let alive: Set<number>;
+let pipedClaude: boolean;
 
 const basics = (pid: number, ppid: number, comm: string, startToken: string): ProcessBasics => ({
   pid,
@@ -60,6 +71,7 @@ const world = (overrides: Partial<HoldWorld> = {}): HoldWorld => ({
   processes,
   now: Date.now,
   sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+  readsTerminal: (pid) => pid === CLAUDE && !pipedClaude,
   settleMs: 300,
   ...overrides,
 });
@@ -129,6 +141,7 @@ beforeEach(() => {
   mkdirSync(join(config, "sessions"), { recursive: true });
   claudeArgv = ["claude"];
   alive = new Set([HOOK, SHELL, CLAUDE]);
+  pipedClaude = false;
   claudeState("waiting");
   waitOpenId = waitOpen();
 });
@@ -139,6 +152,7 @@ describe("when the hook holds at all (never where it would keep a dialog from th
     ["claude -p", () => void (claudeArgv = ["claude", "-p", "do it"]), input(), "claude runs headless (-p)"],
     ["claude --print", () => void (claudeArgv = ["claude", "--print"]), input(), "claude runs headless (-p)"],
     ["a subagent's request", () => {}, input({ agent_id: "a1" }), "a subagent's request"],
+    ["claude reads no terminal (driven through pipes)", () => void (pipedClaude = true), input(), "claude reads no terminal"],
     ["Claude Code's state says busy", () => claudeState("busy"), input(), "not waiting"],
     [
       "the state file is an earlier process's (same PID, another start)",
@@ -174,6 +188,14 @@ describe("when the hook holds at all (never where it would keep a dialog from th
     expect(end).toMatchObject({ answered: false });
     expect(end.answered === false && end.why).toContain(why);
     expect(existsSync(join(stateDir, HOLDS_DIR))).toBe(false);
+  });
+
+  it("is the entry the installer writes: alias and timeout, beside the state event's", () => {
+    const entries = CLAUDE_HOOKS.filter((spec) => spec.event === "PermissionRequest");
+    expect(entries).toEqual([
+      { event: "PermissionRequest", alias: "permission-request", timeout: 5 },
+      { event: "PermissionRequest", alias: HOLD_ALIAS, timeout: HOLD_TIMEOUT_S, holds: true },
+    ]);
   });
 
   it("reads only Claude Code's PermissionRequest input", () => {

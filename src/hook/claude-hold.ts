@@ -6,8 +6,9 @@
 //
 // It must never keep a dialog from the user, and must end as soon as the wait closes any other way:
 // - it holds only where Claude Code says a dialog is up: the claude process it runs under is not `-p`/`--print`
-//   (headless runs await their hooks before going on), the request is not a subagent's (an async subagent's hooks are
-//   awaited before its dialog), and Claude Code's own session state (`<config>/sessions/<pid>.json`) says `waiting`;
+//   (headless runs await their hooks before going on) and reads a terminal (the interactive UI), the request is not a
+//   subagent's (an async subagent's hooks are awaited before its dialog), and Claude Code's own session state
+//   (`<config>/sessions/<pid>.json`) says `waiting`;
 // - Claude Code does not end it when the dialog is answered in the pane (seen live: no signal, its stdin already
 //   closed, its stdout left open, the process alive until the hook's timeout), so it watches that same state file and
 //   ends when the status leaves `waiting` (Claude Code rewrites it within ~0.1 s of the key), when the record's wait
@@ -15,7 +16,7 @@
 // - ending without an answer prints nothing and exits 0 (no decision: the dialog stays as it is).
 // Nothing of the request is written anywhere: the registration names the hook's PID, the record and the wait's id.
 import { randomBytes } from "node:crypto";
-import { readFileSync, unlinkSync } from "node:fs";
+import { existsSync, readFileSync, readlinkSync, unlinkSync } from "node:fs";
 import { join } from "node:path";
 import { claimRequest, finishRequest, requestsFor, REQUESTS_DIR } from "../../opencode-plugin/answer-requests.js";
 import { canonicalId, digestOf, processInstanceId } from "../core/identity.ts";
@@ -69,9 +70,20 @@ export interface HoldWorld {
   readonly processes: ProcessSource;
   readonly now: () => number;
   readonly sleep: (ms: number) => Promise<void>;
+  /** Whether the process reads a terminal (its stdin); undefined where that cannot be seen (no /proc). */
+  readonly readsTerminal?: (pid: number) => boolean | undefined;
   /** Bounds, for tests. */
   readonly settleMs?: number;
   readonly holdMs?: number;
+}
+
+/** Linux: the process's stdin is a terminal device (the interactive UI), read through /proc. */
+export function readsTerminal(pid: number): boolean | undefined {
+  try {
+    return /^\/dev\/(pts\/\d+|tty)/.test(readlinkSync(`/proc/${pid}/fd/0`));
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "ENOENT" && !existsSync("/proc/self") ? undefined : false;
+  }
 }
 
 /** Claude Code's statement about its process (`<config>/sessions/<pid>.json`): only what the hook needs. */
@@ -97,6 +109,9 @@ export async function alongsideDialog(input: HoldInput, world: HoldWorld): Promi
   const argv = found.process.argv ?? (await world.processes.argv(found.process.pid)) ?? [];
   if (argv.slice(1).some((word) => word === "-p" || word === "--print" || word.startsWith("--print=")))
     return { ok: false, why: "claude runs headless (-p): it awaits its hooks before going on" };
+  // The interactive UI reads the terminal; a claude driven through pipes (an SDK, an IDE) may await its hooks.
+  if ((world.readsTerminal ?? readsTerminal)(found.process.pid) === false)
+    return { ok: false, why: "claude reads no terminal: not its interactive UI" };
   const config = world.env.CLAUDE_CONFIG_DIR?.startsWith("/") ? world.env.CLAUDE_CONFIG_DIR : join(world.home, ".claude");
   const claude: Claude = {
     pid: found.process.pid,
