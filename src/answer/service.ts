@@ -16,7 +16,7 @@ import { readTextFile } from "../store/records.ts";
 import { recordAnswer } from "../store/answer-log.ts";
 import { KEY_DIALOGS, optionFor, readDialog, sameDialog, type DialogOption, type KeyDialogSpec, type ShownDialog } from "./dialogs.ts";
 import { liveHold, type Hold } from "./holds.ts";
-import { deliverRequest, heldHook, openCodePlugin, type DeliveryContext } from "./request-channel.ts";
+import { deliverRequest, heldHook, openCodePlugin, type DeliveryContext, type ReceiverOutcome } from "./request-channel.ts";
 import { describeReply, type Reply } from "./replies.ts";
 import { openWaitOf, waitIdOf } from "./wait-id.ts";
 
@@ -197,22 +197,33 @@ async function answerThroughPlugin(
     context.plugin,
   );
   if (!delivered.ok) return refuse("send-failed", delivered.sent === false ? `${delivered.detail}; nothing sent` : delivered.detail);
-  const { outcome } = delivered;
+  return answeredByRequest(delivered.outcome, waiting, request, reply, context, { channel: "plugin", target, closed: async () => true });
+}
+
+/** What a receiver of a request (OpenCode's plugin, Claude Code's held hook) said it did, as an answer or a refusal. */
+async function answeredByRequest(
+  outcome: ReceiverOutcome,
+  { session, waitId }: Waiting,
+  request: AnswerRequest,
+  reply: Reply,
+  context: AnswerContext,
+  { channel, target, closed }: { channel: Channel; target: string; closed: () => Promise<boolean> },
+): Promise<Answered | AnswerFailure> {
   if (!outcome.ok) {
     const reason: Refusal = outcome.reason === "moved-on" ? "wait-moved" : outcome.reason === "not-offered" ? "not-offered" : "send-failed";
     return refuse(reason, outcome.detail);
   }
-  const kept = keepAnswer(context, request, session.id, waitId, reply, outcome.option.number, "plugin");
+  const kept = keepAnswer(context, request, session.id, waitId, reply, outcome.option.number, channel);
   return {
     ok: true,
     session: session.id,
     wait: waitId,
-    channel: "plugin",
+    channel,
     target,
     reply: describeReply(reply),
     option: { ...outcome.option, reply: undefined },
     keys: [],
-    closed: true,
+    closed: await closed(),
     ...(kept.ok ? {} : { unrecorded: kept.detail }),
   };
 }
@@ -268,24 +279,11 @@ async function answerThroughHold(
     context.plugin,
   );
   if (!delivered.ok) return delivered.sent === false ? "ended" : refuse("send-failed", delivered.detail);
-  const { outcome } = delivered;
-  if (!outcome.ok) {
-    const reason: Refusal = outcome.reason === "moved-on" ? "wait-moved" : outcome.reason === "not-offered" ? "not-offered" : "send-failed";
-    return refuse(reason, outcome.detail);
-  }
-  const kept = keepAnswer(context, request, session.id, waitId, reply, outcome.option.number, "hook");
-  return {
-    ok: true,
-    session: session.id,
-    wait: waitId,
+  return answeredByRequest(delivered.outcome, waiting, request, reply, context, {
     channel: "hook",
     target: open.target,
-    reply: describeReply(reply),
-    option: { ...outcome.option, reply: undefined },
-    keys: [],
-    closed: await claudeLeavesWaiting(record, context),
-    ...(kept.ok ? {} : { unrecorded: kept.detail }),
-  };
+    closed: () => claudeLeavesWaiting(record, context),
+  });
 }
 
 /** After the hook's decision: does Claude Code's own session state leave `waiting`? Read for about a second and a half. */

@@ -22,6 +22,7 @@ import {
   HOLD_TIMEOUT_S,
   holdPermission,
   parseHoldInput,
+  replyOf,
   type HoldEnd,
   type HoldInput,
   type HoldWorld,
@@ -280,6 +281,19 @@ describe("answering through the held hook", () => {
     stop.stopped = true;
     expect(await ended).toEqual({ answered: false, why: "stopped" });
     expect(registrations()).toEqual([]);
+  });
+
+  it("a reply that is not one `answer` writes is refused, not guessed at", async () => {
+    expect(replyOf({ kind: "deny", message: 7 })).toEqual({ kind: "deny" });
+    expect(replyOf({ kind: "choice" })).toBeUndefined();
+    expect(replyOf({ kind: "yes" })).toBeUndefined();
+    const { ended, hold, stop } = await startHold();
+    expect(await ask(hold!, { kind: "maybe" } as unknown as Reply)).toMatchObject({
+      ok: true,
+      outcome: { ok: false, reason: "not-offered" },
+    });
+    stop.stopped = true;
+    expect((await ended).answered).toBe(false);
   });
 
   it("a request not claimed in time is withdrawn and never applied", async () => {

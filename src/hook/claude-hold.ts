@@ -331,7 +331,8 @@ export async function holdPermission(input: HoldInput, world: HoldWorld, stop?: 
           if (closedNow) return { answered: false, why: closedNow };
           continue;
         }
-        const decided = decisionFor(input, request.reply as Reply);
+        const reply = replyOf(request.reply);
+        const decided = reply ? decisionFor(input, reply) : { ok: false as const, detail: "the reply is not one tongs-agents writes" };
         if (!decided.ok) {
           finishRequest(requests, file, { ok: false, reason: "not-offered", detail: `${decided.detail}; nothing sent` });
           continue;
@@ -350,6 +351,33 @@ export async function holdPermission(input: HoldInput, world: HoldWorld, stop?: 
     } catch {
       // Gone already.
     }
+  }
+}
+
+/** The reply a request file carries (replies.ts's shapes), or undefined: the file is written by `answer`, read with care. */
+export function replyOf(value: unknown): Reply | undefined {
+  if (!isObject(value)) return undefined;
+  const text = (key: string) => (typeof value[key] === "string" ? (value[key] as string).slice(0, 4096) : undefined);
+  switch (value.kind) {
+    case "allow":
+    case "always":
+    case "session":
+      return { kind: value.kind };
+    case "deny": {
+      const message = text("message");
+      return message === undefined ? { kind: "deny" } : { kind: "deny", message };
+    }
+    case "choice": {
+      const number = typeof value.number === "number" && Number.isInteger(value.number) ? value.number : undefined;
+      const label = text("label");
+      return number !== undefined ? { kind: "choice", number } : label !== undefined ? { kind: "choice", label } : undefined;
+    }
+    case "text": {
+      const answer = text("text");
+      return answer === undefined ? undefined : { kind: "text", text: answer };
+    }
+    default:
+      return undefined;
   }
 }
 
