@@ -85,6 +85,15 @@ describe(`Claude Code ${HARNESS_PACKAGES.claude.version}: the held PermissionReq
     // What holding costs while a dialog is open: one Node process (a figure, printed).
     const rss = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${held.pid}/status`, "utf8"))?.[1];
     console.log(`the held hook's resident memory while holding: ${rss} kB`);
+    // The dialog as the pane shows it while the hook holds (Claude Code draws nothing for a hook still running here).
+    expect(screen()).toContain("Do you want to proceed?");
+    console.log(
+      `the pane while the hook holds:\n${screen()
+        .split("\n")
+        .filter((line) => line.trim() !== "")
+        .slice(-8)
+        .join("\n")}`,
+    );
     const shown = await answer(first.short_id, "show", "--json");
     expect(shown.code, shown.stderr).toBe(0);
     const open = JSON.parse(shown.stdout) as {
