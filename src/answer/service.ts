@@ -186,7 +186,7 @@ async function answerThroughPlugin(
   reply: Reply,
   context: AnswerContext,
 ): Promise<Answered | AnswerFailure> {
-  const { session, record, wait, waitId } = waiting;
+  const { session, record, wait } = waiting;
   if (record.identity !== "emitter" || record.sequence === null)
     return refuse("unsupported", `${session.short_id} was not reported by tongs-agents' OpenCode plugin, so no plugin can answer it`);
   const target = pluginTarget(record);
