@@ -3,7 +3,7 @@
 // `touch approved`. The hook holds alongside the dialog; `tongs-agents answer` replies through it (allow, deny with a
 // message); answered in the pane instead, the hook ends by itself (Claude Code does not end it); under `claude -p`
 // (which awaits its hooks) it does not hold at all.
-import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { execa } from "execa";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -72,11 +72,15 @@ describe(`Claude Code ${HARNESS_PACKAGES.claude.version}: the held PermissionReq
   }) => {
     evidence.prove(task, {
       claim:
-        "Claude Code: the held hook registers for the open wait; `answer show` names channel hook; `answer allow` goes through it (the command runs, waiting -> running -> idle, `explain` names the answer with channel hook, the hook process is gone); `answer deny <message>` through it (the command does not run); `answer always` through it (Claude Code keeps its own suggested Bash rule in the project's settings.local.json, the command runs); a dialog answered in the pane (1) while the hook held: the hook process ends by itself (Claude Code does not end it), nothing else is sent, a later `answer` is refused",
+        "Claude Code: the held hook registers for the open wait; `answer show` names channel hook; `answer allow` goes through it (the command runs, waiting -> running -> idle, `explain` names the answer with channel hook, the hook process is gone); `answer deny <message>` through it (the command does not run); `answer always` through it (Claude Code applies its own suggested rule: the command runs, and the same request again in the session runs without a dialog); a dialog answered in the pane (1) while the hook held: the hook process ends by itself (Claude Code does not end it), nothing else is sent, a later `answer` is refused",
       kind: "live",
       how: HOW,
     });
-    const { world, project, screen, keys, session, answer, asks, toldNotRun, clear } = await startClaudeLab(sandbox, socket, provider.url);
+    const { world, project, screen, keys, type, session, answer, asks, toldNotRun, clear } = await startClaudeLab(
+      sandbox,
+      socket,
+      provider.url,
+    );
     const stateDir = world.env.TONGS_AGENTS_STATE_DIR as string;
 
     // (a) Allow through the held hook.
@@ -122,10 +126,9 @@ describe(`Claude Code ${HARNESS_PACKAGES.claude.version}: the held PermissionReq
     const statuses = explained.entries.filter((entry) => entry.source !== "answer").map((entry) => entry.status);
     expect(statuses.slice(statuses.lastIndexOf("waiting"))).toEqual(expect.arrayContaining(["waiting", "running", "idle"]));
 
-    // (c) Answered in the pane while the hook holds: the hook ends by itself, nothing else is sent.
-    const { rmSync } = await import("node:fs");
+    // (c) Answered in the pane while the hook holds: the hook ends by itself, nothing else is sent. The same request
+    // again in the same conversation asks again after a plain allow (the control for "always", (d)).
     rmSync(join(project, "approved"));
-    await clear("RUNTOOL now");
     const second = await asks();
     const again = await until("the held hook's registration", () => holds(stateDir)[0], 30_000, screen);
     expect(again.pid).not.toBe(held.pid);
@@ -148,10 +151,14 @@ describe(`Claude Code ${HARNESS_PACKAGES.claude.version}: the held PermissionReq
     const late = await answer(second.short_id, "deny");
     expect(late).toMatchObject({ code: 10, stdout: "" });
     expect(late.stderr).toContain(`nothing to answer: ${second.short_id} is idle`);
+    // The same conversation: the only answer `explain` knows is (a)'s.
+    expect(second.short_id).toBe(first.short_id);
     const secondAnswers = JSON.parse((await runCliProcess(["explain", second.short_id, "--json"], world.env)).stdout) as {
-      entries: { source: string }[];
+      entries: { source: string; change: string }[];
     };
-    expect(secondAnswers.entries.filter((entry) => entry.source === "answer")).toEqual([]);
+    expect(secondAnswers.entries.filter((entry) => entry.source === "answer").map((entry) => entry.change)).toEqual([
+      `tongs-agents answer answered wait ${open.wait.id}: allow, option 1 (hook)`,
+    ]);
 
     // (b) Deny with a message through the held hook: the command does not run.
     rmSync(join(project, "approved"));
@@ -175,11 +182,19 @@ describe(`Claude Code ${HARNESS_PACKAGES.claude.version}: the held PermissionReq
       /^answered always: Yes, and don't ask again \(Claude Code's suggested rule\) \(option 2\), through Claude Code /,
     );
     await until("the approved command's file", () => (existsSync(join(project, "approved")) ? true : undefined), 30_000, screen);
-    const local = JSON.parse(readFileSync(join(project, ".claude", "settings.local.json"), "utf8")) as {
-      permissions?: { allow?: string[] };
+    // What "always" kept is Claude Code's (its suggestion here: access to the project's directory, kept for the
+    // session, nothing written to disk): the same request again in the session runs without a dialog.
+    await until("the end of the turn", async () => ((await session())?.status === "idle" ? true : undefined), 60_000, screen);
+    rmSync(join(project, "approved"));
+    await type("RUNTOOL now");
+    await until("the command run again", () => (existsSync(join(project, "approved")) ? true : undefined), 30_000, screen);
+    await until("the end of the turn", async () => ((await session())?.status === "idle" ? true : undefined), 60_000, screen);
+    const after = JSON.parse((await runCliProcess(["explain", fourth.short_id, "--json"], world.env)).stdout) as {
+      entries: { source: string; status: string }[];
     };
-    console.log(`the rule Claude Code kept for always: ${JSON.stringify(local.permissions?.allow)}`);
-    expect(local.permissions?.allow?.some((rule) => rule.startsWith("Bash("))).toBe(true);
+    const sinceAlways = after.entries.slice(after.entries.findLastIndex((entry) => entry.source === "answer") + 1);
+    expect(sinceAlways.map((entry) => entry.status)).not.toContain("waiting");
+    expect(holds(stateDir)).toEqual([]);
   });
 
   it("the picker's answer panel shows the held hook's options and a digit answers through it", async ({ task }) => {
