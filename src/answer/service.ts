@@ -236,12 +236,8 @@ async function holdOf(waiting: Waiting, context: AnswerContext): Promise<Hold | 
 
 /** Claude Code's open wait as its held hook answers it: the options it registered (numbered as `show` lists them). */
 function holdDialog(waiting: Waiting, hold: Hold): OpenDialog {
-  const { session, record, wait, waitId } = waiting;
-  return {
-    ok: true,
-    session: session.id,
-    harness: session.harness,
-    wait: { id: waitId, kind: wait.kind, tool: wait.tool, since: wait.since },
+  const { record, wait } = waiting;
+  return openDialogOf(waiting, {
     channel: "hook",
     target: holdTarget(record, hold),
     dialog: {
@@ -250,7 +246,7 @@ function holdDialog(waiting: Waiting, hold: Hold): OpenDialog {
       options: hold.options.map((option) => ({ number: option.number, label: option.label, reply: option.reply })),
     },
     evidence: "Claude Code 2.1.332: its PermissionRequest hook runs alongside the dialog; the first answer wins",
-  };
+  });
 }
 
 const holdTarget = (record: SessionRecord, hold: Hold) =>
@@ -306,13 +302,9 @@ async function claudeLeavesWaiting(record: SessionRecord, context: AnswerContext
 
 /** OpenCode's open wait as `show` prints it: its permission dialog's replies; a question's options are in the pane. */
 function pluginDialog(waiting: Waiting): OpenDialog {
-  const { session, record, wait, waitId } = waiting;
+  const { record, wait } = waiting;
   const permission = pluginKind(wait) === "permission";
-  return {
-    ok: true,
-    session: session.id,
-    harness: session.harness,
-    wait: { id: waitId, kind: wait.kind, tool: wait.tool, since: wait.since },
+  return openDialogOf(waiting, {
     channel: "plugin",
     target: pluginTarget(record),
     dialog: {
@@ -329,7 +321,7 @@ function pluginDialog(waiting: Waiting): OpenDialog {
         : [],
     },
     evidence: "OpenCode 1.18.33: tongs-agents' plugin replies by the request's id through OpenCode's own client",
-  };
+  });
 }
 
 /**
@@ -425,7 +417,7 @@ async function openWait(request: AnswerRequest, context: AnswerContext): Promise
 async function locate(request: AnswerRequest, context: AnswerContext, known?: Waiting): Promise<Located | AnswerFailure> {
   const waiting = known ?? (await openWait(request, context));
   if (waiting.ok === false) return waiting;
-  const { session, wait, waitId } = waiting;
+  const { session } = waiting;
   const spec = KEY_DIALOGS.find((candidate) => candidate.harness === session.harness);
   if (!spec) return refuse("unsupported", unsupported(session));
   const backends = context.backends ?? BACKENDS;
@@ -455,17 +447,22 @@ async function locate(request: AnswerRequest, context: AnswerContext, known?: Wa
       `${target} does not show ${harnessName(session.harness)}'s dialog (its last line: ${quoted(last.slice(0, 80))}); nothing sent`,
     );
   }
-  const open: OpenDialog = {
+  const open = openDialogOf(waiting, { channel: "keys", target, dialog, evidence: spec.evidence });
+  return { ok: true, open, located, spec };
+}
+
+/** A session's open wait with the dialog a channel shows for it. */
+function openDialogOf(
+  { session, wait, waitId }: Waiting,
+  shown: Pick<OpenDialog, "channel" | "target" | "dialog" | "evidence">,
+): OpenDialog {
+  return {
     ok: true,
     session: session.id,
     harness: session.harness,
     wait: { id: waitId, kind: wait.kind, tool: wait.tool, since: wait.since },
-    channel: "keys",
-    target,
-    dialog,
-    evidence: spec.evidence,
+    ...shown,
   };
-  return { ok: true, open, located, spec };
 }
 
 /** After the key: did the dialog leave the pane? Read a few times over about a second and a half. */
