@@ -6,12 +6,10 @@
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { execa } from "execa";
-import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { createEvidence } from "../../e2e/evidence.ts";
-import { startProvider } from "../../e2e/provider/server.mjs";
-import { runCliProcess, stopTmuxServer } from "../processes.ts";
-import { makeSandbox, type Sandbox } from "../sandbox.ts";
-import { startClaudeLab, sleep, until } from "./answer-lab.ts";
+import { runCliProcess } from "../processes.ts";
+import { eachTest, startClaudeLab, sleep, until } from "./answer-lab.ts";
 import { HARNESS_PACKAGES } from "./harnesses.ts";
 
 const evidence = createEvidence(
@@ -22,19 +20,7 @@ const evidence = createEvidence(
 evidence.addVersions({ [`claude (npm ${HARNESS_PACKAGES.claude.package})`]: HARNESS_PACKAGES.claude.version });
 afterAll(() => void evidence.write());
 
-let sandbox: Sandbox;
-let provider: Awaited<ReturnType<typeof startProvider>>;
-let socket: string;
-beforeEach(async () => {
-  sandbox = makeSandbox();
-  socket = join(sandbox.root, "tmux.sock");
-  provider = await startProvider({ port: 0, toolCommand: "touch approved" });
-});
-afterEach(async () => {
-  await stopTmuxServer(socket);
-  await provider.stop();
-  sandbox.cleanup();
-});
+const each = eachTest();
 
 const HOW = `claude ${HARNESS_PACKAGES.claude.version} interactive in a private tmux server ("default" permission mode), hooks from \`tongs-agents install\` (the held hook among them), synthetic Anthropic Messages provider asking to run \`touch approved\`; answered with the built CLI`;
 
@@ -77,9 +63,9 @@ describe(`Claude Code ${HARNESS_PACKAGES.claude.version}: the held PermissionReq
       how: HOW,
     });
     const { world, project, screen, keys, type, session, answer, asks, toldNotRun, clear } = await startClaudeLab(
-      sandbox,
-      socket,
-      provider.url,
+      each.sandbox,
+      each.socket,
+      each.provider.url,
     );
     const stateDir = world.env.TONGS_AGENTS_STATE_DIR as string;
 
@@ -204,7 +190,7 @@ describe(`Claude Code ${HARNESS_PACKAGES.claude.version}: the held PermissionReq
       kind: "live",
       how: `claude ${HARNESS_PACKAGES.claude.version} and \`tongs-agents pick\` in windows of one private tmux server, keys by send-keys; synthetic provider; hooks from \`tongs-agents install\``,
     });
-    const { world, project, screen, session, asks, picker } = await startClaudeLab(sandbox, socket, provider.url);
+    const { world, project, screen, session, asks, picker } = await startClaudeLab(each.sandbox, each.socket, each.provider.url);
     const pick = picker();
     const frame = () => pick.screen();
     await until("Claude's row in the picker", () => (/^1>. \S+\s+claude/m.test(frame()) ? true : undefined), 30_000, frame);
@@ -234,14 +220,14 @@ describe(`Claude Code ${HARNESS_PACKAGES.claude.version}: the held PermissionReq
     ]);
   });
 
-  it("does not hold under `claude -p`, which awaits its hooks: the run is not delayed", async ({ task }) => {
+  it("does not hold under `claude -p`, which awaits its hooks: the run waits only for the hook's start", async ({ task }) => {
     evidence.prove(task, {
       claim:
-        "`claude -p` hitting a permission with the hooks installed (the held hook among them) takes as long as without the held hook: it sees the headless claude above it and ends at once with no output",
+        "`claude -p` hitting a permission with the hooks installed (the held hook among them): the held hook sees the headless claude above it and ends at once with no output, never registering a hold; the run is timed with and without its entry (the difference: its Node start)",
       kind: "live",
       how: `claude ${HARNESS_PACKAGES.claude.version} -p in the sandbox ("default" permission mode), synthetic provider asking to run \`touch approved\`; timed with and without the held hook's entry, three runs each`,
     });
-    const { world, project } = await startClaudeLab(sandbox, socket, provider.url);
+    const { world, project } = await startClaudeLab(each.sandbox, each.socket, each.provider.url);
     const settingsPath = join(world.env.CLAUDE_CONFIG_DIR as string, "settings.json");
     const withHold = readFileSync(settingsPath, "utf8");
     const settings = JSON.parse(withHold) as { hooks: Record<string, { hooks: { command: string }[] }[]> };
