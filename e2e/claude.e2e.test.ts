@@ -87,7 +87,11 @@ describe(`Claude Code ${VERSION} in a container (live)`, { timeout: 180_000 }, (
       PreToolUse: command("tool-use"),
       PostToolUse: command("tool-done"),
       PostToolUseFailure: command("tool-failed"),
-      PermissionRequest: command("permission-request"),
+      // Beside the state event, the held hook: Node itself (it holds while the dialog is open), never the shim.
+      PermissionRequest: [
+        ...command("permission-request"),
+        "/usr/local/bin/node /usr/local/lib/node_modules/tongs-agents/bin/tongs-agents-hook.cjs permission-hold --agent claude",
+      ],
       Notification: command("notification"),
       Stop: command("stop"),
       StopFailure: command("stop-failure"),
@@ -101,7 +105,7 @@ describe(`Claude Code ${VERSION} in a container (live)`, { timeout: 180_000 }, (
     const doctor = await box.exec(["tongs-agents", "doctor", "--agent", "claude", "--json"]);
     const report = JSON.parse(doctor.stdout) as { harnesses: { version: string; mcp: string; hooks: { status: string }[] }[] };
     expect(report.harnesses[0]).toMatchObject({ version: `${VERSION} (Claude Code)`, mcp: "current" });
-    expect(report.harnesses[0]?.hooks.map((hook) => hook.status)).toEqual(Array(15).fill("current"));
+    expect(report.harnesses[0]?.hooks.map((hook) => hook.status)).toEqual(Array(16).fill("current"));
   });
 
   it("started: typing `claude` into a tmux pane makes a record whose identity is that pane's claude process", async ({ task }) => {

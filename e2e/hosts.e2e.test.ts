@@ -30,6 +30,17 @@ const HOST = "b";
  * the bound, the process exit and the event loop turn after it.
  */
 const BOUND_SLACK_MS = 1500;
+/** Removes the held PermissionRequest hook's entry from the Claude Code settings file named by its argument. */
+const DROP_HELD_HOOK = [
+  'const fs = require("node:fs");',
+  "const path = process.argv[1];",
+  'const settings = JSON.parse(fs.readFileSync(path, "utf8"));',
+  "settings.hooks.PermissionRequest = settings.hooks.PermissionRequest.filter(",
+  '  (group) => !group.hooks.some((hook) => String(hook.command).includes(" permission-hold ")),',
+  ");",
+  "fs.writeFileSync(path, JSON.stringify(settings, null, 2));",
+].join("\n");
+
 /** A's notification settings: the keypress server asks each host every 2 s (default 15 s), so the suite waits little. */
 const POLL_S = 2;
 /** The webhook A's notifications post to: a tiny HTTP listener inside A that appends each request to a file. */
@@ -254,6 +265,10 @@ describe("SSH hosts across two containers", { timeout: 180_000 }, () => {
         const install = await cli(box, "install", "--agent", "claude");
         if (install.code !== 0) throw new Error(`install --agent claude exited ${install.code}: ${install.stderr}`);
       }
+      // B answers by keys into its pane, the channel this suite proves across the hop: without the held
+      // PermissionRequest hook (that one is proven on the host, test/live/claude-hold.test.ts; B's answer service is the same).
+      const dropped = await b.exec(["sh", "-c", 'node -e "$1" "$HOME/.claude/settings.json"', "sh", DROP_HELD_HOOK]);
+      if (dropped.code !== 0) throw new Error(`dropping the held hook on B exited ${dropped.code}: ${dropped.stderr}`);
       // B: a plain session the ssh'd client attaches to, two stand-ins, and Pi in a window of its own.
       await labB.inner("new-session", "-d", "-s", "home", "-x", "120", "-y", "40");
       await labB.inner("new-session", "-d", "-s", "agents", "-x", "120", "-y", "40");

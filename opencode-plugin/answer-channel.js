@@ -7,23 +7,19 @@
 // reply racing an answer in the pane is never a second action.
 // Nothing here may block or break OpenCode: every step is wrapped, the work per request is bounded, and while idle it
 // costs one fs.watch on one directory plus a slow readdir poll (in case the watch misses an event).
-import { mkdirSync, lstatSync, readdirSync, readFileSync, renameSync, unlinkSync, watch as watchDir, writeFileSync } from "node:fs";
+import { mkdirSync, lstatSync, watch as watchDir } from "node:fs";
 import { homedir } from "node:os";
 import { isAbsolute, join } from "node:path";
 import { displayLine } from "../pi-bridge/lib/text.js";
+import { claimRequest, finishRequest, isRequestFor, requestsFor, REQUESTS_DIR } from "./answer-requests.js";
 
-/** The directory under the state dir (docs/contract.md, "State directory"). */
-export const REQUESTS_DIR = "answer-requests";
-/** A request older than this when found is not applied: the CLI has withdrawn it or given up on it by then. */
-export const STALE_MS = 10_000;
+export { REQUESTS_DIR };
 /** How often the directory is read when the watch said nothing. */
 export const POLL_MS = 1_000;
 /** How long OpenCode's server may take to take a reply. */
 export const REPLY_TIMEOUT_MS = 5_000;
 /** Requests ids seen closed, per process, to tell "already answered" from "never seen". */
 const CLOSED_KEPT = 128;
-const REQUEST_BYTES = 16_384;
-const NAME = /^([A-Za-z0-9-]{1,64})\.([0-9a-f]{16,32})\.request$/;
 
 /**
  * @typedef {{ kind: "allow" } | { kind: "always" } | { kind: "session" } | { kind: "deny", message?: string }
@@ -32,8 +28,7 @@ const NAME = /^([A-Za-z0-9-]{1,64})\.([0-9a-f]{16,32})\.request$/;
  * @typedef {{ question: string, options: QuestionOption[], custom: boolean, count: number }} QuestionShape
  * @typedef {{ id: string, root: string, kind: "permission" | "input", sequence: number | undefined,
  *   title: string, question: QuestionShape | undefined }} OpenRequest
- * @typedef {{ ok: true, sent: string, option: { number: number, label: string } }
- *   | { ok: false, reason: string, detail: string }} Outcome
+ * @typedef {import("./answer-requests.js").Outcome} Outcome
  * @typedef {{ post: (options: Record<string, unknown>) => Promise<unknown> }} RawClient
  */
 
@@ -206,54 +201,21 @@ export function createAnswerChannel(options) {
     if (closed.size > CLOSED_KEPT) closed.delete(/** @type {string} */ (closed.keys().next().value));
   }
 
-  /** @param {string} file @param {Outcome} outcome */
-  function finish(file, outcome) {
-    const base = join(dir, file.replace(/\.request$/, ""));
-    try {
-      writeFileSync(`${base}.outcome.tmp`, JSON.stringify(outcome), { mode: 0o600 });
-      renameSync(`${base}.outcome.tmp`, `${base}.outcome`);
-    } catch {
-      // The CLI then says it cannot tell what happened.
-    }
-    try {
-      unlinkSync(`${base}.claimed`);
-    } catch {
-      // Already gone.
-    }
-  }
-
   /** Claim and apply one request file of this process. @param {string} file */
   async function handle(file) {
-    const match = NAME.exec(file);
-    if (!match || match[1] !== instanceId || busy.has(file)) return;
+    if (!isRequestFor(file, instanceId) || busy.has(file)) return;
     busy.add(file);
     try {
-      const claimed = join(dir, file.replace(/\.request$/, ".claimed"));
-      try {
-        renameSync(join(dir, file), claimed);
-      } catch {
-        return; // withdrawn by the CLI, or claimed already
-      }
-      finish(file, await apply(claimed));
+      const claimed = claimRequest(dir, file, now());
+      if (!claimed) return; // withdrawn by the CLI, or claimed already
+      finishRequest(dir, file, claimed.ok ? await apply(claimed.request) : claimed.outcome);
     } finally {
       busy.delete(file);
     }
   }
 
-  /** @param {string} path @returns {Promise<Outcome>} */
-  async function apply(path) {
-    /** @type {Record<string, any>} */
-    let request;
-    try {
-      const text = readFileSync(path, "utf8");
-      if (text.length > REQUEST_BYTES) throw new Error("too large");
-      request = object(JSON.parse(text));
-    } catch {
-      return { ok: false, reason: "bad-request", detail: "the request file is not what tongs-agents writes; nothing sent" };
-    }
-    const at = Date.parse(String(request.at));
-    if (!Number.isFinite(at) || now() - at > STALE_MS)
-      return { ok: false, reason: "stale", detail: "the request was older than the plugin accepts; nothing sent" };
+  /** @param {Record<string, any>} request @returns {Promise<Outcome>} */
+  async function apply(request) {
     const session = String(request.session);
     const sequence = typeof request.sequence === "number" ? request.sequence : undefined;
     const target = [...open.values()].find(
@@ -303,14 +265,7 @@ export function createAnswerChannel(options) {
 
   /** Every request file of this process now in the directory. */
   function scan() {
-    /** @type {string[]} */
-    let names;
-    try {
-      names = readdirSync(dir);
-    } catch {
-      return;
-    }
-    for (const name of names) if (name.startsWith(`${instanceId}.`) && name.endsWith(".request")) void handle(name).catch(() => {});
+    for (const name of requestsFor(dir, instanceId)) void handle(name).catch(() => {});
   }
 
   return {
@@ -328,8 +283,7 @@ export function createAnswerChannel(options) {
         if (!stats.isDirectory() || (uid !== undefined && stats.uid !== uid) || (stats.mode & 0o077) !== 0) return false;
         try {
           running.watcher = watch(dir, { persistent: false }, (_kind, name) => {
-            if (typeof name === "string" && name.startsWith(`${instanceId}.`) && name.endsWith(".request"))
-              void handle(name).catch(() => {});
+            if (typeof name === "string" && isRequestFor(name, instanceId)) void handle(name).catch(() => {});
           });
           object(running.watcher).on?.("error", () => {});
         } catch {

@@ -1,11 +1,12 @@
-// Both sides of the answer channel into OpenCode, for real on a private directory: the CLI's deliverToPlugin
-// (src/answer/plugin-channel.ts) and the plugin's channel (answer-channel.js), with a fake OpenCode client recording
+// Both sides of the answer channel into OpenCode, for real on a private directory: the CLI's deliverRequest
+// (src/answer/request-channel.ts) and the plugin's channel (answer-channel.js), with a fake OpenCode client recording
 // what it was asked to post.
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { deliverToPlugin, REQUESTS_DIR as CLI_DIR, type PluginRequest } from "../src/answer/plugin-channel.ts";
+import type { Reply } from "../src/answer/replies.ts";
+import { deliverRequest, openCodePlugin } from "../src/answer/request-channel.ts";
 import { fakeSpawn } from "../test/fake-spawn.ts";
 import { createAnswerChannel, REQUESTS_DIR, replyFor } from "./answer-channel.js";
 import { createEmitter } from "./index.js";
@@ -28,6 +29,15 @@ const fakeClient = {
     return answerWith(String(options.url));
   },
 };
+interface PluginRequest {
+  readonly instance: string;
+  readonly session: string;
+  readonly sequence: number;
+  readonly kind: "permission" | "input";
+  readonly reply: Reply;
+}
+const deliverToPlugin = (dir: string, { instance, ...request }: PluginRequest, context: { claimMs: number }) =>
+  deliverRequest(dir, openCodePlugin(instance), request, context);
 const request = (fields: Partial<PluginRequest>): PluginRequest => ({
   instance: INSTANCE,
   session: "ses_a",
@@ -51,8 +61,6 @@ afterEach(() => {
 });
 
 describe("the answer channel into OpenCode (both sides, a real directory, a fake OpenCode client)", () => {
-  it("uses one directory on both sides", () => expect(CLI_DIR).toBe(REQUESTS_DIR));
-
   it("allow: the plugin claims the request, replies once by the request's id, and says so; nothing is left behind", async () => {
     channel.asked("ses_a", "permission", { id: "per_1", permission: "bash" }, 7);
     const delivered = await deliver({});

@@ -145,6 +145,16 @@ const entries = [
     define: { ...identity, "import.meta.dirname": "__dirname" },
     alias: hookAlias,
   },
+  // Claude Code's held PermissionRequest hook (the hook's bin requires it for the alias permission-hold).
+  {
+    name: "claude-hold",
+    entryPoints: ["src/hook/claude-hold-main.ts"],
+    outfile: "dist/claude-hold.cjs",
+    minify: true,
+    banner: {},
+    define: identity,
+    alias: hookAlias,
+  },
   { name: "cli", entryPoints: ["src/cli/main.ts"], outfile: "dist/cli/main.cjs", plugins: [verbsApart("./verbs/")] },
   // What the bin loads first: hands a served verb to the keypress server, else loads main.cjs. Kept small.
   { name: "client", entryPoints: ["src/cli/client.ts"], outfile: "dist/cli/client.cjs" },

@@ -47,11 +47,13 @@ describe("the packed npm tarball", () => {
       "dist/cli/verbs/status.cjs",
       "dist/mcp/stdio.cjs",
       "dist/statusline.cjs",
+      "dist/claude-hold.cjs",
       "pi-bridge/package.json",
       "pi-bridge/index.js",
       "opencode-plugin/index.js",
       "opencode-plugin/map.js",
       "opencode-plugin/answer-channel.js",
+      "opencode-plugin/answer-requests.js",
       "tongs-agents.tmux",
     ])
       expect(packed, required).toContain(required);

@@ -11,9 +11,12 @@ import { candidateOf, findSession, type FleetContext } from "../fleet/queries.ts
 import { loadFleet } from "../fleet/sessions.ts";
 import type { SessionView } from "../fleet/view.ts";
 import { findHarness, HARNESSES } from "../harnesses/registry.ts";
+import { statedStateReader } from "../harnesses/stated.ts";
+import { readTextFile } from "../store/records.ts";
 import { recordAnswer } from "../store/answer-log.ts";
 import { KEY_DIALOGS, optionFor, readDialog, sameDialog, type DialogOption, type KeyDialogSpec, type ShownDialog } from "./dialogs.ts";
-import { deliverToPlugin, type DeliveryContext } from "./plugin-channel.ts";
+import { liveHold, type Hold } from "./holds.ts";
+import { deliverRequest, heldHook, openCodePlugin, type DeliveryContext, type ReceiverOutcome } from "./request-channel.ts";
 import { describeReply, type Reply } from "./replies.ts";
 import { openWaitOf, waitIdOf } from "./wait-id.ts";
 
@@ -24,7 +27,7 @@ export interface AnswerContext extends FleetContext {
   /** This process: an answer from inside an agent's own process tree is refused (only a person answers). */
   readonly selfPid?: number;
   readonly sleep?: (ms: number) => Promise<void>;
-  /** Bounds of the plugin channel (OpenCode), for tests. */
+  /** Bounds of the request channels (OpenCode's plugin, Claude Code's held hook), for tests. */
   readonly plugin?: DeliveryContext;
 }
 
@@ -75,8 +78,11 @@ export interface OpenDialog {
   readonly evidence: string;
 }
 
-/** How a reply reaches the dialog: keys into the pane, or tongs-agents' plugin inside the agent's process (OpenCode). */
-export type Channel = "keys" | "plugin";
+/**
+ * How a reply reaches the dialog: keys into the pane, tongs-agents' plugin inside the agent's process (OpenCode), or
+ * Claude Code's held PermissionRequest hook (src/hook/claude-hold.ts).
+ */
+export type Channel = "keys" | "plugin" | "hook";
 
 export interface Answered {
   readonly ok: true;
@@ -86,11 +92,12 @@ export interface Answered {
   readonly target: string;
   readonly reply: string;
   readonly option: DialogOption;
-  /** The keys pressed (none through the plugin). */
+  /** The keys pressed (none through the plugin or the hook). */
   readonly keys: readonly string[];
   /**
    * The dialog was gone from the pane within the check after the keys (false: it still showed; look at the pane);
-   * through the plugin: OpenCode took the reply (its TUI drops the dialog on the reply's event).
+   * through the plugin: OpenCode took the reply (its TUI drops the dialog on the reply's event); through the hook:
+   * Claude Code's session state left `waiting` within the check after the hook ended.
    */
   readonly closed: boolean;
   /** Why the answer could not be kept for `explain`, when it could not (the answer itself stands). */
@@ -111,6 +118,8 @@ export async function readOpenDialog(request: AnswerRequest, context: AnswerCont
   const waiting = await openWait(request, context);
   if (waiting.ok === false) return waiting;
   if (waiting.session.harness === "opencode") return pluginDialog(waiting);
+  const hold = await holdOf(waiting, context);
+  if (hold) return holdDialog(waiting, hold);
   const located = await locate(request, context, waiting);
   return located.ok === false ? located : located.open;
 }
@@ -120,6 +129,21 @@ export async function answerSession(request: AnswerRequest, reply: Reply, contex
   const waiting = await openWait(request, context);
   if (waiting.ok === false) return waiting;
   if (waiting.session.harness === "opencode") return answerThroughPlugin(waiting, request, reply, context);
+  const hold = await holdOf(waiting, context);
+  if (hold) {
+    const held = await answerThroughHold(waiting, hold, request, reply, context);
+    // A hook that did not claim the request ended meanwhile (its bound, or the dialog closed): keys, as without one.
+    if (held !== "ended") return held;
+  }
+  return answerByKeys(waiting, request, reply, context);
+}
+
+async function answerByKeys(
+  waiting: Waiting,
+  request: AnswerRequest,
+  reply: Reply,
+  context: AnswerContext,
+): Promise<Answered | AnswerFailure> {
   const first = await locate(request, context, waiting);
   if (first.ok === false) return first;
   const { open, located, spec } = first;
@@ -162,45 +186,125 @@ async function answerThroughPlugin(
   reply: Reply,
   context: AnswerContext,
 ): Promise<Answered | AnswerFailure> {
-  const { session, record, wait, waitId } = waiting;
+  const { session, record, wait } = waiting;
   if (record.identity !== "emitter" || record.sequence === null)
     return refuse("unsupported", `${session.short_id} was not reported by tongs-agents' OpenCode plugin, so no plugin can answer it`);
   const target = pluginTarget(record);
-  const delivered = await deliverToPlugin(
+  const delivered = await deliverRequest(
     context.stateDir,
-    { instance: record.instance_id, session: record.session_id, sequence: record.sequence, kind: pluginKind(wait), reply },
+    openCodePlugin(record.instance_id),
+    { session: record.session_id, sequence: record.sequence, kind: pluginKind(wait), reply },
     context.plugin,
   );
   if (!delivered.ok) return refuse("send-failed", delivered.sent === false ? `${delivered.detail}; nothing sent` : delivered.detail);
-  const { outcome } = delivered;
+  return answeredByRequest(delivered.outcome, waiting, request, reply, context, { channel: "plugin", target, closed: async () => true });
+}
+
+/** What a receiver of a request (OpenCode's plugin, Claude Code's held hook) said it did, as an answer or a refusal. */
+async function answeredByRequest(
+  outcome: ReceiverOutcome,
+  { session, waitId }: Waiting,
+  request: AnswerRequest,
+  reply: Reply,
+  context: AnswerContext,
+  { channel, target, closed }: { channel: Channel; target: string; closed: () => Promise<boolean> },
+): Promise<Answered | AnswerFailure> {
   if (!outcome.ok) {
     const reason: Refusal = outcome.reason === "moved-on" ? "wait-moved" : outcome.reason === "not-offered" ? "not-offered" : "send-failed";
     return refuse(reason, outcome.detail);
   }
-  const kept = keepAnswer(context, request, session.id, waitId, reply, outcome.option.number, "plugin");
+  const kept = keepAnswer(context, request, session.id, waitId, reply, outcome.option.number, channel);
   return {
     ok: true,
     session: session.id,
     wait: waitId,
-    channel: "plugin",
+    channel,
     target,
     reply: describeReply(reply),
     option: { ...outcome.option, reply: undefined },
     keys: [],
-    closed: true,
+    closed: await closed(),
     ...(kept.ok ? {} : { unrecorded: kept.detail }),
   };
 }
 
+/** The live held hook of a Claude Code session's open wait (src/answer/holds.ts), if there is one. */
+async function holdOf(waiting: Waiting, context: AnswerContext): Promise<Hold | undefined> {
+  if (waiting.session.harness !== "claude") return undefined;
+  return liveHold(context.stateDir, waiting.record.canonical_id, waiting.waitId, context.processes);
+}
+
+/** Claude Code's open wait as its held hook answers it: the options it registered (numbered as `show` lists them). */
+function holdDialog(waiting: Waiting, hold: Hold): OpenDialog {
+  const { record, wait } = waiting;
+  return openDialogOf(waiting, {
+    channel: "hook",
+    target: holdTarget(record, hold),
+    dialog: {
+      title: wait.tool === "AskUserQuestion" ? "Claude Code's question" : `Claude Code asks to use ${wait.tool || "a tool"}`,
+      context: ["(the request as the pane shows it; the held hook replies by request, the dialog stays answerable there)"],
+      options: hold.options.map((option) => ({ number: option.number, label: option.label, reply: option.reply })),
+    },
+    evidence: "Claude Code 2.1.332: its PermissionRequest hook runs alongside the dialog; the first answer wins",
+  });
+}
+
+const holdTarget = (record: SessionRecord, hold: Hold) =>
+  `Claude Code${record.pid === null ? "" : ` (PID ${record.pid})`} through its held PermissionRequest hook (PID ${hold.pid})`;
+
+/**
+ * Claude Code: the reply goes to the held hook of the open wait, as a request file tied to the record and the wait;
+ * the hook checks the wait is still the one it holds and Claude Code's state still says waiting, then prints the
+ * decision and ends. "ended": the hook did not claim it (it ended meanwhile); nothing was sent.
+ */
+async function answerThroughHold(
+  waiting: Waiting,
+  hold: Hold,
+  request: AnswerRequest,
+  reply: Reply,
+  context: AnswerContext,
+): Promise<Answered | AnswerFailure | "ended"> {
+  const { session, record, waitId } = waiting;
+  const open = holdDialog(waiting, hold);
+  if (request.shown && !sameDialog(request.shown, open.dialog))
+    return refuse("dialog-changed", `the dialog of ${session.short_id} is no longer the one shown when the reply was chosen; nothing sent`);
+  const delivered = await deliverRequest(
+    context.stateDir,
+    heldHook(hold.id),
+    { session: record.canonical_id, wait: waitId, reply },
+    context.plugin,
+  );
+  if (!delivered.ok) return delivered.sent === false ? "ended" : refuse("send-failed", delivered.detail);
+  return answeredByRequest(delivered.outcome, waiting, request, reply, context, {
+    channel: "hook",
+    target: open.target,
+    closed: () => claudeLeavesWaiting(record, context),
+  });
+}
+
+/** After the hook's decision: does Claude Code's own session state leave `waiting`? Read for about a second and a half. */
+async function claudeLeavesWaiting(record: SessionRecord, context: AnswerContext): Promise<boolean> {
+  const reader = await statedStateReader("claude");
+  const path = record.transcript_path && record.pid !== null ? reader?.processState?.path(record.transcript_path, record.pid) : undefined;
+  if (!path) return false;
+  const sleep = context.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+  for (let attempt = 0; attempt < 15; attempt++) {
+    const file = readTextFile(path, 65_536);
+    try {
+      if (file.kind === "text" && (JSON.parse(file.text) as { status?: unknown }).status !== "waiting") return true;
+    } catch {
+      // Being rewritten: read again.
+    }
+    await sleep(100);
+  }
+  return false;
+}
+
 /** OpenCode's open wait as `show` prints it: its permission dialog's replies; a question's options are in the pane. */
 function pluginDialog(waiting: Waiting): OpenDialog {
-  const { session, record, wait, waitId } = waiting;
+  const { record, wait } = waiting;
   const permission = pluginKind(wait) === "permission";
-  return {
-    ok: true,
-    session: session.id,
-    harness: session.harness,
-    wait: { id: waitId, kind: wait.kind, tool: wait.tool, since: wait.since },
+  return openDialogOf(waiting, {
     channel: "plugin",
     target: pluginTarget(record),
     dialog: {
@@ -217,7 +321,7 @@ function pluginDialog(waiting: Waiting): OpenDialog {
         : [],
     },
     evidence: "OpenCode 1.18.33: tongs-agents' plugin replies by the request's id through OpenCode's own client",
-  };
+  });
 }
 
 /**
@@ -264,6 +368,11 @@ export function answerableWait(record: SessionRecord, backends: typeof BACKENDS 
 export function answeredLine(answered: Answered): string {
   if (answered.channel === "plugin")
     return `answered ${answered.reply}: ${displayLine(answered.option.label)} (option ${answered.option.number}), through ${answered.target}; OpenCode took it`;
+  if (answered.channel === "hook")
+    return (
+      `answered ${answered.reply}: ${displayLine(answered.option.label)} (option ${answered.option.number}), through ${answered.target}; ` +
+      (answered.closed ? "Claude Code took it (its dialog closed)" : "Claude Code did not say it took it: look at the pane")
+    );
   return (
     `answered ${answered.reply}: pressed ${answered.keys.join(" ")} (${displayLine(answered.option.label)}) in ${answered.target}; ` +
     (answered.closed ? "the dialog closed" : "the dialog still shows: look at the pane")
@@ -308,7 +417,7 @@ async function openWait(request: AnswerRequest, context: AnswerContext): Promise
 async function locate(request: AnswerRequest, context: AnswerContext, known?: Waiting): Promise<Located | AnswerFailure> {
   const waiting = known ?? (await openWait(request, context));
   if (waiting.ok === false) return waiting;
-  const { session, wait, waitId } = waiting;
+  const { session } = waiting;
   const spec = KEY_DIALOGS.find((candidate) => candidate.harness === session.harness);
   if (!spec) return refuse("unsupported", unsupported(session));
   const backends = context.backends ?? BACKENDS;
@@ -338,17 +447,22 @@ async function locate(request: AnswerRequest, context: AnswerContext, known?: Wa
       `${target} does not show ${harnessName(session.harness)}'s dialog (its last line: ${quoted(last.slice(0, 80))}); nothing sent`,
     );
   }
-  const open: OpenDialog = {
+  const open = openDialogOf(waiting, { channel: "keys", target, dialog, evidence: spec.evidence });
+  return { ok: true, open, located, spec };
+}
+
+/** A session's open wait with the dialog a channel shows for it. */
+function openDialogOf(
+  { session, wait, waitId }: Waiting,
+  shown: Pick<OpenDialog, "channel" | "target" | "dialog" | "evidence">,
+): OpenDialog {
+  return {
     ok: true,
     session: session.id,
     harness: session.harness,
     wait: { id: waitId, kind: wait.kind, tool: wait.tool, since: wait.since },
-    channel: "keys",
-    target,
-    dialog,
-    evidence: spec.evidence,
+    ...shown,
   };
-  return { ok: true, open, located, spec };
 }
 
 /** After the key: did the dialog leave the pane? Read a few times over about a second and a half. */

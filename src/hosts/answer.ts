@@ -29,7 +29,7 @@ const HostAnswerSchema = lazySchema(() =>
       ok: z.literal(true),
       session: short(512),
       wait: short(64),
-      channel: z.enum(["keys", "plugin"]),
+      channel: z.enum(["keys", "plugin", "hook"]),
       target: short(512),
       reply: short(128),
       option: OptionSchema,
@@ -41,7 +41,7 @@ const HostAnswerSchema = lazySchema(() =>
       session: short(512),
       harness: short(64),
       wait: WaitSchema,
-      channel: z.enum(["keys", "plugin"]),
+      channel: z.enum(["keys", "plugin", "hook"]),
       target: short(512),
       evidence: short(512),
       dialog: z.object({

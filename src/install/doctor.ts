@@ -3,7 +3,7 @@
 // adapter examines its own files (src/harnesses/<id>/doctor.ts) with the checks shared here.
 import { existsSync } from "node:fs";
 import { readConfigFile } from "./file-edit.ts";
-import { parseOurCommand, scanHooks, type HookSpec } from "./hook-entries.ts";
+import { ownAlias, parseOurCommand, scanHooks, type HookSpec } from "./hook-entries.ts";
 import { parseJsonDocument, type JsonDialect } from "./json-text.ts";
 import type { McpState } from "./mcp-entry.ts";
 import type { DoctorReport, HarnessDoctor, HarnessId, HookCheck, HookStatus } from "./plan.ts";
@@ -54,7 +54,9 @@ export function hookChecks(
   return specs.map((spec) => ({
     event: spec.event,
     alias: spec.alias,
-    status: hookStatus(refs.filter((ref) => ref.event === spec.event).map((ref) => ref.entry)),
+    status: hookStatus(
+      refs.filter((ref) => ref.event === spec.event && (ownAlias(ref) ?? spec.alias) === spec.alias).map((ref) => ref.entry),
+    ),
   }));
 }
 

@@ -18,6 +18,11 @@ export interface HookSpec {
   /** Our alias for it, e.g. tool-use. */
   readonly alias: string;
   readonly timeout: number;
+  /**
+   * A hook that holds while the harness waits, reporting no state event (Claude Code's held PermissionRequest hook):
+   * always run by Node itself (`sync`), whatever the installation's hook mode, since the shim only queues an event.
+   */
+  readonly holds?: true;
 }
 
 export interface HookTarget {
@@ -61,6 +66,8 @@ export function isLegacyCommand(command: string): boolean {
   return command.includes(LEGACY_HOOK);
 }
 
+const modeOf = (spec: HookSpec, target: HookTarget): HookMode => (spec.holds ? "sync" : (target.mode ?? "sync"));
+
 export function ourGroup(spec: HookSpec, target: HookTarget): Record<string, unknown> {
   return {
     hooks: [
@@ -71,7 +78,7 @@ export function ourGroup(spec: HookSpec, target: HookTarget): Record<string, unk
           hook: target.hook,
           alias: spec.alias,
           agent: target.harness,
-          mode: target.mode ?? "sync",
+          mode: modeOf(spec, target),
         }),
         timeout: spec.timeout,
       },
@@ -103,7 +110,8 @@ export function classifyHandler(
   if (!command.includes("tongs-agents-hook")) return { kind: "foreign" };
   const ours = parseOurCommand(command);
   if (!ours) return { kind: "modified", reason: "its command line is not the one the installer writes" };
-  const spec = specs.find((candidate) => candidate.event === event);
+  const forEvent = specs.filter((candidate) => candidate.event === event);
+  const spec = forEvent.find((candidate) => candidate.alias === ours.alias) ?? forEvent[0];
   if (!spec) return { kind: "modified", reason: `${event} is not an event the installer uses` };
   if (ours.alias !== spec.alias || ours.agent !== target.harness)
     return { kind: "modified", reason: `it runs "${ours.alias} --agent ${ours.agent}", not "${spec.alias} --agent ${target.harness}"` };
@@ -112,7 +120,8 @@ export function classifyHandler(
     return { kind: "modified", reason: "the handler has other keys" };
   if (handler.timeout !== spec.timeout)
     return { kind: "modified", reason: `its timeout is ${JSON.stringify(handler.timeout)}, not ${spec.timeout}` };
-  const sameMode = target.mode === undefined || ours.mode === target.mode;
+  const wantedMode = spec.holds ? "sync" : target.mode;
+  const sameMode = wantedMode === undefined || ours.mode === wantedMode;
   return { kind: "ours", command: ours, current: ours.node === target.node && ours.hook === target.hook && sameMode };
 }
 
@@ -149,6 +158,9 @@ export function scanHooks(data: Record<string, unknown>, specs: readonly HookSpe
   }
   return refs;
 }
+
+/** The alias of one of our entries (undefined for any other). */
+export const ownAlias = (ref: EntryRef): string | undefined => (ref.entry.kind === "ours" ? ref.entry.command.alias : undefined);
 
 export interface HookEdit {
   readonly text: string;
@@ -220,13 +232,13 @@ export function editHooks(
     }
   } else {
     for (const spec of specs) {
-      const mine = ours.filter((ref) => ref.event === spec.event);
+      const mine = ours.filter((ref) => ref.event === spec.event && ownAlias(ref) === spec.alias);
       const [keep, ...duplicates] = mine;
       if (keep) {
         if (keep.entry.kind === "ours" && !keep.entry.current) {
           replacements.push({ event: spec.event, group: keep.group, spec });
           const moved = keep.entry.command.node !== target.node || keep.entry.command.hook !== target.hook;
-          changes.push(`update ${spec.event} -> ${spec.alias} (${moved ? "new paths" : `hook mode ${target.mode ?? "sync"}`})`);
+          changes.push(`update ${spec.event} -> ${spec.alias} (${moved ? "new paths" : `hook mode ${modeOf(spec, target)}`})`);
         }
         for (const duplicate of duplicates) {
           removals.push({ event: duplicate.event, group: duplicate.group });

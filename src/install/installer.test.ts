@@ -37,16 +37,22 @@ describe("install", () => {
       [fixture.hooksJson, CODEX_HOOKS, "codex"],
     ] as const) {
       const hooks = json(path).hooks;
-      expect(Object.keys(hooks)).toEqual(specs.map((spec) => spec.event));
+      expect(Object.keys(hooks)).toEqual([...new Set(specs.map((spec) => spec.event))]);
       for (const spec of specs) {
-        expect(hooks[spec.event]).toEqual([{ hooks: [{ type: "command", command: expect.any(String), timeout: spec.timeout }] }]);
-        const command = hooks[spec.event][0].hooks[0].command as string;
+        // One group per entry of ours; an event with two (Claude Code's PermissionRequest: its state event and the held
+        // hook) has them in the order of the specs.
+        const ofEvent = specs.filter((other) => other.event === spec.event);
+        expect(hooks[spec.event]).toHaveLength(ofEvent.length);
+        const group = hooks[spec.event][ofEvent.indexOf(spec)];
+        expect(group).toEqual({ hooks: [{ type: "command", command: expect.any(String), timeout: spec.timeout }] });
+        const command = group.hooks[0].command as string;
         expect(parseOurCommand(command)).toEqual({
           node: process.execPath,
           hook: join(fixture.root, "bin", "tongs-agents-hook.cjs"),
           alias: spec.alias,
           agent: harness,
-          mode: defaultHookMode(),
+          // A hook that holds is Node itself, never the shim.
+          mode: spec.holds ? "sync" : defaultHookMode(),
         });
         // The real shell runs it: the stand-in hook records the argument vector it received.
         const record = join(fixture.sandbox.root, `record-${harness}-${spec.alias}`);
@@ -119,7 +125,7 @@ describe("install", () => {
     const after = readText(fixture.settings);
     expect(after.split("\n").length).toBe(before.split("\n").length);
     for (const spec of CLAUDE_HOOKS) {
-      const mine = commands(fixture.settings, spec.event).filter((command) => command.includes("tongs-agents-hook"));
+      const mine = commands(fixture.settings, spec.event).filter((command) => command.includes(` ${spec.alias} --agent`));
       expect(mine).toEqual([
         [process.execPath, join(fixture.root, "bin", "tongs-agents-hook.cjs"), spec.alias, "--agent", "claude"].map(shellQuote).join(" "),
       ]);
@@ -153,7 +159,7 @@ describe("install", () => {
       after.replaceAll(JSON.stringify(join(nodeDir, "node")).slice(1, -1), "N").replaceAll("/moved/tongs-agents/", "/R/"),
     ).not.toContain(fixture.root);
     for (const spec of CLAUDE_HOOKS) {
-      const mine = commands(fixture.settings, spec.event).filter((command) => command.includes("tongs-agents-hook"));
+      const mine = commands(fixture.settings, spec.event).filter((command) => command.includes(` ${spec.alias} --agent`));
       expect(mine).toHaveLength(1);
       expect(parseOurCommand(mine[0] as string)).toMatchObject({
         node: join(nodeDir, "node"),

@@ -3,18 +3,55 @@
 import { execFileSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { expect } from "vitest";
+import { afterEach, beforeEach, expect } from "vitest";
+import { startProvider } from "../../e2e/provider/server.mjs";
 import { installersFor } from "../../src/harnesses/installers.ts";
 import { runInstaller } from "../../src/install/installer.ts";
-import type { Sandbox } from "../sandbox.ts";
+import { makeSandbox, type Sandbox } from "../sandbox.ts";
 import { harnessBinDir } from "./harnesses.ts";
 import { liveWorld } from "./live-world.ts";
 import { enterUntilSent } from "./tmux-ui.ts";
 import { KEY_DIALOGS, readDialog } from "../../src/answer/dialogs.ts";
 import { shellQuote } from "../../src/core/shell-quote.ts";
-import { CLI_BIN, ROOT, runCliProcess } from "../processes.ts";
+import { CLI_BIN, ROOT, runCliProcess, stopTmuxServer } from "../processes.ts";
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** What each answer test gets fresh: a sandbox, a private tmux server's socket in it, the synthetic provider. */
+export interface EachTest {
+  readonly sandbox: Sandbox;
+  readonly socket: string;
+  readonly provider: Awaited<ReturnType<typeof startProvider>>;
+}
+
+/**
+ * Per test, a sandbox, a tmux socket and the synthetic provider whose tool call is `touch approved` (a command that
+ * changes something, so each agent asks); the tmux server and the provider stopped, the sandbox removed after it.
+ */
+export function eachTest(): EachTest {
+  const current: { -readonly [key in keyof EachTest]?: EachTest[key] } = {};
+  beforeEach(async () => {
+    current.sandbox = makeSandbox();
+    current.socket = join(current.sandbox.root, "tmux.sock");
+    current.provider = await startProvider({ port: 0, toolCommand: "touch approved" });
+  });
+  afterEach(async () => {
+    if (current.socket) await stopTmuxServer(current.socket);
+    await current.provider?.stop();
+    current.sandbox?.cleanup();
+  });
+  return {
+    get sandbox() {
+      return current.sandbox as Sandbox;
+    },
+    get socket() {
+      return current.socket as string;
+    },
+    get provider() {
+      return current.provider as EachTest["provider"];
+    },
+  };
+}
 
 export async function until<T>(
   what: string,
@@ -175,7 +212,16 @@ export function startAnswerLab(socket: string, cwd: string, env: NodeJS.ProcessE
  * Claude Code with the hooks `install` writes, in its own tmux server (`socket`), in the sandbox's environment, asking for permissions ("default" mode), against
  * the synthetic provider; `asks` makes it ask to run `touch approved` and waits for the waiting record.
  */
-export async function startClaudeLab(sandbox: Sandbox, socket: string, providerUrl: string) {
+export async function startClaudeLab(
+  sandbox: Sandbox,
+  socket: string,
+  providerUrl: string,
+  /**
+   * Keep the held PermissionRequest hook `install` writes (default). Without it `answer` falls back to keys into the
+   * pane, the channel the keystroke tests prove (docs/answer.md).
+   */
+  { held = true }: { held?: boolean } = {},
+) {
   const world = liveWorld(sandbox, ROOT, [harnessBinDir("claude")], {
     ANTHROPIC_BASE_URL: providerUrl,
     ANTHROPIC_AUTH_TOKEN: "not-a-key",
@@ -196,7 +242,14 @@ export async function startClaudeLab(sandbox: Sandbox, socket: string, providerU
   );
   const settingsPath = join(config, "settings.json");
   const settings = JSON.parse(execFileSync("cat", [settingsPath], { encoding: "utf8" })) as Record<string, unknown>;
-  writeFileSync(settingsPath, JSON.stringify({ ...settings, permissions: { defaultMode: "default" } }));
+  const hooks = settings.hooks as Record<string, { hooks: { command: string }[] }[]>;
+  const permissionRequest = held
+    ? hooks.PermissionRequest
+    : hooks.PermissionRequest?.filter((group) => !group.hooks.some((hook) => hook.command.includes(" permission-hold ")));
+  writeFileSync(
+    settingsPath,
+    JSON.stringify({ ...settings, hooks: { ...hooks, PermissionRequest: permissionRequest }, permissions: { defaultMode: "default" } }),
+  );
 
   const lab = startAnswerLab(socket, project, world.env, "claude");
   const { screen } = lab;

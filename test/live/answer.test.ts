@@ -2,18 +2,17 @@
 // (pinned in harnesses.json) with the hooks `tongs-agents install` writes, each in a private tmux server, against the
 // synthetic provider asking to run `touch approved` (a command that changes something, so each asks; Codex when the
 // model asks to leave its sandbox). Keys into the pane are the channel for all five (docs/answer.md): the reply lands
-// on the dialog it was meant for, or nothing is sent and the command says why. Claude Code's hook could run alongside
-// its dialog (not built); the others' run before their dialogs (Gemini CLI's can only deny).
+// on the dialog it was meant for, or nothing is sent and the command says why. Claude Code is answered here without
+// its held PermissionRequest hook, so by keys, the fallback (the hook: claude-hold.test.ts); the others' hooks run
+// before their dialogs (Gemini CLI's can only deny).
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { createEvidence } from "../../e2e/evidence.ts";
-import { startProvider } from "../../e2e/provider/server.mjs";
 import { installersFor } from "../../src/harnesses/installers.ts";
 import { runInstaller } from "../../src/install/installer.ts";
-import { ROOT, runCliProcess, stopTmuxServer } from "../processes.ts";
-import { makeSandbox, type Sandbox } from "../sandbox.ts";
-import { startAnswerLab, startClaudeLab, sleep, until, type AnswerLab } from "./answer-lab.ts";
+import { ROOT, runCliProcess } from "../processes.ts";
+import { eachTest, startAnswerLab, startClaudeLab, sleep, until, type AnswerLab } from "./answer-lab.ts";
 import { HARNESS_PACKAGES, harnessBinDir } from "./harnesses.ts";
 import { codexConfigToml } from "./codex-config.ts";
 import { copilotWorld } from "./copilot-world.ts";
@@ -34,19 +33,7 @@ evidence.addVersions(
 );
 afterAll(() => void evidence.write());
 
-let sandbox: Sandbox;
-let provider: Awaited<ReturnType<typeof startProvider>>;
-let socket: string;
-beforeEach(async () => {
-  sandbox = makeSandbox();
-  socket = join(sandbox.root, "tmux.sock");
-  provider = await startProvider({ port: 0, toolCommand: "touch approved" });
-});
-afterEach(async () => {
-  await stopTmuxServer(socket);
-  await provider.stop();
-  sandbox.cleanup();
-});
+const each = eachTest();
 
 describe(`Claude Code ${HARNESS_PACKAGES.claude.version}: answer by keys into its tmux pane (live)`, { timeout: 300_000 }, () => {
   it("allows and denies through the dialog's labels, refuses a wait that moved on, a dialog answered in the pane, a reply not offered", async ({
@@ -58,7 +45,14 @@ describe(`Claude Code ${HARNESS_PACKAGES.claude.version}: answer by keys into it
       kind: "live",
       how: `claude ${HARNESS_PACKAGES.claude.version} interactive in a private tmux server ("default" permission mode), hooks from \`tongs-agents install\`, synthetic Anthropic Messages provider asking to run \`touch approved\`; answered with the built CLI`,
     });
-    const { world, project, screen, keys, type, session, answer, asks, toldNotRun } = await startClaudeLab(sandbox, socket, provider.url);
+    const { world, project, screen, keys, type, session, answer, asks, toldNotRun } = await startClaudeLab(
+      each.sandbox,
+      each.socket,
+      each.provider.url,
+      {
+        held: false,
+      },
+    );
 
     // 1. A reply the dialog does not offer: nothing sent, the offered ones listed.
     const first = await asks();
@@ -141,7 +135,9 @@ describe(`Claude Code ${HARNESS_PACKAGES.claude.version}: answer from the picker
       kind: "live",
       how: `claude ${HARNESS_PACKAGES.claude.version} and \`tongs-agents pick\` in windows of one private tmux server, keys by send-keys; synthetic provider`,
     });
-    const { world, project, screen, session, asks, picker } = await startClaudeLab(sandbox, socket, provider.url);
+    const { world, project, screen, session, asks, picker } = await startClaudeLab(each.sandbox, each.socket, each.provider.url, {
+      held: false,
+    });
     const pick = picker();
     const frame = () => pick.screen();
     // Not waiting yet: the picker says so and sends nothing.
@@ -198,9 +194,9 @@ describe(`Qwen Code ${HARNESS_PACKAGES.qwen.version}: answer by keys into its tm
       kind: "live",
       how: `qwen ${HARNESS_PACKAGES.qwen.version} interactive in a private tmux server ("default" approval mode), hooks from \`tongs-agents install\`, synthetic Chat Completions provider; answered with the built CLI`,
     });
-    const world = liveWorld(sandbox, ROOT, [harnessBinDir("qwen")], {
+    const world = liveWorld(each.sandbox, ROOT, [harnessBinDir("qwen")], {
       OPENAI_API_KEY: "not-a-key",
-      OPENAI_BASE_URL: `${provider.url}/v1`,
+      OPENAI_BASE_URL: `${each.provider.url}/v1`,
       OPENAI_MODEL: "fake-model",
     });
     const settingsPath = join(world.env.QWEN_HOME as string, "settings.json");
@@ -221,9 +217,9 @@ describe(`Qwen Code ${HARNESS_PACKAGES.qwen.version}: answer by keys into its tm
       true,
     );
     expect(JSON.parse(readFileSync(settingsPath, "utf8")).tools).toEqual({ approvalMode: "default" });
-    const project = join(sandbox.root, "project");
+    const project = join(each.sandbox.root, "project");
     mkdirSync(project);
-    const { screen, clear, session, answer, asks: asksFor } = startAnswerLab(socket, project, world.env, "qwen");
+    const { screen, clear, session, answer, asks: asksFor } = startAnswerLab(each.socket, project, world.env, "qwen");
     const asks = () => asksFor("please RUNTOOL", "Allow execution of");
     await until("Qwen's input prompt", () => (screen().includes("Type your message") ? true : undefined), 90_000, screen);
 
@@ -259,9 +255,9 @@ describe(`Gemini CLI ${HARNESS_PACKAGES.gemini.version}: answer by keys into its
       kind: "live",
       how: `gemini ${HARNESS_PACKAGES.gemini.version} interactive in a private tmux server, hooks from \`tongs-agents install\`, synthetic Gemini API provider; answered with the built CLI`,
     });
-    const world = liveWorld(sandbox, ROOT, [harnessBinDir("gemini")], {
+    const world = liveWorld(each.sandbox, ROOT, [harnessBinDir("gemini")], {
       GEMINI_API_KEY: "not-a-key",
-      GOOGLE_GEMINI_BASE_URL: provider.url,
+      GOOGLE_GEMINI_BASE_URL: each.provider.url,
       GEMINI_CLI_TRUST_WORKSPACE: "true",
     });
     expect(
@@ -281,9 +277,9 @@ describe(`Gemini CLI ${HARNESS_PACKAGES.gemini.version}: answer by keys into its
         ...installed,
       }),
     );
-    const project = join(sandbox.root, "project");
+    const project = join(each.sandbox.root, "project");
     mkdirSync(project);
-    const { screen, clear, session, answer, asks: asksFor } = startAnswerLab(socket, project, world.env, "gemini");
+    const { screen, clear, session, answer, asks: asksFor } = startAnswerLab(each.socket, project, world.env, "gemini");
     const asks = () => asksFor("please RUNTOOL", "Allow execution of");
     await until("Gemini's input prompt", () => (screen().includes("Type your message") ? true : undefined), 90_000, screen);
 
@@ -342,8 +338,8 @@ describe(`Copilot CLI ${HARNESS_PACKAGES.copilot.version}: answer by keys into i
       kind: "live",
       how: `copilot ${HARNESS_PACKAGES.copilot.version} interactive in a private tmux server, hooks from \`tongs-agents install --agent copilot\`, synthetic provider (COPILOT_PROVIDER_BASE_URL, offline) asking to run \`touch approved\`; answered with the built CLI; states read with list and explain --json`,
     });
-    const { world, project } = await copilotWorld(sandbox, provider.url);
-    const { screen, session, answer, asks: asksFor } = startAnswerLab(socket, project, world.env, "copilot");
+    const { world, project } = await copilotWorld(each.sandbox, each.provider.url);
+    const { screen, session, answer, asks: asksFor } = startAnswerLab(each.socket, project, world.env, "copilot");
     const asks = () => asksFor("please RUNTOOL", "Do you want to run this command?");
     await until("Copilot's input line", () => (/Manual Approval[\s\S]*fake-model/.test(screen()) ? true : undefined), 120_000, screen);
 
@@ -389,13 +385,13 @@ describe(`Codex ${HARNESS_PACKAGES.codex.version}: answer by keys into its tmux 
       kind: "live",
       how: `codex ${HARNESS_PACKAGES.codex.version} (\`codex --no-daemon\`, approval policy on-request) in a private tmux server, hooks written and trusted by \`tongs-agents install --agent codex --trust-codex-hooks\`; synthetic OpenAI Responses provider whose ASKPERM asks to run \`touch approved\` outside the sandbox (\`sandbox_permissions: require_escalated\`), so Codex asks; answered with the built CLI`,
     });
-    const world = liveWorld(sandbox, ROOT, [harnessBinDir("codex")], { FAKE_OPENAI_API_KEY: "not-a-key" });
-    const project = join(sandbox.root, "project");
+    const world = liveWorld(each.sandbox, ROOT, [harnessBinDir("codex")], { FAKE_OPENAI_API_KEY: "not-a-key" });
+    const project = join(each.sandbox.root, "project");
     mkdirSync(project);
     const codexHome = world.env.CODEX_HOME as string;
     mkdirSync(codexHome, { recursive: true });
     // Ask when the model asks to leave the sandbox (0.171.0 no longer takes "untrusted").
-    writeFileSync(join(codexHome, "config.toml"), codexConfigToml(provider.url, project, ['approval_policy = "on-request"']));
+    writeFileSync(join(codexHome, "config.toml"), codexConfigToml(each.provider.url, project, ['approval_policy = "on-request"']));
     const installed = await runInstaller(world, {
       harnesses: await installersFor(["codex"]),
       mode: "install",
@@ -403,7 +399,7 @@ describe(`Codex ${HARNESS_PACKAGES.codex.version}: answer by keys into its tmux 
       options: ["trust-codex-hooks"],
     });
     expect(installed.ok, JSON.stringify(installed)).toBe(true);
-    const { screen, session, answer, asks: asksFor } = startAnswerLab(socket, project, world.env, "codex --no-daemon");
+    const { screen, session, answer, asks: asksFor } = startAnswerLab(each.socket, project, world.env, "codex --no-daemon");
     await until("Codex's composer", () => (/OpenAI Codex[\s\S]*fake-model/.test(screen()) ? true : undefined), 90_000, screen);
     const title = "Would you like to run the following command?";
     // Each prompt its own words: the input check must not find an earlier one in the history or the status line.

@@ -60,7 +60,9 @@ describe(
   },
   () => {
     it("a waiting notification carries Allow and Deny for its wait; each answers that dialog through the answer guards", async () => {
-      const { world, project, screen, type, session, asks, toldNotRun } = await startClaudeLab(lab.sandbox, socket, provider.url);
+      const { world, project, screen, type, session, asks, toldNotRun } = await startClaudeLab(lab.sandbox, socket, provider.url, {
+        held: false,
+      });
       const stateDir = lab.sandbox.stateDir;
 
       // 1. Allow.

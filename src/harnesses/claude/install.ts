@@ -20,6 +20,10 @@ export const CLAUDE_HOOKS: readonly HookSpec[] = [
   // Claude Code fires PostToolUse only for a tool that succeeded; a failed one ends a permission wait too.
   { event: "PostToolUseFailure", alias: "tool-failed", timeout: 5 },
   { event: "PermissionRequest", alias: "permission-request", timeout: 5 },
+  // The held hook (src/hook/claude-hold.ts, docs/answer.md): beside the state event, a Node process that holds while
+  // the dialog is open so `tongs-agents answer` can reply by request; Claude Code runs it alongside the dialog, and
+  // ends it at this timeout (it ends itself as soon as the dialog closes). Always a Node process, never the shim.
+  { event: "PermissionRequest", alias: "permission-hold", timeout: 600, holds: true },
   { event: "Notification", alias: "notification", timeout: 5 },
   { event: "Stop", alias: "stop", timeout: 5 },
   { event: "StopFailure", alias: "stop-failure", timeout: 5 },
