@@ -5,7 +5,7 @@
 // own id, src/hook/claude-hold.ts). That process claims it by renaming it to `.claimed`; the CLI withdraws a request
 // nobody claimed in time by renaming it too, so exactly one rename wins and a reply is applied once or never. The
 // outcome goes beside it as `.outcome` (written to a temp file, then renamed). The CLI's side is
-// src/answer/plugin-channel.ts. Plain JavaScript: OpenCode loads this file as it is, the hook bundles it.
+// src/answer/request-channel.ts. Plain JavaScript: OpenCode loads this file as it is, the hook bundles it.
 import { readdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 

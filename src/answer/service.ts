@@ -178,7 +178,7 @@ async function answerByKeys(
 /**
  * OpenCode: the reply goes to tongs-agents' plugin inside the OpenCode process that owns the session, tied to the request
  * the record's wait was opened by (the record's emitter sequence is that of the waiting event); the plugin checks that
- * request is still open and replies by its id through OpenCode's own client (plugin-channel.ts).
+ * request is still open and replies by its id through OpenCode's own client (request-channel.ts).
  */
 async function answerThroughPlugin(
   waiting: Waiting,

@@ -219,11 +219,13 @@ describe("uninstall --purge", () => {
   });
 
   it("removes what answering and harnesses' status lines leave in it too", async () => {
-    for (const dir of ["answers", "answer-requests", "statusline"]) mkdirSync(join(sandbox.stateDir, dir), { recursive: true });
+    for (const dir of ["answers", "answer-requests", "answer-holds", "statusline"])
+      mkdirSync(join(sandbox.stateDir, dir), { recursive: true });
     expect(await cli("uninstall", "--agent", "codex", "--purge")).toBe(0);
     const text = out.join("\n");
     for (const line of [
-      "answer-requests/ (0 entries): answers on their way to a harness's plugin",
+      "answer-holds/ (0 entries): the held Claude Code hooks an answer can go through",
+      "answer-requests/ (0 entries): answers on their way to a harness's plugin or held hook",
       "answers/ (0 entries): the answers given to waiting sessions",
       "statusline/ (0 entries): what harnesses' status lines stated (model, context, limits)",
     ])

@@ -23,7 +23,8 @@ const OURS: ReadonlyMap<string, string> = new Map([
   [STATUS_SERVERS_DIR, "the tmux servers showing the status segment"],
   [STATUSLINE_DIR, "what harnesses' status lines stated (model, context, limits)"],
   [ANSWERS_DIR, "the answers given to waiting sessions"],
-  ["answer-requests", "answers on their way to a harness's plugin"], // src/answer/plugin-channel.ts
+  ["answer-requests", "answers on their way to a harness's plugin or held hook"], // src/answer/request-channel.ts
+  ["answer-holds", "the held Claude Code hooks an answer can go through"], // src/answer/holds.ts
   ["ssh", "SSH connection sockets"], // src/hosts/ssh.ts
   ["seen.json", "seen marks"], // src/fleet/seen.ts
   ["next.json", "the last session `next` went to"], // src/cli/next.ts
