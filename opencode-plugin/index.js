@@ -10,7 +10,7 @@
 import { spawn as spawnChild } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { join } from "node:path";
-import { locateHook, locateNode, moduleDirectory } from "../pi-bridge/lib/locate.js";
+import { locateHook, locateNode, moduleDirectory, shimBeside } from "../pi-bridge/lib/locate.js";
 import { normalizedPayload } from "../pi-bridge/lib/payload.js";
 import { createSender } from "../pi-bridge/lib/sender.js";
 import { LIMITS, acceptableText } from "../pi-bridge/lib/text.js";
@@ -79,7 +79,7 @@ export function createEmitter(options = {}, installed = {}) {
     const node = installed.node ?? locateNode({ env, execPath, versions });
     if (!hook.ok) state.problem = hook.reason;
     else if (!node) state.problem = "no Node.js to run the hook";
-    else state.command = { node, hook: hook.path };
+    else state.command = { node, hook: hook.path, shim: shimBeside(hook.path) };
     return state.command;
   };
   const sender = createSender({ agent: HARNESS, command: resolveCommand, spawn, env, maxQueue, sendTimeoutMs });

@@ -5,7 +5,7 @@
 // Dependency-free on purpose: a local Pi package is loaded in place and nothing is installed for it.
 import { spawn as spawnChild } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { locateHook, locateNode, moduleDirectory } from "./lib/locate.js";
+import { locateHook, locateNode, moduleDirectory, shimBeside } from "./lib/locate.js";
 import { PI_EVENTS, createMapper } from "./lib/map.js";
 import { createSender } from "./lib/sender.js";
 import { normalizedPayload } from "./lib/payload.js";
@@ -86,7 +86,7 @@ export function attachBridge(pi, options = {}) {
     const node = locateNode({ env, execPath, versions });
     if (!hook.ok) shared.commandProblem = hook.reason;
     else if (!node) shared.commandProblem = "no Node.js to run the hook";
-    else shared.command = { node, hook: hook.path };
+    else shared.command = { node, hook: hook.path, shim: shimBeside(hook.path) };
     return shared.command;
   };
   const sender = (shared.sender ??= createSender({ agent: "pi", command: resolveCommand, spawn, env, maxQueue, sendTimeoutMs }));

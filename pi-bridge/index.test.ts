@@ -3,9 +3,9 @@ import { interpretFleetEvent } from "../src/harnesses/events.ts";
 import { findHarness } from "../src/harnesses/registry.ts";
 import { sessionsDirOf } from "../src/store/paths.ts";
 import { FleetEventSchema } from "../src/core/schema.ts";
+import { stopDrainer } from "../src/store/drainer-process.ts";
 import { listRecords } from "../src/store/records.ts";
 import { fakeSpawn } from "../test/fake-spawn.ts";
-import { startFakeHarness, type FakeHarness } from "../test/processes.ts";
 import { makeSandbox, type Sandbox } from "../test/sandbox.ts";
 import bridgeEntry, { attachBridge } from "./index.js";
 import { PI_EVENTS } from "./lib/map.js";
@@ -198,33 +198,40 @@ describe("bridge with a fake Pi", () => {
 
 describe("bridge through the real hook", () => {
   let sandbox: Sandbox;
-  let piProcess: FakeHarness;
-  beforeEach(async () => {
+  beforeEach(() => {
     sandbox = makeSandbox();
-    piProcess = await startFakeHarness("pi", sandbox); // a live process named `pi` whose PID the bridge reports
   });
   afterEach(async () => {
-    await piProcess.stop();
+    await stopDrainer(sandbox.stateDir);
     sandbox.cleanup();
   });
 
-  it("finds the hook beside the package and writes each state to the session's record", async () => {
+  it("finds the hook (and its shim) beside the package and writes each state to the session's record", async () => {
     const fake = fakePi();
     const env = { ...sandbox.env };
     delete env.TONGS_AGENTS_HOOK;
-    const bridge = attachBridge(fake, { env, pid: piProcess.pid, shared: { instanceId: "real-hook", sequence: 0 } });
+    // As in Pi, the bridge reports the process it runs in: the shim's parent, whose start time the shim captures.
+    const bridge = attachBridge(fake, { env, pid: process.pid, shared: { instanceId: "real-hook", sequence: 0 } });
     const sessions = sessionsDirOf(sandbox.stateDir);
     const stateAfter = async (name: string, event: unknown = {}) => {
       await fake.emit(name, event);
       expect(await bridge.sender.flush(15_000)).toBe(true);
+      // The shim queues the event and returns; the drainer applies it moments later.
+      for (let tries = 0; tries < 300; tries++) {
+        const { records } = listRecords(sessions);
+        if (records[0]?.record.sequence === bridge.shared.sequence) break;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
       const { records } = listRecords(sessions);
       expect(records).toHaveLength(1);
       return records[0]?.record;
     };
-    expect(await stateAfter("session_start", { reason: "startup" })).toMatchObject({
+    const first = await stateAfter("session_start", { reason: "startup" });
+    expect(bridge.shared.command?.shim, "the shim beside the hook").toMatch(/\/bin\/tongs-agents-hook\.sh$/);
+    expect(first).toMatchObject({
       harness: "pi",
       identity: "emitter",
-      pid: piProcess.pid,
+      pid: process.pid,
       status: "started",
       session_id: "sess-1",
       instance_id: "real-hook",

@@ -9,6 +9,8 @@ import { delimiter, dirname, isAbsolute, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 export const HOOK_FILE = "tongs-agents-hook.cjs";
+/** The hook shim (docs/contract.md, "The hook shim"), beside the hook in the package's bin/. */
+export const SHIM_FILE = "tongs-agents-hook.sh";
 const SCRIPT_EXTENSIONS = [".cjs", ".js", ".mjs"];
 
 /**
@@ -68,6 +70,19 @@ export function locateHook({ env, bridgeDir, fs = realFileSystem }) {
     }
   }
   return { ok: false, reason: "tongs-agents-hook not found beside the bridge or on PATH" };
+}
+
+/**
+ * The hook shim beside the hook script, if the package has one: a shell and one program per event, where the hook is a
+ * Node process per event. The shim queues the event for the resident drainer, capturing the bridge's process (its
+ * parent, the emitter the payload names) as it runs; where it cannot (no /proc, macOS) it runs the hook itself.
+ * @param {string} hookPath
+ * @param {FileSystem} [fs]
+ * @returns {string | undefined}
+ */
+export function shimBeside(hookPath, fs = realFileSystem) {
+  const candidate = join(dirname(hookPath), SHIM_FILE);
+  return fs.isFile(candidate) ? candidate : undefined;
 }
 
 /**

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { makeSandbox, type Sandbox } from "../../test/sandbox.ts";
-import { HOOK_FILE, locateHook, locateNode, moduleDirectory } from "./locate.js";
+import { HOOK_FILE, SHIM_FILE, locateHook, locateNode, moduleDirectory, shimBeside } from "./locate.js";
 
 let sandbox: Sandbox;
 let root: string;
@@ -69,6 +69,15 @@ describe("locateHook", () => {
     writeFileSync(join(binDir, "tongs-agents-hook"), "#!/bin/sh\n");
     expect(locateHook({ env: { PATH: binDir }, bridgeDir: join(root, "nowhere") })).toMatchObject({ ok: false });
     expect(locateHook({ env: {}, bridgeDir: undefined })).toMatchObject({ ok: false });
+  });
+});
+
+describe("shimBeside", () => {
+  it("is the package's hook shim beside the hook, and none where the package has none", () => {
+    const { hook } = installedPackage(join(root, "pkg"));
+    expect(shimBeside(hook)).toBeUndefined();
+    writeFileSync(join(root, "pkg", "bin", SHIM_FILE), "");
+    expect(shimBeside(hook)).toBe(join(root, "pkg", "bin", SHIM_FILE));
   });
 });
 

@@ -11,7 +11,7 @@ export const SEND_TIMEOUT_MS = 5000;
 
 /**
  * @typedef {{ payload: object, pinned: boolean }} Entry
- * @typedef {{ node: string, hook: string }} HookCommand
+ * @typedef {{ node: string, hook: string, shim?: string }} HookCommand
  * @typedef {{ stdin: { on(event: "error", listener: () => void): unknown, end(data: string): unknown } | null,
  *   on(event: "exit" | "error", listener: () => void): unknown, kill(signal: NodeJS.Signals): unknown }} ChildLike
  * @typedef {(command: string, args: string[], options: Record<string, unknown>) => ChildLike} SpawnLike
@@ -63,7 +63,12 @@ export function createSender({
       // No shell: the payload is data on stdin, never part of a command line. Nothing reaches Pi's terminal, and the
       // hook runs in its own process group, so a Ctrl+C or hangup aimed at Pi's job does not cut a delivery short
       // (the fleet-event hook identifies the emitter by the payload's PID, not by its own ancestry).
-      child = spawn(hook.node, [hook.hook, "fleet-event", "--agent", agent], {
+      // Through the shim where the package has one (it queues the event and returns; no Node process per event),
+      // else the hook itself. Either way one process at a time, so the events' spawn order is their order.
+      const [file, args] = hook.shim
+        ? ["/bin/sh", [hook.shim, hook.node, "fleet-event", "--agent", agent]]
+        : [hook.node, [hook.hook, "fleet-event", "--agent", agent]];
+      child = spawn(file, args, {
         stdio: ["pipe", "ignore", "ignore"],
         env,
         shell: false,

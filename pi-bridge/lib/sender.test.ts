@@ -5,7 +5,8 @@ import { createSender } from "./sender.js";
 const HOOK = { node: "/usr/bin/node", hook: "/opt/tongs-agents/bin/tongs-agents-hook.cjs" };
 const tick = () => new Promise((resolve) => setImmediate(resolve));
 
-function setup(options: { maxQueue?: number; sendTimeoutMs?: number; autoExit?: boolean; command?: () => typeof HOOK | undefined } = {}) {
+type Command = typeof HOOK & { shim?: string };
+function setup(options: { maxQueue?: number; sendTimeoutMs?: number; autoExit?: boolean; command?: () => Command | undefined } = {}) {
   const fake = fakeSpawn({ autoExit: options.autoExit ?? false });
   const sender = createSender({
     command: options.command ?? (() => HOOK),
@@ -33,6 +34,17 @@ describe("sender", () => {
     expect(fake.children.map((child) => child.payload?.sequence)).toEqual([1, 2, 3]);
     expect(fake.maxRunning).toBe(1);
     expect(sender.stats).toMatchObject({ enqueued: 3, sent: 3, dropped: 0 });
+  });
+
+  it("hands each payload to the hook shim where the package has one: /bin/sh, the shim, then the hook's Node", async () => {
+    const shim = "/opt/tongs-agents/bin/tongs-agents-hook.sh";
+    const { fake, sender } = setup({ command: () => ({ ...HOOK, shim }) });
+    sender.enqueue({ sequence: 1 });
+    const [first] = await fake.started(1);
+    expect(first).toMatchObject({ command: "/bin/sh", args: [shim, HOOK.node, "fleet-event", "--agent", "pi"], payload: { sequence: 1 } });
+    expect(first?.options).toMatchObject({ shell: false, detached: true, stdio: ["pipe", "ignore", "ignore"] });
+    first?.exit();
+    expect(await sender.flush(10_000)).toBe(true);
   });
 
   it("drops the oldest intermediate events when the queue is full, keeping session boundaries and the newest", async () => {
