@@ -2,7 +2,7 @@
 // report through the real hook. Pi talks to the synthetic provider in e2e/provider. Versions: test/live/pi-install.ts.
 import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdirSync, readdirSync, readFileSync, realpathSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createEvidence } from "../../e2e/evidence.ts";
@@ -54,6 +54,19 @@ async function waitForLog(world: PiWorld, test: (entry: HookLogEntry) => boolean
   }
 }
 
+/**
+ * Until the drainer has applied every event the hook shim queued: Pi's bridge hands each event to the shim, which
+ * returns at once; the record is written moments later (the drainer removes an entry once its event is applied).
+ */
+async function queueDrained(world: PiWorld, timeoutMs = 20_000): Promise<void> {
+  const spool = join(world.sandbox.stateDir, "incoming");
+  const deadline = Date.now() + timeoutMs;
+  while (existsSync(spool) && readdirSync(spool).some((name) => name.endsWith(".ev"))) {
+    if (Date.now() > deadline) throw new Error(`events still queued after ${timeoutMs} ms: ${readdirSync(spool).join(", ")}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
 function filesUnder(dir: string): string[] {
   return readdirSync(dir, { recursive: true, withFileTypes: true })
     .filter((entry) => entry.isFile())
@@ -93,6 +106,7 @@ describe.each(Object.values(PI_RELEASES))("Pi $packageName@$version with the bri
     const run = await runPi(live.pi, ["-p", "please RUNTOOL now"], live.world);
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toContain(FINAL_TEXT);
+    await queueDrained(live.world);
     const { records, invalid } = listRecords(sessionsDirOf(live.world.sandbox.stateDir));
     expect(invalid).toEqual([]);
     expect(records).toHaveLength(1);
@@ -209,6 +223,7 @@ describe(`Pi ${PI_RELEASES.current.packageName}@${PI_RELEASES.current.version} i
     ]);
     // Pi imported the extension afresh for the new session; the process-wide token and counter carried over.
     expect(new Set(entries.map(({ payload }) => payload.instance_id)).size).toBe(1);
+    await queueDrained(live.world);
     const { records } = listRecords(sessionsDirOf(live.world.sandbox.stateDir));
     expect(records.map(({ record }) => record.status)).toEqual(["ended", "ended"]);
   });
@@ -266,6 +281,7 @@ describe(`Pi ${PI_RELEASES.current.packageName}@${PI_RELEASES.current.version} w
   it("runs the hook shipped beside it in the package", async () => {
     const run = await runPi(live.pi, ["-p", "say hello"], live.world);
     expect(run.code, run.stderr).toBe(0);
+    await queueDrained(live.world);
     const { records } = listRecords(sessionsDirOf(live.world.sandbox.stateDir));
     expect(records.map(({ record }) => [record.pid, record.status, record.last_event])).toEqual([
       [run.pid, "ended", "pi.session-shutdown"],
