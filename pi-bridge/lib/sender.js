@@ -62,7 +62,7 @@ export function createSender({
     try {
       // No shell: the payload is data on stdin, never part of a command line. Nothing reaches Pi's terminal, and the
       // hook runs in its own process group, so a Ctrl+C or hangup aimed at Pi's job does not cut a delivery short
-      // (the fleet-event hook identifies the emitter by the payload's PID, not by its own ancestry).
+      // (the emitter is the payload's PID: the hook looks it up; through the shim, it is the shim's captured parent).
       // Through the shim where the package has one (it queues the event and returns; no Node process per event),
       // else the hook itself. Either way one process at a time, so the events' spawn order is their order.
       const [file, args] = hook.shim
