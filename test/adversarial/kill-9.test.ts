@@ -2,17 +2,17 @@
 // the installer's writer. A reader must only ever see a whole old or a whole new file; what a killed writer leaves
 // (temp files, a lock) must not stop the next writer.
 import { spawn } from "node:child_process";
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, onTestFinished } from "vitest";
 import { canonicalId, digestOf } from "../../src/core/identity.ts";
 import { sessionsDirOf } from "../../src/store/paths.ts";
 import { STALE_LOCK_MS } from "../../src/store/record-lock.ts";
 import { readRecord, recordPath } from "../../src/store/records.ts";
 import { HOOK_BIN, ROOT, runHook, startFakeHarness, type FakeHarness } from "../processes.ts";
 import { makeSandbox, type Sandbox } from "../sandbox.ts";
-import { checkState, ms, pool, printFigures } from "./support.ts";
+import { bundleFixture, checkState, ms, pool, printFigures } from "./support.ts";
 
 const HOOK_KILLS = 200;
 const WRITER_KILLS = 30;
@@ -124,10 +124,10 @@ describe("kill -9", () => {
     mkdirSync(dir, { recursive: true });
     writeFileSync(path, texts[0] as string);
     const seen = new Set<string>();
+    const writer = bundleFixture(join(ROOT, "test/adversarial/fixtures/config-writer.ts"));
+    onTestFinished(() => rmSync(writer.dir, { recursive: true, force: true }));
     for (let round = 0; round < WRITER_KILLS; round++) {
-      const child = spawn(process.execPath, [join(ROOT, "test/adversarial/fixtures/config-writer.ts"), path, first, second], {
-        stdio: ["ignore", "pipe", "inherit"],
-      });
+      const child = spawn(process.execPath, [writer.path, path, first, second], { stdio: ["ignore", "pipe", "inherit"] });
       const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
       const line = await lines.next();
       expect(line.value, "the writer's first write").toBe("written");

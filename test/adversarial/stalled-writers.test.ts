@@ -6,10 +6,10 @@
 // whole event path: real hook shims from stand-in agents while the drainer is killed again and again, and while one
 // drainer is stopped past the staleness while the hooks go on (they start another), then continued.
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { canonicalId, digestOf, processInstanceId } from "../../src/core/identity.ts";
 import { linuxProcessSource } from "../../src/core/proc.ts";
 import type { LifecycleEvent } from "../../src/core/schema.ts";
@@ -21,13 +21,17 @@ import { applyBatch } from "../../src/store/transaction.ts";
 import { hookCommand as commandOf } from "../../src/install/command.ts";
 import { HOOK_BIN, ROOT, startFakeHarness, type FakeHarness } from "../processes.ts";
 import { makeSandbox, type Sandbox } from "../sandbox.ts";
-import { checkState, pool, printFigures } from "./support.ts";
+import { bundleFixture, checkState, pool, printFigures } from "./support.ts";
 
 const TRIALS = 20;
 /** How long the second writer waits before it takes over a stopped holder's lock (the product's is STALE_LOCK_MS). */
 const STALE_MS = 500;
 const POINTS: readonly FaultPoint[] = ["locked", "read", "temp-written", "before-rename", "written"];
-const HOLDER = join(ROOT, "test", "adversarial", "fixtures", "batch-holder.ts");
+let holder: { path: string; dir: string };
+beforeAll(() => {
+  holder = bundleFixture(join(ROOT, "test", "adversarial", "fixtures", "batch-holder.ts"));
+});
+afterAll(() => rmSync(holder.dir, { recursive: true, force: true }));
 
 let sandbox: Sandbox;
 let sessionsDir: string;
@@ -82,7 +86,7 @@ interface Holder {
 }
 
 function startHolder(digest: string, point: FaultPoint, paths: readonly string[]): Holder {
-  const child = spawn(process.execPath, [HOLDER, sessionsDir, digest, point, ...paths], { stdio: ["ignore", "pipe", "inherit"] });
+  const child = spawn(process.execPath, [holder.path, sessionsDir, digest, point, ...paths], { stdio: ["ignore", "pipe", "inherit"] });
   const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream })[Symbol.asyncIterator]();
   const reached = lines.next().then((line) => String(line.value ?? "(ended)"));
   const result = reached.then(async () => String((await lines.next()).value ?? "(killed)"));
