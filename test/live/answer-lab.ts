@@ -9,7 +9,7 @@ import { installersFor } from "../../src/harnesses/installers.ts";
 import { runInstaller } from "../../src/install/installer.ts";
 import { makeSandbox, type Sandbox } from "../sandbox.ts";
 import { harnessBinDir } from "./harnesses.ts";
-import { liveWorld } from "./live-world.ts";
+import { listedSessions, liveWorld } from "./live-world.ts";
 import { enterUntilSent } from "./tmux-ui.ts";
 import { KEY_DIALOGS, readDialog } from "../../src/answer/dialogs.ts";
 import { shellQuote } from "../../src/core/shell-quote.ts";
@@ -102,10 +102,8 @@ export function startAnswerLab(socket: string, cwd: string, env: NodeJS.ProcessE
   const tmux = (...args: string[]) => execFileSync("tmux", ["-S", socket, ...args], { encoding: "utf8" });
   const screen = () => tmux("capture-pane", "-p", "-J", "-t", "live");
   const assignments = Object.entries(env).map(([key, value]) => shellQuote(`${key}=${value}`));
-  const session = async () =>
-    (JSON.parse((await runCliProcess(["list", "--json"], env)).stdout) as { sessions: Shown[] }).sessions.find(
-      (s) => s.identity === "process",
-    );
+  const listed = listedSessions<Shown>(env);
+  const session = async () => (await listed()).find((s) => s.identity === "process");
   const dialog = KEY_DIALOGS.find((spec) => spec.harness === command.split(" ")[0]);
   const dialogShown = () => dialog !== undefined && readDialog(screen().split("\n"), dialog) !== undefined;
   tmux(

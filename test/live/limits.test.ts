@@ -23,7 +23,7 @@ import { ROOT, runCliProcess, stopTmuxServer } from "../processes.ts";
 import { makeSandbox, type Sandbox } from "../sandbox.ts";
 import { HARNESS_PACKAGES, harnessBinDir } from "./harnesses.ts";
 import { codexConfigToml } from "./codex-config.ts";
-import { liveWorld } from "./live-world.ts";
+import { listedSessions, liveWorld } from "./live-world.ts";
 import { sleep, tmuxUi, until } from "./tmux-ui.ts";
 
 interface Limited {
@@ -64,8 +64,13 @@ const posted: Posted[] = [];
 let world: InstallContext;
 let socket: string;
 let project: string;
-/** The quota the provider states (epoch seconds), whole minutes so the harnesses' own words round the same way. */
-const resetAt = Math.ceil((Date.now() / 1000 + 2 * 3600) / 60) * 60;
+/**
+ * The quota the provider states (epoch seconds), whole minutes so the harnesses' own words round the same way, and never
+ * on the hour: Claude Code says a reset on the hour without its minutes ("resets 8pm", seen live when a run fell in the
+ * minute before an hour), which the words checked below spell with them.
+ */
+const nextMinute = Math.ceil((Date.now() / 1000 + 2 * 3600) / 60) * 60;
+const resetAt = nextMinute % 3600 === 0 ? nextMinute + 60 : nextMinute;
 const weekResetAt = resetAt + 5 * 86_400;
 
 beforeAll(async () => {
@@ -99,6 +104,7 @@ beforeAll(async () => {
     TONGS_AGENTS_DEBUG: "1",
     TZ: "UTC",
   });
+  listed = listedSessions<Limited>(world.env, ["--all"]);
   // The webhook is the one channel: what reached the user is what it received.
   const config = join(world.env.XDG_CONFIG_HOME as string, "tongs-agents");
   mkdirSync(config, { recursive: true });
@@ -173,9 +179,9 @@ function versionOf(bin: string): string {
 
 const iso = (epochSeconds: number) => new Date(epochSeconds * 1000).toISOString();
 
+let listed: () => Promise<Limited[]>;
 async function records(): Promise<Limited[]> {
-  const run = await runCliProcess(["list", "--all", "--json"], world.env);
-  return (JSON.parse(run.stdout) as { sessions: Limited[] }).sessions.filter((session) => session.identity === "process");
+  return (await listed()).filter((session) => session.identity === "process");
 }
 const ofHarness = (harness: string, want: (session: Limited) => boolean) => async () =>
   (await records()).find((session) => session.harness === harness && want(session));

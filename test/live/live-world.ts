@@ -1,9 +1,9 @@
 // A sandboxed world for the live tests: the real harness CLI first on PATH, then this Node (hooks and the harness
 // wrappers run on it), with the settings each harness needs to run unattended against a local fake provider.
-import { existsSync, mkdirSync, readdirSync, symlinkSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, statSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { execa } from "execa";
-import { CLI_BIN } from "../processes.ts";
+import { CLI_BIN, runCliProcess } from "../processes.ts";
 import type { Sandbox } from "../sandbox.ts";
 import { run } from "../../src/core/exec.ts";
 import type { InstallContext } from "../../src/install/context.ts";
@@ -45,6 +45,44 @@ export async function listAll(
       sessions: { harness: string; session_id: string; identity: string; recorded_status: string; last_event: string }[];
     }
   ).sessions.filter((session) => session.identity !== "discovered");
+}
+
+/** Each record file's name, size and modification time: what `list` reads of the state dir. */
+function recordsSignature(stateDir: string): string {
+  const sessions = join(stateDir, "sessions");
+  try {
+    return readdirSync(sessions)
+      .sort()
+      .map((name) => {
+        const stats = statSync(join(sessions, name), { throwIfNoEntry: false });
+        return `${name}:${stats?.size}:${stats?.mtimeMs}`;
+      })
+      .join("\n");
+  } catch {
+    return "(none)";
+  }
+}
+
+/** How long a look at `list` answers again while the records stay the same (see `listedSessions`). */
+const UNCHANGED_LOOK_MS = 2000;
+
+/**
+ * The sessions `tongs-agents list --json` prints with `args` (such as `--all`) for `env`'s state dir, as a wait looks at
+ * them again and again. Each look runs the real CLI, a Node process (about 0.15 CPU-s on these machines); while the
+ * record files are as they were at the last look (names, sizes, modification times) and that look is under 2 s old,
+ * the last look's answer is given instead: nothing `list` reads has changed. What it derives from processes and time,
+ * not records (a session whose process died), shows at most 2 s later.
+ */
+export function listedSessions<T>(env: NodeJS.ProcessEnv, args: readonly string[] = []): () => Promise<T[]> {
+  const stateDir = env.TONGS_AGENTS_STATE_DIR;
+  let last: { signature: string; at: number; sessions: T[] } | undefined;
+  return async () => {
+    const signature = stateDir ? recordsSignature(stateDir) : "";
+    if (stateDir && last && last.signature === signature && Date.now() - last.at < UNCHANGED_LOOK_MS) return last.sessions;
+    const run = await runCliProcess(["list", ...args, "--json"], env);
+    last = { signature, at: Date.now(), sessions: (JSON.parse(run.stdout) as { sessions: T[] }).sessions };
+    return last.sessions;
+  };
 }
 
 /**

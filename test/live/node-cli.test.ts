@@ -18,7 +18,7 @@ import type { InstallContext } from "../../src/install/context.ts";
 import { ROOT, runCliProcess, stopTmuxServer } from "../processes.ts";
 import { makeSandbox, type Sandbox } from "../sandbox.ts";
 import { HARNESS_PACKAGES, harnessBinDir } from "./harnesses.ts";
-import { liveWorld } from "./live-world.ts";
+import { listedSessions, liveWorld } from "./live-world.ts";
 import { enterUntilSent, sleep, until as waitUntil } from "./tmux-ui.ts";
 
 interface Shown {
@@ -186,10 +186,8 @@ describe.each(CLIS)("$id (live, interactive in tmux)", (cli) => {
       );
       const pane = tmux("display-message", "-p", "-t", "live", "#{pane_id}").trim();
 
-      const sessions = async () =>
-        (JSON.parse((await runCliProcess(["list", "--all", "--json"], world.env)).stdout) as { sessions: Shown[] }).sessions.filter(
-          (session) => session.identity === "process",
-        );
+      const listed = listedSessions<Shown>(world.env, ["--all"]);
+      const sessions = async () => (await listed()).filter((session) => session.identity === "process");
       const shown = async () => (await sessions())[0];
       // On a timeout: the pane, every record (placeholders included), the hook's debug log, and the session's history.
       const debugLog = () => {

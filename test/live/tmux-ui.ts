@@ -3,7 +3,7 @@
 // records are read back with `tongs-agents list`.
 import { execFileSync } from "node:child_process";
 import type { InstallContext } from "../../src/install/context.ts";
-import { runCliProcess } from "../processes.ts";
+import { listedSessions } from "./live-world.ts";
 
 export interface ShownSession {
   session_id: string;
@@ -115,10 +115,8 @@ export function tmuxUi({
       return false;
     }
   };
-  const sessions = async () =>
-    (JSON.parse((await runCliProcess(["list", "--all", "--json"], world.env)).stdout) as { sessions: ShownSession[] }).sessions.filter(
-      (session) => session.identity === "process",
-    );
+  const listed = listedSessions<ShownSession>(world.env, ["--all"]);
+  const sessions = async () => (await listed()).filter((session) => session.identity === "process");
   const live = async () => (await sessions()).filter((session) => session.status !== "ended");
   const explain = (window: string) => async () => `${screen(window)}\n${JSON.stringify(await sessions(), null, 1)}`;
   /** Typed text, then Enter until the input line no longer holds it (a UI drops an Enter that comes too early). */
