@@ -38,11 +38,19 @@ beforeEach(async () => {
 
 afterEach(() => closeNotifyLab(lab, async () => tmux.stop()));
 
+/**
+ * Give the X input focus to the window of the xterm `pid`, once it is mapped: `search --sync --pid` alone can return the
+ * window before it is viewable, and SetInputFocus on it fails with BadMatch (seen under CI's load).
+ */
+function focusXtermOf(pid: number | undefined): void {
+  x.xdotool("windowfocus", "--sync", x.xdotool("search", "--sync", "--onlyvisible", "--pid", String(pid)).split("\n")[0] as string);
+}
+
 /** A tmux client in an xterm, attached to `session`; that xterm is given the X input focus. */
 async function attachInXterm(session: string): Promise<string> {
   const xterm = await x.xterm(["env", "-u", "TMUX", "tmux", "-S", tmux.inner, "attach", "-t", session]);
   await waitFor(() => tmux.clients().length === 1, "the tmux client in xterm to attach");
-  x.xdotool("windowfocus", "--sync", x.xdotool("search", "--sync", "--pid", String(xterm.pid)).split("\n")[0] as string);
+  focusXtermOf(xterm.pid);
   return tmux.clients()[0]?.tty as string;
 }
 
@@ -135,7 +143,7 @@ describe("desktop notifications, live (dbus-daemon + dunst 1.9 under Xvfb, tmux 
 
     // Another X window takes the input focus: xterm tells tmux (focus-out), and the same pane now notifies.
     const other = await x.xterm(["sleep", "600"]);
-    x.xdotool("windowfocus", "--sync", x.xdotool("search", "--sync", "--pid", String(other.pid)).split("\n")[0] as string);
+    focusXtermOf(other.pid);
     await waitFor(
       () => !tmux.tmux(tmux.inner, "list-clients", "-F", "#{client_flags}").split(",").includes("focused"),
       "tmux to see the client lose focus",
@@ -151,14 +159,13 @@ describe("desktop notifications, live (dbus-daemon + dunst 1.9 under Xvfb, tmux 
     const { sessionId, argv } = agents.prepare("xterm-agent");
     const own = await x.xterm(argv);
     await agents.ready(sessionId);
-    const ownWindow = x.xdotool("search", "--sync", "--pid", String(own.pid)).split("\n")[0] as string;
-    x.xdotool("windowfocus", "--sync", ownWindow);
+    focusXtermOf(own.pid);
     await agents.emit(sessionId, "permission-request");
     const quiet = await logEntry((entry) => entry.outcome === "delivered", "the first decision");
     expect(quiet.suppressed).toEqual([expect.stringMatching(/X11 window 0x[0-9a-f]+ has focus$/)]);
 
     const other = await x.xterm(["sleep", "600"]);
-    x.xdotool("windowfocus", "--sync", x.xdotool("search", "--sync", "--pid", String(other.pid)).split("\n")[0] as string);
+    focusXtermOf(other.pid);
     await agents.emit(sessionId, "tool-done");
     await agents.emit(sessionId, "permission-request");
     const second = await nthDecision(sandbox.stateDir, 2);
