@@ -38,10 +38,10 @@ fi
 # kitty runs its Python at -OO, which reads only `.opt-2.pyc` byte code; Debian compiles the plain `.pyc` alone, and
 # kitty writes none. Each kitty start-up (and each `kitty @` command) compiled every module it imports from source:
 # 1.1-1.4 CPU-s per start against 0.7 s with the byte code (docs/containers.md, "Where CI's time goes"). Compiled
-# once here, as Debian's own py3compile would; compileall skips what is up to date (0.5 s then).
-if [[ $(id -u) -eq 0 ]]; then
+# once here, as Debian's own py3compile would, where kitty's own module has none yet.
+if [[ $(id -u) -eq 0 ]] && ! compgen -G "/usr/lib/kitty/kitty/__pycache__/boss.*.opt-2.pyc" >/dev/null; then
   stdlib="$(python3 -c 'import sysconfig; print(sysconfig.get_paths()["stdlib"])')"
-  python3 -OO -m compileall -q -j 0 "$stdlib" /usr/lib/python3/dist-packages /usr/lib/kitty >/dev/null 2>&1 ||
+  python3 -OO -m compileall -q "$stdlib" /usr/lib/python3/dist-packages /usr/lib/kitty >/dev/null 2>&1 ||
     echo "test-setup: some modules did not compile for kitty's -OO (it compiles those at each start)" >&2
 fi
 
