@@ -1,50 +1,51 @@
-// How `vitest --shard` splits the live files (scripts/test.sh runs two shards, each in a PID namespace of its own, beside
-// the container suites): by how long each file takes, not by a hash of its path, so the shards end together. Greedy:
-// the longest file first, each onto the shard with the least so far; every shard computes the same split. The seconds
-// are each file's wall time in a fresh-clone CI run with the shards beside the container suites and then the
-// adversarial project (the "slowest files" table it prints; refresh them from a CI log when files are added or change
-// a lot; a file that failed keeps its last time). A file not listed counts 30 s.
+// How `vitest --shard` splits the live files (scripts/test.sh runs three shards, each in a PID namespace of its own, in
+// three lanes side by side with the container suites and the adversarial project): by how long each file takes, not by
+// a hash of its path, so the lanes end together. Greedy: the longest file first, each onto the shard with the least so
+// far; every shard computes the same split. A shard starts with the seconds TONGS_AGENTS_SHARD_HEADSTART gives it
+// (comma-separated, one per shard: what else runs in its lane). The seconds are each file's wall time in a fresh-clone
+// CI run in that arrangement (the "slowest files" table each shard prints; refresh them from a CI log when files are
+// added or change a lot; a file that failed keeps its last time). A file not listed counts 30 s.
 // Other projects are not sharded: their order is vitest's own.
 import { relative } from "node:path";
 import { BaseSequencer, type TestSpecification } from "vitest/node";
 
 const SECONDS: Readonly<Record<string, number>> = {
-  "test/live/answer.test.ts": 166,
-  "test/live/answer-keys.test.ts": 8,
-  "test/live/claude.test.ts": 11,
-  "test/live/claude-hold.test.ts": 120,
+  "test/live/answer-keys.test.ts": 5,
+  "test/live/answer.test.ts": 180,
+  "test/live/claude-hold.test.ts": 75,
   "test/live/claude-waits.test.ts": 14,
-  "test/live/cline.test.ts": 121,
-  "test/live/codex.test.ts": 13,
-  "test/live/completion.test.ts": 54,
-  "test/live/copilot.test.ts": 40,
-  "test/live/copilot-interactive.test.ts": 87,
-  "test/live/declared-agent.test.ts": 9,
-  "test/live/demo.test.ts": 38,
-  "test/live/kimi.test.ts": 40,
-  "test/live/kitty-focus.test.ts": 222,
-  "test/live/launch.test.ts": 5,
-  "test/live/limits.test.ts": 78,
-  "test/live/list-watch.test.ts": 5,
-  "test/live/mcp-registration.test.ts": 59,
-  "test/live/next-status.test.ts": 2,
-  "test/live/node-cli.test.ts": 93,
-  "test/live/notify-answer.test.ts": 14,
-  "test/live/notify-desktop.test.ts": 43,
-  "test/live/notify-kitty.test.ts": 36,
-  "test/live/opencode.test.ts": 138,
-  "test/live/outer-terminals-mocked.test.ts": 5,
-  "test/live/pi.test.ts": 150,
-  "test/live/pi-install.test.ts": 5,
-  "test/live/picker.test.ts": 10,
-  "test/live/screen-focus.test.ts": 19,
-  "test/live/server.test.ts": 55,
+  "test/live/claude.test.ts": 15,
+  "test/live/cline.test.ts": 90,
+  "test/live/codex.test.ts": 11,
+  "test/live/completion.test.ts": 18,
+  "test/live/copilot-interactive.test.ts": 66,
+  "test/live/copilot.test.ts": 25,
+  "test/live/declared-agent.test.ts": 11,
+  "test/live/demo.test.ts": 39,
+  "test/live/kimi.test.ts": 54,
+  "test/live/kitty-focus.test.ts": 114,
+  "test/live/launch.test.ts": 2,
+  "test/live/limits.test.ts": 70,
+  "test/live/list-watch.test.ts": 3,
+  "test/live/mcp-registration.test.ts": 68,
+  "test/live/next-status.test.ts": 6,
+  "test/live/node-cli.test.ts": 78,
+  "test/live/notify-answer.test.ts": 16,
+  "test/live/notify-desktop.test.ts": 60,
+  "test/live/notify-kitty.test.ts": 24,
+  "test/live/opencode.test.ts": 145,
+  "test/live/outer-terminals-mocked.test.ts": 8,
+  "test/live/pi-install.test.ts": 7,
+  "test/live/pi.test.ts": 158,
+  "test/live/picker.test.ts": 28,
+  "test/live/screen-focus.test.ts": 13,
+  "test/live/server.test.ts": 82,
   "test/live/show.test.ts": 1,
-  "test/live/status-refresh.test.ts": 2,
-  "test/live/tmux-focus.test.ts": 26,
-  "test/live/tmux-plugin.test.ts": 6,
-  "test/live/tmux-setup.test.ts": 12,
-  "test/live/x11-focus.test.ts": 50,
+  "test/live/status-refresh.test.ts": 6,
+  "test/live/tmux-focus.test.ts": 22,
+  "test/live/tmux-plugin.test.ts": 17,
+  "test/live/tmux-setup.test.ts": 14,
+  "test/live/x11-focus.test.ts": 38,
 };
 const UNLISTED_SECONDS = 30;
 
@@ -53,7 +54,8 @@ export class WeightedShards extends BaseSequencer {
     const { root, shard } = this.ctx.config;
     if (!shard) return files;
     const seconds = (file: TestSpecification) => SECONDS[relative(root, file.moduleId)] ?? UNLISTED_SECONDS;
-    const loads = Array.from({ length: shard.count }, () => 0);
+    const headstart = (process.env.TONGS_AGENTS_SHARD_HEADSTART ?? "").split(",").map(Number);
+    const loads = Array.from({ length: shard.count }, (_, index) => Math.max(0, headstart[index] || 0));
     const mine: TestSpecification[] = [];
     const longestFirst = [...files].sort((a, b) => seconds(b) - seconds(a) || a.moduleId.localeCompare(b.moduleId));
     for (const file of longestFirst) {
