@@ -2,13 +2,14 @@
 # `npm test` (after its pretest, scripts/test-setup.sh): the static checks and every vitest project. With arguments
 # (`npm test -- FILE...`): the static checks, then vitest with those arguments.
 #
-# The unit project runs first, the static checks beside it. Then three lanes side by side: a shard of the live project
-# followed by the adversarial project; a second shard; the container (e2e) project followed by a third shard. The
-# machine is CPU-bound throughout, so the lanes are balanced to end together: the live files are split by their
-# measured time around what else each lane runs. They can share the machine because each sees only its own processes:
-# the container suites' agents run in containers, and the live shards and the adversarial project each run in a PID
-# namespace of their own (`unshare --pid --mount-proc`), so process discovery in one never lists an agent CLI or a
-# stand-in another started (the host's process table shows every container's processes). Where no PID namespace can be made (not root), the projects run one after
+# The unit project runs first, the static checks beside it. Then three lanes side by side: two shards of the live
+# project, and the container (e2e) project followed by the adversarial project. The live files spend much of their time
+# waiting on real programs' screens and the synthetic provider, while the container suites keep both CPUs busy; the
+# adversarial attacks (which load both cores on purpose) fill the CPU the live shards leave once the containers are done.
+# They can share the machine because each sees only its own processes: the container suites' agents run in containers,
+# and the live shards and the adversarial project each run in a PID namespace of their own (`unshare --pid
+# --mount-proc`), so process discovery in one never lists an agent CLI or a stand-in another started (the host's process
+# table shows every container's processes). Where no PID namespace can be made (not root), the projects run one after
 # another: unit, adversarial, e2e, live.
 # Each side's output is printed as it comes, each line marked with its project; each vitest run ends with its own
 # timing table (test/timing-reporter.ts), and this script with the wall time of each phase.
@@ -52,37 +53,28 @@ apart() {
   unshare --pid --fork --mount-proc bash -c 'vitest run "$@"; exit $?' vitest "$@"
 }
 
-# Three lanes side by side, each ending about when the others do: shard 1 of the live files then the adversarial project;
-# shard 2; the container suites then shard 3. Each live shard and the adversarial run is in a PID namespace of its own.
-# The live files are split by their measured wall time, each shard starting with what else its lane runs (seconds
-# measured in this arrangement: the adversarial project took 430 s in the CI run at 5cd91d9, the container suites
-# 500 s); test/weighted-shards.ts.
-LIVE_SHARDS=3
-export TONGS_AGENTS_SHARD_HEADSTART="430,0,500"
-statuses="$(mktemp)"
-trap 'rm -f "$checks_log" "$statuses"' EXIT
-# One step of a lane: its output marked, its exit code said and kept.
-step() {
-  local name="$1" mark="$2" code=0
-  shift 2
-  marked "$mark" "$@" || code=$?
-  echo "test: $name exited $code"
-  echo "$name $code" >>"$statuses"
-}
-live_shard() {
-  step "live shard $1/$LIVE_SHARDS" "[live $1/$LIVE_SHARDS]" apart --project live --shard="$1/$LIVE_SHARDS"
-}
+# Two shards of the live files (vitest --shard: a share of its files, run one after another), each in its own
+# namespace, beside the container suites and then the adversarial project (in a namespace of its own too).
+LIVE_SHARDS=2
 side_by_side() {
-  local lanes=()
-  { live_shard 1; step "the adversarial project" "[adversarial]" apart --project adversarial; } &
-  lanes+=($!)
-  live_shard 2 &
-  lanes+=($!)
-  { step "the container suites" "[e2e]" vitest run --project e2e; live_shard 3; } &
-  lanes+=($!)
-  wait "${lanes[@]}"
-  # Every step said 0 (five steps: a lane that died early would leave fewer lines).
-  [[ $(grep -c ' 0$' "$statuses") -eq $((LIVE_SHARDS + 2)) ]]
+  local shard pids=() status=0 e2e=0 adversarial=0
+  for ((shard = 1; shard <= LIVE_SHARDS; shard++)); do
+    marked "[live $shard/$LIVE_SHARDS]" apart --project live --shard="$shard/$LIVE_SHARDS" &
+    pids+=($!)
+  done
+  marked "[e2e]" vitest run --project e2e || e2e=$?
+  echo "test: the container suites exited $e2e"
+  ((e2e == 0)) || status=1
+  marked "[adversarial]" apart --project adversarial || adversarial=$?
+  echo "test: the adversarial project exited $adversarial"
+  ((adversarial == 0)) || status=1
+  for ((shard = 1; shard <= LIVE_SHARDS; shard++)); do
+    local code=0
+    wait "${pids[$((shard - 1))]}" || code=$?
+    echo "test: live shard $shard/$LIVE_SHARDS exited $code"
+    ((code == 0)) || status=1
+  done
+  return "$status"
 }
 
 phase "unit" vitest run --project unit
@@ -102,7 +94,7 @@ if [[ $(id -u) -eq 0 ]] && unshare --pid --fork --mount-proc true 2>/dev/null; t
     exit 1
   }
   export TONGS_AGENTS_E2E_IMAGE="$image"
-  phase "live, e2e and adversarial in three lanes" side_by_side
+  phase "live beside e2e, adversarial" side_by_side
 else
   echo "test: no PID namespace here (needs root): the adversarial, container and live projects run one after another" >&2
   phase "adversarial" vitest run --project adversarial

@@ -1,10 +1,9 @@
-// How `vitest --shard` splits the live files (scripts/test.sh runs three shards, each in a PID namespace of its own, in
-// three lanes side by side with the container suites and the adversarial project): by how long each file takes, not by
-// a hash of its path, so the lanes end together. Greedy: the longest file first, each onto the shard with the least so
-// far; every shard computes the same split. A shard starts with the seconds TONGS_AGENTS_SHARD_HEADSTART gives it
-// (comma-separated, one per shard: what else runs in its lane). The seconds are each file's wall time in a fresh-clone
-// CI run in that arrangement (the "slowest files" table each shard prints; refresh them from a CI log when files are
-// added or change a lot; a file that failed keeps its last time). A file not listed counts 30 s.
+// How `vitest --shard` splits the live files (scripts/test.sh runs two shards, each in a PID namespace of its own, beside
+// the container suites): by how long each file takes, not by a hash of its path, so the shards end together. Greedy:
+// the longest file first, each onto the shard with the least so far; every shard computes the same split. The seconds
+// are each file's wall time in a fresh-clone CI run with the shards beside the container suites and then the
+// adversarial project (the "slowest files" table it prints; refresh them from a CI log when files are added or change
+// a lot; a file that failed keeps its last time). A file not listed counts 30 s.
 // Other projects are not sharded: their order is vitest's own.
 import { relative } from "node:path";
 import { BaseSequencer, type TestSpecification } from "vitest/node";
@@ -54,8 +53,7 @@ export class WeightedShards extends BaseSequencer {
     const { root, shard } = this.ctx.config;
     if (!shard) return files;
     const seconds = (file: TestSpecification) => SECONDS[relative(root, file.moduleId)] ?? UNLISTED_SECONDS;
-    const headstart = (process.env.TONGS_AGENTS_SHARD_HEADSTART ?? "").split(",").map(Number);
-    const loads = Array.from({ length: shard.count }, (_, index) => Math.max(0, headstart[index] || 0));
+    const loads = Array.from({ length: shard.count }, () => 0);
     const mine: TestSpecification[] = [];
     const longestFirst = [...files].sort((a, b) => seconds(b) - seconds(a) || a.moduleId.localeCompare(b.moduleId));
     for (const file of longestFirst) {
