@@ -3,7 +3,7 @@
 // agents (processes named exactly `claude`) in tmux panes that report events through the real hook when told to, so a
 // test decides when an agent starts waiting. Everything started here is stopped by PID or by its private socket.
 import { execFileSync, spawnSync, type ChildProcess } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { HOOK_BIN } from "../processes.ts";
 import { makeSandbox, type Sandbox } from "../sandbox.ts";
@@ -173,9 +173,14 @@ export class TriggeredAgents {
   /** Make the agent report `alias` now; resolves with the hook's exit status and its wall time in ms. */
   async emit(sessionId: string, alias: string): Promise<{ status: number; ms: number }> {
     const before = this.lines(sessionId).length;
-    writeFileSync(join(this.dir, `${sessionId}.next`), alias);
+    // Written whole, then renamed into place: the agent looks every 50 ms, and a file it found created but not yet
+    // written would have sent an event with no name (under load, a test then waited for a notifier nothing started).
+    const trigger = join(this.dir, `${sessionId}.next`);
+    writeFileSync(`${trigger}.tmp`, alias);
+    renameSync(`${trigger}.tmp`, trigger);
     await waitFor(() => this.lines(sessionId).length > before, `agent ${sessionId} to report ${alias}`, 20_000);
-    const [, status, ms] = (this.lines(sessionId)[before] ?? "").split(" ");
+    const [sent, status, ms] = (this.lines(sessionId)[before] ?? "").split(" ");
+    if (sent !== alias) throw new Error(`agent ${sessionId} reported ${JSON.stringify(sent)}, not ${alias}`);
     return { status: Number(status), ms: Number(ms) };
   }
 

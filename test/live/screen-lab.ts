@@ -140,7 +140,13 @@ export class ScreenLab {
       const pid = Number(sty.split(".")[0]);
       // Only if that PID is still a screen process (it may have exited and been reused).
       const comm = existsSync(`/proc/${pid}/comm`) ? readFileSync(`/proc/${pid}/comm`, "utf8").trim() : "";
-      if (comm.toLowerCase().startsWith("screen")) process.kill(pid, "SIGTERM");
+      if (!comm.toLowerCase().startsWith("screen")) continue;
+      try {
+        process.kill(pid, "SIGTERM");
+      } catch (error) {
+        // The quit above may end it between the look and the signal.
+        if ((error as NodeJS.ErrnoException).code !== "ESRCH") throw error;
+      }
     }
     spawnSync("tmux", ["-S", this.outer, "kill-server"], { env: this.env });
   }
