@@ -70,7 +70,8 @@ async function listings(): Promise<{ id: string; out: string; listed: boolean }[
   const outs = [];
   for (const cli of CLIS) {
     const result = await execa(cli.argv[0], cli.argv.slice(1), {
-      env: world.env,
+      // OpenCode (a Bun binary) leaves its native libraries in TMPDIR at every start: the sandbox's, not /tmp.
+      env: { ...world.env, TMPDIR: sandbox.root },
       extendEnv: false,
       cwd: sandbox.home,
       input: "",

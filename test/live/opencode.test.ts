@@ -3,7 +3,7 @@
 // reports through the real hook into a sandboxed state dir. OpenCode talks to the synthetic provider (e2e/provider)
 // through its OpenAI-compatible provider, with auto-update, sharing, the model-list fetch and LSP downloads off.
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createEvidence } from "../../e2e/evidence.ts";
@@ -98,6 +98,9 @@ beforeAll(async () => {
     OPENCODE_DISABLE_MODELS_FETCH: "1",
     OPENCODE_DISABLE_LSP_DOWNLOAD: "1",
     OPENCODE_DISABLE_SHARE: "1",
+    // OpenCode (a Bun binary) writes its native libraries into TMPDIR at every start and leaves them (19 MB each
+    // time): into the sandbox, removed with it, not /tmp.
+    TMPDIR: mkdtempSync(join(sandbox.root, "tmp-")),
   };
   delete env.TONGS_AGENTS_HOOK; // the installed module names the hook itself
   const world = { env, home: sandbox.home, nodePath: process.execPath, nodeVersion: process.versions.node, packageRoot: ROOT, exec: run };
@@ -110,7 +113,7 @@ beforeAll(async () => {
   expect(installed.ok).toBe(true);
   const quote = (text: string) => `'${text.replaceAll("'", `'\\''`)}'`;
   const assignments = Object.entries(env)
-    .filter(([name]) => /^(HOME|PATH|XDG_\w+|TONGS_AGENTS_\w+|OPENCODE_\w+)$/.test(name))
+    .filter(([name]) => /^(HOME|PATH|TMPDIR|XDG_\w+|TONGS_AGENTS_\w+|OPENCODE_\w+)$/.test(name))
     .map(([name, value]) => `${name}=${quote(String(value))}`)
     .join(" ");
   pane = lab.tmux(
